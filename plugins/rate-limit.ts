@@ -1,0 +1,49 @@
+import fp from 'fastify-plugin'
+import rateLimit from '@fastify/rate-limit'
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
+import { ApiError } from '../src/envelope.js'
+import { keys } from '../src/keys.js'
+
+/**
+ * Fixed-window limits kept in Redis, so every instance shares the counters
+ * (DECISIONS.md section 3). A route picks its policy with
+ * `config: { rateLimitPolicy }` and places `fastify.limitRate` in its hook
+ * chain where the check order wants it.
+ */
+export type RateLimitPolicy = 'apiKey' | 'session' | 'login'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    rateLimitPolicy?: RateLimitPolicy
+  }
+  interface FastifyRequest {
+    /** Who is counted: set by the authentication step that precedes the limit. */
+    rateLimitSubject?: string
+  }
+  interface FastifyInstance {
+    limitRate: preHandlerAsyncHookHandler
+  }
+}
+
+export const LOGIN_LIMIT = { max: 10, windowMs: 60_000 }
+
+export default fp(async (fastify) => {
+  const { config } = fastify
+  const policies: Record<RateLimitPolicy, { max: number, windowMs: number }> = {
+    apiKey: { max: config.rateLimitMax, windowMs: config.rateLimitWindowMs },
+    session: { max: config.sessionRateLimitMax, windowMs: config.rateLimitWindowMs },
+    login: LOGIN_LIMIT
+  }
+  const policyOf = (request: FastifyRequest): RateLimitPolicy => request.routeOptions.config.rateLimitPolicy ?? 'apiKey'
+
+  await fastify.register(rateLimit, {
+    global: false,
+    redis: fastify.redis,
+    nameSpace: keys.rateLimitNamespace(),
+    max: async (request) => policies[policyOf(request)].max,
+    timeWindow: async (request) => policies[policyOf(request)].windowMs,
+    keyGenerator: (request) => `${policyOf(request)}:${request.rateLimitSubject ?? `ip:${request.ip}`}`,
+    errorResponseBuilder: (_request, context) => new ApiError('rate_limited', `Too many requests; retry in ${Math.max(1, Math.ceil(context.ttl / 1000))} s.`, context.statusCode)
+  })
+  fastify.decorate('limitRate', fastify.rateLimit())
+}, { name: 'rate-limit', dependencies: ['config', 'redis'] })

@@ -1,0 +1,36 @@
+import fp from 'fastify-plugin'
+import type { Redis } from 'ioredis'
+import { closeRedis, createRedisClient, waitUntilReady } from '../src/store/redis-client.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    redis: Redis
+  }
+}
+
+const STARTUP_WAIT_MS = 10_000
+
+/** The Redis client, connected before the app is ready and closed with it. */
+export default fp(async (fastify) => {
+  const url = fastify.config.redisUrl
+  if (url === undefined) throw new Error('No Redis URL: the server entry starts a managed redis-server first')
+  const redis = createRedisClient(url)
+  // ioredis reports every failed reconnect; one line per outage is enough.
+  let down = false
+  redis.on('error', (error: Error) => {
+    if (!down) fastify.log.warn({ err: { message: error.message } }, 'Redis connection lost; retrying')
+    down = true
+  })
+  redis.on('ready', () => {
+    if (down) fastify.log.info('Redis connection restored')
+    down = false
+  })
+  try {
+    await waitUntilReady(redis, STARTUP_WAIT_MS)
+  } catch (error) {
+    redis.disconnect()
+    throw error
+  }
+  fastify.decorate('redis', redis)
+  fastify.addHook('onClose', async () => { await closeRedis(redis) })
+}, { name: 'redis', dependencies: ['config'] })

@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto'
+import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+import { fail } from './envelope.js'
+import { GAME_ID_PATTERN, USERNAME_PATTERN, isGameId } from './params.js'
+import type { GameRecord, KeyRecord, RecordStore } from './store/records.js'
+
+/**
+ * The operator operations (DECISIONS.md section 5), shared by the /admin
+ * routes and the command-line tool, so each rule is written once. Input comes
+ * from JSON, form fields or command-line flags and is checked in the admin
+ * order: missing_param, then invalid_param, then not_found, then already_exists.
+ */
+
+const GameId = Type.String({ pattern: GAME_ID_PATTERN.source, description: '1 to 64 characters from A-Z a-z 0-9 _ -' })
+const Username = Type.String({ pattern: USERNAME_PATTERN.source, description: '1 to 30 characters from A-Z a-z 0-9 _ . -' })
+const GameName = Type.String({ minLength: 1, maxLength: 200 })
+
+export const schemas = {
+  createGame: Type.Object({
+    game_id: GameId,
+    name: Type.Optional(GameName),
+    developer: Type.Optional(Username),
+    approved: Type.Optional(Type.Boolean({ default: false }))
+  }, { additionalProperties: false }),
+  updateGame: Type.Object({
+    name: Type.Optional(GameName),
+    developer: Type.Optional(Username),
+    approved: Type.Optional(Type.Boolean())
+  }, { additionalProperties: false }),
+  createKey: Type.Object({ game_id: Type.String() }, { additionalProperties: false }),
+  none: Type.Object({}, { additionalProperties: false })
+}
+
+const BOOLEAN_TEXT: Record<string, boolean> = { true: true, false: false, 1: true, 0: false }
+
+/**
+ * Checks `input` against an object schema in the admin order. Form fields and
+ * flags arrive as text, so "true"/"false"/"1"/"0" count as booleans; a JSON
+ * value of the wrong type (`{"game_id": 5}`) is invalid_param.
+ */
+export function readInput<T extends TObject<TProperties>> (schema: T, input: unknown): Static<T> {
+  if (input === undefined || input === null || input === '') input = {}
+  if (typeof input !== 'object' || Array.isArray(input) || Buffer.isBuffer(input)) fail('invalid_body', 'The body must be an object of fields.')
+  const fields: Record<string, unknown> = Object.assign(Object.create(null), input)
+  for (const name of schema.required ?? []) {
+    if (fields[name] === undefined || fields[name] === null || fields[name] === '') fail('missing_param', `Parameter "${name}" is required.`)
+  }
+  for (const name of Object.keys(fields)) {
+    const property = schema.properties[name]
+    if (property === undefined) fail('invalid_param', `Unknown parameter "${name.slice(0, 40)}".`)
+    const value = fields[name]
+    if (Array.isArray(value)) fail('invalid_param', `Parameter "${name}" was sent more than once.`)
+    if (property.type === 'boolean' && typeof value === 'string' && Object.hasOwn(BOOLEAN_TEXT, value)) fields[name] = BOOLEAN_TEXT[value]
+  }
+  const error = Value.Errors(schema, fields).First()
+  if (error !== undefined) {
+    const name = error.path.replace(/^\//, '')
+    const rule = schema.properties[name]?.description ?? error.message.toLowerCase()
+    fail('invalid_param', `Parameter "${name}" is not valid: ${rule}.`)
+  }
+  return fields as Static<T>
+}
+
+function now (): string {
+  return new Date().toISOString()
+}
+
+/** The key record as operators may see it after creation: never the secret. */
+export function publicKey ({ secret: _secret, ...key }: KeyRecord): Omit<KeyRecord, 'secret'> {
+  return key
+}
+
+export function createAdmin (records: RecordStore) {
+  return {
+    async createGame (input: unknown): Promise<GameRecord> {
+      const body = readInput(schemas.createGame, input)
+      const game = await records.createGame({
+        game_id: body.game_id,
+        name: body.name ?? body.game_id,
+        developer: body.developer ?? null,
+        approved: body.approved ?? false,
+        created_at: now()
+      })
+      return game ?? fail('already_exists', `Game "${body.game_id}" already exists.`)
+    },
+
+    async updateGame (gameId: string, input: unknown): Promise<GameRecord> {
+      const body = readInput(schemas.updateGame, input)
+      const game = isGameId(gameId) ? await records.updateGame(gameId, body) : null
+      return game ?? fail('not_found', 'No such game.')
+    },
+
+    /** A new key and its secret; the secret is shown this once. */
+    async createKey (input: unknown): Promise<{ api_key: string, api_secret: string, game_id: string, revoked: false, created_at: string }> {
+      const body = readInput(schemas.createKey, input)
+      if (await records.game(body.game_id) === null) fail('invalid_game', 'No such game.')
+      const key: KeyRecord = {
+        api_key: `rk_${randomBytes(16).toString('hex')}`,
+        game_id: body.game_id,
+        secret: randomBytes(32).toString('hex'),
+        revoked: false,
+        created_at: now()
+      }
+      await records.createKey(key) ?? fail('internal_error', 'The new key collided with an existing one; try again.')
+      return { api_key: key.api_key, api_secret: key.secret, game_id: key.game_id, revoked: false, created_at: key.created_at }
+    },
+
+    async revokeKey (apiKey: string, input?: unknown): Promise<Omit<KeyRecord, 'secret'>> {
+      readInput(schemas.none, input)
+      const key = await records.revokeKey(apiKey)
+      return key === null ? fail('not_found', 'No such API key.') : publicKey(key)
+    }
+  }
+}
+
+export type Admin = ReturnType<typeof createAdmin>

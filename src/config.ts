@@ -1,0 +1,136 @@
+import { isIP } from 'node:net'
+import { resolve } from 'node:path'
+
+/**
+ * Configuration (DECISIONS.md section 6), read and validated once at start-up.
+ * A bad value throws ConfigError, whose message is the one line printed.
+ */
+export interface Config {
+  port: number
+  host: string
+  /** Unset: the service starts and owns a local redis-server. */
+  redisUrl: string | undefined
+  /** Where a managed redis-server keeps its data. */
+  dataDir: string
+  adminToken: string | undefined
+  sessionTtlS: number
+  sessionCookie: string
+  trustProxy: boolean | number | string[]
+  allowedOrigins: string[]
+  rateLimitMax: number
+  rateLimitWindowMs: number
+  sessionRateLimitMax: number
+  bodyLimit: number
+  publicOrigin: string | undefined
+  nodeEnv: 'development' | 'production' | 'test'
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+}
+
+export class ConfigError extends Error {
+  constructor (variable: string, rule: string, value: string) {
+    super(`Configuration error: ${variable} ${rule} (got ${JSON.stringify(value)})`)
+    this.name = 'ConfigError'
+  }
+}
+
+type Env = Record<string, string | undefined>
+
+function integer (env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const value = /^\d+$/.test(raw) ? Number(raw) : NaN
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ConfigError(name, `must be an integer from ${min} to ${max}`, raw)
+  }
+  return value
+}
+
+function oneOf<T extends string> (env: Env, name: string, fallback: T, allowed: readonly T[]): T {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}`, raw)
+  }
+  return raw as T
+}
+
+/** `scheme://host[:port]`, lower-cased, default ports left out (DECISIONS.md section 4). */
+export function normalizeOrigin (text: string): string | undefined {
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    return undefined
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
+  if (url.username !== '' || url.password !== '' || (url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '') return undefined
+  return url.origin.toLowerCase()
+}
+
+function origin (env: Env, name: string, raw: string): string {
+  const normalized = normalizeOrigin(raw.trim())
+  if (normalized === undefined) throw new ConfigError(name, 'must be an origin such as https://games.example.com', raw)
+  return normalized
+}
+
+function trustProxy (env: Env): Config['trustProxy'] {
+  const raw = env.TRUST_PROXY
+  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false
+  if (raw === 'true') return true
+  if (/^\d+$/.test(raw)) return Number(raw)
+  const entries = raw.split(',').map(entry => entry.trim())
+  for (const entry of entries) {
+    const [address, prefix, extra] = entry.split('/')
+    const family = isIP(address ?? '')
+    const maxPrefix = family === 6 ? 128 : 32
+    if (family === 0 || extra !== undefined || (prefix !== undefined && !(/^\d+$/.test(prefix) && Number(prefix) <= maxPrefix))) {
+      throw new ConfigError('TRUST_PROXY', 'must be true, false, a hop count, or a comma-separated list of IP addresses or CIDR ranges', raw)
+    }
+  }
+  return entries
+}
+
+function redisUrl (env: Env): string | undefined {
+  const raw = env.REDIS_URL
+  if (raw === undefined || raw === '') return undefined
+  let url: URL | undefined
+  try {
+    url = new URL(raw)
+  } catch {}
+  if (url === undefined || !['redis:', 'rediss:', 'unix:'].includes(url.protocol)) {
+    throw new ConfigError('REDIS_URL', 'must be a redis://, rediss:// or unix:// URL', raw)
+  }
+  return raw
+}
+
+export function loadConfig (env: Env = process.env): Config {
+  const nodeEnv = oneOf(env, 'NODE_ENV', 'development', ['development', 'production', 'test'] as const)
+  const sessionCookie = env.SESSION_COOKIE ?? ''
+  if (sessionCookie !== '' && !/^[A-Za-z0-9_.-]{1,64}$/.test(sessionCookie)) {
+    throw new ConfigError('SESSION_COOKIE', 'must be 1 to 64 characters from A-Z a-z 0-9 _ . -', sessionCookie)
+  }
+  const host = env.HOST ?? ''
+  if (/\s/.test(host)) throw new ConfigError('HOST', 'must be a host name or address', host)
+  const adminToken = env.ADMIN_TOKEN
+  if (adminToken !== undefined && adminToken !== '' && !/^[\x21-\x7e]+$/.test(adminToken)) {
+    throw new ConfigError('ADMIN_TOKEN', 'must be printable ASCII without spaces', '(hidden)')
+  }
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: host === '' ? '127.0.0.1' : host,
+    redisUrl: redisUrl(env),
+    dataDir: resolve(env.DATA_DIR === undefined || env.DATA_DIR === '' ? 'data' : env.DATA_DIR),
+    adminToken: adminToken === '' ? undefined : adminToken,
+    sessionTtlS: integer(env, 'SESSION_TTL_S', 2592000, 1, 315360000),
+    sessionCookie: sessionCookie === '' ? 'sid' : sessionCookie,
+    trustProxy: trustProxy(env),
+    allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').filter(entry => entry.trim() !== '').map(entry => origin(env, 'ALLOWED_ORIGINS', entry)),
+    rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 30, 1, 1_000_000_000),
+    rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60000, 1000, 86_400_000),
+    sessionRateLimitMax: integer(env, 'SESSION_RATE_LIMIT_MAX', 120, 1, 1_000_000_000),
+    bodyLimit: integer(env, 'BODY_LIMIT', 16384, 1024, 1_048_576),
+    publicOrigin: env.PUBLIC_ORIGIN === undefined || env.PUBLIC_ORIGIN === '' ? undefined : origin(env, 'PUBLIC_ORIGIN', env.PUBLIC_ORIGIN),
+    nodeEnv,
+    logLevel: oneOf(env, 'LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const)
+  }
+}

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify'
+import { ApiError } from './envelope.js'
+
+export const DEMO_GAME_ID = 'demo'
+
+export interface DemoCredentials {
+  gameId: string
+  apiKey: string
+  apiSecret: string
+}
+
+/**
+ * Development only: an approved demo game and an API key for it, created once
+ * and reused on later starts, so the printed curl example works at once.
+ */
+export async function seedDemo (app: FastifyInstance): Promise<DemoCredentials> {
+  try {
+    await app.admin.createGame({ game_id: DEMO_GAME_ID, name: 'Demo game', approved: true })
+  } catch (error) {
+    if (!(error instanceof ApiError && error.code === 'already_exists')) throw error
+    await app.admin.updateGame(DEMO_GAME_ID, { approved: true })
+  }
+  for (const apiKey of await app.records.gameKeys(DEMO_GAME_ID)) {
+    const key = await app.records.key(apiKey)
+    if (key !== null && !key.revoked) return { gameId: DEMO_GAME_ID, apiKey, apiSecret: key.secret }
+  }
+  const created = await app.admin.createKey({ game_id: DEMO_GAME_ID })
+  return { gameId: DEMO_GAME_ID, apiKey: created.api_key, apiSecret: created.api_secret }
+}
+
+/** A signed submission a newcomer can paste into a shell; it signs with Node at paste time. */
+export function curlExample (baseUrl: string, demo: DemoCredentials): string {
+  const sign = 'node -e \'process.stdout.write(require("crypto").createHmac("sha256",process.argv[1]).update(process.argv[2]).digest("hex"))\''
+  return [
+    `KEY=${demo.apiKey} SECRET=${demo.apiSecret} TS=$(date +%s)`,
+    `SIGN=$(${sign} "$SECRET" "$KEY|${demo.gameId}|alice|1234|$TS")`,
+    `curl -s -X POST '${baseUrl}/api/rank?action=submit' -d api_key=$KEY -d game_id=${demo.gameId} -d player_name=alice -d score=1234 -d ts=$TS -d sign=$SIGN`
+  ].join('\n')
+}

@@ -1,0 +1,64 @@
+/**
+ * The one place that defines the error codes of the envelope
+ * (ranking-service-v1.md section 7 and DECISIONS.md section 1).
+ * Every failure the service answers carries one of these codes.
+ */
+export const ERROR_MESSAGES = {
+  missing_param: 'A required parameter is missing.',
+  invalid_key: 'The API key is not valid.',
+  key_revoked: 'The API key has been revoked.',
+  key_game_mismatch: 'The API key is not tied to this game.',
+  invalid_game: 'The game does not exist or is not approved.',
+  invalid_signature: 'The signature does not match.',
+  expired_ts: 'The timestamp is outside plus or minus 5 minutes of server time.',
+  rate_limited: 'Too many requests; retry later.',
+  not_logged_in: 'This endpoint needs a login session.',
+  invalid_stars: 'stars must be an integer from 1 to 10.',
+  invalid_score: 'score must be a base-10 integer within plus or minus 9007199254740991.',
+  invalid_player_name: 'player_name must be 1 to 30 characters, not only white space, without control characters.',
+  invalid_meta: 'meta must be JSON text of at most 2048 bytes.',
+  invalid_seconds: 'seconds must be an integer from 1 to 300.',
+  invalid_param: 'A parameter has the wrong form.',
+  unknown_action: 'No such action.',
+  method_not_allowed: 'This method is not allowed here.',
+  not_found: 'No such route.',
+  invalid_body: 'The request body cannot be parsed.',
+  payload_too_large: 'The request body is too large.',
+  forbidden_origin: 'Requests from this origin are not allowed.',
+  unauthorized: 'This route needs the admin token.',
+  already_exists: 'That record already exists.',
+  invalid_credentials: 'Unknown username or wrong password.',
+  unavailable: 'The service is temporarily unavailable; retry shortly.',
+  internal_error: 'An unexpected error occurred.'
+} as const
+
+export type ErrorCode = keyof typeof ERROR_MESSAGES
+
+export const ERROR_CODES = Object.keys(ERROR_MESSAGES) as ErrorCode[]
+
+/** A failure that is answered as `{ok:false, error: code, message}`. */
+export class ApiError extends Error {
+  readonly code: ErrorCode
+  /** Kept for plugins (such as @fastify/rate-limit) that look at a status code. */
+  readonly statusCode: number
+
+  constructor (code: ErrorCode, message: string = ERROR_MESSAGES[code], statusCode = 400) {
+    super(message)
+    this.name = 'ApiError'
+    this.code = code
+    this.statusCode = statusCode
+  }
+}
+
+export function fail (code: ErrorCode, message?: string): never {
+  throw new ApiError(code, message)
+}
+
+export function isErrorCode (value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_MESSAGES, value)
+}
+
+/** The success envelope. */
+export function ok<T> (data: T): { ok: true, data: T } {
+  return { ok: true, data }
+}

@@ -1,0 +1,37 @@
+/**
+ * The Redis key layout, written down once. Every key of one game carries the
+ * hash tag `{game:ID}`, so a game's keys share one Redis Cluster slot and one
+ * Lua script may touch all of them. Records looked up by their own id (an API
+ * key, a user, a session) carry their own tag.
+ *
+ * game_id and usernames are restricted to `A-Z a-z 0-9 _ - .` before they
+ * reach a key name; an api_key is checked against API_KEY_PATTERN first.
+ */
+const PREFIX = 'rank'
+
+export const keys = {
+  /** HASH: name, developer, approved ("1"/"0"), created_at (ISO). */
+  game: (gameId: string) => `${PREFIX}:{game:${gameId}}:game`,
+  /**
+   * ZSET of the visible entries of a board. score = -best, member =
+   * 13-digit achievement time in ms + player_name; see store/leaderboard.ts.
+   */
+  board: (gameId: string) => `${PREFIX}:{game:${gameId}}:board`,
+  /** HASH player_name -> "best|ms": every stored best, hidden ones included. */
+  entries: (gameId: string) => `${PREFIX}:{game:${gameId}}:entries`,
+  /** HASH player_name -> meta text sent with the stored best. */
+  meta: (gameId: string) => `${PREFIX}:{game:${gameId}}:meta`,
+  /** SET of player names hidden on this board only. */
+  hiddenPlayers: (gameId: string) => `${PREFIX}:{game:${gameId}}:hidden`,
+  /** SET of the api_keys issued for this game. */
+  gameKeys: (gameId: string) => `${PREFIX}:{game:${gameId}}:keys`,
+  /** SET of every game id (operators list games and walk boards with it). */
+  games: () => `${PREFIX}:games`,
+  /** HASH: game_id, secret, revoked ("1"/"0"), created_at. */
+  apiKey: (apiKey: string) => `${PREFIX}:key:{${apiKey}}`,
+  /** Prefix of the fixed-window counters of @fastify/rate-limit. */
+  rateLimitNamespace: () => `${PREFIX}:rl:`
+} as const
+
+/** What an api_key may look like before it is used in a key name. */
+export const API_KEY_PATTERN = /^[A-Za-z0-9_-]{1,128}$/

@@ -1,0 +1,59 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { ApiError } from '../envelope.js'
+import { parseUrlEncoded, type RawValue } from '../params.js'
+
+/**
+ * `/api/rank` is one path whose `action` query parameter picks the endpoint
+ * (spec section 4.1). Each action is a route of its own, matched through a
+ * router constraint on `action`, so each has its own hooks and schema.
+ */
+export const RANK_PATH = '/api/rank'
+
+/** Known actions and the one method each takes (HEAD comes with GET). */
+export const RANK_ACTIONS = {
+  submit: 'POST',
+  top: 'GET',
+  me: 'GET'
+} as const satisfies Record<string, 'GET' | 'POST'>
+
+export type RankAction = keyof typeof RANK_ACTIONS
+
+export function isRankAction (action: string): action is RankAction {
+  return Object.hasOwn(RANK_ACTIONS, action)
+}
+
+export function actionOf (url: string): RawValue | undefined {
+  const query = url.indexOf('?')
+  return query === -1 ? undefined : parseUrlEncoded(url.slice(query + 1)).action
+}
+
+type ConstraintStrategy = Parameters<FastifyInstance['addConstraintStrategy']>[0]
+type RouteStore = ReturnType<ConstraintStrategy['storage']>
+type RouteHandler = NonNullable<ReturnType<RouteStore['get']>>
+
+export const actionConstraint: ConstraintStrategy = {
+  name: 'action',
+  storage () {
+    const handlers = new Map<unknown, RouteHandler>()
+    return {
+      get: (action: unknown) => handlers.get(action) ?? null,
+      set: (action: unknown, handler: RouteHandler) => { handlers.set(action, handler) }
+    }
+  },
+  deriveConstraint (request: { url?: string }) {
+    const action = actionOf(request.url ?? '')
+    return typeof action === 'string' ? action : undefined
+  },
+  // Other paths that happen to carry ?action= must still match their routes.
+  mustMatchWhenDerived: false
+}
+
+/** Why no /api/rank route matched: the route errors come first in the check order. */
+export function explainRankMiss (request: FastifyRequest): ApiError | undefined {
+  if (request.url.split('?', 1)[0] !== RANK_PATH) return undefined
+  const action = actionOf(request.url)
+  if (action === undefined || action === '') return new ApiError('missing_param', 'Parameter "action" is required.')
+  if (typeof action !== 'string') return new ApiError('invalid_param', 'Parameter "action" must be sent once, correctly encoded.')
+  if (!isRankAction(action)) return new ApiError('unknown_action', 'No such action on /api/rank.')
+  return new ApiError('method_not_allowed', `Action "${action}" takes ${RANK_ACTIONS[action]}, not ${request.method}.`)
+}

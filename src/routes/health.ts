@@ -1,0 +1,10 @@
+import type { FastifyInstance } from 'fastify'
+import { ok } from '../envelope.js'
+
+/** GET /healthz: up when Redis answers; `unavailable` (via the error handler) when not. */
+export default async function healthRoutes (fastify: FastifyInstance): Promise<void> {
+  fastify.get('/healthz', async () => {
+    await fastify.redis.ping()
+    return ok({ redis: 'up' })
+  })
+}

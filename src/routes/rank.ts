@@ -1,0 +1,83 @@
+import cors from '@fastify/cors'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { ok } from '../envelope.js'
+import { optional, parseLimit, parseMeta, parseOffset, parsePlayerName, parseScore, requireParams } from '../params.js'
+import { RANK_ACTIONS, actionConstraint, actionOf, explainRankMiss } from './action.js'
+
+function requires (...names: string[]) {
+  return async (request: FastifyRequest) => { requireParams(request.fields, names) }
+}
+
+const API_KEY_ACTIONS = new Set(['submit', 'top', 'me'])
+
+/**
+ * The API-key actions of /api/rank: submit, top, me (spec sections 4.1 and 5).
+ * Registered under the prefix RANK_PATH, so CORS and its preflight route stay
+ * on this path.
+ */
+export default async function rankRoutes (fastify: FastifyInstance): Promise<void> {
+  fastify.addConstraintStrategy(actionConstraint)
+  fastify.explainNotFound(explainRankMiss)
+  // JSON and plain text are not form fields: another content type with a body is invalid_body.
+  fastify.removeContentTypeParser(['application/json', 'text/plain'])
+
+  // Other sites' pages may call the API-key actions; the session actions stay same-origin.
+  await fastify.register(cors, {
+    delegator: (request, callback) => {
+      const action = actionOf(request.url ?? '')
+      callback(null, typeof action === 'string' && API_KEY_ACTIONS.has(action)
+        ? { origin: '*', methods: ['GET', 'POST'], maxAge: 86400 }
+        : { origin: false })
+    }
+  })
+
+  const apiKeyRoute = { rateLimitPolicy: 'apiKey' as const }
+
+  fastify.route({
+    method: RANK_ACTIONS.submit,
+    url: '',
+    constraints: { action: 'submit' },
+    config: { ...apiKeyRoute, signed: true },
+    preValidation: [fastify.readFields, requires('api_key', 'game_id', 'player_name', 'score', 'ts', 'sign'), fastify.loadApiKey],
+    preHandler: [fastify.limitRate, fastify.verifyApiKey],
+    handler: async (request) => {
+      const { fields } = request
+      const player = parsePlayerName(fields.player_name ?? '')
+      const score = parseScore(fields.score ?? '')
+      const meta = parseMeta(optional(fields, 'meta'))
+      const gameId = request.game?.game_id ?? ''
+      const result = await fastify.leaderboard.submit(gameId, player, score, meta, false)
+      return ok({ score, improved: result.improved, best_score: result.bestScore, rank: result.rank })
+    }
+  })
+
+  fastify.route({
+    method: RANK_ACTIONS.top,
+    url: '',
+    constraints: { action: 'top' },
+    config: apiKeyRoute,
+    preValidation: [fastify.readFields, requires('api_key', 'game_id'), fastify.loadApiKey],
+    preHandler: [fastify.limitRate, fastify.verifyApiKey],
+    handler: async (request) => {
+      const limit = parseLimit(optional(request.fields, 'limit'))
+      const offset = parseOffset(optional(request.fields, 'offset'))
+      const gameId = request.game?.game_id ?? ''
+      const { total, items } = await fastify.leaderboard.top(gameId, offset, limit)
+      return ok({ game_id: gameId, total, items })
+    }
+  })
+
+  fastify.route({
+    method: RANK_ACTIONS.me,
+    url: '',
+    constraints: { action: 'me' },
+    config: apiKeyRoute,
+    preValidation: [fastify.readFields, requires('api_key', 'game_id', 'player_name'), fastify.loadApiKey],
+    preHandler: [fastify.limitRate, fastify.verifyApiKey],
+    handler: async (request) => {
+      const player = parsePlayerName(request.fields.player_name ?? '')
+      const standing = await fastify.leaderboard.standing(request.game?.game_id ?? '', player)
+      return ok({ player_name: player, best_score: standing.bestScore, rank: standing.rank })
+    }
+  })
+}

@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto'
+import { realpathSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import closeWithGrace from 'close-with-grace'
+import Fastify, { type FastifyInstance } from 'fastify'
+import app, { serverOptions } from './app.js'
+import { ConfigError, loadConfig, type Config } from './config.js'
+import { curlExample, seedDemo } from './demo.js'
+import { startManagedRedis, type ManagedRedis } from './managed-redis.js'
+
+export interface Service {
+  app: FastifyInstance
+  config: Config
+  managedRedis: ManagedRedis | undefined
+  /** Finishes in-flight requests, closes Redis, then stops a managed redis-server. */
+  close: () => Promise<void>
+}
+
+/** Starts Redis if the service owns it, builds the app and listens. */
+export async function startService (baseConfig: Config): Promise<Service> {
+  const managedRedis = baseConfig.redisUrl === undefined ? await startManagedRedis(baseConfig.dataDir) : undefined
+  const generatedToken = baseConfig.adminToken === undefined && baseConfig.nodeEnv === 'development'
+  const config: Config = {
+    ...baseConfig,
+    redisUrl: managedRedis?.url ?? baseConfig.redisUrl,
+    adminToken: generatedToken ? randomBytes(18).toString('base64url') : baseConfig.adminToken
+  }
+  const fastify = Fastify(serverOptions(config))
+  const service: Service = {
+    app: fastify,
+    config,
+    managedRedis,
+    async close () {
+      await fastify.close()
+      await managedRedis?.stop()
+    }
+  }
+  try {
+    await fastify.register(app, { config })
+    await fastify.listen({ port: config.port, host: config.host })
+    if (config.nodeEnv === 'development') await printWelcome(service, generatedToken)
+  } catch (error) {
+    await fastify.close().catch(() => {})
+    await managedRedis?.stop()
+    throw error
+  }
+  return service
+}
+
+async function printWelcome ({ app: fastify, config, managedRedis }: Service, generatedToken: boolean): Promise<void> {
+  const address = fastify.server.address()
+  const port = typeof address === 'object' && address !== null ? address.port : config.port
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
+  const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  const demo = await seedDemo(fastify)
+  console.log([
+    '',
+    `Ranking service (development) at ${baseUrl}`,
+    `  Redis:        ${managedRedis === undefined ? 'REDIS_URL' : `managed redis-server, data in ${config.dataDir}`}`,
+    `  Admin token:  ${config.adminToken ?? ''}${generatedToken ? '   (generated for this run; set ADMIN_TOKEN to choose one)' : ''}`,
+    `  Demo game:    ${demo.gameId}`,
+    `  API key:      ${demo.apiKey}`,
+    `  API secret:   ${demo.apiSecret}`,
+    '',
+    'A signed submission, ready to paste:',
+    '',
+    curlExample(baseUrl, demo),
+    '',
+    `Top list: curl -s '${baseUrl}/api/rank?action=top&api_key=${demo.apiKey}&game_id=${demo.gameId}'`,
+    ''
+  ].join('\n'))
+}
+
+export async function main (): Promise<void> {
+  let config: Config
+  try {
+    config = loadConfig()
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    console.error(error.message)
+    process.exit(1)
+  }
+  let service: Service
+  try {
+    service = await startService(config)
+  } catch (error) {
+    console.error(`Start-up failed: ${(error as Error).message}`)
+    process.exit(1)
+  }
+  closeWithGrace({ delay: 15_000 }, async ({ signal, err }) => {
+    if (err !== undefined) service.app.log.error({ err }, 'shutting down after an error')
+    else service.app.log.info({ signal }, 'shutting down')
+    await service.close()
+  })
+}
+
+function isEntryPoint (): boolean {
+  const script = process.argv[1]
+  if (script === undefined) return false
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url))
+  } catch {
+    return false
+  }
+}
+
+if (isEntryPoint()) await main()

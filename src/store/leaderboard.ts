@@ -1,0 +1,146 @@
+import type { Redis } from 'ioredis'
+import { keys } from '../keys.js'
+import { defineScript } from './scripts.js'
+
+/*
+ * Board order (DECISIONS.md section 2): best score descending, then earlier
+ * achievement time (server clock, ms), then player_name by UTF-8 bytes.
+ *
+ * Why not ZADD GT + ZREVRANK on member = player_name: scores use the whole
+ * exact range of a double (±2^53-1), so the time cannot be folded into the
+ * score, and ZREVRANK breaks ties by member in *descending* byte order, the
+ * opposite of the name rule. So the tie-breakers go into the member and the
+ * direction is flipped instead:
+ *
+ *   score  = -best            (ascending order of -best = descending best)
+ *   member = 13-digit ms time ++ player_name
+ *
+ * ZRANK/ZRANGE (ascending, ties by member bytes ascending) then give exactly
+ * the board order, and ranks are unique. Because the member changes when the
+ * best improves, "best only" is a compare-and-swap in the script (the ZADD GT
+ * idea, written out), kept atomic with the entry hash.
+ *
+ * The entries hash keeps every stored best ("best|ms"), hidden or not; the
+ * board holds only the visible ones, so hidden players are not counted and
+ * push nobody down.
+ */
+
+const TIME_DIGITS = 13
+
+/** Returns {improved 0/1, best score text, best ms text, rank or -1, visible total}. */
+const SUBMIT = `
+local board, entries, metas, hidden = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local player, score, negated, meta, hasMeta, userHidden = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local entry = redis.call('HGET', entries, player)
+local best, ms
+if entry then
+  local bar = string.find(entry, '|', 1, true)
+  best, ms = string.sub(entry, 1, bar - 1), string.sub(entry, bar + 1)
+end
+local improved = 0
+if not entry or tonumber(score) > tonumber(best) then
+  improved = 1
+  if entry then redis.call('ZREM', board, ms .. player) end
+  local now = redis.call('TIME')
+  ms = string.format('%0${TIME_DIGITS}.0f', tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000))
+  best = score
+  redis.call('HSET', entries, player, best .. '|' .. ms)
+  if hasMeta == '1' then redis.call('HSET', metas, player, meta) else redis.call('HDEL', metas, player) end
+  if userHidden ~= '1' and redis.call('SISMEMBER', hidden, player) == 0 then
+    redis.call('ZADD', board, negated, ms .. player)
+  end
+end
+local rank = redis.call('ZRANK', board, ms .. player)
+return {improved, best, ms, rank or -1, redis.call('ZCARD', board)}
+`
+
+/** Returns {best text or '', ms text or '', rank or -1, visible total}. */
+const ME = `
+local entry = redis.call('HGET', KEYS[2], ARGV[1])
+local total = redis.call('ZCARD', KEYS[1])
+if not entry then return {'', '', -1, total} end
+local bar = string.find(entry, '|', 1, true)
+local best, ms = string.sub(entry, 1, bar - 1), string.sub(entry, bar + 1)
+local rank = redis.call('ZRANK', KEYS[1], ms .. ARGV[1])
+return {best, ms, rank or -1, total}
+`
+
+/** Returns {visible total, member, -score, member, -score, ...}, one snapshot. */
+const TOP = `
+local page = redis.call('ZRANGE', KEYS[1], ARGV[1], ARGV[2], 'WITHSCORES')
+table.insert(page, 1, redis.call('ZCARD', KEYS[1]))
+return page
+`
+
+export interface SubmitResult {
+  improved: boolean
+  bestScore: number
+  /** 1-based; null while the player is hidden. */
+  rank: number | null
+  totalPlayers: number
+}
+
+export interface PlayerStanding {
+  bestScore: number | null
+  rank: number | null
+  totalPlayers: number
+}
+
+export interface BoardItem {
+  rank: number
+  player_name: string
+  score: number
+  created_at: string
+}
+
+/** -0 and 0 are both 0 in JSON, but keep the number plain. */
+function negate (text: string): number {
+  return 0 - Number(text)
+}
+
+function isoFromMs (ms: string): string {
+  return new Date(Number(ms)).toISOString()
+}
+
+function rankOrNull (zeroBased: number): number | null {
+  return zeroBased < 0 ? null : zeroBased + 1
+}
+
+export function createLeaderboard (redis: Redis) {
+  const submitScript = defineScript<[number, string, string, number, number]>(redis, 'rankSubmit', 4, SUBMIT)
+  const meScript = defineScript<[string, string, number, number]>(redis, 'rankMe', 2, ME)
+  const topScript = defineScript<[number, ...string[]]>(redis, 'rankTop', 1, TOP)
+
+  return {
+    /** One atomic script call: compare, store, rank, count. */
+    async submit (gameId: string, player: string, score: number, meta: string | undefined, userHidden: boolean): Promise<SubmitResult> {
+      const [improved, best, , rank, total] = await submitScript(
+        [keys.board(gameId), keys.entries(gameId), keys.meta(gameId), keys.hiddenPlayers(gameId)],
+        [player, String(score), String(negate(String(score))), meta ?? '', meta === undefined ? '0' : '1', userHidden ? '1' : '0']
+      )
+      return { improved: improved === 1, bestScore: Number(best), rank: rankOrNull(rank), totalPlayers: total }
+    },
+
+    async standing (gameId: string, player: string): Promise<PlayerStanding> {
+      const [best, , rank, total] = await meScript([keys.board(gameId), keys.entries(gameId)], [player])
+      return { bestScore: best === '' ? null : Number(best), rank: rankOrNull(rank), totalPlayers: total }
+    },
+
+    async top (gameId: string, offset: number, limit: number): Promise<{ total: number, items: BoardItem[] }> {
+      const [total, ...page] = await topScript([keys.board(gameId)], [offset, offset + limit - 1])
+      const items: BoardItem[] = []
+      for (let i = 0; i < page.length; i += 2) {
+        const member = page[i] as string
+        items.push({
+          rank: offset + i / 2 + 1,
+          player_name: member.slice(TIME_DIGITS),
+          score: negate(page[i + 1] as string),
+          created_at: isoFromMs(member.slice(0, TIME_DIGITS))
+        })
+      }
+      return { total, items }
+    }
+  }
+}
+
+export type Leaderboard = ReturnType<typeof createLeaderboard>

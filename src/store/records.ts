@@ -1,0 +1,120 @@
+import type { Redis } from 'ioredis'
+import { keys, API_KEY_PATTERN } from '../keys.js'
+import { isGameId } from '../params.js'
+import { CREATE_HASH, UPDATE_HASH, defineScript } from './scripts.js'
+
+/** A game as operators see it (DECISIONS.md section 5). */
+export interface GameRecord {
+  game_id: string
+  name: string
+  developer: string | null
+  approved: boolean
+  created_at: string
+}
+
+export interface KeyRecord {
+  api_key: string
+  game_id: string
+  secret: string
+  revoked: boolean
+  created_at: string
+}
+
+type Hash = Record<string, string>
+
+function gameFromHash (gameId: string, hash: Hash): GameRecord | null {
+  if (hash.created_at === undefined) return null
+  return {
+    game_id: gameId,
+    name: hash.name ?? gameId,
+    developer: hash.developer === undefined || hash.developer === '' ? null : hash.developer,
+    approved: hash.approved === '1',
+    created_at: hash.created_at
+  }
+}
+
+function keyFromHash (apiKey: string, hash: Hash): KeyRecord | null {
+  if (hash.game_id === undefined || hash.secret === undefined) return null
+  return { api_key: apiKey, game_id: hash.game_id, secret: hash.secret, revoked: hash.revoked === '1', created_at: hash.created_at ?? '' }
+}
+
+/** Game and key records in Redis hashes (layout in keys.ts). */
+export function createRecordStore (redis: Redis) {
+  const createHash = defineScript<number>(redis, 'rankCreateHash', 1, CREATE_HASH)
+  const updateHash = defineScript<number>(redis, 'rankUpdateHash', 1, UPDATE_HASH)
+
+  return {
+    /**
+     * The key and the game of an API-key request in one round trip. A value
+     * that cannot name a record (bad form) is simply not found.
+     */
+    async keyAndGame (apiKey: string, gameId: string): Promise<{ key: KeyRecord | null, game: GameRecord | null }> {
+      const validKey = API_KEY_PATTERN.test(apiKey)
+      const validGame = isGameId(gameId)
+      if (!validKey && !validGame) return { key: null, game: null }
+      const pipeline = redis.pipeline()
+      if (validKey) pipeline.hgetall(keys.apiKey(apiKey))
+      if (validGame) pipeline.hgetall(keys.game(gameId))
+      const replies = (await pipeline.exec()) ?? []
+      for (const [error] of replies) if (error !== null) throw error
+      const keyHash = validKey ? replies[0]?.[1] as Hash : undefined
+      const gameHash = validGame ? replies[validKey ? 1 : 0]?.[1] as Hash : undefined
+      return {
+        key: keyHash === undefined ? null : keyFromHash(apiKey, keyHash),
+        game: gameHash === undefined ? null : gameFromHash(gameId, gameHash)
+      }
+    },
+
+    async game (gameId: string): Promise<GameRecord | null> {
+      if (!isGameId(gameId)) return null
+      return gameFromHash(gameId, await redis.hgetall(keys.game(gameId)))
+    },
+
+    /** Creates the game; null when it exists already. */
+    async createGame (game: GameRecord): Promise<GameRecord | null> {
+      const created = await createHash([keys.game(game.game_id)], [
+        'name', game.name, 'developer', game.developer ?? '', 'approved', game.approved ? '1' : '0', 'created_at', game.created_at
+      ])
+      if (created === 0) return null
+      await redis.sadd(keys.games(), game.game_id)
+      return game
+    },
+
+    /** Updates the given fields; null when the game does not exist. */
+    async updateGame (gameId: string, changes: Partial<Pick<GameRecord, 'name' | 'developer' | 'approved'>>): Promise<GameRecord | null> {
+      const fields: string[] = []
+      if (changes.name !== undefined) fields.push('name', changes.name)
+      if (changes.developer !== undefined) fields.push('developer', changes.developer ?? '')
+      if (changes.approved !== undefined) fields.push('approved', changes.approved ? '1' : '0')
+      if (await updateHash([keys.game(gameId)], fields) === 0) return null
+      return await this.game(gameId)
+    },
+
+    async key (apiKey: string): Promise<KeyRecord | null> {
+      if (!API_KEY_PATTERN.test(apiKey)) return null
+      return keyFromHash(apiKey, await redis.hgetall(keys.apiKey(apiKey)))
+    },
+
+    async createKey (key: KeyRecord): Promise<KeyRecord | null> {
+      const created = await createHash([keys.apiKey(key.api_key)], [
+        'game_id', key.game_id, 'secret', key.secret, 'revoked', key.revoked ? '1' : '0', 'created_at', key.created_at
+      ])
+      if (created === 0) return null
+      await redis.sadd(keys.gameKeys(key.game_id), key.api_key)
+      return key
+    },
+
+    async revokeKey (apiKey: string): Promise<KeyRecord | null> {
+      if (!API_KEY_PATTERN.test(apiKey)) return null
+      if (await updateHash([keys.apiKey(apiKey)], ['revoked', '1']) === 0) return null
+      return await this.key(apiKey)
+    },
+
+    /** The api_keys issued for a game, newest last is not guaranteed. */
+    async gameKeys (gameId: string): Promise<string[]> {
+      return await redis.smembers(keys.gameKeys(gameId))
+    }
+  }
+}
+
+export type RecordStore = ReturnType<typeof createRecordStore>

@@ -1,0 +1,80 @@
+import { Redis, ReplyError, type RedisOptions } from 'ioredis'
+
+/**
+ * One Redis client per process, set to fail fast: with the offline queue off,
+ * a command sent while Redis is away fails at once instead of queueing; a
+ * command on a connection that hangs fails after COMMAND_TIMEOUT_MS; the
+ * client keeps reconnecting in the background, so service resumes on its own.
+ */
+export const COMMAND_TIMEOUT_MS = 1000
+
+export function redisOptions (url: string): RedisOptions & { path?: string } {
+  const parsed = new URL(url)
+  const common: RedisOptions = {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: COMMAND_TIMEOUT_MS,
+    connectTimeout: COMMAND_TIMEOUT_MS,
+    // Reconnect quickly but never in a tight loop: 50 ms, 100 ms, ... up to 1 s.
+    retryStrategy: (attempt: number) => Math.min(attempt * 50, 1000),
+    // A command whose connection dropped may or may not have run; never send it twice.
+    autoResendUnfulfilledCommands: false,
+    connectionName: 'ranking-service'
+  }
+  if (parsed.protocol === 'unix:') return { ...common, path: decodeURIComponent(parsed.pathname) }
+  return {
+    ...common,
+    host: parsed.hostname === '' ? '127.0.0.1' : parsed.hostname.replace(/^\[|\]$/g, ''),
+    port: parsed.port === '' ? 6379 : Number(parsed.port),
+    username: parsed.username === '' ? undefined : decodeURIComponent(parsed.username),
+    password: parsed.password === '' ? undefined : decodeURIComponent(parsed.password),
+    db: /^\/\d+$/.test(parsed.pathname) ? Number(parsed.pathname.slice(1)) : 0,
+    tls: parsed.protocol === 'rediss:' ? { servername: parsed.hostname } : undefined
+  }
+}
+
+export function createRedisClient (url: string): Redis {
+  return new Redis(redisOptions(url))
+}
+
+/** Resolves when the client is ready; rejects with one clear line after timeoutMs. */
+export async function waitUntilReady (redis: Redis, timeoutMs: number): Promise<void> {
+  if (redis.status === 'ready') return
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      cleanup()
+      reject(new Error(`Redis did not answer within ${timeoutMs} ms${lastError === undefined ? '' : ` (${lastError})`}`))
+    }, timeoutMs)
+    let lastError: string | undefined
+    const onError = (error: Error): void => { lastError = error.message }
+    const onReady = (): void => { cleanup(); resolve() }
+    function cleanup (): void {
+      clearTimeout(timer)
+      redis.off('ready', onReady)
+      redis.off('error', onError)
+    }
+    redis.on('ready', onReady)
+    redis.on('error', onError)
+  })
+}
+
+/** Closes politely when possible, at once otherwise. */
+export async function closeRedis (redis: Redis): Promise<void> {
+  if (redis.status === 'ready') {
+    try {
+      await redis.quit()
+      return
+    } catch {}
+  }
+  redis.disconnect()
+}
+
+const UNAVAILABLE_REPLIES = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY|OOM|NOREPLICAS)\b/
+const UNAVAILABLE_CLIENT_ERRORS = /Command timed out|Connection is closed|Stream isn't writeable|max retries|Reached the max retries|connect ECONNREFUSED|connect ENOENT/i
+
+/** True when an error means "Redis cannot serve right now" rather than a bug. */
+export function isRedisUnavailable (error: unknown, redis: Redis | undefined): boolean {
+  if (error instanceof ReplyError) return UNAVAILABLE_REPLIES.test((error as Error).message)
+  if (error instanceof Error && UNAVAILABLE_CLIENT_ERRORS.test(error.message)) return true
+  return redis !== undefined && redis.status !== 'ready'
+}

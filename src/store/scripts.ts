@@ -1,0 +1,28 @@
+import type { Redis } from 'ioredis'
+
+export type ScriptArg = string | number
+
+/**
+ * Registers a Lua script with ioredis (EVALSHA, falling back to EVAL after a
+ * Redis restart empties the script cache) and returns a typed caller.
+ */
+export function defineScript<T> (redis: Redis, name: string, numberOfKeys: number, lua: string): (keys: string[], args: ScriptArg[]) => Promise<T> {
+  if (!(name in redis)) redis.defineCommand(name, { numberOfKeys, lua })
+  const command = (redis as unknown as Record<string, ((...args: ScriptArg[]) => Promise<T>) | undefined>)[name]
+  if (command === undefined) throw new Error(`ioredis did not define the script ${name}`)
+  return async (keys, args) => await command.call(redis, ...keys, ...args)
+}
+
+/** Creates a hash only when the key does not exist yet. Returns 1 when created. */
+export const CREATE_HASH = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return 1
+`
+
+/** Sets fields of a hash only when the key exists. Returns 1 when updated. */
+export const UPDATE_HASH = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if #ARGV > 0 then redis.call('HSET', KEYS[1], unpack(ARGV)) end
+return 1
+`
