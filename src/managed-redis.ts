@@ -36,6 +36,12 @@ function socketPathFor (dataDir: string): string {
   return join(tmpdir(), `ranking-redis-${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}.sock`)
 }
 
+/** The URL of the managed redis-server of dataDir when one is running, else undefined. */
+export async function runningManagedRedis (dataDir: string): Promise<string | undefined> {
+  const socketPath = socketPathFor(dataDir)
+  return existsSync(socketPath) && await answers(socketPath) ? `unix://${socketPath}` : undefined
+}
+
 async function answers (socketPath: string): Promise<boolean> {
   return await new Promise(resolve => {
     const socket = connect(socketPath)

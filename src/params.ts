@@ -106,8 +106,7 @@ export function isGameId (value: string): boolean {
 }
 
 export function parsePlayerName (value: string): string {
-  let length = 0
-  for (const _ of value) length++ // code points, so one emoji is one character
+  const length = [...value].length // code points, so one emoji is one character
   if (length < 1 || length > 30 || /\p{Cc}/u.test(value) || /^\p{White_Space}*$/u.test(value)) fail('invalid_player_name')
   return value
 }

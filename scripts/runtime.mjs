@@ -1,0 +1,76 @@
+// Prepares a checkout to run, using only Node's standard library (it runs
+// before the dependencies exist): installs packages, builds the TypeScript,
+// and makes sure a redis-server is available when the service must own one.
+import { spawnSync } from 'node:child_process'
+import { existsSync, readdirSync, statSync, writeFileSync, accessSync, constants } from 'node:fs'
+import { delimiter, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const root = resolve(fileURLToPath(import.meta.url), '../..')
+const stamp = join(root, 'dist', '.build-stamp')
+
+function run (command, args, env = process.env) {
+  console.error(`> ${command} ${args.join(' ')}`)
+  const result = spawnSync(command, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env })
+  if (result.status !== 0) {
+    console.error(`"${command} ${args.join(' ')}" failed (exit ${result.status ?? result.signal}).`)
+    process.exit(1)
+  }
+}
+
+function newestMtime (path) {
+  const stat = statSync(path)
+  if (!stat.isDirectory()) return stat.mtimeMs
+  let newest = 0
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)))
+  return newest
+}
+
+function mtime (path) {
+  return existsSync(path) ? statSync(path).mtimeMs : 0
+}
+
+/** npm ci when node_modules is missing or older than the lock file. */
+export function ensureDependencies () {
+  const installed = join(root, 'node_modules', '.package-lock.json')
+  if (existsSync(installed) && mtime(installed) >= mtime(join(root, 'package-lock.json'))) return
+  // The build needs the dev dependencies (TypeScript), also when NODE_ENV=production.
+  run('npm', ['ci', '--include=dev', '--no-audit', '--no-fund'])
+}
+
+/** Compiles src/ and plugins/ when dist/ is missing or older than them. */
+export function ensureBuild () {
+  const sources = ['src', 'plugins', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'].map(name => join(root, name))
+  const newestSource = Math.max(...sources.map(path => existsSync(path) ? newestMtime(path) : 0))
+  if (existsSync(join(root, 'dist', 'src', 'server.js')) && mtime(stamp) >= newestSource) return
+  run('npm', ['run', 'build', '--silent'])
+  writeFileSync(stamp, `${new Date().toISOString()}\n`)
+}
+
+function onPath (binary) {
+  for (const folder of (process.env.PATH ?? '').split(delimiter)) {
+    try {
+      accessSync(join(folder, binary), constants.X_OK)
+      return true
+    } catch {}
+  }
+  return false
+}
+
+/**
+ * A managed Redis needs redis-server. As root with apt, install Debian's
+ * package; otherwise say the one command that does and stop.
+ */
+export function ensureRedisServer () {
+  if (process.env.REDIS_URL || onPath('redis-server')) return
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0
+  if (isRoot && onPath('apt-get')) {
+    console.error('redis-server is not installed; installing Debian\'s redis-server package.')
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
+    run('apt-get', ['update', '-qq'], env)
+    run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'redis-server'], env)
+    return
+  }
+  console.error('redis-server is not installed. Install it with:\n\n  sudo apt-get install -y redis-server\n\nor set REDIS_URL to a Redis you run.')
+  process.exit(1)
+}

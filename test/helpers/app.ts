@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { buildApp } from '../../src/app.js'
+import { loadConfig, type Config } from '../../src/config.js'
+import { computeSignature } from '../../src/signature.js'
+import { startTestRedis, type TestRedis } from './redis.js'
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789'
+
+interface Teardown { teardown: (fn: () => unknown) => void }
+
+export interface TestContext {
+  app: FastifyInstance
+  redis: TestRedis
+  config: Config
+}
+
+/** A fresh redis-server and the app built on it, without listening. */
+export async function buildTestApp (t: Teardown, env: Record<string, string> = {}): Promise<TestContext> {
+  const redis = await startTestRedis()
+  t.teardown(async () => { await redis.stop() })
+  const config = loadConfig({ NODE_ENV: 'test', ADMIN_TOKEN, REDIS_URL: redis.url, RATE_LIMIT_MAX: '1000000', ...env })
+  const app = await buildApp(config)
+  t.teardown(async () => { await app.close() })
+  return { app, redis, config }
+}
+
+export type Fields = Record<string, string>
+
+export function formBody (fields: Fields | Array<[string, string]>): string {
+  return new URLSearchParams(Array.isArray(fields) ? fields : Object.entries(fields)).toString()
+}
+
+/** multipart/form-data written out by hand, so tests control every byte. */
+export function multipartBody (fields: Fields | Array<[string, string]>): { payload: string, headers: Record<string, string> } {
+  const boundary = `----test${randomBytes(8).toString('hex')}`
+  const entries = Array.isArray(fields) ? fields : Object.entries(fields)
+  const payload = entries.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('') + `--${boundary}--\r\n`
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } }
+}
+
+export async function post (app: FastifyInstance, url: string, fields: Fields | Array<[string, string]>, encoding: 'form' | 'multipart' = 'form', headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  if (encoding === 'multipart') {
+    const body = multipartBody(fields)
+    return await app.inject({ method: 'POST', url, payload: body.payload, headers: { ...body.headers, ...headers } })
+  }
+  return await app.inject({ method: 'POST', url, payload: formBody(fields), headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } })
+}
+
+export async function get (app: FastifyInstance, url: string, query: Fields = {}): Promise<LightMyRequestResponse> {
+  const search = formBody(query)
+  return await app.inject({ method: 'GET', url: search === '' ? url : `${url}${url.includes('?') ? '&' : '?'}${search}` })
+}
+
+export async function admin (app: FastifyInstance, method: 'POST' | 'PATCH' | 'GET' | 'DELETE', url: string, body?: unknown): Promise<LightMyRequestResponse> {
+  return await app.inject({ method, url, headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, ...(body === undefined ? {} : { payload: body as Record<string, unknown> }) })
+}
+
+let gameCounter = 0
+
+export interface TestGame {
+  gameId: string
+  apiKey: string
+  apiSecret: string
+}
+
+/** A new game (approved unless said otherwise) with one API key. */
+export async function createGame (app: FastifyInstance, options: { approved?: boolean, gameId?: string, developer?: string } = {}): Promise<TestGame> {
+  const gameId = options.gameId ?? `game_${process.pid}_${++gameCounter}`
+  const created = await admin(app, 'POST', '/admin/games', { game_id: gameId, approved: options.approved ?? true, ...(options.developer === undefined ? {} : { developer: options.developer }) })
+  if (created.json().ok !== true) throw new Error(`createGame failed: ${created.body}`)
+  const key = await admin(app, 'POST', '/admin/keys', { game_id: gameId })
+  const data = key.json().data
+  return { gameId, apiKey: data.api_key, apiSecret: data.api_secret }
+}
+
+export interface SubmitOptions {
+  player: string
+  score: string | number
+  ts?: string | number
+  meta?: string
+  sign?: string
+  encoding?: 'form' | 'multipart'
+  extra?: Fields
+}
+
+/** The fields of a correctly signed submit (unless `sign` is given). */
+export function submitFields (game: TestGame, options: SubmitOptions): Fields {
+  const ts = String(options.ts ?? Math.floor(Date.now() / 1000))
+  const score = String(options.score)
+  const fields: Fields = {
+    api_key: game.apiKey,
+    game_id: game.gameId,
+    player_name: options.player,
+    score,
+    ts,
+    sign: options.sign ?? computeSignature(game.apiSecret, { api_key: game.apiKey, game_id: game.gameId, player_name: options.player, score, ts })
+  }
+  if (options.meta !== undefined) fields.meta = options.meta
+  return { ...fields, ...options.extra }
+}
+
+export async function submit (app: FastifyInstance, game: TestGame, options: SubmitOptions): Promise<LightMyRequestResponse> {
+  return await post(app, '/api/rank?action=submit', submitFields(game, options), options.encoding ?? 'form')
+}
+
+export async function top (app: FastifyInstance, game: TestGame, query: Fields = {}): Promise<LightMyRequestResponse> {
+  return await get(app, '/api/rank', { action: 'top', api_key: game.apiKey, game_id: game.gameId, ...query })
+}
+
+export async function me (app: FastifyInstance, game: TestGame, player: string): Promise<LightMyRequestResponse> {
+  return await get(app, '/api/rank', { action: 'me', api_key: game.apiKey, game_id: game.gameId, player_name: player })
+}
+
+/** The error code of an envelope, after checking it is one. */
+export function errorOf (response: LightMyRequestResponse): string {
+  const body = response.json()
+  if (response.statusCode !== 200 || body.ok !== false) throw new Error(`expected an error envelope, got ${response.statusCode} ${response.body}`)
+  return body.error
+}
+
+export function dataOf (response: LightMyRequestResponse): any {
+  const body = response.json()
+  if (response.statusCode !== 200 || body.ok !== true) throw new Error(`expected a success envelope, got ${response.statusCode} ${response.body}`)
+  return body.data
+}

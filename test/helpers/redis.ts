@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Redis } from 'ioredis'
+
+/**
+ * A redis-server started by the test run itself, on a free loopback port
+ * (never 6379), with no persistence. Tests never touch a Redis they did not start.
+ */
+export interface TestRedis {
+  url: string
+  port: number
+  /** Kills the server at once (SIGKILL), like a crash. */
+  kill: () => Promise<void>
+  /** Starts it again on the same port. */
+  start: () => Promise<void>
+  stop: () => Promise<void>
+}
+
+async function freePort (): Promise<number> {
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const server = createServer()
+      server.once('error', reject)
+      server.listen(0, '127.0.0.1', () => {
+        const address = server.address()
+        server.close(() => { resolve(typeof address === 'object' && address !== null ? address.port : 0) })
+      })
+    })
+    if (port !== 6379 && port !== 0) return port
+  }
+}
+
+async function waitForPing (port: number, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 10_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`test redis-server exited with ${child.exitCode}`)
+    const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null })
+    client.on('error', () => {})
+    try {
+      await client.connect()
+      if (await client.ping() === 'PONG') return
+    } catch {} finally {
+      client.disconnect()
+    }
+    await new Promise(resolve => setTimeout(resolve, 20))
+  }
+  throw new Error('test redis-server did not answer within 10 s')
+}
+
+export async function startTestRedis (): Promise<TestRedis> {
+  const port = await freePort()
+  const dir = mkdtempSync(join(tmpdir(), 'ranking-test-redis-'))
+  let child: ChildProcess | undefined
+
+  async function start (): Promise<void> {
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'], { stdio: 'ignore' })
+    await waitForPing(port, child)
+  }
+
+  async function kill (): Promise<void> {
+    const running = child
+    if (running === undefined || running.exitCode !== null || running.signalCode !== null) return
+    await new Promise<void>(resolve => {
+      running.once('exit', () => { resolve() })
+      running.kill('SIGKILL')
+    })
+  }
+
+  await start()
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    kill,
+    start,
+    async stop () {
+      await kill()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+}
