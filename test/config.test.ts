@@ -1,0 +1,100 @@
+import t from 'tap'
+import { ConfigError, loadConfig, normalizeOrigin } from '../src/config.js'
+
+t.test('defaults of DECISIONS.md section 6', async t => {
+  const config = loadConfig({})
+  t.equal(config.port, 3000)
+  t.equal(config.host, '127.0.0.1')
+  t.equal(config.redisUrl, undefined)
+  t.equal(config.adminToken, undefined)
+  t.equal(config.sessionTtlS, 2592000)
+  t.equal(config.sessionCookie, 'sid')
+  t.equal(config.trustProxy, false)
+  t.same(config.allowedOrigins, [])
+  t.equal(config.rateLimitMax, 30)
+  t.equal(config.rateLimitWindowMs, 60000)
+  t.equal(config.sessionRateLimitMax, 120)
+  t.equal(config.bodyLimit, 16384)
+  t.equal(config.publicOrigin, undefined)
+  t.equal(config.nodeEnv, 'development')
+  t.equal(config.logLevel, 'info')
+  t.match(config.dataDir, /\/data$/)
+})
+
+t.test('every variable is read', async t => {
+  const config = loadConfig({
+    PORT: '8080',
+    HOST: '0.0.0.0',
+    REDIS_URL: 'redis://:pw@example.internal:6380/2',
+    ADMIN_TOKEN: 'token',
+    SESSION_TTL_S: '60',
+    SESSION_COOKIE: 'play_sid',
+    TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
+    ALLOWED_ORIGINS: 'https://A.example.com:443, http://b.example.com:8080',
+    RATE_LIMIT_MAX: '5',
+    RATE_LIMIT_WINDOW_MS: '2000',
+    SESSION_RATE_LIMIT_MAX: '7',
+    BODY_LIMIT: '2048',
+    PUBLIC_ORIGIN: 'https://games.example.com',
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: '/tmp/ranking-data'
+  })
+  t.same(config, {
+    port: 8080,
+    host: '0.0.0.0',
+    redisUrl: 'redis://:pw@example.internal:6380/2',
+    dataDir: '/tmp/ranking-data',
+    adminToken: 'token',
+    sessionTtlS: 60,
+    sessionCookie: 'play_sid',
+    trustProxy: ['10.0.0.0/8', '127.0.0.1'],
+    allowedOrigins: ['https://a.example.com', 'http://b.example.com:8080'],
+    rateLimitMax: 5,
+    rateLimitWindowMs: 2000,
+    sessionRateLimitMax: 7,
+    bodyLimit: 2048,
+    publicOrigin: 'https://games.example.com',
+    nodeEnv: 'production',
+    logLevel: 'warn'
+  })
+  t.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true)
+  t.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2)
+  t.equal(loadConfig({ TRUST_PROXY: '0' }).trustProxy, false)
+  t.equal(loadConfig({ NODE_ENV: 'test' }).logLevel, 'silent')
+  t.equal(loadConfig({ REDIS_URL: 'unix:///tmp/redis.sock' }).redisUrl, 'unix:///tmp/redis.sock')
+})
+
+t.test('a bad value stops start-up with one line naming the variable', async t => {
+  const bad: Array<[string, string]> = [
+    ['PORT', 'abc'], ['PORT', '70000'], ['PORT', '-1'], ['PORT', '80.5'],
+    ['HOST', 'a b'],
+    ['REDIS_URL', 'http://localhost'], ['REDIS_URL', 'not a url'],
+    ['ADMIN_TOKEN', 'has space'],
+    ['SESSION_TTL_S', '0'], ['SESSION_COOKIE', 'bad;name'],
+    ['TRUST_PROXY', 'maybe'], ['TRUST_PROXY', '10.0.0.0/40'], ['TRUST_PROXY', '1.2.3.4/8/9'],
+    ['ALLOWED_ORIGINS', 'example.com'], ['ALLOWED_ORIGINS', 'https://a.com/path'],
+    ['RATE_LIMIT_MAX', '0'], ['RATE_LIMIT_WINDOW_MS', '10'], ['SESSION_RATE_LIMIT_MAX', 'x'],
+    ['BODY_LIMIT', '100'], ['PUBLIC_ORIGIN', 'ftp://x.com'], ['NODE_ENV', 'staging'], ['LOG_LEVEL', 'loud']
+  ]
+  for (const [name, value] of bad) {
+    t.throws(() => loadConfig({ [name]: value }), ConfigError, `${name}=${value}`)
+    try {
+      loadConfig({ [name]: value })
+    } catch (error) {
+      const message = (error as Error).message
+      t.match(message, new RegExp(`^Configuration error: ${name} `), `${name} is named`)
+      t.notOk(message.includes('\n'), 'one line')
+      if (name === 'ADMIN_TOKEN') t.notOk(message.includes(value), 'the token is not echoed')
+    }
+  }
+})
+
+t.test('origins are compared as scheme://host[:port], lower-cased, default ports left out', async t => {
+  t.equal(normalizeOrigin('HTTPS://Games.Example.com:443'), 'https://games.example.com')
+  t.equal(normalizeOrigin('http://localhost:80'), 'http://localhost')
+  t.equal(normalizeOrigin('http://localhost:3000/'), 'http://localhost:3000')
+  t.equal(normalizeOrigin('null'), undefined)
+  t.equal(normalizeOrigin('https://user:pw@x.com'), undefined)
+  t.equal(normalizeOrigin('https://x.com/?q=1'), undefined)
+})

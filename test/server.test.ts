@@ -1,0 +1,154 @@
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { connect } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import t from 'tap'
+import { loadConfig } from '../src/config.js'
+import { startManagedRedis } from '../src/managed-redis.js'
+import { startService } from '../src/server.js'
+import { computeSignature } from '../src/signature.js'
+import { startTestRedis } from './helpers/redis.js'
+
+function tempDir (t: { teardown: (fn: () => void) => void }): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ranking-server-test-'))
+  t.teardown(() => { rmSync(dir, { recursive: true, force: true }) })
+  return dir
+}
+
+async function answers (socketPath: string): Promise<boolean> {
+  return await new Promise(resolve => {
+    const socket = connect(socketPath)
+    socket.once('connect', () => { socket.end(); resolve(true) })
+    socket.once('error', () => { resolve(false) })
+  })
+}
+
+function baseUrl (service: Awaited<ReturnType<typeof startService>>): string {
+  const address = service.app.server.address()
+  return `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`
+}
+
+t.test('without REDIS_URL the service owns a redis-server: AOF in the data folder, stopped on close', async t => {
+  const dataDir = tempDir(t)
+  const service = await startService(loadConfig({ NODE_ENV: 'test', PORT: '0', DATA_DIR: dataDir }))
+  const socket = service.managedRedis?.socketPath ?? ''
+  t.ok(await answers(socket), 'redis-server answers on its Unix socket')
+  t.same(await (await fetch(`${baseUrl(service)}/healthz`)).json(), { ok: true, data: { redis: 'up' } })
+  t.equal(await service.app.redis.config('GET', 'appendonly').then(reply => (reply as string[])[1]), 'yes', 'the project redis.conf is used')
+  await service.close()
+  t.notOk(await answers(socket), 'redis-server is stopped with the service')
+  t.ok(existsSync(join(dataDir, 'appendonlydir')), 'the append-only file is under the data folder')
+})
+
+t.test('a second service on the same data folder is refused with one clear line', async t => {
+  const dataDir = tempDir(t)
+  const first = await startManagedRedis(dataDir)
+  t.teardown(first.stop)
+  await t.rejects(startManagedRedis(dataDir), /already answers on .*redis-cli -s .* shutdown/)
+})
+
+t.test('a missing redis-server binary is named with the command that installs it', async t => {
+  await t.rejects(startManagedRedis(tempDir(t), { binary: 'redis-server-not-installed-here' }), /sudo apt-get install -y redis-server/)
+})
+
+t.test('with REDIS_URL set nothing is started; a port in use fails start-up cleanly', async t => {
+  const redis = await startTestRedis()
+  t.teardown(redis.stop)
+  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', REDIS_URL: redis.url })
+  const service = await startService(config)
+  t.equal(service.managedRedis, undefined)
+  const port = Number(new URL(baseUrl(service)).port)
+  await t.rejects(startService({ ...config, port }), /EADDRINUSE/)
+  await service.close()
+})
+
+t.test('development start: demo game, admin token, key and secret, and a signed example that works', async t => {
+  const redis = await startTestRedis()
+  t.teardown(redis.stop)
+  const printed: string[] = []
+  const log = console.log
+  console.log = (...parts: unknown[]) => { printed.push(parts.join(' ')) }
+  let service: Awaited<ReturnType<typeof startService>>
+  try {
+    service = await startService(loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent', PORT: '0', REDIS_URL: redis.url }))
+  } finally {
+    console.log = log
+  }
+  t.teardown(service.close)
+  const text = printed.join('\n')
+  const token = /Admin token: +(\S+)/.exec(text)?.[1] ?? ''
+  const apiKey = /API key: +(\S+)/.exec(text)?.[1] ?? ''
+  const apiSecret = /API secret: +(\S+)/.exec(text)?.[1] ?? ''
+  t.match(token, /^\S{16,}$/)
+  t.equal(token, service.config.adminToken)
+  t.match(apiKey, /^rk_[0-9a-f]{32}$/)
+  t.match(apiSecret, /^[0-9a-f]{64}$/)
+  t.match(text, /curl -s -X POST '.*\/api\/rank\?action=submit'/)
+
+  // What the printed example does, with the printed values.
+  const ts = String(Math.floor(Date.now() / 1000))
+  const sign = computeSignature(apiSecret, { api_key: apiKey, game_id: 'demo', player_name: 'alice', score: '1234', ts })
+  const response = await fetch(`${baseUrl(service)}/api/rank?action=submit`, {
+    method: 'POST',
+    body: new URLSearchParams({ api_key: apiKey, game_id: 'demo', player_name: 'alice', score: '1234', ts, sign })
+  })
+  t.same(await response.json(), { ok: true, data: { score: 1234, improved: true, best_score: 1234, rank: 1 } })
+
+  // The admin token works, and a second start reuses the demo key.
+  const games = await fetch(`${baseUrl(service)}/admin/games/demo`, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' })
+  t.match(await games.json(), { ok: true, data: { game_id: 'demo', approved: true } })
+})
+
+async function waitForHealth (url: string): Promise<void> {
+  const deadline = Date.now() + 20_000
+  while (Date.now() < deadline) {
+    try {
+      if ((await (await fetch(`${url}/healthz`)).json()).ok === true) return
+    } catch {}
+    await new Promise(resolve => setTimeout(resolve, 50))
+  }
+  throw new Error('the service did not come up')
+}
+
+t.test('SIGTERM: in-flight requests finish, then Redis is closed and a managed redis-server stopped', async t => {
+  const dataDir = tempDir(t)
+  const port = 20000 + Math.floor(Math.random() * 20000)
+  const child = spawn(process.execPath, [...process.execArgv, 'src/server.ts'], {
+    env: { ...process.env, NODE_ENV: 'test', PORT: String(port), DATA_DIR: dataDir, REDIS_URL: '' },
+    stdio: ['ignore', 'ignore', 'pipe']
+  })
+  let stderr = ''
+  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString() })
+  const exited = new Promise<number | null>(resolve => child.once('exit', resolve))
+  const url = `http://127.0.0.1:${port}`
+  await waitForHealth(url)
+  // A request truly in flight: headers and half the body sent before SIGTERM, the rest after.
+  const body = 'api_key=rk_unknown&game_id=demo&player_name=p&score=1&ts=1&sign=' + 'a'.repeat(64)
+  const socket = connect(port, '127.0.0.1')
+  await new Promise(resolve => socket.once('connect', resolve))
+  let answer = ''
+  socket.on('data', (chunk: Buffer) => { answer += chunk.toString() })
+  const closed = new Promise(resolve => socket.once('close', resolve))
+  socket.write(`POST /api/rank?action=submit HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 20)}`)
+  await new Promise(resolve => setTimeout(resolve, 200))
+  child.kill('SIGTERM')
+  await new Promise(resolve => setTimeout(resolve, 300))
+  socket.write(body.slice(20)) // not end(): a half-closed client is dropped by Node's HTTP server
+  await closed
+  t.match(answer, /^HTTP\/1\.1 200 OK/, 'the request in flight is answered')
+  t.match(answer, /\{"ok":false,"error":"invalid_key","message":"The API key is not valid\."\}$/, 'with Redis still there to look the key up')
+  t.equal(await exited, 0, `clean exit ${stderr}`)
+  t.notOk(await answers(join(dataDir, 'redis.sock')), 'the managed redis-server is gone')
+})
+
+t.test('bad configuration stops the entry point with one line and exit 1', async t => {
+  const child = spawn(process.execPath, [...process.execArgv, 'src/server.ts'], {
+    env: { ...process.env, NODE_ENV: 'test', PORT: 'eighty' },
+    stdio: ['ignore', 'ignore', 'pipe']
+  })
+  let stderr = ''
+  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString() })
+  t.equal(await new Promise(resolve => child.once('exit', resolve)), 1)
+  t.equal(stderr.trim(), 'Configuration error: PORT must be an integer from 0 to 65535 (got "eighty")')
+})
