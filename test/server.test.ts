@@ -104,7 +104,8 @@ async function waitForHealth (url: string): Promise<void> {
   const deadline = Date.now() + 20_000
   while (Date.now() < deadline) {
     try {
-      if ((await (await fetch(`${url}/healthz`)).json()).ok === true) return
+      const body = await (await fetch(`${url}/healthz`)).json() as { ok?: boolean }
+      if (body.ok === true) return
     } catch {}
     await new Promise(resolve => setTimeout(resolve, 50))
   }
