@@ -1,20 +1,32 @@
 import fp from 'fastify-plugin'
 import { createAdmin, type Admin } from '../src/admin.js'
 import { createLeaderboard, type Leaderboard } from '../src/store/leaderboard.js'
+import { createPlaytime, type Playtime } from '../src/store/playtime.js'
+import { createRatings, type Ratings } from '../src/store/ratings.js'
 import { createRecordStore, type RecordStore } from '../src/store/records.js'
+import { createUserStore, type UserStore } from '../src/store/users.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
     records: RecordStore
+    users: UserStore
     leaderboard: Leaderboard
+    ratings: Ratings
+    playtime: Playtime
     admin: Admin
   }
 }
 
 /** The Redis-backed repositories and the operator operations built on them. */
 export default fp(async (fastify) => {
-  const records = createRecordStore(fastify.redis)
+  const { redis, config } = fastify
+  const records = createRecordStore(redis)
+  const users = createUserStore(redis)
+  const leaderboard = createLeaderboard(redis)
   fastify.decorate('records', records)
-  fastify.decorate('leaderboard', createLeaderboard(fastify.redis))
-  fastify.decorate('admin', createAdmin(records))
+  fastify.decorate('users', users)
+  fastify.decorate('leaderboard', leaderboard)
+  fastify.decorate('ratings', createRatings(redis))
+  fastify.decorate('playtime', createPlaytime(redis))
+  fastify.decorate('admin', createAdmin({ records, users, leaderboard, sessionTtlS: config.sessionTtlS, sessionCookie: config.sessionCookie }))
 }, { name: 'store', dependencies: ['redis'] })

@@ -3,7 +3,10 @@ import { Type, type Static, type TObject, type TProperties } from '@sinclair/typ
 import { Value } from '@sinclair/typebox/value'
 import { fail } from './envelope.js'
 import { GAME_ID_PATTERN, USERNAME_PATTERN, isGameId } from './params.js'
+import { hashPassword } from './passwords.js'
+import type { BoardEntry, Leaderboard } from './store/leaderboard.js'
 import type { GameRecord, KeyRecord, RecordStore } from './store/records.js'
+import { publicUser, type UserRecord, type UserStore } from './store/users.js'
 
 /**
  * The operator operations (DECISIONS.md section 5), shared by the /admin
@@ -15,6 +18,7 @@ import type { GameRecord, KeyRecord, RecordStore } from './store/records.js'
 const GameId = Type.String({ pattern: GAME_ID_PATTERN.source, description: '1 to 64 characters from A-Z a-z 0-9 _ -' })
 const Username = Type.String({ pattern: USERNAME_PATTERN.source, description: '1 to 30 characters from A-Z a-z 0-9 _ . -' })
 const GameName = Type.String({ minLength: 1, maxLength: 200 })
+const Password = Type.String({ minLength: 1, maxLength: 1024, description: '1 to 1024 characters' })
 
 export const schemas = {
   createGame: Type.Object({
@@ -29,6 +33,19 @@ export const schemas = {
     approved: Type.Optional(Type.Boolean())
   }, { additionalProperties: false }),
   createKey: Type.Object({ game_id: Type.String() }, { additionalProperties: false }),
+  createUser: Type.Object({
+    username: Username,
+    password: Type.Optional(Password),
+    is_admin: Type.Optional(Type.Boolean({ default: false })),
+    hidden: Type.Optional(Type.Boolean({ default: false }))
+  }, { additionalProperties: false }),
+  updateUser: Type.Object({
+    password: Type.Optional(Password),
+    is_admin: Type.Optional(Type.Boolean()),
+    hidden: Type.Optional(Type.Boolean())
+  }, { additionalProperties: false }),
+  createSession: Type.Object({ username: Type.String() }, { additionalProperties: false }),
+  setPlayer: Type.Object({ hidden: Type.Boolean() }, { additionalProperties: false }),
   none: Type.Object({}, { additionalProperties: false })
 }
 
@@ -71,7 +88,30 @@ export function publicKey ({ secret: _secret, ...key }: KeyRecord): Omit<KeyReco
   return key
 }
 
-export function createAdmin (records: RecordStore) {
+export interface AdminDeps {
+  records: RecordStore
+  users: UserStore
+  leaderboard: Leaderboard
+  sessionTtlS: number
+  sessionCookie: string
+}
+
+/** How many board scripts run at once while a user's hidden flag is applied to every game. */
+const BOARD_BATCH = 200
+
+export function createAdmin ({ records, users, leaderboard, sessionTtlS, sessionCookie }: AdminDeps) {
+  /** A user's flag applies to every board the name is on: each board is one small script. */
+  async function applyUserHidden (username: string, hidden: boolean): Promise<void> {
+    const games = await records.gameIds()
+    for (let i = 0; i < games.length; i += BOARD_BATCH) {
+      await Promise.all(games.slice(i, i + BOARD_BATCH).map(async gameId => await leaderboard.setVisibility(gameId, username, undefined, hidden)))
+    }
+  }
+
+  async function existingGame (gameId: string): Promise<GameRecord> {
+    return await records.game(gameId) ?? fail('not_found', 'No such game.')
+  }
+
   return {
     async createGame (input: unknown): Promise<GameRecord> {
       const body = readInput(schemas.createGame, input)
@@ -102,7 +142,7 @@ export function createAdmin (records: RecordStore) {
         revoked: false,
         created_at: now()
       }
-      await records.createKey(key) ?? fail('internal_error', 'The new key collided with an existing one; try again.')
+      if (await records.createKey(key) === null) fail('internal_error', 'The new key collided with an existing one; try again.')
       return { api_key: key.api_key, api_secret: key.secret, game_id: key.game_id, revoked: false, created_at: key.created_at }
     },
 
@@ -110,6 +150,67 @@ export function createAdmin (records: RecordStore) {
       readInput(schemas.none, input)
       const key = await records.revokeKey(apiKey)
       return key === null ? fail('not_found', 'No such API key.') : publicKey(key)
+    },
+
+    async createUser (input: unknown): Promise<UserRecord> {
+      const body = readInput(schemas.createUser, input)
+      const user = await users.createUser({
+        username: body.username,
+        passwordHash: body.password === undefined ? undefined : await hashPassword(body.password),
+        is_admin: body.is_admin ?? false,
+        hidden: body.hidden ?? false,
+        created_at: now()
+      })
+      if (user === null) fail('already_exists', `User "${body.username}" already exists.`)
+      // Scores submitted under this name before the user existed leave the boards too.
+      if (user.hidden) await applyUserHidden(user.username, true)
+      return publicUser(user)
+    },
+
+    async updateUser (username: string, input: unknown): Promise<UserRecord> {
+      const body = readInput(schemas.updateUser, input)
+      const user = await users.updateUser(username, {
+        passwordHash: body.password === undefined ? undefined : await hashPassword(body.password),
+        is_admin: body.is_admin,
+        hidden: body.hidden
+      })
+      if (user === null) fail('not_found', 'No such user.')
+      if (body.hidden !== undefined) await applyUserHidden(username, body.hidden)
+      return publicUser(user)
+    },
+
+    /** For a platform with its own login: a session for an existing user. */
+    async createSession (input: unknown): Promise<{ session_id: string, cookie_name: string, expires_at: string }> {
+      const body = readInput(schemas.createSession, input)
+      if (await users.user(body.username) === null) fail('not_found', 'No such user.')
+      const session = await users.createSession(body.username, sessionTtlS)
+      return { session_id: session.sessionId, cookie_name: sessionCookie, expires_at: session.expiresAt }
+    },
+
+    async deleteSession (sessionId: string, input?: unknown): Promise<Record<string, never>> {
+      readInput(schemas.none, input)
+      if (!await users.deleteSession(sessionId)) fail('not_found', 'No such session.')
+      return {}
+    },
+
+    async player (gameId: string, player: string): Promise<BoardEntry> {
+      await existingGame(gameId)
+      const entry = await leaderboard.entry(gameId, player)
+      return entry ?? fail('not_found', 'No such player on this board.')
+    },
+
+    async setPlayer (gameId: string, player: string, input: unknown): Promise<BoardEntry> {
+      const body = readInput(schemas.setPlayer, input)
+      await existingGame(gameId)
+      if (!await leaderboard.setVisibility(gameId, player, body.hidden, await users.isHidden(player))) fail('not_found', 'No such player on this board.')
+      return await this.player(gameId, player)
+    },
+
+    async deletePlayer (gameId: string, player: string, input?: unknown): Promise<Record<string, never>> {
+      readInput(schemas.none, input)
+      await existingGame(gameId)
+      if (!await leaderboard.deleteEntry(gameId, player)) fail('not_found', 'No such player on this board.')
+      return {}
     }
   }
 }

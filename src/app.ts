@@ -10,8 +10,8 @@ import storePlugin from '../plugins/store.js'
 import formsPlugin from '../plugins/forms.js'
 import rateLimitPlugin from '../plugins/rate-limit.js'
 import apiKeyAuthPlugin from '../plugins/api-key-auth.js'
-import rankRoutes from './routes/rank.js'
-import { RANK_PATH } from './routes/action.js'
+import sessionPlugin from '../plugins/session.js'
+import publicRoutes from './routes/public.js'
 import adminRoutes from './routes/admin.js'
 import healthRoutes from './routes/health.js'
 
@@ -61,8 +61,9 @@ async function app (fastify: FastifyInstance, { config }: { config: Config }): P
   await fastify.register(formsPlugin)
   await fastify.register(rateLimitPlugin)
   await fastify.register(apiKeyAuthPlugin)
+  await fastify.register(sessionPlugin)
   await fastify.register(healthRoutes)
-  await fastify.register(rankRoutes, { prefix: RANK_PATH })
+  await fastify.register(publicRoutes)
   await fastify.register(adminRoutes)
 }
 

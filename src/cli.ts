@@ -5,7 +5,9 @@ import { ConfigError, loadConfig } from './config.js'
 import { ApiError } from './envelope.js'
 import { runningManagedRedis, startManagedRedis, type ManagedRedis } from './managed-redis.js'
 import { closeRedis, createRedisClient, waitUntilReady } from './store/redis-client.js'
+import { createLeaderboard } from './store/leaderboard.js'
 import { createRecordStore } from './store/records.js'
+import { createUserStore } from './store/users.js'
 
 export const USAGE = `Usage: npm run cli -- <command> [arguments] [--flag value ...]
 
@@ -15,6 +17,20 @@ Games and keys:
   keys create <game_id>                 prints api_key and api_secret (the secret is shown once)
   keys revoke <api_key>
 
+Users and sessions:
+  users create <username> [--password-stdin | --password TEXT] [--is_admin true|false] [--hidden true|false]
+  users update <username> [--password-stdin | --password TEXT] [--is_admin true|false] [--hidden true|false]
+  sessions create <username>            a login session for a platform with its own login
+  sessions delete <session_id>
+
+Board entries:
+  players get <game_id> <player_name>
+  players hide <game_id> <player_name>  (players show ... to put the entry back)
+  players delete <game_id> <player_name>
+
+--password-stdin reads the password from the first line of standard input, so
+it stays out of the shell history and the process list.
+
 Redis: REDIS_URL when set; otherwise the service's managed redis-server
 (started for the duration of the command if the service is not running).
 Each command prints the record as JSON; an error prints "error <code>: <message>".`
@@ -23,12 +39,24 @@ export interface CliIo {
   out: (line: string) => void
   err: (line: string) => void
   env: Record<string, string | undefined>
+  /** The first line of standard input, for --password-stdin. */
+  readLine: () => Promise<string>
+}
+
+async function readStdinLine (): Promise<string> {
+  let text = ''
+  for await (const chunk of process.stdin) {
+    text += String(chunk)
+    if (text.includes('\n')) break
+  }
+  return text.split(/\r?\n/, 1)[0] ?? ''
 }
 
 const defaultIo: CliIo = {
   out: line => { process.stdout.write(`${line}\n`) },
   err: line => { process.stderr.write(`${line}\n`) },
-  env: process.env
+  env: process.env,
+  readLine: readStdinLine
 }
 
 type Admin = ReturnType<typeof createAdmin>
@@ -51,7 +79,15 @@ const COMMANDS: Record<string, Command> = {
   'games create': async (admin, args, flags) => await admin.createGame({ ...fieldsOf(flags), game_id: argument(args, 0, 'game_id') }),
   'games update': async (admin, args, flags) => await admin.updateGame(argument(args, 0, 'game_id'), fieldsOf(flags)),
   'keys create': async (admin, args) => await admin.createKey({ game_id: argument(args, 0, 'game_id') }),
-  'keys revoke': async (admin, args) => await admin.revokeKey(argument(args, 0, 'api_key'))
+  'keys revoke': async (admin, args) => await admin.revokeKey(argument(args, 0, 'api_key')),
+  'users create': async (admin, args, flags) => await admin.createUser({ ...fieldsOf(flags), username: argument(args, 0, 'username') }),
+  'users update': async (admin, args, flags) => await admin.updateUser(argument(args, 0, 'username'), fieldsOf(flags)),
+  'sessions create': async (admin, args) => await admin.createSession({ username: argument(args, 0, 'username') }),
+  'sessions delete': async (admin, args) => await admin.deleteSession(argument(args, 0, 'session_id')),
+  'players get': async (admin, args) => await admin.player(argument(args, 0, 'game_id'), argument(args, 1, 'player_name')),
+  'players hide': async (admin, args) => await admin.setPlayer(argument(args, 0, 'game_id'), argument(args, 1, 'player_name'), { hidden: true }),
+  'players show': async (admin, args) => await admin.setPlayer(argument(args, 0, 'game_id'), argument(args, 1, 'player_name'), { hidden: false }),
+  'players delete': async (admin, args) => await admin.deletePlayer(argument(args, 0, 'game_id'), argument(args, 1, 'player_name'))
 }
 
 /** Connects to REDIS_URL, or to the managed redis-server (starting it when it is not running). */
@@ -87,6 +123,10 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
         name: { type: 'string' },
         developer: { type: 'string' },
         approved: { type: 'string' },
+        password: { type: 'string' },
+        'password-stdin': { type: 'boolean' },
+        is_admin: { type: 'string' },
+        hidden: { type: 'string' },
         help: { type: 'boolean', short: 'h' }
       }
     })
@@ -100,7 +140,8 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
     ;(values.help === true ? io.out : io.err)(USAGE)
     return values.help === true ? 0 : 2
   }
-  const { help: _help, ...flags } = values
+  const { help: _help, 'password-stdin': passwordStdin, ...flags } = values
+  if (passwordStdin === true) flags.password = await io.readLine()
 
   let connection
   try {
@@ -110,7 +151,15 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
     return 1
   }
   try {
-    const result = await command(createAdmin(createRecordStore(connection.redis)), positionals.slice(2), flags)
+    const config = loadConfig(io.env)
+    const admin = createAdmin({
+      records: createRecordStore(connection.redis),
+      users: createUserStore(connection.redis),
+      leaderboard: createLeaderboard(connection.redis),
+      sessionTtlS: config.sessionTtlS,
+      sessionCookie: config.sessionCookie
+    })
+    const result = await command(admin, positionals.slice(2), flags)
     io.out(JSON.stringify(result, null, 2))
     return 0
   } catch (error) {

@@ -25,13 +25,28 @@ export const keys = {
   hiddenPlayers: (gameId: string) => `${PREFIX}:{game:${gameId}}:hidden`,
   /** SET of the api_keys issued for this game. */
   gameKeys: (gameId: string) => `${PREFIX}:{game:${gameId}}:keys`,
+  /** HASH user -> stars (1..10) given to this game. */
+  ratings: (gameId: string) => `${PREFIX}:{game:${gameId}}:ratings`,
+  /** HASH sum, count: kept with every rating change, so the average never scans. */
+  ratingStats: (gameId: string) => `${PREFIX}:{game:${gameId}}:rating`,
+  /** HASH total, u:<user> (seconds), c:<user> (credited-until, ms). */
+  playtime: (gameId: string) => `${PREFIX}:{game:${gameId}}:playtime`,
   /** SET of every game id (operators list games and walk boards with it). */
   games: () => `${PREFIX}:games`,
   /** HASH: game_id, secret, revoked ("1"/"0"), created_at. */
   apiKey: (apiKey: string) => `${PREFIX}:key:{${apiKey}}`,
+  /** HASH: password (scrypt), is_admin, hidden ("1"/"0"), created_at. */
+  user: (username: string) => `${PREFIX}:user:{${username}}`,
+  /** SET of every username. */
+  users: () => `${PREFIX}:users`,
+  /** STRING username, with the session's TTL. */
+  session: (sessionId: string) => `${PREFIX}:session:{${sessionId}}`,
   /** Prefix of the fixed-window counters of @fastify/rate-limit. */
   rateLimitNamespace: () => `${PREFIX}:rl:`
 } as const
 
 /** What an api_key may look like before it is used in a key name. */
 export const API_KEY_PATTERN = /^[A-Za-z0-9_-]{1,128}$/
+
+/** What a session id may look like (43 base64url characters are issued). */
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{20,128}$/

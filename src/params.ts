@@ -147,6 +147,16 @@ export function parseOffset (value: string | undefined): number {
   return Math.min(Number(value), Number.MAX_SAFE_INTEGER)
 }
 
+export function parseStars (value: string): number {
+  if (!/^\d{1,2}$/.test(value) || Number(value) < 1 || Number(value) > 10) fail('invalid_stars')
+  return Number(value)
+}
+
+export function parseSeconds (value: string): number {
+  if (!/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > 300) fail('invalid_seconds')
+  return Number(value)
+}
+
 export const TS_TOLERANCE_S = 300
 
 /** `ts` in whole UNIX seconds within ±300 s of the server clock. */

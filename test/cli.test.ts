@@ -5,7 +5,7 @@ import { buildTestApp, dataOf, submit } from './helpers/app.js'
 async function cli (env: Record<string, string>, ...argv: string[]): Promise<{ code: number, out: string, err: string }> {
   let out = ''
   let err = ''
-  const code = await runCli(argv, { out: line => { out += `${line}\n` }, err: line => { err += `${line}\n` }, env })
+  const code = await runCli(argv, { out: line => { out += `${line}\n` }, err: line => { err += `${line}\n` }, env, readLine: async () => 'from-stdin' })
   return { code, out, err }
 }
 

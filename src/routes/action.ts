@@ -13,7 +13,9 @@ export const RANK_PATH = '/api/rank'
 export const RANK_ACTIONS = {
   submit: 'POST',
   top: 'GET',
-  me: 'GET'
+  me: 'GET',
+  'submit-self': 'POST',
+  'me-self': 'GET'
 } as const satisfies Record<string, 'GET' | 'POST'>
 
 export type RankAction = keyof typeof RANK_ACTIONS

@@ -29,9 +29,20 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   const options = { bodyLimit: ADMIN_BODY_LIMIT }
   type WithGame = { Params: { game_id: string } }
   type WithKey = { Params: { api_key: string } }
+  type WithUser = { Params: { username: string } }
+  type WithSession = { Params: { session_id: string } }
+  type WithPlayer = { Params: { game_id: string, player_name: string } }
 
   fastify.post('/admin/games', options, async (request) => ok(await fastify.admin.createGame(request.body)))
   fastify.patch<WithGame>('/admin/games/:game_id', options, async (request) => ok(await fastify.admin.updateGame(request.params.game_id, request.body)))
   fastify.post('/admin/keys', options, async (request) => ok(await fastify.admin.createKey(request.body)))
   fastify.post<WithKey>('/admin/keys/:api_key/revoke', options, async (request) => ok(await fastify.admin.revokeKey(request.params.api_key, request.body)))
+  fastify.post('/admin/users', options, async (request) => ok(await fastify.admin.createUser(request.body)))
+  fastify.patch<WithUser>('/admin/users/:username', options, async (request) => ok(await fastify.admin.updateUser(request.params.username, request.body)))
+  fastify.post('/admin/sessions', options, async (request) => ok(await fastify.admin.createSession(request.body)))
+  fastify.delete<WithSession>('/admin/sessions/:session_id', options, async (request) => ok(await fastify.admin.deleteSession(request.params.session_id, request.body)))
+  const player = '/admin/games/:game_id/players/:player_name'
+  fastify.get<WithPlayer>(player, async (request) => ok(await fastify.admin.player(request.params.game_id, request.params.player_name)))
+  fastify.patch<WithPlayer>(player, options, async (request) => ok(await fastify.admin.setPlayer(request.params.game_id, request.params.player_name, request.body)))
+  fastify.delete<WithPlayer>(player, options, async (request) => ok(await fastify.admin.deletePlayer(request.params.game_id, request.params.player_name, request.body)))
 }

@@ -1,26 +1,20 @@
 import cors from '@fastify/cors'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { ok } from '../envelope.js'
-import { optional, parseLimit, parseMeta, parseOffset, parsePlayerName, parseScore, requireParams } from '../params.js'
+import { optional, parseLimit, parseMeta, parseOffset, parsePlayerName, parseScore } from '../params.js'
 import { RANK_ACTIONS, actionConstraint, actionOf, explainRankMiss } from './action.js'
-
-function requires (...names: string[]) {
-  return async (request: FastifyRequest) => { requireParams(request.fields, names) }
-}
+import { requires } from './requires.js'
 
 const API_KEY_ACTIONS = new Set(['submit', 'top', 'me'])
 
 /**
- * The API-key actions of /api/rank: submit, top, me (spec sections 4.1 and 5).
- * Registered under the prefix RANK_PATH, so CORS and its preflight route stay
- * on this path.
+ * The actions of /api/rank (spec section 4.1): submit, top and me in API-key
+ * mode, submit-self and me-self in session mode. Registered under the prefix
+ * RANK_PATH, so CORS and its preflight route stay on this path.
  */
 export default async function rankRoutes (fastify: FastifyInstance): Promise<void> {
   fastify.addConstraintStrategy(actionConstraint)
   fastify.explainNotFound(explainRankMiss)
-  // JSON and plain text are not form fields: another content type with a body is invalid_body.
-  fastify.removeContentTypeParser(['application/json', 'text/plain'])
-
   // Other sites' pages may call the API-key actions; the session actions stay same-origin.
   await fastify.register(cors, {
     delegator: (request, callback) => {
@@ -46,7 +40,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
       const score = parseScore(fields.score ?? '')
       const meta = parseMeta(optional(fields, 'meta'))
       const gameId = request.game?.game_id ?? ''
-      const result = await fastify.leaderboard.submit(gameId, player, score, meta, false)
+      const result = await fastify.leaderboard.submit(gameId, player, score, meta, request.playerHidden)
       return ok({ score, improved: result.improved, best_score: result.bestScore, rank: result.rank })
     }
   })
@@ -78,6 +72,57 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
       const player = parsePlayerName(request.fields.player_name ?? '')
       const standing = await fastify.leaderboard.standing(request.game?.game_id ?? '', player)
       return ok({ player_name: player, best_score: standing.bestScore, rank: standing.rank })
+    }
+  })
+
+  // Session mode: the player is the logged-in user, on the same board.
+  const sessionRoute = { rateLimitPolicy: 'session' as const }
+  const sessionChecks = [fastify.requireSession, fastify.checkOrigin, fastify.limitRate]
+
+  fastify.route({
+    method: RANK_ACTIONS['submit-self'],
+    url: '',
+    constraints: { action: 'submit-self' },
+    config: sessionRoute,
+    preValidation: fastify.readFields,
+    preHandler: [...sessionChecks, requires('game_id', 'score'), fastify.requireApprovedGame],
+    handler: async (request) => {
+      const score = parseScore(request.fields.score ?? '')
+      const meta = parseMeta(optional(request.fields, 'meta'))
+      const user = request.user!
+      const game = request.game!
+      const result = await fastify.leaderboard.submit(game.game_id, user.username, score, meta, user.hidden)
+      return ok({
+        score,
+        improved: result.improved,
+        best_score: result.bestScore,
+        rank: result.rank,
+        total_players: result.totalPlayers,
+        is_dev_record: game.developer === user.username,
+        is_admin_record: user.is_admin
+      })
+    }
+  })
+
+  fastify.route({
+    method: RANK_ACTIONS['me-self'],
+    url: '',
+    constraints: { action: 'me-self' },
+    config: sessionRoute,
+    preValidation: fastify.readFields,
+    preHandler: [...sessionChecks, requires('game_id'), fastify.requireApprovedGame],
+    handler: async (request) => {
+      const user = request.user!
+      const game = request.game!
+      const standing = await fastify.leaderboard.standing(game.game_id, user.username)
+      return ok({
+        player_name: user.username,
+        best_score: standing.bestScore,
+        rank: standing.rank,
+        total_players: standing.totalPlayers,
+        is_dev_record: game.developer === user.username,
+        is_admin_record: user.is_admin
+      })
     }
   })
 }

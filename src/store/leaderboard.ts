@@ -72,6 +72,66 @@ table.insert(page, 1, redis.call('ZCARD', KEYS[1]))
 return page
 `
 
+/**
+ * Sets (ARGV[2] '1'/'0') or keeps ('') the board's own hidden flag of a
+ * player, then puts the entry on or off the board from that flag and the
+ * user's (ARGV[3]). Returns 0 when the player has no entry.
+ */
+const SET_VISIBILITY = `
+local board, entries, hidden = KEYS[1], KEYS[2], KEYS[3]
+local player, boardHidden, userHidden = ARGV[1], ARGV[2], ARGV[3]
+local entry = redis.call('HGET', entries, player)
+if not entry then return 0 end
+if boardHidden == '1' then redis.call('SADD', hidden, player) elseif boardHidden == '0' then redis.call('SREM', hidden, player) end
+local bar = string.find(entry, '|', 1, true)
+local best, member = string.sub(entry, 1, bar - 1), string.sub(entry, bar + 1) .. player
+if userHidden == '1' or redis.call('SISMEMBER', hidden, player) == 1 then
+  redis.call('ZREM', board, member)
+else
+  local negated = best
+  if string.sub(best, 1, 1) == '-' then negated = string.sub(best, 2) elseif best ~= '0' then negated = '-' .. best end
+  redis.call('ZADD', board, negated, member)
+end
+return 1
+`
+
+/** Returns {best, ms, meta or false-as-'', board hidden 0/1, rank or -1, has meta 0/1} or {} when absent. */
+const ENTRY = `
+local board, entries, metas, hidden = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local entry = redis.call('HGET', entries, ARGV[1])
+if not entry then return {} end
+local bar = string.find(entry, '|', 1, true)
+local best, ms = string.sub(entry, 1, bar - 1), string.sub(entry, bar + 1)
+local meta = redis.call('HGET', metas, ARGV[1])
+local rank = redis.call('ZRANK', board, ms .. ARGV[1])
+return {best, ms, meta or '', redis.call('SISMEMBER', hidden, ARGV[1]), rank or -1, meta and 1 or 0}
+`
+
+/** Removes every trace of a player from one board. Returns 0 when there was no entry. */
+const DELETE_ENTRY = `
+local board, entries, metas, hidden = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local entry = redis.call('HGET', entries, ARGV[1])
+if not entry then return 0 end
+local bar = string.find(entry, '|', 1, true)
+redis.call('ZREM', board, string.sub(entry, bar + 1) .. ARGV[1])
+redis.call('HDEL', entries, ARGV[1])
+redis.call('HDEL', metas, ARGV[1])
+redis.call('SREM', hidden, ARGV[1])
+return 1
+`
+
+/** A board entry as operators see it (DECISIONS.md section 5). */
+export interface BoardEntry {
+  player_name: string
+  best_score: number
+  created_at: string
+  meta: string | null
+  /** The entry's own (per-board) flag. */
+  hidden: boolean
+  /** null when the entry or its user is hidden. */
+  rank: number | null
+}
+
 export interface SubmitResult {
   improved: boolean
   bestScore: number
@@ -110,12 +170,16 @@ export function createLeaderboard (redis: Redis) {
   const submitScript = defineScript<[number, string, string, number, number]>(redis, 'rankSubmit', 4, SUBMIT)
   const meScript = defineScript<[string, string, number, number]>(redis, 'rankMe', 2, ME)
   const topScript = defineScript<[number, ...string[]]>(redis, 'rankTop', 1, TOP)
+  const visibilityScript = defineScript<number>(redis, 'rankSetVisibility', 3, SET_VISIBILITY)
+  const entryScript = defineScript<[string, string, string, number, number, number] | []>(redis, 'rankEntry', 4, ENTRY)
+  const deleteScript = defineScript<number>(redis, 'rankDeleteEntry', 4, DELETE_ENTRY)
+  const entryKeys = (gameId: string): string[] => [keys.board(gameId), keys.entries(gameId), keys.meta(gameId), keys.hiddenPlayers(gameId)]
 
   return {
     /** One atomic script call: compare, store, rank, count. */
     async submit (gameId: string, player: string, score: number, meta: string | undefined, userHidden: boolean): Promise<SubmitResult> {
       const [improved, best, , rank, total] = await submitScript(
-        [keys.board(gameId), keys.entries(gameId), keys.meta(gameId), keys.hiddenPlayers(gameId)],
+        entryKeys(gameId),
         [player, String(score), String(negate(String(score))), meta ?? '', meta === undefined ? '0' : '1', userHidden ? '1' : '0']
       )
       return { improved: improved === 1, bestScore: Number(best), rank: rankOrNull(rank), totalPlayers: total }
@@ -139,6 +203,34 @@ export function createLeaderboard (redis: Redis) {
         })
       }
       return { total, items }
+    },
+
+    /**
+     * Puts a player's entry on or off the board. `boardHidden` sets the
+     * board's own flag (undefined keeps it); `userHidden` is the user's flag.
+     * Returns false when the player has no entry on this board.
+     */
+    async setVisibility (gameId: string, player: string, boardHidden: boolean | undefined, userHidden: boolean): Promise<boolean> {
+      const flag = boardHidden === undefined ? '' : boardHidden ? '1' : '0'
+      return await visibilityScript([keys.board(gameId), keys.entries(gameId), keys.hiddenPlayers(gameId)], [player, flag, userHidden ? '1' : '0']) === 1
+    },
+
+    async entry (gameId: string, player: string): Promise<BoardEntry | null> {
+      const reply = await entryScript(entryKeys(gameId), [player])
+      if (reply.length === 0) return null
+      const [best, ms, meta, boardHidden, rank, hasMeta] = reply
+      return {
+        player_name: player,
+        best_score: Number(best),
+        created_at: isoFromMs(ms),
+        meta: hasMeta === 1 ? meta : null,
+        hidden: boardHidden === 1,
+        rank: rankOrNull(rank)
+      }
+    },
+
+    async deleteEntry (gameId: string, player: string): Promise<boolean> {
+      return await deleteScript(entryKeys(gameId), [player]) === 1
     }
   }
 }

@@ -1,0 +1,73 @@
+import type { Redis } from 'ioredis'
+import { keys } from '../keys.js'
+import { defineScript } from './scripts.js'
+
+/*
+ * One rating (1..10 half-star units) per user and game. The sum and the count
+ * change in the same script as the rating itself, so reading the average is
+ * two HGETs and never a scan, and concurrent changes never drift apart.
+ * Every script returns {sum, count, mine or ''}.
+ */
+const RATE = `
+local ratings, stats, user, stars = KEYS[1], KEYS[2], ARGV[1], tonumber(ARGV[2])
+local old = tonumber(redis.call('HGET', ratings, user) or '0')
+redis.call('HSET', ratings, user, stars)
+redis.call('HINCRBY', stats, 'sum', stars - old)
+if old == 0 then redis.call('HINCRBY', stats, 'count', 1) end
+local s = redis.call('HMGET', stats, 'sum', 'count')
+return {tonumber(s[1]), tonumber(s[2]), stars}
+`
+
+const UNRATE = `
+local ratings, stats, user = KEYS[1], KEYS[2], ARGV[1]
+local old = tonumber(redis.call('HGET', ratings, user) or '0')
+if old > 0 then
+  redis.call('HDEL', ratings, user)
+  redis.call('HINCRBY', stats, 'sum', -old)
+  redis.call('HINCRBY', stats, 'count', -1)
+end
+local s = redis.call('HMGET', stats, 'sum', 'count')
+return {tonumber(s[1] or '0'), tonumber(s[2] or '0'), ''}
+`
+
+const READ = `
+local s = redis.call('HMGET', KEYS[2], 'sum', 'count')
+return {tonumber(s[1] or '0'), tonumber(s[2] or '0'), redis.call('HGET', KEYS[1], ARGV[1]) or ''}
+`
+
+export interface RatingSummary {
+  /** In stars units (1.0..10.0), 2 decimals; 0 when nobody rated. */
+  avg: number
+  count: number
+  /** The caller's stars, or null when the caller has not rated. */
+  mine: number | null
+}
+
+function summary ([sum, count, mine]: [number, number, number | string]): RatingSummary {
+  return {
+    avg: count === 0 ? 0 : Math.round((sum * 100) / count) / 100,
+    count,
+    mine: mine === '' ? null : Number(mine)
+  }
+}
+
+export function createRatings (redis: Redis) {
+  const rate = defineScript<[number, number, number]>(redis, 'rankRate', 2, RATE)
+  const unrate = defineScript<[number, number, string]>(redis, 'rankUnrate', 2, UNRATE)
+  const read = defineScript<[number, number, string]>(redis, 'rankRatingRead', 2, READ)
+  const keysOf = (gameId: string): string[] => [keys.ratings(gameId), keys.ratingStats(gameId)]
+
+  return {
+    async rate (gameId: string, username: string, stars: number): Promise<RatingSummary> {
+      return summary(await rate(keysOf(gameId), [username, stars]))
+    },
+    async unrate (gameId: string, username: string): Promise<RatingSummary> {
+      return summary(await unrate(keysOf(gameId), [username]))
+    },
+    async read (gameId: string, username: string): Promise<RatingSummary> {
+      return summary(await read(keysOf(gameId), [username]))
+    }
+  }
+}
+
+export type Ratings = ReturnType<typeof createRatings>
