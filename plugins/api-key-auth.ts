@@ -9,8 +9,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     apiKey: KeyRecord | null
     game: GameRecord | null
-    /** For a submit: the player name is a hidden user's. */
-    playerHidden: boolean
   }
   interface FastifyInstance {
     /** preValidation: looks up the key and the game in one round trip; judges nothing yet. */
@@ -32,15 +30,12 @@ declare module 'fastify' {
 export default fp(async (fastify) => {
   fastify.decorateRequest('apiKey', null)
   fastify.decorateRequest('game', null)
-  fastify.decorateRequest('playerHidden', false)
 
   fastify.decorate('loadApiKey', async (request: FastifyRequest) => {
-    const { api_key: apiKey, game_id: gameId, player_name: playerName } = request.fields
-    const signed = request.routeOptions.config.signed === true
-    const { key, game, playerHidden } = await fastify.records.credentials(apiKey ?? '', gameId ?? '', signed ? playerName : undefined)
+    const { api_key: apiKey, game_id: gameId } = request.fields
+    const { key, game } = await fastify.records.keyAndGame(apiKey ?? '', gameId ?? '')
     request.apiKey = key
     request.game = game
-    request.playerHidden = playerHidden
     // A known key is counted per (key, address); an unknown one per address.
     if (key !== null) request.rateLimitSubject = `key:${key.api_key}:${request.ip}`
   })

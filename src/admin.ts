@@ -100,11 +100,17 @@ export interface AdminDeps {
 const BOARD_BATCH = 200
 
 export function createAdmin ({ records, users, leaderboard, sessionTtlS, sessionCookie }: AdminDeps) {
-  /** A user's flag applies to every board the name is on: each board is one small script. */
+  /**
+   * A user's flag applies to every board: each board keeps its own copy of
+   * the hidden users (one small script per game), so submits decide
+   * visibility atomically in the game's slot. Games made later copy the
+   * global set when they are created.
+   */
   async function applyUserHidden (username: string, hidden: boolean): Promise<void> {
+    await users.setHiddenUser(username, hidden)
     const games = await records.gameIds()
     for (let i = 0; i < games.length; i += BOARD_BATCH) {
-      await Promise.all(games.slice(i, i + BOARD_BATCH).map(async gameId => await leaderboard.setVisibility(gameId, username, undefined, hidden)))
+      await Promise.all(games.slice(i, i + BOARD_BATCH).map(async gameId => await leaderboard.setVisibility(gameId, username, { userHidden: hidden })))
     }
   }
 
@@ -202,7 +208,8 @@ export function createAdmin ({ records, users, leaderboard, sessionTtlS, session
     async setPlayer (gameId: string, player: string, input: unknown): Promise<BoardEntry> {
       const body = readInput(schemas.setPlayer, input)
       await existingGame(gameId)
-      if (!await leaderboard.setVisibility(gameId, player, body.hidden, await users.isHidden(player))) fail('not_found', 'No such player on this board.')
+      if (await leaderboard.entry(gameId, player) === null) fail('not_found', 'No such player on this board.')
+      await leaderboard.setVisibility(gameId, player, { boardHidden: body.hidden })
       return await this.player(gameId, player)
     },
 

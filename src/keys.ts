@@ -23,6 +23,12 @@ export const keys = {
   meta: (gameId: string) => `${PREFIX}:{game:${gameId}}:meta`,
   /** SET of player names hidden on this board only. */
   hiddenPlayers: (gameId: string) => `${PREFIX}:{game:${gameId}}:hidden`,
+  /**
+   * SET of hidden users, copied into every board's slot (from hiddenUsers()
+   * when a game is made, by the hide walk afterwards), so the submit script
+   * decides visibility atomically without looking outside its slot.
+   */
+  boardHiddenUsers: (gameId: string) => `${PREFIX}:{game:${gameId}}:hidden-users`,
   /** SET of the api_keys issued for this game. */
   gameKeys: (gameId: string) => `${PREFIX}:{game:${gameId}}:keys`,
   /** HASH user -> stars (1..10) given to this game. */
@@ -37,6 +43,8 @@ export const keys = {
   apiKey: (apiKey: string) => `${PREFIX}:key:{${apiKey}}`,
   /** HASH: password (scrypt), is_admin, hidden ("1"/"0"), created_at. */
   user: (username: string) => `${PREFIX}:user:{${username}}`,
+  /** SET of every hidden username. */
+  hiddenUsers: () => `${PREFIX}:hidden-users`,
   /** SET of every username. */
   users: () => `${PREFIX}:users`,
   /** STRING username, with the session's TTL. */

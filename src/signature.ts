@@ -1,18 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
+import { signatureBase } from '../sdk/index.js'
 
 /** The five signed values, exactly as the caller sent them (spec section 5). */
-export interface SignedFields {
-  api_key: string
-  game_id: string
-  player_name: string
-  score: string
-  ts: string
-}
+export type SignedFields = Parameters<typeof signatureBase>[0]
 
-/** `api_key|game_id|player_name|score|ts`, hashed as UTF-8. */
-export function signatureBase (fields: SignedFields): string {
-  return [fields.api_key, fields.game_id, fields.player_name, fields.score, fields.ts].join('|')
-}
+// The signature base is defined once, in the SDK that games use to sign.
+export { signatureBase }
 
 /** Lowercase hexadecimal HMAC-SHA256 of the signature base, keyed with the secret. */
 export function computeSignature (secret: string, fields: SignedFields): string {

@@ -40,7 +40,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
       const score = parseScore(fields.score ?? '')
       const meta = parseMeta(optional(fields, 'meta'))
       const gameId = request.game?.game_id ?? ''
-      const result = await fastify.leaderboard.submit(gameId, player, score, meta, request.playerHidden)
+      const result = await fastify.leaderboard.submit(gameId, player, score, meta)
       return ok({ score, improved: result.improved, best_score: result.bestScore, rank: result.rank })
     }
   })
@@ -91,7 +91,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
       const meta = parseMeta(optional(request.fields, 'meta'))
       const user = request.user!
       const game = request.game!
-      const result = await fastify.leaderboard.submit(game.game_id, user.username, score, meta, user.hidden)
+      const result = await fastify.leaderboard.submit(game.game_id, user.username, score, meta)
       return ok({
         score,
         improved: result.improved,

@@ -22,15 +22,17 @@ import { defineScript } from './scripts.js'
  *
  * The entries hash keeps every stored best ("best|ms"), hidden or not; the
  * board holds only the visible ones, so hidden players are not counted and
- * push nobody down.
+ * push nobody down. A player is hidden when named in the board's own hidden
+ * set or in the board's copy of the hidden users; both live in the game's
+ * slot, so every script decides visibility atomically.
  */
 
 const TIME_DIGITS = 13
 
 /** Returns {improved 0/1, best score text, best ms text, rank or -1, visible total}. */
 const SUBMIT = `
-local board, entries, metas, hidden = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local player, score, negated, meta, hasMeta, userHidden = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local board, entries, metas, hidden, hiddenUsers = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local player, score, negated, meta, hasMeta = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local entry = redis.call('HGET', entries, player)
 local best, ms
 if entry then
@@ -46,7 +48,7 @@ if not entry or tonumber(score) > tonumber(best) then
   best = score
   redis.call('HSET', entries, player, best .. '|' .. ms)
   if hasMeta == '1' then redis.call('HSET', metas, player, meta) else redis.call('HDEL', metas, player) end
-  if userHidden ~= '1' and redis.call('SISMEMBER', hidden, player) == 0 then
+  if redis.call('SISMEMBER', hidden, player) == 0 and redis.call('SISMEMBER', hiddenUsers, player) == 0 then
     redis.call('ZADD', board, negated, ms .. player)
   end
 end
@@ -73,19 +75,21 @@ return page
 `
 
 /**
- * Sets (ARGV[2] '1'/'0') or keeps ('') the board's own hidden flag of a
- * player, then puts the entry on or off the board from that flag and the
- * user's (ARGV[3]). Returns 0 when the player has no entry.
+ * Sets ('1'), clears ('0') or keeps ('') a player's flag in the board's own
+ * hidden set (ARGV[2]) and in the board's copy of hidden users (ARGV[3]),
+ * then puts the entry on or off the board. Returns 0 when the player has no
+ * entry (the flags are set all the same).
  */
 const SET_VISIBILITY = `
-local board, entries, hidden = KEYS[1], KEYS[2], KEYS[3]
+local board, entries, hidden, hiddenUsers = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local player, boardHidden, userHidden = ARGV[1], ARGV[2], ARGV[3]
+if boardHidden == '1' then redis.call('SADD', hidden, player) elseif boardHidden == '0' then redis.call('SREM', hidden, player) end
+if userHidden == '1' then redis.call('SADD', hiddenUsers, player) elseif userHidden == '0' then redis.call('SREM', hiddenUsers, player) end
 local entry = redis.call('HGET', entries, player)
 if not entry then return 0 end
-if boardHidden == '1' then redis.call('SADD', hidden, player) elseif boardHidden == '0' then redis.call('SREM', hidden, player) end
 local bar = string.find(entry, '|', 1, true)
 local best, member = string.sub(entry, 1, bar - 1), string.sub(entry, bar + 1) .. player
-if userHidden == '1' or redis.call('SISMEMBER', hidden, player) == 1 then
+if redis.call('SISMEMBER', hidden, player) == 1 or redis.call('SISMEMBER', hiddenUsers, player) == 1 then
   redis.call('ZREM', board, member)
 else
   local negated = best
@@ -167,20 +171,20 @@ function rankOrNull (zeroBased: number): number | null {
 }
 
 export function createLeaderboard (redis: Redis) {
-  const submitScript = defineScript<[number, string, string, number, number]>(redis, 'rankSubmit', 4, SUBMIT)
+  const submitScript = defineScript<[number, string, string, number, number]>(redis, 'rankSubmit', 5, SUBMIT)
   const meScript = defineScript<[string, string, number, number]>(redis, 'rankMe', 2, ME)
   const topScript = defineScript<[number, ...string[]]>(redis, 'rankTop', 1, TOP)
-  const visibilityScript = defineScript<number>(redis, 'rankSetVisibility', 3, SET_VISIBILITY)
+  const visibilityScript = defineScript<number>(redis, 'rankSetVisibility', 4, SET_VISIBILITY)
   const entryScript = defineScript<[string, string, string, number, number, number] | []>(redis, 'rankEntry', 4, ENTRY)
   const deleteScript = defineScript<number>(redis, 'rankDeleteEntry', 4, DELETE_ENTRY)
   const entryKeys = (gameId: string): string[] => [keys.board(gameId), keys.entries(gameId), keys.meta(gameId), keys.hiddenPlayers(gameId)]
 
   return {
     /** One atomic script call: compare, store, rank, count. */
-    async submit (gameId: string, player: string, score: number, meta: string | undefined, userHidden: boolean): Promise<SubmitResult> {
+    async submit (gameId: string, player: string, score: number, meta: string | undefined): Promise<SubmitResult> {
       const [improved, best, , rank, total] = await submitScript(
-        entryKeys(gameId),
-        [player, String(score), String(negate(String(score))), meta ?? '', meta === undefined ? '0' : '1', userHidden ? '1' : '0']
+        [...entryKeys(gameId), keys.boardHiddenUsers(gameId)],
+        [player, String(score), String(negate(String(score))), meta ?? '', meta === undefined ? '0' : '1']
       )
       return { improved: improved === 1, bestScore: Number(best), rank: rankOrNull(rank), totalPlayers: total }
     },
@@ -206,13 +210,16 @@ export function createLeaderboard (redis: Redis) {
     },
 
     /**
-     * Puts a player's entry on or off the board. `boardHidden` sets the
-     * board's own flag (undefined keeps it); `userHidden` is the user's flag.
-     * Returns false when the player has no entry on this board.
+     * Sets the board's own hidden flag of a player and/or the board's copy of
+     * the user's flag (undefined keeps either), then puts the entry on or off
+     * the board. Returns false when the player has no entry on this board.
      */
-    async setVisibility (gameId: string, player: string, boardHidden: boolean | undefined, userHidden: boolean): Promise<boolean> {
-      const flag = boardHidden === undefined ? '' : boardHidden ? '1' : '0'
-      return await visibilityScript([keys.board(gameId), keys.entries(gameId), keys.hiddenPlayers(gameId)], [player, flag, userHidden ? '1' : '0']) === 1
+    async setVisibility (gameId: string, player: string, flags: { boardHidden?: boolean, userHidden?: boolean }): Promise<boolean> {
+      const flag = (value: boolean | undefined): string => value === undefined ? '' : value ? '1' : '0'
+      return await visibilityScript(
+        [keys.board(gameId), keys.entries(gameId), keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId)],
+        [player, flag(flags.boardHidden), flag(flags.userHidden)]
+      ) === 1
     },
 
     async entry (gameId: string, player: string): Promise<BoardEntry | null> {

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis'
 import { keys, API_KEY_PATTERN } from '../keys.js'
-import { USERNAME_PATTERN, isGameId } from '../params.js'
+import { isGameId } from '../params.js'
 import { CREATE_HASH, UPDATE_HASH, defineScript } from './scripts.js'
 
 /** A game as operators see it (DECISIONS.md section 5). */
@@ -45,27 +45,23 @@ export function createRecordStore (redis: Redis) {
 
   return {
     /**
-     * What an API-key request needs, in one round trip: the key, the game and,
-     * for a submit, whether the player name is a hidden user's. A value that
-     * cannot name a record (bad form) is simply not found.
+     * The key and the game of an API-key request in one round trip. A value
+     * that cannot name a record (bad form) is simply not found.
      */
-    async credentials (apiKey: string, gameId: string, playerName?: string): Promise<{ key: KeyRecord | null, game: GameRecord | null, playerHidden: boolean }> {
+    async keyAndGame (apiKey: string, gameId: string): Promise<{ key: KeyRecord | null, game: GameRecord | null }> {
+      const validKey = API_KEY_PATTERN.test(apiKey)
+      const validGame = isGameId(gameId)
+      if (!validKey && !validGame) return { key: null, game: null }
       const pipeline = redis.pipeline()
-      const keyAt = API_KEY_PATTERN.test(apiKey) ? pipeline.length : -1
-      if (keyAt >= 0) pipeline.hgetall(keys.apiKey(apiKey))
-      const gameAt = isGameId(gameId) ? pipeline.length : -1
-      if (gameAt >= 0) pipeline.hgetall(keys.game(gameId))
-      const userAt = playerName !== undefined && USERNAME_PATTERN.test(playerName) ? pipeline.length : -1
-      if (userAt >= 0) pipeline.hget(keys.user(playerName ?? ''), 'hidden')
-      const replies = pipeline.length === 0 ? [] : (await pipeline.exec()) ?? []
+      if (validKey) pipeline.hgetall(keys.apiKey(apiKey))
+      if (validGame) pipeline.hgetall(keys.game(gameId))
+      const replies = (await pipeline.exec()) ?? []
       for (const [error] of replies) if (error !== null) throw error
-      const reply = (at: number): unknown => at < 0 ? undefined : replies[at]?.[1]
-      const keyHash = reply(keyAt) as Hash | undefined
-      const gameHash = reply(gameAt) as Hash | undefined
+      const keyHash = validKey ? replies[0]?.[1] as Hash : undefined
+      const gameHash = validGame ? replies[validKey ? 1 : 0]?.[1] as Hash : undefined
       return {
         key: keyHash === undefined ? null : keyFromHash(apiKey, keyHash),
-        game: gameHash === undefined ? null : gameFromHash(gameId, gameHash),
-        playerHidden: reply(userAt) === '1'
+        game: gameHash === undefined ? null : gameFromHash(gameId, gameHash)
       }
     },
 
@@ -81,6 +77,9 @@ export function createRecordStore (redis: Redis) {
       ])
       if (created === 0) return null
       await redis.sadd(keys.games(), game.game_id)
+      // Users hidden before this game existed are hidden on its board too.
+      const hiddenUsers = await redis.smembers(keys.hiddenUsers())
+      if (hiddenUsers.length > 0) await redis.sadd(keys.boardHiddenUsers(game.game_id), ...hiddenUsers)
       return game
     },
 

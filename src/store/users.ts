@@ -49,10 +49,10 @@ export function createUserStore (redis: Redis) {
       return userFromHash(username, await redis.hgetall(keys.user(username)))
     },
 
-    /** Whether a player name is a hidden user's; read with a single HGET. */
-    async isHidden (username: string): Promise<boolean> {
-      if (!USERNAME_PATTERN.test(username)) return false
-      return await redis.hget(keys.user(username), 'hidden') === '1'
+    /** Keeps the set of hidden usernames that new games copy (see keys.boardHiddenUsers). */
+    async setHiddenUser (username: string, hidden: boolean): Promise<void> {
+      if (hidden) await redis.sadd(keys.hiddenUsers(), username)
+      else await redis.srem(keys.hiddenUsers(), username)
     },
 
     async createUser (user: StoredUser): Promise<StoredUser | null> {
