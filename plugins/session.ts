@@ -14,6 +14,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** preHandler: not_logged_in unless the session cookie names a live session. */
     requireSession: (request: FastifyRequest) => Promise<void>
+    /** The logged-in user, or null; for pages that work either way. */
+    currentUser: (request: FastifyRequest) => Promise<StoredUser | null>
     /** preHandler: forbidden_origin for a POST/DELETE whose Origin names another site. */
     checkOrigin: (request: FastifyRequest) => Promise<void>
     /** preHandler: request.game from the game_id field, or invalid_game unless it exists and is approved. */
@@ -33,10 +35,14 @@ export default fp(async (fastify) => {
   await fastify.register(cookie)
   fastify.decorateRequest('user', null)
 
-  fastify.decorate('requireSession', async (request: FastifyRequest) => {
+  fastify.decorate('currentUser', async (request: FastifyRequest) => {
     const sessionId = request.cookies[config.sessionCookie]
     const username = sessionId === undefined || sessionId === '' ? null : await fastify.users.sessionUser(sessionId)
-    const user = username === null ? null : await fastify.users.user(username)
+    return username === null ? null : await fastify.users.user(username)
+  })
+
+  fastify.decorate('requireSession', async (request: FastifyRequest) => {
+    const user = await fastify.currentUser(request)
     if (user === null) fail('not_logged_in')
     request.user = user
     request.rateLimitSubject = `user:${user.username}`

@@ -14,6 +14,7 @@ import sessionPlugin from '../plugins/session.js'
 import publicRoutes from './routes/public.js'
 import adminRoutes from './routes/admin.js'
 import healthRoutes from './routes/health.js'
+import playRoutes from './routes/play.js'
 
 /** Query parameters whose values must never reach a log line. */
 const SECRET_PARAMS = /([?&](?:api_key|api_secret|sign|password|token|session_id)=)[^&]*/gi
@@ -65,6 +66,7 @@ async function app (fastify: FastifyInstance, { config }: { config: Config }): P
   await fastify.register(healthRoutes)
   await fastify.register(publicRoutes)
   await fastify.register(adminRoutes)
+  await fastify.register(playRoutes)
 }
 
 export default fp(app, { name: 'ranking-service' })

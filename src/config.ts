@@ -22,6 +22,8 @@ export interface Config {
   sessionRateLimitMax: number
   bodyLimit: number
   publicOrigin: string | undefined
+  /** How often the play page reports play time, in seconds. */
+  playtimeReportS: number
   nodeEnv: 'development' | 'production' | 'test'
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 }
@@ -129,6 +131,7 @@ export function loadConfig (env: Env = process.env): Config {
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60000, 1000, 86_400_000),
     sessionRateLimitMax: integer(env, 'SESSION_RATE_LIMIT_MAX', 120, 1, 1_000_000_000),
     bodyLimit: integer(env, 'BODY_LIMIT', 16384, 1024, 1_048_576),
+    playtimeReportS: integer(env, 'PLAYTIME_REPORT_S', 30, 1, 300),
     publicOrigin: env.PUBLIC_ORIGIN === undefined || env.PUBLIC_ORIGIN === '' ? undefined : origin(env, 'PUBLIC_ORIGIN', env.PUBLIC_ORIGIN),
     nodeEnv,
     logLevel: oneOf(env, 'LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const)

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify'
 import { ApiError } from './envelope.js'
 
 export const DEMO_GAME_ID = 'demo'
+/** Development only: the login printed at start-up for the play page. */
+export const DEMO_LOGIN = { username: 'demo', password: 'demo-password' }
 
 export interface DemoCredentials {
   gameId: string
@@ -9,17 +11,23 @@ export interface DemoCredentials {
   apiSecret: string
 }
 
-/**
- * Development only: an approved demo game and an API key for it, created once
- * and reused on later starts, so the printed curl example works at once.
- */
-export async function seedDemo (app: FastifyInstance): Promise<DemoCredentials> {
+async function ignoreExisting (create: () => Promise<unknown>): Promise<void> {
   try {
-    await app.admin.createGame({ game_id: DEMO_GAME_ID, name: 'Demo game', approved: true })
+    await create()
   } catch (error) {
     if (!(error instanceof ApiError && error.code === 'already_exists')) throw error
-    await app.admin.updateGame(DEMO_GAME_ID, { approved: true })
   }
+}
+
+/**
+ * Development only: the approved demo game (public/games/demo/), a demo login
+ * and an API key, created once and reused on later starts, so the printed
+ * play page and curl example work at once.
+ */
+export async function seedDemo (app: FastifyInstance): Promise<DemoCredentials> {
+  await ignoreExisting(async () => await app.admin.createGame({ game_id: DEMO_GAME_ID, name: 'Reaction (demo game)', approved: true }))
+  await app.admin.updateGame(DEMO_GAME_ID, { approved: true })
+  await ignoreExisting(async () => await app.admin.createUser(DEMO_LOGIN))
   for (const apiKey of await app.records.gameKeys(DEMO_GAME_ID)) {
     const key = await app.records.key(apiKey)
     if (key !== null && !key.revoked) return { gameId: DEMO_GAME_ID, apiKey, apiSecret: key.secret }

@@ -1,19 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync } from 'node:fs'
 import { connect } from 'node:net'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { tmpdir } from 'node:os'
-import { fileURLToPath } from 'node:url'
 import { createHash } from 'node:crypto'
+import { projectPath } from './paths.js'
 
-/** The project's redis.conf (durability and memory settings). */
-export function projectRedisConf (): string {
-  // Works from src/ (tsx, tests) and from dist/src/ (compiled).
-  for (const candidate of [resolve(fileURLToPath(import.meta.url), '../../redis.conf'), resolve(fileURLToPath(import.meta.url), '../../../redis.conf')]) {
-    if (existsSync(candidate)) return candidate
-  }
-  throw new Error('redis.conf not found next to the project')
-}
 
 export interface ManagedRedis {
   /** e.g. unix:///path/to/data/redis.sock */
@@ -79,7 +71,8 @@ export async function startManagedRedis (dataDir: string, options: { binary?: st
   const binary = options.binary ?? 'redis-server'
   let output = ''
   const child = spawn(binary, [
-    projectRedisConf(),
+    // The project's redis.conf: durability and memory settings.
+    projectPath('redis.conf'),
     '--dir', dataDir,
     '--port', '0',
     '--unixsocket', socketPath,

@@ -5,7 +5,7 @@ import closeWithGrace from 'close-with-grace'
 import Fastify, { type FastifyInstance } from 'fastify'
 import app, { serverOptions } from './app.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
-import { curlExample, seedDemo } from './demo.js'
+import { DEMO_LOGIN, curlExample, seedDemo } from './demo.js'
 import { startManagedRedis, type ManagedRedis } from './managed-redis.js'
 
 export interface Service {
@@ -58,6 +58,8 @@ async function printWelcome ({ app: fastify, config, managedRedis }: Service, ge
     `Ranking service (development) at ${baseUrl}`,
     `  Redis:        ${managedRedis === undefined ? 'REDIS_URL' : `managed redis-server, data in ${config.dataDir}`}`,
     `  Admin token:  ${config.adminToken ?? ''}${generatedToken ? '   (generated for this run; set ADMIN_TOKEN to choose one)' : ''}`,
+    `  Play page:    ${baseUrl}/play/${demo.gameId}   (log in as ${DEMO_LOGIN.username} / ${DEMO_LOGIN.password})`,
+    `  API docs:     ${baseUrl}/docs`,
     `  Demo game:    ${demo.gameId}`,
     `  API key:      ${demo.apiKey}`,
     `  API secret:   ${demo.apiSecret}`,
