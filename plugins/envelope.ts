@@ -41,10 +41,11 @@ export function toApiError (error: unknown, request: FastifyRequest, redis: Redi
   const fastifyError = error as Partial<FastifyError> | undefined
   const mapped = typeof fastifyError?.code === 'string' ? BODY_ERRORS[fastifyError.code] : undefined
   if (mapped !== undefined && mapped !== 'internal_error') return new ApiError(mapped, BODY_MESSAGES[mapped])
-  // A client error raised while the body was read (busboy, the JSON parser, ...).
-  const status = fastifyError?.statusCode
-  if (typeof status === 'number' && status >= 400 && status < 500 && !request.bodyAccepted) {
-    return new ApiError(status === 413 ? 'payload_too_large' : 'invalid_body', status === 413 ? undefined : BODY_MESSAGES.invalid_body)
+  // Anything else raised while a body was being read (busboy's "Unexpected end
+  // of multipart data", a JSON syntax error, ...) is a body that cannot be parsed.
+  if (!request.bodyAccepted && request.headers['content-type'] !== undefined) {
+    const tooLarge = fastifyError?.statusCode === 413
+    return new ApiError(tooLarge ? 'payload_too_large' : 'invalid_body', tooLarge ? undefined : BODY_MESSAGES.invalid_body)
   }
   return new ApiError('internal_error', `An unexpected error occurred (request id ${String(request.id)}).`)
 }

@@ -16,12 +16,14 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   fastify.addConstraintStrategy(actionConstraint)
   fastify.explainNotFound(explainRankMiss)
   // Other sites' pages may call the API-key actions; the session actions stay same-origin.
+  // The delegator's answer is the whole of @fastify/cors's options for the request.
+  // strictPreflight off: an OPTIONS that is not a preflight gets the 204, not a text/plain 400.
   await fastify.register(cors, {
     delegator: (request, callback) => {
       const action = actionOf(request.url ?? '')
       callback(null, typeof action === 'string' && API_KEY_ACTIONS.has(action)
-        ? { origin: '*', methods: ['GET', 'POST'], maxAge: 86400 }
-        : { origin: false })
+        ? { origin: '*', methods: ['GET', 'POST'], maxAge: 86400, strictPreflight: false }
+        : { origin: false, strictPreflight: false })
     }
   })
 
