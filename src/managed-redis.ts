@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os'
 import { createHash } from 'node:crypto'
 import { projectPath } from './paths.js'
 
-
 export interface ManagedRedis {
   /** e.g. unix:///path/to/data/redis.sock */
   url: string

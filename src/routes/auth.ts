@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify'
 import { fail, ok } from '../envelope.js'
 import { verifyPassword } from '../passwords.js'
 import { requires } from './requires.js'
+import { routeSchemas } from '../schemas.js'
 
 /**
  * The small part of the platform that makes session mode usable on its own
@@ -24,6 +25,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
   fastify.route({
     method: 'POST',
     url: '/auth/login',
+    schema: routeSchemas.login,
     config: { rateLimitPolicy: 'login' },
     preValidation: fastify.readFields,
     preHandler: [
@@ -51,6 +53,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
   fastify.route({
     method: 'POST',
     url: '/auth/logout',
+    schema: routeSchemas.logout,
     preValidation: fastify.readFields,
     preHandler: fastify.checkOrigin,
     handler: async (request, reply) => {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { fail, ok } from '../envelope.js'
 import { isGameId } from '../params.js'
 import { projectPath } from '../paths.js'
+import { routeSchemas } from '../schemas.js'
 
 /** How many entries the play page shows beside the game. */
 export const PLAY_BOARD_SIZE = 10
@@ -47,7 +48,7 @@ export default async function playRoutes (fastify: FastifyInstance): Promise<voi
 
   type WithGame = { Params: { game_id: string } }
 
-  fastify.get<WithGame>('/play/:game_id', async (request, reply) => {
+  fastify.get<WithGame>('/play/:game_id', { schema: routeSchemas.playPage }, async (request, reply) => {
     const gameId = request.params.game_id
     const game = isGameId(gameId) ? await fastify.records.game(gameId) : null
     reply.type('text/html; charset=utf-8')
@@ -98,7 +99,7 @@ ${account}
   })
 
   // The board beside the game: public, like the page itself.
-  fastify.get<WithGame>('/play/:game_id/board', async (request) => {
+  fastify.get<WithGame>('/play/:game_id/board', { schema: routeSchemas.playBoard }, async (request) => {
     const gameId = request.params.game_id
     const game = isGameId(gameId) ? await fastify.records.game(gameId) : null
     if (game === null || !game.approved) fail('invalid_game')

@@ -4,6 +4,7 @@ import { ok } from '../envelope.js'
 import { optional, parseLimit, parseMeta, parseOffset, parsePlayerName, parseScore } from '../params.js'
 import { RANK_ACTIONS, actionConstraint, actionOf, explainRankMiss } from './action.js'
 import { requires } from './requires.js'
+import { routeSchemas } from '../schemas.js'
 
 const API_KEY_ACTIONS = new Set(['submit', 'top', 'me'])
 
@@ -33,6 +34,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     method: RANK_ACTIONS.submit,
     url: '',
     constraints: { action: 'submit' },
+    schema: routeSchemas.submit,
     config: { ...apiKeyRoute, signed: true },
     preValidation: [fastify.readFields, requires('api_key', 'game_id', 'player_name', 'score', 'ts', 'sign'), fastify.loadApiKey],
     preHandler: [fastify.limitRate, fastify.verifyApiKey],
@@ -51,6 +53,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     method: RANK_ACTIONS.top,
     url: '',
     constraints: { action: 'top' },
+    schema: routeSchemas.top,
     config: apiKeyRoute,
     preValidation: [fastify.readFields, requires('api_key', 'game_id'), fastify.loadApiKey],
     preHandler: [fastify.limitRate, fastify.verifyApiKey],
@@ -67,6 +70,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     method: RANK_ACTIONS.me,
     url: '',
     constraints: { action: 'me' },
+    schema: routeSchemas.me,
     config: apiKeyRoute,
     preValidation: [fastify.readFields, requires('api_key', 'game_id', 'player_name'), fastify.loadApiKey],
     preHandler: [fastify.limitRate, fastify.verifyApiKey],
@@ -85,6 +89,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     method: RANK_ACTIONS['submit-self'],
     url: '',
     constraints: { action: 'submit-self' },
+    schema: routeSchemas.submitSelf,
     config: sessionRoute,
     preValidation: fastify.readFields,
     preHandler: [...sessionChecks, requires('game_id', 'score'), fastify.requireApprovedGame],
@@ -110,6 +115,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     method: RANK_ACTIONS['me-self'],
     url: '',
     constraints: { action: 'me-self' },
+    schema: routeSchemas.meSelf,
     config: sessionRoute,
     preValidation: fastify.readFields,
     preHandler: [...sessionChecks, requires('game_id'), fastify.requireApprovedGame],

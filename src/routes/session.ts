@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { fail, ok } from '../envelope.js'
 import { parseSeconds, parseStars, requireParams } from '../params.js'
 import { requires } from './requires.js'
+import { routeSchemas } from '../schemas.js'
 
 /** `_method=DELETE` in a POST form is a DELETE (spec section 4.2). */
 function isDelete (request: FastifyRequest): boolean {
@@ -18,13 +19,12 @@ export default async function sessionRoutes (fastify: FastifyInstance): Promise<
   const sessionChecks = [fastify.requireSession, fastify.checkOrigin, fastify.limitRate]
 
   // game_id comes from the query for every method; a game_id form field is accepted when the query has none.
-  fastify.route({
-    method: ['GET', 'POST', 'DELETE'],
+  const rate = {
     url: '/api/rate',
     config,
     preValidation: fastify.readFields,
     preHandler: [...sessionChecks, requires('game_id')],
-    handler: async (request) => {
+    handler: async (request: FastifyRequest) => {
       const remove = isDelete(request)
       if (request.method === 'POST' && !remove) requireParams(request.fields, ['stars'])
       await fastify.requireApprovedGame(request)
@@ -34,11 +34,15 @@ export default async function sessionRoutes (fastify: FastifyInstance): Promise<
       if (remove) return ok(await fastify.ratings.unrate(gameId, username))
       return ok(await fastify.ratings.rate(gameId, username, parseStars(request.fields.stars ?? '')))
     }
-  })
+  }
+  // Two registrations only because a GET route may not declare a body schema.
+  fastify.route({ ...rate, method: 'GET', schema: routeSchemas.rateRead })
+  fastify.route({ ...rate, method: ['POST', 'DELETE'], schema: routeSchemas.rate })
 
   fastify.route({
     method: 'POST',
     url: '/api/playtime',
+    schema: routeSchemas.playtime,
     config,
     preValidation: fastify.readFields,
     preHandler: [...sessionChecks, requires('game_id', 'seconds'), fastify.requireApprovedGame],

@@ -1,0 +1,157 @@
+import { Type, type TSchema } from '@sinclair/typebox'
+import type { FastifySchema } from 'fastify'
+import type {} from '@fastify/swagger' // adds summary, tags and security to FastifySchema
+import { schemas as adminBodies } from './admin.js'
+import { ERROR_MESSAGES, type ErrorCode } from './envelope.js'
+
+/*
+ * The route schemas, in one place. They document the API (the OpenAPI
+ * document at /docs) and serialize success answers. They do not validate
+ * requests: the check order of DECISIONS.md section 1 interleaves
+ * authentication with field checks (a bad `limit` must not be reported before
+ * a bad key), so field rules live in src/params.ts and src/admin.ts.
+ */
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
+const Text = (description: string) => Type.String({ description })
+const IntegerText = (description: string) => Type.String({ pattern: '^-?[0-9]+$', description })
+
+/** Every request can also end in one of these. */
+const ALWAYS: ErrorCode[] = ['invalid_param', 'invalid_body', 'payload_too_large', 'method_not_allowed', 'not_found', 'unavailable', 'internal_error']
+
+function envelope (data: TSchema, codes: ErrorCode[], summary: string, extra: Partial<FastifySchema> = {}): FastifySchema {
+  const all = [...new Set([...codes, ...ALWAYS])]
+  return {
+    summary,
+    description: `${summary}\n\nAlways HTTP 200. Success: \`{"ok": true, "data": ...}\`. Failure: \`{"ok": false, "error": "<code>", "message": "<sentence>"}\` with one of these codes, checked in this order: ${all.map(code => `\`${code}\``).join(', ')}.`,
+    response: {
+      200: Type.Object({ ok: Type.Literal(true), data }, { description: 'Success envelope (HTTP 200)' }),
+      default: Type.Object({
+        ok: Type.Literal(false),
+        error: Type.Union(all.map(code => Type.Literal(code))),
+        message: Type.String()
+      }, { description: `Failure envelope, also sent with HTTP 200. Codes: ${all.join(', ')}.` })
+    },
+    ...extra
+  } as FastifySchema
+}
+
+const action = (name: string) => Type.Object({ action: Type.Literal(name, { description: 'selects the endpoint' }) })
+
+const SubmitResult = Type.Object({
+  score: Type.Integer({ description: 'the submitted score' }),
+  improved: Type.Boolean({ description: 'the stored best was updated' }),
+  best_score: Type.Integer({ description: 'the current best' }),
+  rank: Nullable(Type.Integer({ minimum: 1, description: 'null while the player is hidden' }))
+})
+
+const BoardItem = Type.Object({
+  rank: Type.Integer({ minimum: 1 }),
+  player_name: Type.String(),
+  score: Type.Integer(),
+  created_at: Type.String({ format: 'date-time', description: 'when the best score was reached, ISO 8601 UTC with milliseconds' })
+})
+
+const Standing = {
+  player_name: Type.String(),
+  best_score: Nullable(Type.Integer()),
+  rank: Nullable(Type.Integer({ minimum: 1 }))
+}
+
+const SessionFlags = {
+  total_players: Type.Integer({ description: 'visible players on the board' }),
+  is_dev_record: Type.Boolean({ description: "the user is the game's developer" }),
+  is_admin_record: Type.Boolean({ description: 'the user is an administrator' })
+}
+
+const Rating = Type.Object({
+  avg: Type.Number({ description: 'average stars in half-star units (1..10), 2 decimals, 0 when none' }),
+  count: Type.Integer(),
+  mine: Nullable(Type.Integer({ minimum: 1, maximum: 10, description: "the caller's stars, null when none" }))
+})
+
+const API_KEY: ErrorCode[] = ['missing_param', 'rate_limited', 'invalid_key', 'key_revoked', 'invalid_game', 'key_game_mismatch']
+const SESSION: ErrorCode[] = ['not_logged_in', 'forbidden_origin', 'rate_limited', 'missing_param', 'invalid_game']
+const apiKeyFields = { api_key: Text('the issued key'), game_id: Text('game identifier') }
+
+const Game = Type.Object({ game_id: Type.String(), name: Type.String(), developer: Nullable(Type.String()), approved: Type.Boolean(), created_at: Type.String({ format: 'date-time' }) })
+const Key = Type.Object({ api_key: Type.String(), game_id: Type.String(), revoked: Type.Boolean(), created_at: Type.String({ format: 'date-time' }) })
+const User = Type.Object({ username: Type.String(), is_admin: Type.Boolean(), hidden: Type.Boolean(), created_at: Type.String({ format: 'date-time' }) })
+const Entry = Type.Object({ player_name: Type.String(), best_score: Type.Integer(), created_at: Type.String({ format: 'date-time' }), meta: Nullable(Type.String()), hidden: Type.Boolean(), rank: Nullable(Type.Integer()) })
+const Empty = Type.Object({})
+const ADMIN: ErrorCode[] = ['unauthorized', 'missing_param', 'invalid_param', 'not_found']
+const adminSecurity = { security: [{ adminToken: [] }], tags: ['admin'] }
+const gameParams = Type.Object({ game_id: Type.String() })
+const playerParams = Type.Object({ game_id: Type.String(), player_name: Type.String() })
+
+export const routeSchemas = {
+  submit: envelope(SubmitResult, [...API_KEY, 'expired_ts', 'invalid_signature', 'invalid_player_name', 'invalid_score', 'invalid_meta'], 'Submit a score (API key, signed)', {
+    tags: ['api-key'],
+    querystring: action('submit'),
+    body: Type.Object({
+      ...apiKeyFields,
+      player_name: Text('1 to 30 characters'),
+      score: IntegerText('base-10 integer within ±9007199254740991'),
+      ts: IntegerText('UNIX time in seconds, within ±300 s of the server clock'),
+      sign: Text('lowercase hex HMAC-SHA256 of api_key|game_id|player_name|score|ts keyed with api_secret'),
+      meta: Type.Optional(Text('JSON text, at most 2048 bytes'))
+    })
+  }),
+  top: envelope(Type.Object({ game_id: Type.String(), total: Type.Integer(), items: Type.Array(BoardItem) }), [...API_KEY], 'The board, best first (API key)', {
+    tags: ['api-key'],
+    querystring: Type.Object({ ...action('top').properties, ...apiKeyFields, limit: Type.Optional(IntegerText('default 20, at most 100')), offset: Type.Optional(IntegerText('default 0')) })
+  }),
+  me: envelope(Type.Object(Standing), [...API_KEY, 'invalid_player_name'], "A player's best score and rank (API key)", {
+    tags: ['api-key'],
+    querystring: Type.Object({ ...action('me').properties, ...apiKeyFields, player_name: Text('1 to 30 characters') })
+  }),
+  submitSelf: envelope(Type.Object({ ...SubmitResult.properties, ...SessionFlags }), [...SESSION, 'invalid_score', 'invalid_meta'], 'Submit a score as the logged-in user (session)', {
+    tags: ['session'],
+    querystring: action('submit-self'),
+    body: Type.Object({ game_id: Text('game identifier'), score: IntegerText('base-10 integer'), meta: Type.Optional(Text('JSON text, at most 2048 bytes')) })
+  }),
+  meSelf: envelope(Type.Object({ ...Standing, ...SessionFlags }), [...SESSION], "The logged-in user's best score and rank (session)", {
+    tags: ['session'],
+    querystring: Type.Object({ ...action('me-self').properties, game_id: Text('game identifier') })
+  }),
+  rateRead: envelope(Rating, [...SESSION], "The logged-in user's rating and the game's average (session)", {
+    tags: ['session'],
+    querystring: Type.Object({ game_id: Text('game identifier') })
+  }),
+  rate: envelope(Rating, [...SESSION, 'invalid_stars'], "Set (POST stars) or remove (DELETE, or POST _method=DELETE) the logged-in user's rating (session)", {
+    tags: ['session'],
+    querystring: Type.Object({ game_id: Text('game identifier') }),
+    body: Type.Object({ stars: Type.Optional(IntegerText('1..10, half-star units')), _method: Type.Optional(Type.Literal('DELETE')) })
+  }),
+  playtime: envelope(Type.Object({
+    total_playtime_seconds: Type.Integer({ description: "the game's total over all players" }),
+    user_playtime_seconds: Type.Integer({ description: "the caller's total for this game" }),
+    credited_seconds: Type.Integer({ description: 'what this report added' })
+  }), [...SESSION, 'invalid_seconds'], 'Report play time (session)', {
+    tags: ['session'],
+    body: Type.Object({ game_id: Text('game identifier'), seconds: IntegerText('1..300') })
+  }),
+  login: envelope(Type.Object({ username: Type.String(), is_admin: Type.Boolean() }), ['forbidden_origin', 'missing_param', 'rate_limited', 'invalid_credentials'], 'Log in; sets the session cookie', {
+    tags: ['session'],
+    body: Type.Object({ username: Type.String(), password: Type.String() })
+  }),
+  logout: envelope(Empty, ['forbidden_origin'], 'Log out; ends the session', { tags: ['session'] }),
+  health: envelope(Type.Object({ redis: Type.Literal('up') }), [], 'Health: up when Redis answers', { tags: ['operations'] }),
+  playBoard: envelope(Type.Object({ game_id: Type.String(), total: Type.Integer(), items: Type.Array(BoardItem) }), ['invalid_game'], 'The top 10 shown on the play page', { tags: ['platform'], params: gameParams }),
+  playPage: { summary: 'The play page of a hosted game (HTML)', tags: ['platform'], params: gameParams } as FastifySchema,
+
+  createGame: envelope(Game, [...ADMIN, 'already_exists'], 'Create a game', { ...adminSecurity, body: adminBodies.createGame }),
+  updateGame: envelope(Game, ADMIN, 'Change a game', { ...adminSecurity, params: gameParams, body: adminBodies.updateGame }),
+  createKey: envelope(Type.Object({ api_key: Type.String(), api_secret: Type.String({ description: 'shown this once' }), game_id: Type.String(), revoked: Type.Literal(false), created_at: Type.String({ format: 'date-time' }) }), [...ADMIN, 'invalid_game'], 'Issue an API key for a game', { ...adminSecurity, body: adminBodies.createKey }),
+  revokeKey: envelope(Key, ADMIN, 'Revoke an API key', { ...adminSecurity, params: Type.Object({ api_key: Type.String() }) }),
+  createUser: envelope(User, [...ADMIN, 'already_exists'], 'Create a user', { ...adminSecurity, body: adminBodies.createUser }),
+  updateUser: envelope(User, ADMIN, 'Change a user (password, admin flag, hidden on every board)', { ...adminSecurity, params: Type.Object({ username: Type.String() }), body: adminBodies.updateUser }),
+  createSession: envelope(Type.Object({ session_id: Type.String(), cookie_name: Type.String(), expires_at: Type.String({ format: 'date-time' }) }), ADMIN, 'Create a login session for a user', { ...adminSecurity, body: adminBodies.createSession }),
+  deleteSession: envelope(Empty, ADMIN, 'End a login session', { ...adminSecurity, params: Type.Object({ session_id: Type.String() }) }),
+  getPlayer: envelope(Entry, ADMIN, 'A board entry with its meta', { ...adminSecurity, params: playerParams }),
+  setPlayer: envelope(Entry, ADMIN, 'Hide or show a board entry on this board', { ...adminSecurity, params: playerParams, body: adminBodies.setPlayer }),
+  deletePlayer: envelope(Empty, ADMIN, 'Delete a board entry', { ...adminSecurity, params: playerParams })
+}
+
+/** Every error code with its meaning, for the document's introduction. */
+export const errorCodeTable = Object.entries(ERROR_MESSAGES).map(([code, message]) => `| \`${code}\` | ${message} |`).join('\n')
