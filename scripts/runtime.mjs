@@ -58,19 +58,25 @@ function onPath (binary) {
 }
 
 /**
- * A managed Redis needs redis-server. As root with apt, install Debian's
- * package; otherwise say the one command that does and stop.
+ * Makes sure a program from a Debian package is there: as root with apt,
+ * install the package; otherwise say the one command that does and stop.
  */
-export function ensureRedisServer () {
-  if (process.env.REDIS_URL || onPath('redis-server')) return
+export function ensureDebianPackage ({ binary, pkg, why }) {
+  if (onPath(binary)) return
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0
   if (isRoot && onPath('apt-get')) {
-    console.error('redis-server is not installed; installing Debian\'s redis-server package.')
+    console.error(`${binary} is not installed (${why}); installing Debian's ${pkg} package.`)
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
     run('apt-get', ['update', '-qq'], env)
-    run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'redis-server'], env)
+    run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', pkg], env)
     return
   }
-  console.error('redis-server is not installed. Install it with:\n\n  sudo apt-get install -y redis-server\n\nor set REDIS_URL to a Redis you run.')
+  console.error(`${binary} is not installed (${why}). Install it with:\n\n  sudo apt-get install -y ${pkg}\n`)
   process.exit(1)
+}
+
+/** A managed Redis needs redis-server (not when REDIS_URL names a Redis). */
+export function ensureRedisServer () {
+  if (process.env.REDIS_URL) return
+  ensureDebianPackage({ binary: 'redis-server', pkg: 'redis-server', why: 'the service starts its own Redis when REDIS_URL is unset' })
 }

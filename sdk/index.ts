@@ -67,6 +67,8 @@ export interface RankingClientOptions {
   apiSecret?: string
   /** Added to this machine's clock when signing, for players whose clock is wrong. */
   clockOffsetMs?: number
+  /** This machine's clock in ms (default Date.now), if the game keeps its own. */
+  now?: () => number
   /** Another fetch (tests, old runtimes). */
   fetch?: typeof fetch
 }
@@ -91,6 +93,7 @@ export function createRankingClient (options: RankingClientOptions) {
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis)
   let clockOffsetMs = options.clockOffsetMs ?? 0
+  const now = options.now ?? Date.now
 
   async function call<T> (method: 'GET' | 'POST', action: string, fields: Record<string, string>): Promise<T> {
     const query = new URLSearchParams({ action })
@@ -123,7 +126,7 @@ export function createRankingClient (options: RankingClientOptions) {
         game_id: input.gameId,
         player_name: input.playerName,
         score: String(input.score),
-        ts: String(Math.floor((Date.now() + clockOffsetMs) / 1000))
+        ts: String(Math.floor((now() + clockOffsetMs) / 1000))
       }
       const sign = await hmacSha256Hex(options.apiSecret, signatureBase(fields))
       const body: Record<string, string> = { ...fields, sign }
@@ -147,9 +150,9 @@ export function createRankingClient (options: RankingClientOptions) {
      * of /healthz) and signs with the difference from then on. Returns it in ms.
      */
     async syncClock (): Promise<number> {
-      const before = Date.now()
+      const before = now()
       const response = await doFetch(`${baseUrl}/healthz`)
-      const after = Date.now()
+      const after = now()
       const serverDate = Date.parse(response.headers.get('date') ?? '')
       if (Number.isNaN(serverDate)) throw new RankingError('network_error', 'The service sent no Date header.')
       // The Date header has whole seconds: aim at the middle of the second.

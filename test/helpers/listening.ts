@@ -1,0 +1,15 @@
+import type { FastifyInstance } from 'fastify'
+import { buildTestApp, type TestContext } from './app.js'
+
+/** The app on a real loopback port, for clients that speak HTTP (the SDK, a browser). */
+export async function listeningApp (t: { teardown: (fn: () => unknown) => void }, env: Record<string, string> = {}): Promise<TestContext & { baseUrl: string }> {
+  const context = await buildTestApp(t, env)
+  await context.app.listen({ port: 0, host: '127.0.0.1' })
+  return { ...context, baseUrl: baseUrlOf(context.app) }
+}
+
+export function baseUrlOf (app: FastifyInstance): string {
+  const address = app.server.address()
+  if (address === null || typeof address !== 'object') throw new Error('the app is not listening')
+  return `http://127.0.0.1:${address.port}`
+}
