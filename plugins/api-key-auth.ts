@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyRequest } from 'fastify'
 import { fail } from '../src/envelope.js'
-import { checkTimestamp, isGameId } from '../src/params.js'
+import { checkTimestamp, param } from '../src/params.js'
 import { signatureMatches } from '../src/signature.js'
 import type { GameRecord, KeyRecord } from '../src/store/records.js'
 
@@ -32,8 +32,7 @@ export default fp(async (fastify) => {
   fastify.decorateRequest('game', null)
 
   fastify.decorate('loadApiKey', async (request: FastifyRequest) => {
-    const { api_key: apiKey, game_id: gameId } = request.fields
-    const { key, game } = await fastify.records.keyAndGame(apiKey ?? '', gameId ?? '')
+    const { key, game } = await fastify.records.keyAndGame(param(request.fields, 'api_key'), param(request.fields, 'game_id'))
     request.apiKey = key
     request.game = game
     // A known key is counted per (key, address); an unknown one per address.
@@ -44,17 +43,17 @@ export default fp(async (fastify) => {
     const { apiKey: key, game, fields } = request
     if (key === null) fail('invalid_key')
     if (key.revoked) fail('key_revoked')
-    if (game === null || !game.approved || !isGameId(fields.game_id ?? '')) fail('invalid_game')
+    if (game === null || !game.approved) fail('invalid_game')
     if (key.game_id !== game.game_id) fail('key_game_mismatch')
     if (request.routeOptions.config.signed !== true) return
-    checkTimestamp(fields.ts ?? '')
+    checkTimestamp(param(fields, 'ts'))
     const signed = {
       api_key: key.api_key,
       game_id: game.game_id,
-      player_name: fields.player_name ?? '',
-      score: fields.score ?? '',
-      ts: fields.ts ?? ''
+      player_name: param(fields, 'player_name'),
+      score: param(fields, 'score'),
+      ts: param(fields, 'ts')
     }
-    if (!signatureMatches(key.secret, signed, fields.sign ?? '')) fail('invalid_signature')
+    if (!signatureMatches(key.secret, signed, param(fields, 'sign'))) fail('invalid_signature')
   })
 }, { name: 'api-key-auth', dependencies: ['store', 'forms', 'rate-limit'] })

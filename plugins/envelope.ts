@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import type { Redis } from 'ioredis'
-import { ApiError, isErrorCode, type ErrorCode } from '../src/envelope.js'
+import { ApiError, type ErrorCode } from '../src/envelope.js'
 import { isRedisUnavailable } from '../src/store/redis-client.js'
 
 /**
@@ -43,10 +43,8 @@ export function toApiError (error: unknown, request: FastifyRequest, redis: Redi
   if (mapped !== undefined && mapped !== 'internal_error') return new ApiError(mapped, BODY_MESSAGES[mapped])
   // Anything else raised while a body was being read (busboy's "Unexpected end
   // of multipart data", a JSON syntax error, ...) is a body that cannot be parsed.
-  if (!request.bodyAccepted && request.headers['content-type'] !== undefined) {
-    const tooLarge = fastifyError?.statusCode === 413
-    return new ApiError(tooLarge ? 'payload_too_large' : 'invalid_body', tooLarge ? undefined : BODY_MESSAGES.invalid_body)
-  }
+  // (Bodies that are too large were mapped by their error code above.)
+  if (!request.bodyAccepted && request.headers['content-type'] !== undefined) return new ApiError('invalid_body', BODY_MESSAGES.invalid_body)
   return new ApiError('internal_error', `An unexpected error occurred (request id ${String(request.id)}).`)
 }
 
@@ -56,7 +54,7 @@ export function sendError (reply: FastifyReply, error: ApiError): FastifyReply {
     .type('application/json; charset=utf-8')
     // A route's response schema describes its success data; errors are plain JSON.
     .serializer(JSON.stringify)
-    .send({ ok: false, error: isErrorCode(error.code) ? error.code : 'internal_error', message: error.message })
+    .send({ ok: false, error: error.code, message: error.message })
 }
 
 /** For Fastify's `frameworkErrors` option: bad URLs and the like. */
@@ -84,8 +82,10 @@ export default fp(async (fastify) => {
       const error = explain(request)
       if (error !== undefined) return error
     }
-    const path = request.url.split('?', 1)[0] ?? '/'
-    const otherMethod = METHODS.some(method => method !== request.method && fastify.findRoute({ method, url: path }) !== null)
+    const path = request.url.replace(/\?.*$/s, '')
+    const takes = (method: string): boolean => fastify.findRoute({ method, url: path }) !== null
+    // A route that matched this method and found nothing (a missing static file) is not_found.
+    const otherMethod = !takes(request.method) && METHODS.some(method => method !== request.method && takes(method))
     return otherMethod ? new ApiError('method_not_allowed', `${request.method} is not allowed on this path.`) : new ApiError('not_found')
   }
 

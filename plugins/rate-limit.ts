@@ -34,7 +34,8 @@ export default fp(async (fastify) => {
     session: { max: config.sessionRateLimitMax, windowMs: config.rateLimitWindowMs },
     login: LOGIN_LIMIT
   }
-  const policyOf = (request: FastifyRequest): RateLimitPolicy => request.routeOptions.config.rateLimitPolicy ?? 'apiKey'
+  // Every route that places limitRate in its hooks names its policy.
+  const policyOf = (request: FastifyRequest): RateLimitPolicy => request.routeOptions.config.rateLimitPolicy as RateLimitPolicy
 
   await fastify.register(rateLimit, {
     global: false,

@@ -3,7 +3,7 @@ import cookie from '@fastify/cookie'
 import type { FastifyRequest } from 'fastify'
 import { normalizeOrigin } from '../src/config.js'
 import { fail } from '../src/envelope.js'
-import { isGameId } from '../src/params.js'
+import { param } from '../src/params.js'
 import type { StoredUser } from '../src/store/users.js'
 
 declare module 'fastify' {
@@ -60,8 +60,7 @@ export default fp(async (fastify) => {
   })
 
   fastify.decorate('requireApprovedGame', async (request: FastifyRequest) => {
-    const gameId = request.fields.game_id ?? ''
-    const game = isGameId(gameId) ? await fastify.records.game(gameId) : null
+    const game = await fastify.records.game(param(request.fields, 'game_id'))
     if (game === null || !game.approved) fail('invalid_game')
     request.game = game
   })

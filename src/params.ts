@@ -92,6 +92,11 @@ export function requireParams (params: Params, names: readonly string[]): void {
   }
 }
 
+/** A parameter that requireParams has already checked to be present and non-empty. */
+export function param (params: Params, name: string): string {
+  return params[name] as string
+}
+
 /** The value of an optional parameter; an empty value counts as absent. */
 export function optional (params: Params, name: string): string | undefined {
   const value = params[name]
@@ -147,14 +152,19 @@ export function parseOffset (value: string | undefined): number {
   return Math.min(Number(value), Number.MAX_SAFE_INTEGER)
 }
 
+/** Digits only, like scores: `05` is 5. */
+function integerIn (value: string, min: number, max: number): number | undefined {
+  if (!/^\d+$/.test(value)) return undefined
+  const number = Number(value)
+  return number >= min && number <= max ? number : undefined
+}
+
 export function parseStars (value: string): number {
-  if (!/^\d{1,2}$/.test(value) || Number(value) < 1 || Number(value) > 10) fail('invalid_stars')
-  return Number(value)
+  return integerIn(value, 1, 10) ?? fail('invalid_stars')
 }
 
 export function parseSeconds (value: string): number {
-  if (!/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > 300) fail('invalid_seconds')
-  return Number(value)
+  return integerIn(value, 1, 300) ?? fail('invalid_seconds')
 }
 
 export const TS_TOLERANCE_S = 300

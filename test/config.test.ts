@@ -16,6 +16,7 @@ t.test('defaults of DECISIONS.md section 6', async t => {
   t.equal(config.sessionRateLimitMax, 120)
   t.equal(config.bodyLimit, 16384)
   t.equal(config.publicOrigin, undefined)
+  t.equal(config.playtimeReportS, 30)
   t.equal(config.nodeEnv, 'development')
   t.equal(config.logLevel, 'info')
   t.match(config.dataDir, /\/data$/)
@@ -36,6 +37,7 @@ t.test('every variable is read', async t => {
     SESSION_RATE_LIMIT_MAX: '7',
     BODY_LIMIT: '2048',
     PUBLIC_ORIGIN: 'https://games.example.com',
+    PLAYTIME_REPORT_S: '5',
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     DATA_DIR: '/tmp/ranking-data'
@@ -55,6 +57,7 @@ t.test('every variable is read', async t => {
     sessionRateLimitMax: 7,
     bodyLimit: 2048,
     publicOrigin: 'https://games.example.com',
+    playtimeReportS: 5,
     nodeEnv: 'production',
     logLevel: 'warn'
   })
@@ -75,7 +78,7 @@ t.test('a bad value stops start-up with one line naming the variable', async t =
     ['TRUST_PROXY', 'maybe'], ['TRUST_PROXY', '10.0.0.0/40'], ['TRUST_PROXY', '1.2.3.4/8/9'],
     ['ALLOWED_ORIGINS', 'example.com'], ['ALLOWED_ORIGINS', 'https://a.com/path'],
     ['RATE_LIMIT_MAX', '0'], ['RATE_LIMIT_WINDOW_MS', '10'], ['SESSION_RATE_LIMIT_MAX', 'x'],
-    ['BODY_LIMIT', '100'], ['PUBLIC_ORIGIN', 'ftp://x.com'], ['NODE_ENV', 'staging'], ['LOG_LEVEL', 'loud']
+    ['BODY_LIMIT', '100'], ['PUBLIC_ORIGIN', 'ftp://x.com'], ['PLAYTIME_REPORT_S', '0'], ['NODE_ENV', 'staging'], ['LOG_LEVEL', 'loud']
   ]
   for (const [name, value] of bad) {
     t.throws(() => loadConfig({ [name]: value }), ConfigError, `${name}=${value}`)

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { loadConfig } from '../src/config.js'
-import { startManagedRedis } from '../src/managed-redis.js'
+import { runningManagedRedis, startManagedRedis } from '../src/managed-redis.js'
 import { startService } from '../src/server.js'
 import { computeSignature } from '../src/signature.js'
 import { startTestRedis } from './helpers/redis.js'
@@ -46,6 +46,16 @@ t.test('a second service on the same data folder is refused with one clear line'
   const first = await startManagedRedis(dataDir)
   t.teardown(first.stop)
   await t.rejects(startManagedRedis(dataDir), /already answers on .*redis-cli -s .* shutdown/)
+})
+
+t.test('a data folder too deep for a Unix socket path gets its socket in the temp folder', async t => {
+  const dataDir = join(tempDir(t), 'a-folder-name-that-is-long-enough'.repeat(3))
+  t.equal(await runningManagedRedis(dataDir), undefined, 'nothing runs there yet')
+  const redis = await startManagedRedis(dataDir)
+  t.teardown(redis.stop)
+  t.ok(Buffer.byteLength(redis.socketPath) <= 100, redis.socketPath)
+  t.notOk(redis.socketPath.startsWith(dataDir))
+  t.equal(await runningManagedRedis(dataDir), redis.url, 'the CLI finds the running one')
 })
 
 t.test('a missing redis-server binary is named with the command that installs it', async t => {

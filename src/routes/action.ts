@@ -43,7 +43,7 @@ export const actionConstraint: ConstraintStrategy = {
     }
   },
   deriveConstraint (request: { url?: string }) {
-    const action = actionOf(request.url ?? '')
+    const action = actionOf(request.url as string) // always set on an incoming request
     return typeof action === 'string' ? action : undefined
   },
   // Other paths that happen to carry ?action= must still match their routes.

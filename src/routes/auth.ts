@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { fail, ok } from '../envelope.js'
 import { verifyPassword } from '../passwords.js'
+import { param } from '../params.js'
 import { requires } from './requires.js'
 import { routeSchemas } from '../schemas.js'
 
@@ -33,16 +34,15 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
       requires('username', 'password'),
       async (request) => {
         // Counted per (address, username); the name is hashed so any text is a safe key.
-        const name = createHash('sha256').update(request.fields.username ?? '').digest('base64url').slice(0, 22)
+        const name = createHash('sha256').update(param(request.fields, 'username')).digest('base64url').slice(0, 22)
         request.rateLimitSubject = `${request.ip}:${name}`
       },
       fastify.limitRate
     ],
     handler: async (request, reply) => {
-      const { username = '', password = '' } = request.fields
-      const user = await fastify.users.user(username)
+      const user = await fastify.users.user(param(request.fields, 'username'))
       // The password is checked even for an unknown user, so both answers take as long.
-      const valid = await verifyPassword(password, user?.passwordHash)
+      const valid = await verifyPassword(param(request.fields, 'password'), user?.passwordHash)
       if (user === null || !valid) fail('invalid_credentials')
       const session = await fastify.users.createSession(user.username, config.sessionTtlS)
       reply.setCookie(config.sessionCookie, session.sessionId, { ...cookieOptions, maxAge: config.sessionTtlS })

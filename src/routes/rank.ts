@@ -1,7 +1,7 @@
 import cors from '@fastify/cors'
 import type { FastifyInstance } from 'fastify'
 import { ok } from '../envelope.js'
-import { optional, parseLimit, parseMeta, parseOffset, parsePlayerName, parseScore } from '../params.js'
+import { optional, param, parseLimit, parseMeta, parseOffset, parsePlayerName, parseScore } from '../params.js'
 import { RANK_ACTIONS, actionConstraint, actionOf, explainRankMiss } from './action.js'
 import { requires } from './requires.js'
 import { routeSchemas } from '../schemas.js'
@@ -21,7 +21,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   // strictPreflight off: an OPTIONS that is not a preflight gets the 204, not a text/plain 400.
   await fastify.register(cors, {
     delegator: (request, callback) => {
-      const action = actionOf(request.url ?? '')
+      const action = actionOf(request.url as string)
       callback(null, typeof action === 'string' && API_KEY_ACTIONS.has(action)
         ? { origin: '*', methods: ['GET', 'POST'], maxAge: 86400, strictPreflight: false }
         : { origin: false, strictPreflight: false })
@@ -40,10 +40,10 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     preHandler: [fastify.limitRate, fastify.verifyApiKey],
     handler: async (request) => {
       const { fields } = request
-      const player = parsePlayerName(fields.player_name ?? '')
-      const score = parseScore(fields.score ?? '')
+      const player = parsePlayerName(param(fields, 'player_name'))
+      const score = parseScore(param(fields, 'score'))
       const meta = parseMeta(optional(fields, 'meta'))
-      const gameId = request.game?.game_id ?? ''
+      const gameId = request.game!.game_id
       const result = await fastify.leaderboard.submit(gameId, player, score, meta)
       return ok({ score, improved: result.improved, best_score: result.bestScore, rank: result.rank })
     }
@@ -60,7 +60,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     handler: async (request) => {
       const limit = parseLimit(optional(request.fields, 'limit'))
       const offset = parseOffset(optional(request.fields, 'offset'))
-      const gameId = request.game?.game_id ?? ''
+      const gameId = request.game!.game_id
       const { total, items } = await fastify.leaderboard.top(gameId, offset, limit)
       return ok({ game_id: gameId, total, items })
     }
@@ -75,8 +75,8 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     preValidation: [fastify.readFields, requires('api_key', 'game_id', 'player_name'), fastify.loadApiKey],
     preHandler: [fastify.limitRate, fastify.verifyApiKey],
     handler: async (request) => {
-      const player = parsePlayerName(request.fields.player_name ?? '')
-      const standing = await fastify.leaderboard.standing(request.game?.game_id ?? '', player)
+      const player = parsePlayerName(param(request.fields, 'player_name'))
+      const standing = await fastify.leaderboard.standing(request.game!.game_id, player)
       return ok({ player_name: player, best_score: standing.bestScore, rank: standing.rank })
     }
   })
@@ -94,7 +94,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     preValidation: fastify.readFields,
     preHandler: [...sessionChecks, requires('game_id', 'score'), fastify.requireApprovedGame],
     handler: async (request) => {
-      const score = parseScore(request.fields.score ?? '')
+      const score = parseScore(param(request.fields, 'score'))
       const meta = parseMeta(optional(request.fields, 'meta'))
       const user = request.user!
       const game = request.game!

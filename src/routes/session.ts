@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { fail, ok } from '../envelope.js'
-import { parseSeconds, parseStars, requireParams } from '../params.js'
+import { param, parseSeconds, parseStars, requireParams } from '../params.js'
 import { requires } from './requires.js'
 import { routeSchemas } from '../schemas.js'
 
@@ -32,7 +32,7 @@ export default async function sessionRoutes (fastify: FastifyInstance): Promise<
       const username = request.user!.username
       if (request.method === 'GET') return ok(await fastify.ratings.read(gameId, username))
       if (remove) return ok(await fastify.ratings.unrate(gameId, username))
-      return ok(await fastify.ratings.rate(gameId, username, parseStars(request.fields.stars ?? '')))
+      return ok(await fastify.ratings.rate(gameId, username, parseStars(param(request.fields, 'stars'))))
     }
   }
   // Two registrations only because a GET route may not declare a body schema.
@@ -47,7 +47,7 @@ export default async function sessionRoutes (fastify: FastifyInstance): Promise<
     preValidation: fastify.readFields,
     preHandler: [...sessionChecks, requires('game_id', 'seconds'), fastify.requireApprovedGame],
     handler: async (request) => {
-      const seconds = parseSeconds(request.fields.seconds ?? '')
+      const seconds = parseSeconds(param(request.fields, 'seconds'))
       return ok(await fastify.playtime.report(request.game!.game_id, request.user!.username, seconds))
     }
   })

@@ -35,7 +35,7 @@ function gameFromHash (gameId: string, hash: Hash): GameRecord | null {
 
 function keyFromHash (apiKey: string, hash: Hash): KeyRecord | null {
   if (hash.game_id === undefined || hash.secret === undefined) return null
-  return { api_key: apiKey, game_id: hash.game_id, secret: hash.secret, revoked: hash.revoked === '1', created_at: hash.created_at ?? '' }
+  return { api_key: apiKey, game_id: hash.game_id, secret: hash.secret, revoked: hash.revoked === '1', created_at: hash.created_at as string }
 }
 
 /** Game and key records in Redis hashes (layout in keys.ts). */
@@ -87,7 +87,7 @@ export function createRecordStore (redis: Redis) {
     async updateGame (gameId: string, changes: Partial<Pick<GameRecord, 'name' | 'developer' | 'approved'>>): Promise<GameRecord | null> {
       const fields: string[] = []
       if (changes.name !== undefined) fields.push('name', changes.name)
-      if (changes.developer !== undefined) fields.push('developer', changes.developer ?? '')
+      if (typeof changes.developer === 'string') fields.push('developer', changes.developer)
       if (changes.approved !== undefined) fields.push('approved', changes.approved ? '1' : '0')
       if (await updateHash([keys.game(gameId)], fields) === 0) return null
       return await this.game(gameId)

@@ -8,8 +8,8 @@ export type ScriptArg = string | number
  */
 export function defineScript<T> (redis: Redis, name: string, numberOfKeys: number, lua: string): (keys: string[], args: ScriptArg[]) => Promise<T> {
   if (!(name in redis)) redis.defineCommand(name, { numberOfKeys, lua })
-  const command = (redis as unknown as Record<string, ((...args: ScriptArg[]) => Promise<T>) | undefined>)[name]
-  if (command === undefined) throw new Error(`ioredis did not define the script ${name}`)
+  // defineCommand has just added the method.
+  const command = (redis as unknown as Record<string, (...args: ScriptArg[]) => Promise<T>>)[name]!
   return async (keys, args) => await command.call(redis, ...keys, ...args)
 }
 
