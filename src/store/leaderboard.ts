@@ -29,6 +29,16 @@ import { defineScript } from './scripts.js'
 
 const TIME_DIGITS = 13
 
+/**
+ * The stored forms the scripts write, for bulk loading (bench/) outside the
+ * scripts: the board member, its score, and the entries-hash value.
+ */
+export const encode = {
+  member: (ms: number, player: string): string => `${String(ms).padStart(TIME_DIGITS, '0')}${player}`,
+  boardScore: (best: number): string => String(negate(String(best))),
+  entry: (best: number, ms: number): string => `${best}|${String(ms).padStart(TIME_DIGITS, '0')}`
+}
+
 /** Returns {improved 0/1, best score text, best ms text, rank or -1, visible total}. */
 const SUBMIT = `
 local board, entries, metas, hidden, hiddenUsers = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
