@@ -5,6 +5,7 @@ import { createPlaytime, type Playtime } from '../src/store/playtime.js'
 import { createRatings, type Ratings } from '../src/store/ratings.js'
 import { createRecordStore, type RecordStore } from '../src/store/records.js'
 import { createUserStore, type UserStore } from '../src/store/users.js'
+import { createRecordCache } from '../src/store/cache.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,8 +21,10 @@ declare module 'fastify' {
 /** The Redis-backed repositories and the operator operations built on them. */
 export default fp(async (fastify) => {
   const { redis, config } = fastify
-  const records = createRecordStore(redis)
-  const users = createUserStore(redis)
+  const { cache, close } = await createRecordCache(redis)
+  fastify.addHook('onClose', close)
+  const records = createRecordStore(redis, cache)
+  const users = createUserStore(redis, cache)
   const leaderboard = createLeaderboard(redis)
   fastify.decorate('records', records)
   fastify.decorate('users', users)

@@ -49,6 +49,8 @@ export const keys = {
   users: () => `${PREFIX}:users`,
   /** STRING username, with the session's TTL. */
   session: (sessionId: string) => `${PREFIX}:session:{${sessionId}}`,
+  /** Pub/sub channel: `<kind>:<id>` of a changed key, game, user or session record. */
+  invalidations: () => `${PREFIX}:invalidate`,
   /** Prefix of the fixed-window counters of @fastify/rate-limit. */
   rateLimitNamespace: () => `${PREFIX}:rl:`
 } as const

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis'
 import { keys, API_KEY_PATTERN } from '../keys.js'
 import { isGameId } from '../params.js'
+import { invalidate, type RecordCache } from './cache.js'
 import { CREATE_HASH, UPDATE_HASH, defineScript } from './scripts.js'
 
 /** A game as operators see it (DECISIONS.md section 5). */
@@ -38,36 +39,53 @@ function keyFromHash (apiKey: string, hash: Hash): KeyRecord | null {
   return { api_key: apiKey, game_id: hash.game_id, secret: hash.secret, revoked: hash.revoked === '1', created_at: hash.created_at as string }
 }
 
-/** Game and key records in Redis hashes (layout in keys.ts). */
-export function createRecordStore (redis: Redis) {
+/**
+ * Game and key records in Redis hashes (layout in keys.ts). With a cache,
+ * records found are kept in process and every write here invalidates them
+ * on every instance (store/cache.ts).
+ */
+export function createRecordStore (redis: Redis, cache?: RecordCache) {
   const createHash = defineScript<number>(redis, 'rankCreateHash', 1, CREATE_HASH)
   const updateHash = defineScript<number>(redis, 'rankUpdateHash', 1, UPDATE_HASH)
 
   return {
     /**
-     * The key and the game of an API-key request in one round trip. A value
-     * that cannot name a record (bad form) is simply not found.
+     * The key and the game of an API-key request: from the cache, or in one
+     * round trip. A value that cannot name a record (bad form) is simply not found.
      */
     async keyAndGame (apiKey: string, gameId: string): Promise<{ key: KeyRecord | null, game: GameRecord | null }> {
       const validKey = API_KEY_PATTERN.test(apiKey)
       const validGame = isGameId(gameId)
-      if (!validKey && !validGame) return { key: null, game: null }
+      let key = validKey ? cache?.get<KeyRecord>('key', apiKey) ?? null : null
+      let game = validGame ? cache?.get<GameRecord>('game', gameId) ?? null : null
+      const readKey = validKey && key === null
+      const readGame = validGame && game === null
+      if (!readKey && !readGame) return { key, game }
+      const stamp = cache?.stamp() ?? 0
       const pipeline = redis.pipeline()
-      if (validKey) pipeline.hgetall(keys.apiKey(apiKey))
-      if (validGame) pipeline.hgetall(keys.game(gameId))
+      if (readKey) pipeline.hgetall(keys.apiKey(apiKey))
+      if (readGame) pipeline.hgetall(keys.game(gameId))
       const replies = (await pipeline.exec()) ?? []
       for (const [error] of replies) if (error !== null) throw error
-      const keyHash = validKey ? replies[0]?.[1] as Hash : undefined
-      const gameHash = validGame ? replies[validKey ? 1 : 0]?.[1] as Hash : undefined
-      return {
-        key: keyHash === undefined ? null : keyFromHash(apiKey, keyHash),
-        game: gameHash === undefined ? null : gameFromHash(gameId, gameHash)
+      if (readKey) {
+        key = keyFromHash(apiKey, replies[0]?.[1] as Hash)
+        if (key !== null) cache?.set('key', apiKey, key, stamp)
       }
+      if (readGame) {
+        game = gameFromHash(gameId, replies[readKey ? 1 : 0]?.[1] as Hash)
+        if (game !== null) cache?.set('game', gameId, game, stamp)
+      }
+      return { key, game }
     },
 
     async game (gameId: string): Promise<GameRecord | null> {
       if (!isGameId(gameId)) return null
-      return gameFromHash(gameId, await redis.hgetall(keys.game(gameId)))
+      const cached = cache?.get<GameRecord>('game', gameId)
+      if (cached !== undefined) return cached
+      const stamp = cache?.stamp() ?? 0
+      const game = gameFromHash(gameId, await redis.hgetall(keys.game(gameId)))
+      if (game !== null) cache?.set('game', gameId, game, stamp)
+      return game
     },
 
     /** Creates the game; null when it exists already. */
@@ -76,6 +94,7 @@ export function createRecordStore (redis: Redis) {
         'name', game.name, 'developer', game.developer ?? '', 'approved', game.approved ? '1' : '0', 'created_at', game.created_at
       ])
       if (created === 0) return null
+      await invalidate(redis, cache, 'game', game.game_id)
       await redis.sadd(keys.games(), game.game_id)
       // Users hidden before this game existed are hidden on its board too.
       const hiddenUsers = await redis.smembers(keys.hiddenUsers())
@@ -90,9 +109,11 @@ export function createRecordStore (redis: Redis) {
       if (typeof changes.developer === 'string') fields.push('developer', changes.developer)
       if (changes.approved !== undefined) fields.push('approved', changes.approved ? '1' : '0')
       if (await updateHash([keys.game(gameId)], fields) === 0) return null
+      await invalidate(redis, cache, 'game', gameId)
       return await this.game(gameId)
     },
 
+    /** Read afresh, not from the cache (operators and the demo seed). */
     async key (apiKey: string): Promise<KeyRecord | null> {
       if (!API_KEY_PATTERN.test(apiKey)) return null
       return keyFromHash(apiKey, await redis.hgetall(keys.apiKey(apiKey)))
@@ -110,6 +131,7 @@ export function createRecordStore (redis: Redis) {
     async revokeKey (apiKey: string): Promise<KeyRecord | null> {
       if (!API_KEY_PATTERN.test(apiKey)) return null
       if (await updateHash([keys.apiKey(apiKey)], ['revoked', '1']) === 0) return null
+      await invalidate(redis, cache, 'key', apiKey)
       return await this.key(apiKey)
     },
 

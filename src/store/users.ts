@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { Redis } from 'ioredis'
 import { keys, SESSION_ID_PATTERN } from '../keys.js'
 import { USERNAME_PATTERN } from '../params.js'
+import { invalidate, type RecordCache } from './cache.js'
 import { CREATE_HASH, UPDATE_HASH, defineScript } from './scripts.js'
 
 /** A user as operators see it: never the password hash. */
@@ -38,15 +39,24 @@ export interface Session {
   expiresAt: string
 }
 
-/** Users and login sessions in Redis (layout in keys.ts). */
-export function createUserStore (redis: Redis) {
+/**
+ * Users and login sessions in Redis (layout in keys.ts). With a cache, users
+ * and sessions found are kept in process (a session no longer than its TTL)
+ * and every write here invalidates them on every instance (store/cache.ts).
+ */
+export function createUserStore (redis: Redis, cache?: RecordCache) {
   const createHash = defineScript<number>(redis, 'rankCreateHash', 1, CREATE_HASH)
   const updateHash = defineScript<number>(redis, 'rankUpdateHash', 1, UPDATE_HASH)
 
   return {
     async user (username: string): Promise<StoredUser | null> {
       if (!USERNAME_PATTERN.test(username)) return null
-      return userFromHash(username, await redis.hgetall(keys.user(username)))
+      const cached = cache?.get<StoredUser>('user', username)
+      if (cached !== undefined) return cached
+      const stamp = cache?.stamp() ?? 0
+      const user = userFromHash(username, await redis.hgetall(keys.user(username)))
+      if (user !== null) cache?.set('user', username, user, stamp)
+      return user
     },
 
     /** Keeps the set of hidden usernames that new games copy (see keys.boardHiddenUsers). */
@@ -60,6 +70,7 @@ export function createUserStore (redis: Redis) {
         'password', user.passwordHash ?? '', 'is_admin', user.is_admin ? '1' : '0', 'hidden', user.hidden ? '1' : '0', 'created_at', user.created_at
       ])
       if (created === 0) return null
+      await invalidate(redis, cache, 'user', user.username)
       await redis.sadd(keys.users(), user.username)
       return user
     },
@@ -71,6 +82,7 @@ export function createUserStore (redis: Redis) {
       if (changes.is_admin !== undefined) fields.push('is_admin', changes.is_admin ? '1' : '0')
       if (changes.hidden !== undefined) fields.push('hidden', changes.hidden ? '1' : '0')
       if (await updateHash([keys.user(username)], fields) === 0) return null
+      await invalidate(redis, cache, 'user', username)
       return await this.user(username)
     },
 
@@ -84,13 +96,21 @@ export function createUserStore (redis: Redis) {
     /** The username of a live session, or null. */
     async sessionUser (sessionId: string): Promise<string | null> {
       if (!SESSION_ID_PATTERN.test(sessionId)) return null
-      return await redis.get(keys.session(sessionId))
+      const cached = cache?.get<string>('session', sessionId)
+      if (cached !== undefined) return cached
+      const stamp = cache?.stamp() ?? 0
+      const [[, username], [, ttlMs]] = await redis.pipeline().get(keys.session(sessionId)).pttl(keys.session(sessionId)).exec() as [[null, string | null], [null, number]]
+      // Cached no longer than Redis keeps the session.
+      if (username !== null && ttlMs > 0) cache?.set('session', sessionId, username, stamp, Date.now() + ttlMs)
+      return username
     },
 
     /** True when a session was there to delete. */
     async deleteSession (sessionId: string): Promise<boolean> {
       if (!SESSION_ID_PATTERN.test(sessionId)) return false
-      return await redis.del(keys.session(sessionId)) === 1
+      const deleted = await redis.del(keys.session(sessionId)) === 1
+      await invalidate(redis, cache, 'session', sessionId)
+      return deleted
     }
   }
 }

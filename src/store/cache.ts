@@ -1,0 +1,114 @@
+import type { Redis } from 'ioredis'
+import { keys } from '../keys.js'
+
+/**
+ * An in-process cache of records read on every request (API keys, games,
+ * users, sessions), kept right on every instance: each write invalidates it
+ * locally at once and publishes the change on one Redis channel, which every
+ * instance (and its workers) subscribes to. While the subscription is down
+ * the cache is not used, and it is emptied when the subscription returns,
+ * since invalidations may have been missed meanwhile.
+ */
+export type CachedKind = 'key' | 'game' | 'user' | 'session'
+
+interface Entry {
+  value: unknown
+  /** ms since epoch; Infinity for records without a TTL. */
+  expiresAt: number
+}
+
+/** Entries per kind; the oldest goes first when full. */
+const MAX_ENTRIES = 20_000
+
+export class RecordCache {
+  private readonly maps = new Map<CachedKind, Map<string, Entry>>()
+  /** Bumped by every invalidation, so a read that raced a write is not cached. */
+  private generation = 0
+
+  constructor (private readonly isLive: () => boolean) {}
+
+  private map (kind: CachedKind): Map<string, Entry> {
+    let map = this.maps.get(kind)
+    if (map === undefined) {
+      map = new Map()
+      this.maps.set(kind, map)
+    }
+    return map
+  }
+
+  get<T> (kind: CachedKind, id: string): T | undefined {
+    if (!this.isLive()) return undefined
+    const map = this.map(kind)
+    const entry = map.get(id)
+    if (entry === undefined) return undefined
+    if (entry.expiresAt <= Date.now()) {
+      map.delete(id)
+      return undefined
+    }
+    return entry.value as T
+  }
+
+  /** The generation to hand to `set` after reading from Redis. */
+  stamp (): number {
+    return this.generation
+  }
+
+  set (kind: CachedKind, id: string, value: unknown, stamp: number, expiresAt = Infinity): void {
+    if (!this.isLive() || stamp !== this.generation) return
+    const map = this.map(kind)
+    if (map.size >= MAX_ENTRIES) map.delete(map.keys().next().value as string)
+    map.set(id, { value, expiresAt })
+  }
+
+  invalidate (kind: CachedKind, id: string): void {
+    this.generation++
+    this.maps.get(kind)?.delete(id)
+  }
+
+  clear (): void {
+    this.generation++
+    this.maps.clear()
+  }
+
+  /** Applies a message of the invalidation channel: `<kind>:<id>`. */
+  receive (message: string): void {
+    const colon = message.indexOf(':')
+    const kind = message.slice(0, colon) as CachedKind
+    if (colon > 0 && ['key', 'game', 'user', 'session'].includes(kind)) this.invalidate(kind, message.slice(colon + 1))
+    else this.clear()
+  }
+}
+
+/** Tells every instance (this one at once) that a record changed. */
+export async function invalidate (redis: Redis, cache: RecordCache | undefined, kind: CachedKind, id: string): Promise<void> {
+  cache?.invalidate(kind, id)
+  await redis.publish(keys.invalidations(), `${kind}:${id}`)
+}
+
+/**
+ * The cache of one process, fed by a subscriber connection of its own.
+ * Returns the cache and a function that closes the subscriber.
+ */
+export async function createRecordCache (redis: Redis): Promise<{ cache: RecordCache, close: () => Promise<void> }> {
+  const subscriber = redis.duplicate({ enableOfflineQueue: true })
+  let live = false
+  const cache = new RecordCache(() => live)
+  subscriber.on('message', (_channel: string, message: string) => { cache.receive(message) })
+  subscriber.on('ready', () => {
+    // ioredis subscribes again after a reconnect; what was missed meanwhile is unknown.
+    cache.clear()
+  })
+  subscriber.on('error', () => {}) // the main client reports Redis outages
+  subscriber.on('close', () => { live = false })
+  subscriber.on('end', () => { live = false })
+  await subscriber.subscribe(keys.invalidations())
+  live = true
+  subscriber.on('ready', () => { live = true })
+  return {
+    cache,
+    close: async () => {
+      live = false
+      subscriber.disconnect()
+    }
+  }
+}
