@@ -24,6 +24,8 @@ export interface Config {
   publicOrigin: string | undefined
   /** How often the play page reports play time, in seconds. */
   playtimeReportS: number
+  /** Service processes on this box (node:cluster); 1 runs in this process. */
+  workers: number
   nodeEnv: 'development' | 'production' | 'test'
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 }
@@ -133,6 +135,7 @@ export function loadConfig (env: Env = process.env): Config {
     bodyLimit: integer(env, 'BODY_LIMIT', 16384, 1024, 1_048_576),
     playtimeReportS: integer(env, 'PLAYTIME_REPORT_S', 30, 1, 300),
     publicOrigin: env.PUBLIC_ORIGIN === undefined || env.PUBLIC_ORIGIN === '' ? undefined : origin(env, 'PUBLIC_ORIGIN', env.PUBLIC_ORIGIN),
+    workers: integer(env, 'WORKERS', 1, 1, 64),
     nodeEnv,
     logLevel: oneOf(env, 'LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const)
   }

@@ -1,3 +1,4 @@
+import cluster, { type Worker } from 'node:cluster'
 import { randomBytes } from 'node:crypto'
 import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -17,7 +18,7 @@ export interface Service {
 }
 
 /** Starts Redis if the service owns it, builds the app and listens. */
-export async function startService (baseConfig: Config): Promise<Service> {
+export async function startService (baseConfig: Config, options: { welcome?: boolean } = {}): Promise<Service> {
   const managedRedis = baseConfig.redisUrl === undefined ? await startManagedRedis(baseConfig.dataDir) : undefined
   const generatedToken = baseConfig.adminToken === undefined && baseConfig.nodeEnv === 'development'
   const config: Config = {
@@ -38,7 +39,7 @@ export async function startService (baseConfig: Config): Promise<Service> {
   try {
     await fastify.register(app, { config })
     await fastify.listen({ port: config.port, host: config.host })
-    if (config.nodeEnv === 'development') await printWelcome(service, generatedToken)
+    if (config.nodeEnv === 'development' && options.welcome !== false) await printWelcome(service, generatedToken || process.env.RANKING_TOKEN_GENERATED === '1')
   } catch (error) {
     await fastify.close().catch(() => {})
     await managedRedis?.stop()
@@ -73,6 +74,47 @@ async function printWelcome ({ app: fastify, config, managedRedis }: Service, ge
   ].join('\n'))
 }
 
+/** How long a shutdown may take before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 15_000
+
+/**
+ * WORKERS > 1: this primary process owns the managed redis-server (if any)
+ * and the generated admin token, and forks the workers, which share the
+ * port; a worker that dies is replaced. On SIGTERM/SIGINT every worker
+ * drains its requests, then Redis is stopped.
+ */
+async function runPrimary (config: Config): Promise<void> {
+  const managedRedis = config.redisUrl === undefined ? await startManagedRedis(config.dataDir) : undefined
+  const generatedToken = config.adminToken === undefined && config.nodeEnv === 'development'
+  const env = {
+    REDIS_URL: managedRedis?.url ?? config.redisUrl ?? '',
+    ADMIN_TOKEN: generatedToken ? randomBytes(18).toString('base64url') : config.adminToken ?? '',
+    RANKING_TOKEN_GENERATED: generatedToken ? '1' : '0'
+  }
+  let stopping = false
+  const fork = (index: number): Worker => {
+    const worker = cluster.fork({ ...env, RANKING_WORKER_INDEX: String(index) })
+    worker.on('exit', (code, signal) => {
+      if (stopping) return
+      console.error(`worker ${index} exited (${signal ?? code}); starting another`)
+      fork(index)
+    })
+    return worker
+  }
+  for (let index = 1; index <= config.workers; index++) fork(index)
+  closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async () => {
+    stopping = true
+    const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined)
+    await Promise.all(workers.map(async worker => {
+      if (worker.isDead()) return
+      const exited = new Promise(resolve => worker.once('exit', resolve))
+      worker.process.kill('SIGTERM')
+      await exited
+    }))
+    await managedRedis?.stop()
+  })
+}
+
 export async function main (): Promise<void> {
   let config: Config
   try {
@@ -82,14 +124,24 @@ export async function main (): Promise<void> {
     console.error(error.message)
     process.exit(1)
   }
+  if (config.workers > 1 && cluster.isPrimary) {
+    try {
+      await runPrimary(config)
+    } catch (error) {
+      console.error(`Start-up failed: ${(error as Error).message}`)
+      process.exit(1)
+    }
+    return
+  }
   let service: Service
   try {
-    service = await startService(config)
+    // In a cluster only the first worker prints the development welcome.
+    service = await startService(config, { welcome: cluster.isPrimary || process.env.RANKING_WORKER_INDEX === '1' })
   } catch (error) {
     console.error(`Start-up failed: ${(error as Error).message}`)
     process.exit(1)
   }
-  closeWithGrace({ delay: 15_000 }, async ({ signal, err }) => {
+  closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
     if (err !== undefined) service.app.log.error({ err }, 'shutting down after an error')
     else service.app.log.info({ signal }, 'shutting down')
     await service.close()

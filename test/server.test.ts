@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { execFileSync, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -151,6 +151,54 @@ t.test('SIGTERM: in-flight requests finish, then Redis is closed and a managed r
   t.match(answer, /\{"ok":false,"error":"invalid_key","message":"The API key is not valid\."\}$/, 'with Redis still there to look the key up')
   t.equal(await exited, 0, `clean exit ${stderr}`)
   t.notOk(await answers(join(dataDir, 'redis.sock')), 'the managed redis-server is gone')
+})
+
+t.test('WORKERS=2: two processes share the port and the managed Redis; a dead worker is replaced', async t => {
+  const dataDir = tempDir(t)
+  const port = 20000 + Math.floor(Math.random() * 20000)
+  const child = spawn(process.execPath, [...process.execArgv, 'src/server.ts'], {
+    env: { ...process.env, NODE_ENV: 'test', WORKERS: '2', PORT: String(port), DATA_DIR: dataDir, REDIS_URL: '' },
+    stdio: ['ignore', 'ignore', 'pipe']
+  })
+  let stderr = ''
+  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString() })
+  const exited = new Promise<number | null>(resolve => child.once('exit', resolve))
+  const url = `http://127.0.0.1:${port}`
+  await waitForHealth(url)
+  // The primary's children that run node: the workers (the other child is redis-server).
+  const workers = (): number[] => {
+    let children: number[]
+    try {
+      children = execFileSync('pgrep', ['-P', String(child.pid)]).toString().trim().split('\n').map(Number)
+    } catch {
+      return []
+    }
+    return children.filter(pid => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'node'
+      } catch {
+        return false
+      }
+    })
+  }
+  const before = workers()
+  t.equal(before.length, 2, `two workers: ${before.join(', ')}`)
+  for (let i = 0; i < 10; i++) t.same(await (await fetch(`${url}/healthz`)).json(), { ok: true, data: { redis: 'up' } })
+  const victim = before[0] as number
+  process.kill(victim, 'SIGKILL')
+  const deadline = Date.now() + 20_000
+  let replaced = false
+  while (!replaced && Date.now() < deadline) {
+    const now = workers()
+    replaced = now.length === 2 && !now.includes(victim)
+    if (!replaced) await new Promise(resolve => setTimeout(resolve, 100))
+  }
+  t.ok(replaced, 'the killed worker was replaced')
+  await waitForHealth(url)
+  t.match(stderr, /worker \d exited \(SIGKILL\); starting another/)
+  child.kill('SIGTERM')
+  t.equal(await exited, 0, 'the primary exits cleanly after its workers')
+  t.notOk(await answers(join(dataDir, 'redis.sock')), 'and stops the managed redis-server last')
 })
 
 t.test('bad configuration stops the entry point with one line and exit 1', async t => {
