@@ -21,7 +21,6 @@ const BODY_ERRORS: Record<string, ErrorCode> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_body',
   FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_body',
   FST_ERR_CTP_INVALID_TYPE: 'invalid_body',
-  FST_ERR_CTP_INSTANCE_ALREADY_STARTED: 'internal_error',
   FST_PROTO_VIOLATION: 'invalid_body',
   FST_INVALID_MULTIPART_CONTENT_TYPE: 'invalid_body',
   FST_FILES_LIMIT: 'invalid_body',
@@ -40,7 +39,7 @@ export function toApiError (error: unknown, request: FastifyRequest, redis: Redi
   if (isRedisUnavailable(error, redis)) return new ApiError('unavailable')
   const fastifyError = error as Partial<FastifyError> | undefined
   const mapped = typeof fastifyError?.code === 'string' ? BODY_ERRORS[fastifyError.code] : undefined
-  if (mapped !== undefined && mapped !== 'internal_error') return new ApiError(mapped, BODY_MESSAGES[mapped])
+  if (mapped !== undefined) return new ApiError(mapped, BODY_MESSAGES[mapped])
   // Anything else raised while a body was being read (busboy's "Unexpected end
   // of multipart data", a JSON syntax error, ...) is a body that cannot be parsed.
   // (Bodies that are too large were mapped by their error code above.)

@@ -40,7 +40,7 @@ export function ensureDependencies () {
 
 /** Compiles src/ and plugins/ when dist/ is missing or older than them. */
 export function ensureBuild () {
-  const sources = ['src', 'plugins', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'].map(name => join(root, name))
+  const sources = ['src', 'plugins', 'sdk', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'].map(name => join(root, name))
   const newestSource = Math.max(...sources.map(path => existsSync(path) ? newestMtime(path) : 0))
   if (existsSync(join(root, 'dist', 'src', 'server.js')) && mtime(stamp) >= newestSource) return
   run('npm', ['run', 'build', '--silent'])

@@ -7,16 +7,14 @@
  * browser game can be read by any player, who can then submit any score.
  */
 
-/** Every error code the service answers with (DECISIONS.md section 1). */
-export type ErrorCode =
-  | 'missing_param' | 'invalid_key' | 'key_revoked' | 'key_game_mismatch' | 'invalid_game'
-  | 'invalid_signature' | 'expired_ts' | 'rate_limited' | 'not_logged_in' | 'invalid_stars'
-  | 'invalid_score' | 'invalid_player_name' | 'invalid_meta' | 'invalid_seconds' | 'invalid_param'
-  | 'unknown_action' | 'method_not_allowed' | 'not_found' | 'invalid_body' | 'payload_too_large'
-  | 'forbidden_origin' | 'unauthorized' | 'already_exists' | 'invalid_credentials' | 'unavailable'
-  | 'internal_error'
-  /** Not from the service: the request did not get a JSON envelope back. */
-  | 'network_error'
+import type { ErrorCode as ServiceErrorCode } from '../src/envelope.js'
+
+/**
+ * Every error code the service answers with (defined once, in the service's
+ * envelope module; a type only, so no runtime dependency), plus
+ * `network_error`: the request did not get a JSON envelope back.
+ */
+export type ErrorCode = ServiceErrorCode | 'network_error'
 
 export class RankingError extends Error {
   readonly code: ErrorCode

@@ -50,16 +50,24 @@ export const schemas = {
 }
 
 const BOOLEAN_TEXT: Record<string, boolean> = { true: true, false: false, 1: true, 0: false }
+const TEXT_FIELDS = Symbol('fields that arrived as text')
 
 /**
- * Checks `input` against an object schema in the admin order. Form fields and
- * flags arrive as text, so "true"/"false"/"1"/"0" count as booleans; a JSON
- * value of the wrong type (`{"game_id": 5}`) is invalid_param.
+ * Marks fields that arrived as text (form bodies, command-line flags), where
+ * "true"/"false"/"1"/"0" are booleans (DECISIONS.md section 5). JSON keeps
+ * its types: `{"approved": "true"}` is invalid_param like `{"game_id": 5}`.
  */
+export function textFields (fields: unknown): unknown {
+  return fields !== null && typeof fields === 'object' ? { ...fields, [TEXT_FIELDS]: true } : fields
+}
+
+/** Checks `input` against an object schema in the admin order. */
 export function readInput<T extends TObject<TProperties>> (schema: T, input: unknown): Static<T> {
   if (input === undefined || input === null || input === '') input = {}
-  if (typeof input !== 'object' || Array.isArray(input) || Buffer.isBuffer(input)) fail('invalid_body', 'The body must be an object of fields.')
-  const fields: Record<string, unknown> = Object.assign(Object.create(null), input)
+  if (typeof input !== 'object' || input === null || Array.isArray(input) || Buffer.isBuffer(input)) fail('invalid_body', 'The body must be an object of fields.')
+  const asText = (input as { [TEXT_FIELDS]?: boolean })[TEXT_FIELDS] === true
+  const fields: Record<string, unknown> = Object.create(null)
+  for (const name of Object.keys(input)) fields[name] = (input as Record<string, unknown>)[name]
   for (const name of schema.required ?? []) {
     if (fields[name] === undefined || fields[name] === null || fields[name] === '') fail('missing_param', `Parameter "${name}" is required.`)
   }
@@ -68,7 +76,7 @@ export function readInput<T extends TObject<TProperties>> (schema: T, input: unk
     if (property === undefined) fail('invalid_param', `Unknown parameter "${name.slice(0, 40)}".`)
     const value = fields[name]
     if (Array.isArray(value)) fail('invalid_param', `Parameter "${name}" was sent more than once.`)
-    if (property.type === 'boolean' && typeof value === 'string' && Object.hasOwn(BOOLEAN_TEXT, value)) fields[name] = BOOLEAN_TEXT[value]
+    if (asText && property.type === 'boolean' && typeof value === 'string' && Object.hasOwn(BOOLEAN_TEXT, value)) fields[name] = BOOLEAN_TEXT[value]
   }
   const error = Value.Errors(schema, fields).First()
   if (error !== undefined) {

@@ -17,11 +17,12 @@ import adminRoutes from './routes/admin.js'
 import healthRoutes from './routes/health.js'
 import playRoutes from './routes/play.js'
 
-/** Query parameters whose values must never reach a log line. */
-const SECRET_PARAMS = /([?&](?:api_key|api_secret|sign|password|token|session_id)=)[^&]*/gi
+/** Query parameters, and admin path segments, whose values must never reach a log line. */
+const SECRET_PARAMS = /([?&](?:api_key|api_secret|sign|password)=)[^&]*/gi
+const SECRET_SEGMENTS = /(\/admin\/(?:keys|sessions)\/)[^/?]+/g
 
 export function redactUrl (url: string): string {
-  return url.replace(SECRET_PARAMS, '$1[redacted]')
+  return url.replace(SECRET_PARAMS, '$1[redacted]').replace(SECRET_SEGMENTS, '$1[redacted]')
 }
 
 /** Fastify's own options: logging, proxies, limits, and the envelope for framework errors. */

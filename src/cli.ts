@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import type { Redis } from 'ioredis'
-import { createAdmin } from './admin.js'
+import { createAdmin, textFields } from './admin.js'
 import { ConfigError, loadConfig } from './config.js'
 import { ApiError } from './envelope.js'
 import { runningManagedRedis, startManagedRedis, type ManagedRedis } from './managed-redis.js'
@@ -62,11 +62,11 @@ const defaultIo: CliIo = {
 type Admin = ReturnType<typeof createAdmin>
 type Command = (admin: Admin, args: string[], flags: Record<string, string | undefined>) => Promise<unknown>
 
-/** Flags become the same input fields the HTTP API takes, so the rules are the admin module's. */
-function fieldsOf (flags: Record<string, string | undefined>): Record<string, string> {
+/** Flags become the same input fields the HTTP API takes (as text, like a form), so the rules are the admin module's. */
+function fieldsOf (flags: Record<string, string | undefined>, extra: Record<string, string> = {}): unknown {
   const fields: Record<string, string> = {}
   for (const [name, value] of Object.entries(flags)) if (value !== undefined) fields[name] = value
-  return fields
+  return textFields({ ...fields, ...extra })
 }
 
 function argument (args: string[], index: number, name: string): string {
@@ -76,11 +76,11 @@ function argument (args: string[], index: number, name: string): string {
 }
 
 const COMMANDS: Record<string, Command> = {
-  'games create': async (admin, args, flags) => await admin.createGame({ ...fieldsOf(flags), game_id: argument(args, 0, 'game_id') }),
+  'games create': async (admin, args, flags) => await admin.createGame(fieldsOf(flags, { game_id: argument(args, 0, 'game_id') })),
   'games update': async (admin, args, flags) => await admin.updateGame(argument(args, 0, 'game_id'), fieldsOf(flags)),
   'keys create': async (admin, args) => await admin.createKey({ game_id: argument(args, 0, 'game_id') }),
   'keys revoke': async (admin, args) => await admin.revokeKey(argument(args, 0, 'api_key')),
-  'users create': async (admin, args, flags) => await admin.createUser({ ...fieldsOf(flags), username: argument(args, 0, 'username') }),
+  'users create': async (admin, args, flags) => await admin.createUser(fieldsOf(flags, { username: argument(args, 0, 'username') })),
   'users update': async (admin, args, flags) => await admin.updateUser(argument(args, 0, 'username'), fieldsOf(flags)),
   'sessions create': async (admin, args) => await admin.createSession({ username: argument(args, 0, 'username') }),
   'sessions delete': async (admin, args) => await admin.deleteSession(argument(args, 0, 'session_id')),

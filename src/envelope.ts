@@ -39,7 +39,7 @@ export const ERROR_CODES = Object.keys(ERROR_MESSAGES) as ErrorCode[]
 /** A failure that is answered as `{ok:false, error: code, message}`. */
 export class ApiError extends Error {
   readonly code: ErrorCode
-  /** Kept for plugins (such as @fastify/rate-limit) that look at a status code. */
+  /** Never sent (every answer is HTTP 200); @fastify/rate-limit's error builder must carry one. */
   readonly statusCode: number
 
   constructor (code: ErrorCode, message: string = ERROR_MESSAGES[code], statusCode = 400) {
@@ -52,10 +52,6 @@ export class ApiError extends Error {
 
 export function fail (code: ErrorCode, message?: string): never {
   throw new ApiError(code, message)
-}
-
-export function isErrorCode (value: unknown): value is ErrorCode {
-  return typeof value === 'string' && Object.hasOwn(ERROR_MESSAGES, value)
 }
 
 /** The success envelope. */

@@ -17,10 +17,19 @@ export interface Service {
   close: () => Promise<void>
 }
 
+/**
+ * `npm start` in development makes up an admin token when none is set and
+ * prints it (DECISIONS.md section 6); anywhere else an unset ADMIN_TOKEN
+ * leaves the admin routes off (not_found).
+ */
+function generatesAdminToken (config: Config): boolean {
+  return config.adminToken === undefined && config.nodeEnv === 'development' && process.env.RANKING_GENERATE_ADMIN_TOKEN === '1'
+}
+
 /** Starts Redis if the service owns it, builds the app and listens. */
 export async function startService (baseConfig: Config, options: { welcome?: boolean } = {}): Promise<Service> {
   const managedRedis = baseConfig.redisUrl === undefined ? await startManagedRedis(baseConfig.dataDir) : undefined
-  const generatedToken = baseConfig.adminToken === undefined && baseConfig.nodeEnv === 'development'
+  const generatedToken = generatesAdminToken(baseConfig)
   const config: Config = {
     ...baseConfig,
     redisUrl: managedRedis?.url ?? baseConfig.redisUrl,
@@ -58,7 +67,7 @@ async function printWelcome ({ app: fastify, config, managedRedis }: Service, ge
     '',
     `Ranking service (development) at ${baseUrl}`,
     `  Redis:        ${managedRedis === undefined ? 'REDIS_URL' : `managed redis-server, data in ${config.dataDir}`}`,
-    `  Admin token:  ${config.adminToken ?? ''}${generatedToken ? '   (generated for this run; set ADMIN_TOKEN to choose one)' : ''}`,
+    `  Admin token:  ${config.adminToken === undefined ? '(none: set ADMIN_TOKEN to enable /admin)' : config.adminToken}${generatedToken ? '   (generated for this run; set ADMIN_TOKEN to choose one)' : ''}`,
     `  Play page:    ${baseUrl}/play/${demo.gameId}   (log in as ${DEMO_LOGIN.username} / ${DEMO_LOGIN.password})`,
     `  API docs:     ${baseUrl}/docs`,
     `  Demo game:    ${demo.gameId}`,
@@ -77,32 +86,29 @@ async function printWelcome ({ app: fastify, config, managedRedis }: Service, ge
 /** How long a shutdown may take before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 15_000
 
+/** Workers that die before listening, in a row, after which the primary gives up. */
+const START_FAILURES_ALLOWED = 3
+
 /**
  * WORKERS > 1: this primary process owns the managed redis-server (if any)
  * and the generated admin token, and forks the workers, which share the
- * port; a worker that dies is replaced. On SIGTERM/SIGINT every worker
- * drains its requests, then Redis is stopped.
+ * port. A worker that dies while serving is replaced at once; one that dies
+ * before it listens is retried after a second, and after
+ * START_FAILURES_ALLOWED such failures in a row the primary stops. Shutdown
+ * belongs to the primary: on SIGTERM/SIGINT it asks every worker to drain
+ * (a worker's own close-with-grace does that), then stops Redis.
  */
 async function runPrimary (config: Config): Promise<void> {
   const managedRedis = config.redisUrl === undefined ? await startManagedRedis(config.dataDir) : undefined
-  const generatedToken = config.adminToken === undefined && config.nodeEnv === 'development'
+  const generatedToken = generatesAdminToken(config)
   const env = {
     REDIS_URL: managedRedis?.url ?? config.redisUrl ?? '',
     ADMIN_TOKEN: generatedToken ? randomBytes(18).toString('base64url') : config.adminToken ?? '',
     RANKING_TOKEN_GENERATED: generatedToken ? '1' : '0'
   }
   let stopping = false
-  const fork = (index: number): Worker => {
-    const worker = cluster.fork({ ...env, RANKING_WORKER_INDEX: String(index) })
-    worker.on('exit', (code, signal) => {
-      if (stopping) return
-      console.error(`worker ${index} exited (${signal ?? code}); starting another`)
-      fork(index)
-    })
-    return worker
-  }
-  for (let index = 1; index <= config.workers; index++) fork(index)
-  closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async () => {
+  let startFailures = 0
+  async function stopAll (): Promise<void> {
     stopping = true
     const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined)
     await Promise.all(workers.map(async worker => {
@@ -112,7 +118,33 @@ async function runPrimary (config: Config): Promise<void> {
       await exited
     }))
     await managedRedis?.stop()
-  })
+  }
+  const fork = (index: number): Worker => {
+    const worker = cluster.fork({ ...env, RANKING_WORKER_INDEX: String(index) })
+    let listening = false
+    worker.on('listening', () => {
+      listening = true
+      startFailures = 0
+    })
+    worker.on('exit', (code, signal) => {
+      if (stopping) return
+      if (listening) {
+        console.error(`worker ${index} exited (${signal ?? code}); starting another`)
+        fork(index)
+        return
+      }
+      startFailures++
+      if (startFailures >= START_FAILURES_ALLOWED) {
+        console.error(`Start-up failed: workers exited ${startFailures} times before listening; stopping`)
+        stopAll().then(() => process.exit(1), () => process.exit(1))
+        return
+      }
+      setTimeout(() => { if (!stopping) fork(index) }, 1000)
+    })
+    return worker
+  }
+  for (let index = 1; index <= config.workers; index++) fork(index)
+  closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, stopAll)
 }
 
 export async function main (): Promise<void> {

@@ -293,3 +293,16 @@ t.test('with ADMIN_TOKEN unset every /admin route answers not_found', async t =>
   // The public API still answers (a game cannot exist here, so invalid_key).
   expectError(t, await app.inject({ method: 'GET', url: '/api/rank?action=top&api_key=rk_x&game_id=g' }), 'invalid_key', 'public route still served')
 })
+
+t.test('JSON bodies keep their types; form bodies read true/false/1/0 as booleans', async t => {
+  const { app } = await buildTestApp(t)
+  const json = await admin(app, 'POST', '/admin/games', { game_id: 'typed_json', approved: 'true' })
+  t.equal(json.json().error, 'invalid_param', '"true" is a string in JSON')
+  const form = await app.inject({
+    method: 'POST',
+    url: '/admin/games',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'game_id=typed_form&approved=1'
+  })
+  t.equal(form.json().data.approved, true, 'approved=1 in a form is true')
+})

@@ -17,6 +17,7 @@ t.test('defaults of DECISIONS.md section 6', async t => {
   t.equal(config.bodyLimit, 16384)
   t.equal(config.publicOrigin, undefined)
   t.equal(config.playtimeReportS, 30)
+  t.equal(config.workers, 1)
   t.equal(config.nodeEnv, 'development')
   t.equal(config.logLevel, 'info')
   t.match(config.dataDir, /\/data$/)
@@ -38,6 +39,7 @@ t.test('every variable is read', async t => {
     BODY_LIMIT: '2048',
     PUBLIC_ORIGIN: 'https://games.example.com',
     PLAYTIME_REPORT_S: '5',
+    WORKERS: '4',
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     DATA_DIR: '/tmp/ranking-data'
@@ -58,6 +60,7 @@ t.test('every variable is read', async t => {
     bodyLimit: 2048,
     publicOrigin: 'https://games.example.com',
     playtimeReportS: 5,
+    workers: 4,
     nodeEnv: 'production',
     logLevel: 'warn'
   })
@@ -78,7 +81,7 @@ t.test('a bad value stops start-up with one line naming the variable', async t =
     ['TRUST_PROXY', 'maybe'], ['TRUST_PROXY', '10.0.0.0/40'], ['TRUST_PROXY', '1.2.3.4/8/9'],
     ['ALLOWED_ORIGINS', 'example.com'], ['ALLOWED_ORIGINS', 'https://a.com/path'],
     ['RATE_LIMIT_MAX', '0'], ['RATE_LIMIT_WINDOW_MS', '10'], ['SESSION_RATE_LIMIT_MAX', 'x'],
-    ['BODY_LIMIT', '100'], ['PUBLIC_ORIGIN', 'ftp://x.com'], ['PLAYTIME_REPORT_S', '0'], ['NODE_ENV', 'staging'], ['LOG_LEVEL', 'loud']
+    ['BODY_LIMIT', '100'], ['PUBLIC_ORIGIN', 'ftp://x.com'], ['PLAYTIME_REPORT_S', '0'], ['WORKERS', '0'], ['NODE_ENV', 'staging'], ['LOG_LEVEL', 'loud']
   ]
   for (const [name, value] of bad) {
     t.throws(() => loadConfig({ [name]: value }), ConfigError, `${name}=${value}`)

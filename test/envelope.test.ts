@@ -302,3 +302,17 @@ t.test('Redis down: unavailable, fast, without Redis text; back up afterwards', 
   }
   t.same(health, { ok: true, data: { redis: 'up' } }, 'healthz up again after Redis restarts')
 })
+
+t.test('a limited route sends its rate-limit headers also when it fails before being counted', async t => {
+  const { app } = await buildTestApp(t, { RATE_LIMIT_MAX: '7', SESSION_RATE_LIMIT_MAX: '9' })
+  const missing = await app.inject({ method: 'GET', url: '/api/rank?action=top&game_id=x' })
+  t.equal(missing.json().error, 'missing_param')
+  t.equal(missing.headers['x-ratelimit-limit'], '7')
+  t.equal(missing.headers['x-ratelimit-remaining'], '7', 'read, not counted')
+  const anonymous = await app.inject({ method: 'GET', url: '/api/rank?action=me-self&game_id=x' })
+  t.equal(anonymous.json().error, 'not_logged_in')
+  t.equal(anonymous.headers['x-ratelimit-limit'], '9')
+  t.equal(anonymous.headers['x-ratelimit-remaining'], '9')
+  const health = await app.inject({ method: 'GET', url: '/healthz' })
+  t.equal(health.headers['x-ratelimit-limit'], undefined, 'unlimited routes send none')
+})

@@ -79,11 +79,14 @@ t.test('development start: demo game, admin token, key and secret, and a signed 
   const printed: string[] = []
   const log = console.log
   console.log = (...parts: unknown[]) => { printed.push(parts.join(' ')) }
+  // What scripts/start.mjs (npm start) sets.
+  process.env.RANKING_GENERATE_ADMIN_TOKEN = '1'
   let service: Awaited<ReturnType<typeof startService>>
   try {
     service = await startService(loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent', PORT: '0', REDIS_URL: redis.url }))
   } finally {
     console.log = log
+    delete process.env.RANKING_GENERATE_ADMIN_TOKEN
   }
   t.teardown(service.close)
   const text = printed.join('\n')
@@ -121,6 +124,37 @@ async function waitForHealth (url: string): Promise<void> {
   }
   throw new Error('the service did not come up')
 }
+
+t.test('outside npm start, an unset ADMIN_TOKEN leaves the admin routes off, also in development', async t => {
+  const redis = await startTestRedis()
+  t.teardown(redis.stop)
+  const log = console.log
+  console.log = () => {}
+  let service: Awaited<ReturnType<typeof startService>>
+  try {
+    service = await startService(loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent', PORT: '0', REDIS_URL: redis.url }))
+  } finally {
+    console.log = log
+  }
+  t.teardown(service.close)
+  t.equal(service.config.adminToken, undefined)
+  const response = await fetch(`${baseUrl(service)}/admin/games`, { method: 'POST', headers: { authorization: 'Bearer anything' } })
+  t.same(await response.json(), { ok: false, error: 'not_found', message: 'No such route.' })
+})
+
+t.test('WORKERS: workers that cannot start are retried, then the primary gives up with exit 1', async t => {
+  const redis = await startTestRedis()
+  t.teardown(redis.stop)
+  // The port is taken by the test Redis, so every worker fails to listen.
+  const child = spawn(process.execPath, [...process.execArgv, 'src/server.ts'], {
+    env: { ...process.env, NODE_ENV: 'test', WORKERS: '2', PORT: String(redis.port), REDIS_URL: redis.url },
+    stdio: ['ignore', 'ignore', 'pipe']
+  })
+  let stderr = ''
+  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString() })
+  t.equal(await new Promise(resolve => child.once('exit', resolve)), 1)
+  t.match(stderr, /Start-up failed: workers exited 3 times before listening; stopping/)
+})
 
 t.test('SIGTERM: in-flight requests finish, then Redis is closed and a managed redis-server stopped', async t => {
   const dataDir = tempDir(t)

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify'
 import { fail, ok } from '../envelope.js'
 import { routeSchemas } from '../schemas.js'
+import { textFields } from '../admin.js'
 
 /** Admin bodies may be up to 1 MiB (DECISIONS.md section 5). */
 export const ADMIN_BODY_LIMIT = 1_048_576
@@ -27,6 +28,8 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
     if (given === undefined || !timingSafeEqual(digest(given), expected)) fail('unauthorized')
   })
 
+  // JSON keeps its types; form and multipart fields are text (see textFields).
+  const input = (request: FastifyRequest): unknown => (request.headers['content-type'] ?? '').toLowerCase().includes('json') ? request.body : textFields(request.body)
   const body = (schema: FastifySchema) => ({ bodyLimit: ADMIN_BODY_LIMIT, schema })
   type WithGame = { Params: { game_id: string } }
   type WithKey = { Params: { api_key: string } }
@@ -34,16 +37,16 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   type WithSession = { Params: { session_id: string } }
   type WithPlayer = { Params: { game_id: string, player_name: string } }
 
-  fastify.post('/admin/games', body(routeSchemas.createGame), async (request) => ok(await fastify.admin.createGame(request.body)))
-  fastify.patch<WithGame>('/admin/games/:game_id', body(routeSchemas.updateGame), async (request) => ok(await fastify.admin.updateGame(request.params.game_id, request.body)))
-  fastify.post('/admin/keys', body(routeSchemas.createKey), async (request) => ok(await fastify.admin.createKey(request.body)))
-  fastify.post<WithKey>('/admin/keys/:api_key/revoke', body(routeSchemas.revokeKey), async (request) => ok(await fastify.admin.revokeKey(request.params.api_key, request.body)))
-  fastify.post('/admin/users', body(routeSchemas.createUser), async (request) => ok(await fastify.admin.createUser(request.body)))
-  fastify.patch<WithUser>('/admin/users/:username', body(routeSchemas.updateUser), async (request) => ok(await fastify.admin.updateUser(request.params.username, request.body)))
-  fastify.post('/admin/sessions', body(routeSchemas.createSession), async (request) => ok(await fastify.admin.createSession(request.body)))
-  fastify.delete<WithSession>('/admin/sessions/:session_id', body(routeSchemas.deleteSession), async (request) => ok(await fastify.admin.deleteSession(request.params.session_id, request.body)))
+  fastify.post('/admin/games', body(routeSchemas.createGame), async (request) => ok(await fastify.admin.createGame(input(request))))
+  fastify.patch<WithGame>('/admin/games/:game_id', body(routeSchemas.updateGame), async (request) => ok(await fastify.admin.updateGame(request.params.game_id, input(request))))
+  fastify.post('/admin/keys', body(routeSchemas.createKey), async (request) => ok(await fastify.admin.createKey(input(request))))
+  fastify.post<WithKey>('/admin/keys/:api_key/revoke', body(routeSchemas.revokeKey), async (request) => ok(await fastify.admin.revokeKey(request.params.api_key, input(request))))
+  fastify.post('/admin/users', body(routeSchemas.createUser), async (request) => ok(await fastify.admin.createUser(input(request))))
+  fastify.patch<WithUser>('/admin/users/:username', body(routeSchemas.updateUser), async (request) => ok(await fastify.admin.updateUser(request.params.username, input(request))))
+  fastify.post('/admin/sessions', body(routeSchemas.createSession), async (request) => ok(await fastify.admin.createSession(input(request))))
+  fastify.delete<WithSession>('/admin/sessions/:session_id', body(routeSchemas.deleteSession), async (request) => ok(await fastify.admin.deleteSession(request.params.session_id, input(request))))
   const player = '/admin/games/:game_id/players/:player_name'
   fastify.get<WithPlayer>(player, { schema: routeSchemas.getPlayer }, async (request) => ok(await fastify.admin.player(request.params.game_id, request.params.player_name)))
-  fastify.patch<WithPlayer>(player, body(routeSchemas.setPlayer), async (request) => ok(await fastify.admin.setPlayer(request.params.game_id, request.params.player_name, request.body)))
-  fastify.delete<WithPlayer>(player, body(routeSchemas.deletePlayer), async (request) => ok(await fastify.admin.deletePlayer(request.params.game_id, request.params.player_name, request.body)))
+  fastify.patch<WithPlayer>(player, body(routeSchemas.setPlayer), async (request) => ok(await fastify.admin.setPlayer(request.params.game_id, request.params.player_name, input(request))))
+  fastify.delete<WithPlayer>(player, body(routeSchemas.deletePlayer), async (request) => ok(await fastify.admin.deletePlayer(request.params.game_id, request.params.player_name, input(request))))
 }

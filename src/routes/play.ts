@@ -99,7 +99,7 @@ ${account}
   })
 
   // The board beside the game: public, like the page itself.
-  fastify.get<WithGame>('/play/:game_id/board', { schema: routeSchemas.playBoard }, async (request) => {
+  fastify.get<WithGame>('/play/:game_id/board', { schema: routeSchemas.playBoard, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate }, async (request) => {
     const gameId = request.params.game_id
     const game = isGameId(gameId) ? await fastify.records.game(gameId) : null
     if (game === null || !game.approved) fail('invalid_game')

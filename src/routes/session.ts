@@ -6,7 +6,7 @@ import { routeSchemas } from '../schemas.js'
 
 /** `_method=DELETE` in a POST form is a DELETE (spec section 4.2). */
 function isDelete (request: FastifyRequest): boolean {
-  if (request.method === 'DELETE') return true
+  if (request.method !== 'POST') return request.method === 'DELETE'
   const override = request.fields._method
   if (override === undefined || override === '') return false
   if (override.toUpperCase() !== 'DELETE') fail('invalid_param', '_method may only be DELETE.')

@@ -90,20 +90,25 @@ export async function invalidate (redis: Redis, cache: RecordCache | undefined, 
  * Returns the cache and a function that closes the subscriber.
  */
 export async function createRecordCache (redis: Redis): Promise<{ cache: RecordCache, close: () => Promise<void> }> {
-  const subscriber = redis.duplicate({ enableOfflineQueue: true })
+  // Subscribed by hand on every (re)connection, so the cache is used only once
+  // the subscription is confirmed; what was missed meanwhile is dropped.
+  const subscriber = redis.duplicate({ enableOfflineQueue: true, autoResubscribe: false })
   let live = false
   const cache = new RecordCache(() => live)
+  let subscribed: () => void = () => {}
+  const firstSubscription = new Promise<void>(resolve => { subscribed = resolve })
   subscriber.on('message', (_channel: string, message: string) => { cache.receive(message) })
   subscriber.on('ready', () => {
-    // ioredis subscribes again after a reconnect; what was missed meanwhile is unknown.
-    cache.clear()
+    subscriber.subscribe(keys.invalidations()).then(() => {
+      cache.clear()
+      live = true
+      subscribed()
+    }, () => {}) // a failed subscribe is retried on the next connection
   })
   subscriber.on('error', () => {}) // the main client reports Redis outages
   subscriber.on('close', () => { live = false })
-  subscriber.on('end', () => { live = false })
-  await subscriber.subscribe(keys.invalidations())
-  live = true
-  subscriber.on('ready', () => { live = true })
+  // Start-up does not wait on the cache for long: without it, requests read Redis.
+  await Promise.race([firstSubscription, new Promise(resolve => setTimeout(resolve, 2000).unref())])
   return {
     cache,
     close: async () => {

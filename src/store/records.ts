@@ -88,17 +88,20 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
       return game
     },
 
-    /** Creates the game; null when it exists already. */
+    /**
+     * Creates the game; null when it exists already. The game joins the
+     * index and copies the hidden users before its record exists, so no
+     * request can use a board that hide walks would miss.
+     */
     async createGame (game: GameRecord): Promise<GameRecord | null> {
+      await redis.sadd(keys.games(), game.game_id)
+      const hiddenUsers = await redis.smembers(keys.hiddenUsers())
+      if (hiddenUsers.length > 0) await redis.sadd(keys.boardHiddenUsers(game.game_id), ...hiddenUsers)
       const created = await createHash([keys.game(game.game_id)], [
         'name', game.name, 'developer', game.developer ?? '', 'approved', game.approved ? '1' : '0', 'created_at', game.created_at
       ])
       if (created === 0) return null
       await invalidate(redis, cache, 'game', game.game_id)
-      await redis.sadd(keys.games(), game.game_id)
-      // Users hidden before this game existed are hidden on its board too.
-      const hiddenUsers = await redis.smembers(keys.hiddenUsers())
-      if (hiddenUsers.length > 0) await redis.sadd(keys.boardHiddenUsers(game.game_id), ...hiddenUsers)
       return game
     },
 

@@ -99,7 +99,9 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       const cached = cache?.get<string>('session', sessionId)
       if (cached !== undefined) return cached
       const stamp = cache?.stamp() ?? 0
-      const [[, username], [, ttlMs]] = await redis.pipeline().get(keys.session(sessionId)).pttl(keys.session(sessionId)).exec() as [[null, string | null], [null, number]]
+      const replies = await redis.pipeline().get(keys.session(sessionId)).pttl(keys.session(sessionId)).exec() ?? []
+      for (const [error] of replies) if (error !== null) throw error
+      const [[, username], [, ttlMs]] = replies as [[null, string | null], [null, number]]
       // Cached no longer than Redis keeps the session.
       if (username !== null && ttlMs > 0) cache?.set('session', sessionId, username, stamp, Date.now() + ttlMs)
       return username
