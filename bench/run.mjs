@@ -398,14 +398,13 @@ async function seedBoard (redis, gameId, size) {
   const ms = new Float64Array(size)
   const now = Date.now()
   const boardKey = keys.board(gameId)
-  const entriesKey = keys.entries(gameId)
   const CHUNK = 1000
   const BATCH = 10_000
   const inFlight = []
   for (let start = 0; start < size; start += BATCH) {
     const pipeline = redis.pipeline()
     for (let chunk = start; chunk < Math.min(size, start + BATCH); chunk += CHUNK) {
-      const hash = []
+      const buckets = new Map()
       const zset = []
       for (let i = chunk; i < Math.min(size, chunk + CHUNK); i++) {
         const score = randInt(1_000_000)
@@ -413,10 +412,14 @@ async function seedBoard (redis, gameId, size) {
         best[i] = score
         ms[i] = time
         const name = playerName(i)
-        hash.push(name, encode.entry(score, time))
+        // Entries are spread over hashes by a hash of the name (keys.entries).
+        const entriesKey = keys.entries(gameId, name)
+        let fields = buckets.get(entriesKey)
+        if (fields === undefined) buckets.set(entriesKey, fields = [])
+        fields.push(name, encode.entry(score, time))
         zset.push(encode.boardScore(score), encode.member(time, name))
       }
-      pipeline.hset(entriesKey, ...hash)
+      for (const [entriesKey, fields] of buckets) pipeline.hset(entriesKey, ...fields)
       pipeline.zadd(boardKey, ...zset)
     }
     inFlight.push(pipeline.exec().then(results => {
@@ -706,7 +709,19 @@ try {
       await sleep(200)
       const after = parseInfo(await redis.info('memory')).fields
       const boardBytes = await redis.call('MEMORY', 'USAGE', keys.board(gameId), 'SAMPLES', '5000')
-      const entriesBytes = await redis.call('MEMORY', 'USAGE', keys.entries(gameId), 'SAMPLES', '5000')
+      // The entries are spread over many small hashes: add up every bucket's size.
+      let entriesBytes = 0
+      const bucketKeys = new Set()
+      for (let i = 0; i < size; i++) bucketKeys.add(keys.entries(gameId, playerName(i)))
+      const bucketList = [...bucketKeys]
+      for (let i = 0; i < bucketList.length; i += 500) {
+        const pipeline = redis.pipeline()
+        for (const key of bucketList.slice(i, i + 500)) pipeline.call('MEMORY', 'USAGE', key, 'SAMPLES', '0')
+        for (const [error, bytes] of await pipeline.exec()) {
+          if (error) throw error
+          entriesBytes += Number(bytes)
+        }
+      }
       memory = {
         size,
         usedBefore: Number(before.used_memory),
@@ -714,7 +729,7 @@ try {
         perEntry: (Number(after.used_memory) - Number(before.used_memory)) / size,
         boardPerEntry: boardBytes / size,
         entriesPerEntry: entriesBytes / size,
-        encodings: [await redis.object('ENCODING', keys.board(gameId)), await redis.object('ENCODING', keys.entries(gameId))]
+        encodings: [await redis.object('ENCODING', keys.board(gameId)), await redis.object('ENCODING', keys.entries(gameId, playerName(0)))]
       }
     }
     await verifySeed(service, boards[size], games[size].key.api_key)

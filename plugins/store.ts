@@ -15,6 +15,8 @@ declare module 'fastify' {
     ratings: Ratings
     playtime: Playtime
     admin: Admin
+    /** Resolves once this process has applied every cache invalidation published so far. */
+    syncRecordCache: () => Promise<void>
   }
 }
 
@@ -23,6 +25,7 @@ export default fp(async (fastify) => {
   const { redis, config } = fastify
   const { cache, close } = await createRecordCache(redis)
   fastify.addHook('onClose', close)
+  fastify.decorate('syncRecordCache', async () => { await cache.sync(redis) })
   const records = createRecordStore(redis, cache)
   const users = createUserStore(redis, cache)
   const leaderboard = createLeaderboard(redis)

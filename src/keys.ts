@@ -9,6 +9,22 @@
  */
 const PREFIX = 'rank'
 
+/**
+ * A board's entries (and metas) are spread over this many hashes by a hash
+ * of the player name, so each hash stays small enough for Redis's compact
+ * listpack encoding (redis.conf: hash-max-listpack-entries 512) up to about
+ * two million players per game: about 60 bytes an entry instead of about 100
+ * in one big hash (bench/RESULTS.md).
+ */
+export const ENTRY_BUCKETS = 4096
+
+/** FNV-1a over the UTF-8 bytes of the name: stable across processes and versions. */
+export function entryBucket (player: string): number {
+  let hash = 0x811c9dc5
+  for (const byte of Buffer.from(player, 'utf8')) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0
+  return hash % ENTRY_BUCKETS
+}
+
 export const keys = {
   /** HASH: name, developer, approved ("1"/"0"), created_at (ISO). */
   game: (gameId: string) => `${PREFIX}:{game:${gameId}}:game`,
@@ -17,10 +33,10 @@ export const keys = {
    * 13-digit achievement time in ms + player_name; see store/leaderboard.ts.
    */
   board: (gameId: string) => `${PREFIX}:{game:${gameId}}:board`,
-  /** HASH player_name -> "best|ms": every stored best, hidden ones included. */
-  entries: (gameId: string) => `${PREFIX}:{game:${gameId}}:entries`,
-  /** HASH player_name -> meta text sent with the stored best. */
-  meta: (gameId: string) => `${PREFIX}:{game:${gameId}}:meta`,
+  /** HASH player_name -> "best|ms" of the player's bucket: every stored best, hidden ones included. */
+  entries: (gameId: string, player: string) => `${PREFIX}:{game:${gameId}}:entries:${entryBucket(player)}`,
+  /** HASH player_name -> meta text sent with the stored best, in the player's bucket. */
+  meta: (gameId: string, player: string) => `${PREFIX}:{game:${gameId}}:meta:${entryBucket(player)}`,
   /** SET of player names hidden on this board only. */
   hiddenPlayers: (gameId: string) => `${PREFIX}:{game:${gameId}}:hidden`,
   /**

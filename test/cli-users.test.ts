@@ -1,6 +1,7 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { runCli } from '../src/cli.js'
+import { keys } from '../src/keys.js'
 import { buildTestApp, createGame, dataOf, errorOf, formBody, me, submit, top } from './helpers/app.js'
 
 /*
@@ -91,12 +92,16 @@ t.test('users update: password, flags; changes apply to HTTP at once', async t =
 
   const updated = printed(t, await cli(env, ['users', 'update', 'dave', '--password-stdin'], 'second'))
   t.match(updated, { username: 'dave', is_admin: false, hidden: false, created_at: ISO_MS })
+  // The CLI's change reaches the running service's record cache through pub/sub.
+  await app.syncRecordCache()
   t.equal(errorOf(await login(app, 'dave', 'first')), 'invalid_credentials', 'the old password no longer works')
   t.same(dataOf(await login(app, 'dave', 'second')), { username: 'dave', is_admin: false })
   printed(t, await cli(env, ['users', 'update', 'dave', '--password', 'third']))
+  await app.syncRecordCache()
   t.same(dataOf(await login(app, 'dave', 'third')), { username: 'dave', is_admin: false })
 
   t.match(printed(t, await cli(env, ['users', 'update', 'dave', '--is_admin', 'true'])), { username: 'dave', is_admin: true, hidden: false })
+  await app.syncRecordCache()
   t.equal(dataOf(await meSelf(app, cookie, game.gameId)).is_admin_record, true, 'the existing session sees the flag')
 
   // Hiding through the CLI takes the user off the boards.
@@ -123,20 +128,23 @@ t.test('sessions create and delete: the session works as a cookie over HTTP', as
     { player_name: 'erin', best_score: null, rank: null, total_players: dataOf(await top(app, game)).total, is_dev_record: false, is_admin_record: false })
 
   t.same(printed(t, await cli(env, ['sessions', 'delete', made.session_id])), {})
+  await app.syncRecordCache()
   t.equal(errorOf(await meSelf(app, cookie, game.gameId)), 'not_logged_in', 'the deleted session no longer works')
   t.match(await cli(env, ['sessions', 'delete', made.session_id]), { code: 1, out: '', err: /^error not_found: .+\n$/ }, 'deleting it again')
 
   // A login session can be deleted from the CLI too.
   printed(t, await cli(env, ['users', 'update', 'erin', '--password', 'pw']))
+  await app.syncRecordCache()
   const loginCookie = cookieOf(await login(app, 'erin', 'pw'))
   t.same(printed(t, await cli(env, ['sessions', 'delete', loginCookie.slice('sid='.length)])), {})
+  await app.syncRecordCache()
   t.equal(errorOf(await meSelf(app, loginCookie, game.gameId)), 'not_logged_in')
 
   // SESSION_TTL_S and SESSION_COOKIE of the CLI's environment apply.
   const custom = printed(t, await cli({ ...env, SESSION_TTL_S: '60', SESSION_COOKIE: 'game_sid' }, ['sessions', 'create', 'erin']))
   t.equal(custom.cookie_name, 'game_sid')
   t.ok(Math.abs(Date.parse(custom.expires_at) - (Date.now() + 60000)) < 5000, 'expires in 60 s')
-  const ttl = await app.redis.ttl(`rank:session:{${String(custom.session_id)}}`)
+  const ttl = await app.redis.ttl(keys.session(String(custom.session_id)))
   t.ok(ttl > 50 && ttl <= 60, `TTL ${ttl}`)
 })
 

@@ -35,6 +35,8 @@ t.test('the CLI does what the admin API does, against the same Redis', async t =
   const revokedKey = await cli(env, 'keys', 'revoke', apiKey)
   t.equal(revokedKey.code, 0)
   t.same(Object.keys(JSON.parse(revokedKey.out)).sort(), ['api_key', 'created_at', 'game_id', 'revoked'])
+  // The CLI's change reaches the running service's record cache through pub/sub.
+  await app.syncRecordCache()
   t.equal((await submit(app, game, { player: 'p', score: 4 })).json().error, 'key_revoked')
 })
 

@@ -22,6 +22,8 @@ const MAX_ENTRIES = 20_000
 
 export class RecordCache {
   private readonly maps = new Map<CachedKind, Map<string, Entry>>()
+  /** sync() tokens waiting for their own message to come back. */
+  private readonly syncs = new Map<string, () => void>()
   /** Bumped by every invalidation, so a read that raced a write is not cached. */
   private generation = 0
 
@@ -70,9 +72,27 @@ export class RecordCache {
     this.maps.clear()
   }
 
-  /** Applies a message of the invalidation channel: `<kind>:<id>`. */
+  /**
+   * Resolves once every invalidation published before this call has reached
+   * this process: a channel delivers its messages in order, so when our own
+   * token comes back, all earlier ones have been applied. For tests and for
+   * operators' tools that must see their change take effect.
+   */
+  async sync (redis: Redis): Promise<void> {
+    const token = `${process.pid}-${Math.random().toString(36).slice(2)}`
+    const arrived = new Promise<void>(resolve => this.syncs.set(token, resolve))
+    await redis.publish(keys.invalidations(), `sync:${token}`)
+    await arrived
+    this.syncs.delete(token)
+  }
+
+  /** Applies a message of the invalidation channel: `<kind>:<id>`, or a `sync:<token>` coming back. */
   receive (message: string): void {
     const colon = message.indexOf(':')
+    if (message.startsWith('sync:')) {
+      this.syncs.get(message.slice(colon + 1))?.()
+      return
+    }
     const kind = message.slice(0, colon) as CachedKind
     if (colon > 0 && ['key', 'game', 'user', 'session'].includes(kind)) this.invalidate(kind, message.slice(colon + 1))
     else this.clear()

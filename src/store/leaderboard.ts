@@ -187,20 +187,20 @@ export function createLeaderboard (redis: Redis) {
   const visibilityScript = defineScript<number>(redis, 'rankSetVisibility', 4, SET_VISIBILITY)
   const entryScript = defineScript<[string, string, string, number, number, number] | []>(redis, 'rankEntry', 4, ENTRY)
   const deleteScript = defineScript<number>(redis, 'rankDeleteEntry', 4, DELETE_ENTRY)
-  const entryKeys = (gameId: string): string[] => [keys.board(gameId), keys.entries(gameId), keys.meta(gameId), keys.hiddenPlayers(gameId)]
+  const entryKeys = (gameId: string, player: string): string[] => [keys.board(gameId), keys.entries(gameId, player), keys.meta(gameId, player), keys.hiddenPlayers(gameId)]
 
   return {
     /** One atomic script call: compare, store, rank, count. */
     async submit (gameId: string, player: string, score: number, meta: string | undefined): Promise<SubmitResult> {
       const [improved, best, , rank, total] = await submitScript(
-        [...entryKeys(gameId), keys.boardHiddenUsers(gameId)],
+        [...entryKeys(gameId, player), keys.boardHiddenUsers(gameId)],
         [player, String(score), String(negate(String(score))), meta ?? '', meta === undefined ? '0' : '1']
       )
       return { improved: improved === 1, bestScore: Number(best), rank: rankOrNull(rank), totalPlayers: total }
     },
 
     async standing (gameId: string, player: string): Promise<PlayerStanding> {
-      const [best, , rank, total] = await meScript([keys.board(gameId), keys.entries(gameId)], [player])
+      const [best, , rank, total] = await meScript([keys.board(gameId), keys.entries(gameId, player)], [player])
       return { bestScore: best === '' ? null : Number(best), rank: rankOrNull(rank), totalPlayers: total }
     },
 
@@ -227,13 +227,13 @@ export function createLeaderboard (redis: Redis) {
     async setVisibility (gameId: string, player: string, flags: { boardHidden?: boolean, userHidden?: boolean }): Promise<boolean> {
       const flag = (value: boolean | undefined): string => value === undefined ? '' : value ? '1' : '0'
       return await visibilityScript(
-        [keys.board(gameId), keys.entries(gameId), keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId)],
+        [keys.board(gameId), keys.entries(gameId, player), keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId)],
         [player, flag(flags.boardHidden), flag(flags.userHidden)]
       ) === 1
     },
 
     async entry (gameId: string, player: string): Promise<BoardEntry | null> {
-      const reply = await entryScript(entryKeys(gameId), [player])
+      const reply = await entryScript(entryKeys(gameId, player), [player])
       if (reply.length === 0) return null
       const [best, ms, meta, boardHidden, rank, hasMeta] = reply
       return {
@@ -247,7 +247,7 @@ export function createLeaderboard (redis: Redis) {
     },
 
     async deleteEntry (gameId: string, player: string): Promise<boolean> {
-      return await deleteScript(entryKeys(gameId), [player]) === 1
+      return await deleteScript(entryKeys(gameId, player), [player]) === 1
     }
   }
 }
