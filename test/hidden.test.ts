@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, errorOf, formBody, me, submit, top, type TestGame } from './helpers/app.js'
+import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, formBody, me, submit, top, type TestGame, expectError } from './helpers/app.js'
 
 /*
  * Hidden players (DECISIONS.md section 2 and the board-entry routes of
@@ -11,16 +11,6 @@ import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, errorOf, formBody
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/
-
-type Test = Pick<typeof t, 'equal'>
-
-function expectError (t: Test, response: LightMyRequestResponse, code: string, what: string): void {
-  t.equal(response.statusCode, 200, `${what} (status 200)`)
-  t.equal(response.headers['content-type'], JSON_TYPE, `${what} (content-type)`)
-  let error: unknown
-  try { error = errorOf(response) } catch { error = response.body }
-  t.equal(error, code, what)
-}
 
 async function sleep (ms: number): Promise<void> {
   await new Promise(resolve => setTimeout(resolve, ms))

@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { admin, buildTestApp, createGame, dataOf, errorOf, formBody } from './helpers/app.js'
+import { admin, buildTestApp, createGame, dataOf, formBody, expectError } from './helpers/app.js'
 
 /*
  * /api/rate (spec section 4.2, DECISIONS.md sections 1, 2 and 4): one rating
@@ -12,16 +12,7 @@ import { admin, buildTestApp, createGame, dataOf, errorOf, formBody } from './he
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
-type Test = Pick<typeof t, 'equal'>
 type Headers = Record<string, string>
-
-function expectError (t: Test, response: LightMyRequestResponse, code: string, what: string): void {
-  t.equal(response.statusCode, 200, `${what} (status 200)`)
-  t.equal(response.headers['content-type'], JSON_TYPE, `${what} (content-type)`)
-  let error: unknown
-  try { error = errorOf(response) } catch { error = response.body }
-  t.equal(error, code, what)
-}
 
 let counter = 0
 

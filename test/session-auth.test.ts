@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { admin, buildTestApp, createGame, dataOf, errorOf, formBody } from './helpers/app.js'
+import { admin, buildTestApp, createGame, dataOf, formBody, expectError } from './helpers/app.js'
 
 /*
  * Login sessions (DECISIONS.md sections 1, 3, 4, 5): POST /auth/login and
@@ -72,17 +72,6 @@ function sessionCookieOf (response: LightMyRequestResponse, name = 'sid'): strin
 
 async function meSelf (app: FastifyInstance, gameId: string, cookie?: string): Promise<LightMyRequestResponse> {
   return await app.inject({ method: 'GET', url: `/api/rank?action=me-self&game_id=${gameId}`, headers: cookie === undefined ? {} : { cookie } })
-}
-
-/** The assertions the helpers use, from the root test or any subtest. */
-type Test = Pick<typeof t, 'equal'>
-
-function expectError (t: Test, response: LightMyRequestResponse, code: string, what: string): void {
-  t.equal(response.statusCode, 200, `${what} (status 200)`)
-  t.equal(response.headers['content-type'], JSON_TYPE, `${what} (content-type)`)
-  let error: unknown
-  try { error = errorOf(response) } catch { error = response.body }
-  t.equal(error, code, what)
 }
 
 const { app } = await buildTestApp(t)

@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { admin, buildTestApp, createGame, dataOf, errorOf, formBody, me, multipartBody, submit, top } from './helpers/app.js'
+import { admin, buildTestApp, createGame, dataOf, formBody, me, multipartBody, submit, top, expectError } from './helpers/app.js'
 
 /*
  * Session mode on /api/rank: submit-self and me-self (spec section 4.1,
@@ -10,16 +10,7 @@ import { admin, buildTestApp, createGame, dataOf, errorOf, formBody, me, multipa
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
-type Test = Pick<typeof t, 'equal'>
 type Headers = Record<string, string>
-
-function expectError (t: Test, response: LightMyRequestResponse, code: string, what: string): void {
-  t.equal(response.statusCode, 200, `${what} (status 200)`)
-  t.equal(response.headers['content-type'], JSON_TYPE, `${what} (content-type)`)
-  let error: unknown
-  try { error = errorOf(response) } catch { error = response.body }
-  t.equal(error, code, what)
-}
 
 async function createUser (app: FastifyInstance, username: string, options: { is_admin?: boolean, hidden?: boolean } = {}): Promise<void> {
   dataOf(await admin(app, 'POST', '/admin/users', { username, is_admin: options.is_admin ?? false, hidden: options.hidden ?? false }))

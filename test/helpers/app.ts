@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import type tap from 'tap'
 import { buildApp } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
 import { computeSignature } from '../../src/signature.js'
@@ -117,6 +118,15 @@ export function errorOf (response: LightMyRequestResponse): string {
   const body = response.json()
   if (response.statusCode !== 200 || body.ok !== false) throw new Error(`expected an error envelope, got ${response.statusCode} ${response.body}`)
   return body.error
+}
+
+/** A failure envelope with this code: HTTP 200, JSON, and the code. */
+export function expectError (t: Pick<typeof tap, 'equal'>, response: LightMyRequestResponse, code: string, what: string): void {
+  t.equal(response.statusCode, 200, `${what} (status 200)`)
+  t.equal(response.headers['content-type'], 'application/json; charset=utf-8', `${what} (content-type)`)
+  let error: unknown
+  try { error = errorOf(response) } catch { error = response.body }
+  t.equal(error, code, what)
 }
 
 export function dataOf (response: LightMyRequestResponse): any {
