@@ -20,13 +20,26 @@ export const RANK_ACTIONS = {
 
 export type RankAction = keyof typeof RANK_ACTIONS
 
+/** The actions of API-key mode (the others are session mode): these answer other sites (CORS). */
+export const API_KEY_ACTIONS: ReadonlySet<string> = new Set<RankAction>(['submit', 'top', 'me'])
+
 export function isRankAction (action: string): action is RankAction {
   return Object.hasOwn(RANK_ACTIONS, action)
 }
 
-export function actionOf (url: string): RawValue | undefined {
+const actions = new WeakMap<object, RawValue | undefined>()
+
+/**
+ * The `action` of a raw request, parsed once: the router's constraint and
+ * the CORS delegator both ask for it.
+ */
+export function actionOf (raw: { url?: string }): RawValue | undefined {
+  if (actions.has(raw)) return actions.get(raw)
+  const url = raw.url as string // always set on an incoming request
   const query = url.indexOf('?')
-  return query === -1 ? undefined : parseUrlEncoded(url.slice(query + 1)).action
+  const action = query === -1 ? undefined : parseUrlEncoded(url.slice(query + 1)).action
+  actions.set(raw, action)
+  return action
 }
 
 type ConstraintStrategy = Parameters<FastifyInstance['addConstraintStrategy']>[0]
@@ -43,7 +56,7 @@ export const actionConstraint: ConstraintStrategy = {
     }
   },
   deriveConstraint (request: { url?: string }) {
-    const action = actionOf(request.url as string) // always set on an incoming request
+    const action = actionOf(request)
     return typeof action === 'string' ? action : undefined
   },
   // Other paths that happen to carry ?action= must still match their routes.
@@ -53,7 +66,7 @@ export const actionConstraint: ConstraintStrategy = {
 /** Why no /api/rank route matched: the route errors come first in the check order. */
 export function explainRankMiss (request: FastifyRequest): ApiError | undefined {
   if (request.url.split('?', 1)[0] !== RANK_PATH) return undefined
-  const action = actionOf(request.url)
+  const action = actionOf(request.raw)
   if (action === undefined || action === '') return new ApiError('missing_param', 'Parameter "action" is required.')
   if (typeof action !== 'string') return new ApiError('invalid_param', 'Parameter "action" must be sent once, correctly encoded.')
   if (!isRankAction(action)) return new ApiError('unknown_action', 'No such action on /api/rank.')

@@ -1,7 +1,6 @@
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
 import { fail, ok } from '../envelope.js'
-import { isGameId } from '../params.js'
 import { projectPath } from '../paths.js'
 import { routeSchemas } from '../schemas.js'
 
@@ -50,7 +49,7 @@ export default async function playRoutes (fastify: FastifyInstance): Promise<voi
 
   fastify.get<WithGame>('/play/:game_id', { schema: routeSchemas.playPage }, async (request, reply) => {
     const gameId = request.params.game_id
-    const game = isGameId(gameId) ? await fastify.records.game(gameId) : null
+    const game = await fastify.records.game(gameId)
     reply.type('text/html; charset=utf-8')
     if (game === null) {
       reply.code(404)
@@ -101,7 +100,7 @@ ${account}
   // The board beside the game: public, like the page itself.
   fastify.get<WithGame>('/play/:game_id/board', { schema: routeSchemas.playBoard, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate }, async (request) => {
     const gameId = request.params.game_id
-    const game = isGameId(gameId) ? await fastify.records.game(gameId) : null
+    const game = await fastify.records.game(gameId)
     if (game === null || !game.approved) fail('invalid_game')
     const { total, items } = await fastify.leaderboard.top(game.game_id, 0, PLAY_BOARD_SIZE)
     return ok({ game_id: game.game_id, total, items })

@@ -2,11 +2,9 @@ import cors from '@fastify/cors'
 import type { FastifyInstance } from 'fastify'
 import { ok } from '../envelope.js'
 import { optional, param, parseLimit, parseMeta, parseOffset, parsePlayerName, parseScore } from '../params.js'
-import { RANK_ACTIONS, actionConstraint, actionOf, explainRankMiss } from './action.js'
+import { API_KEY_ACTIONS, RANK_ACTIONS, actionConstraint, actionOf, explainRankMiss } from './action.js'
 import { requires } from './requires.js'
 import { routeSchemas } from '../schemas.js'
-
-const API_KEY_ACTIONS = new Set(['submit', 'top', 'me'])
 
 /**
  * The actions of /api/rank (spec section 4.1): submit, top and me in API-key
@@ -21,7 +19,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   // strictPreflight off: an OPTIONS that is not a preflight gets the 204, not a text/plain 400.
   await fastify.register(cors, {
     delegator: (request, callback) => {
-      const action = actionOf(request.url as string)
+      const action = actionOf(request.raw)
       callback(null, typeof action === 'string' && API_KEY_ACTIONS.has(action)
         ? { origin: '*', methods: ['GET', 'POST'], maxAge: 86400, strictPreflight: false }
         : { origin: false, strictPreflight: false })

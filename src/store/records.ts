@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis'
 import { keys, API_KEY_PATTERN } from '../keys.js'
 import { isGameId } from '../params.js'
 import { invalidate, type RecordCache } from './cache.js'
-import { CREATE_HASH, UPDATE_HASH, defineScript } from './scripts.js'
+import { hashScripts } from './scripts.js'
 
 /** A game as operators see it (DECISIONS.md section 5). */
 export interface GameRecord {
@@ -45,8 +45,7 @@ function keyFromHash (apiKey: string, hash: Hash): KeyRecord | null {
  * on every instance (store/cache.ts).
  */
 export function createRecordStore (redis: Redis, cache?: RecordCache) {
-  const createHash = defineScript<number>(redis, 'rankCreateHash', 1, CREATE_HASH)
-  const updateHash = defineScript<number>(redis, 'rankUpdateHash', 1, UPDATE_HASH)
+  const { createHash, updateHash } = hashScripts(redis)
 
   return {
     /**

@@ -14,15 +14,23 @@ export function defineScript<T> (redis: Redis, name: string, numberOfKeys: numbe
 }
 
 /** Creates a hash only when the key does not exist yet. Returns 1 when created. */
-export const CREATE_HASH = `
+const CREATE_HASH = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], unpack(ARGV))
 return 1
 `
 
 /** Sets fields of a hash only when the key exists. Returns 1 when updated. */
-export const UPDATE_HASH = `
+const UPDATE_HASH = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 if #ARGV > 0 then redis.call('HSET', KEYS[1], unpack(ARGV)) end
 return 1
 `
+
+/** The record scripts (games, keys, users): create-if-absent and update-if-present. */
+export function hashScripts (redis: Redis) {
+  return {
+    createHash: defineScript<number>(redis, 'rankCreateHash', 1, CREATE_HASH),
+    updateHash: defineScript<number>(redis, 'rankUpdateHash', 1, UPDATE_HASH)
+  }
+}

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis'
 import { keys, SESSION_ID_PATTERN } from '../keys.js'
 import { USERNAME_PATTERN } from '../params.js'
 import { invalidate, type RecordCache } from './cache.js'
-import { CREATE_HASH, UPDATE_HASH, defineScript } from './scripts.js'
+import { hashScripts } from './scripts.js'
 
 /** A user as operators see it: never the password hash. */
 export interface UserRecord {
@@ -45,8 +45,7 @@ export interface Session {
  * and every write here invalidates them on every instance (store/cache.ts).
  */
 export function createUserStore (redis: Redis, cache?: RecordCache) {
-  const createHash = defineScript<number>(redis, 'rankCreateHash', 1, CREATE_HASH)
-  const updateHash = defineScript<number>(redis, 'rankUpdateHash', 1, UPDATE_HASH)
+  const { createHash, updateHash } = hashScripts(redis)
 
   return {
     async user (username: string): Promise<StoredUser | null> {
