@@ -196,7 +196,8 @@ t.test('WORKERS=2: two processes share the port and the managed Redis; a dead wo
   })
   let stderr = ''
   child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString() })
-  const exited = new Promise<number | null>(resolve => child.once('exit', resolve))
+  // 'close', not 'exit': by then everything the primary wrote to stderr has been read.
+  const exited = new Promise<number | null>(resolve => child.once('close', resolve))
   const url = `http://127.0.0.1:${port}`
   await waitForHealth(url)
   // The primary's children that run node: the workers (the other child is redis-server).
@@ -229,9 +230,9 @@ t.test('WORKERS=2: two processes share the port and the managed Redis; a dead wo
   }
   t.ok(replaced, 'the killed worker was replaced')
   await waitForHealth(url)
-  t.match(stderr, /worker \d exited \(SIGKILL\); starting another/)
   child.kill('SIGTERM')
   t.equal(await exited, 0, 'the primary exits cleanly after its workers')
+  t.match(stderr, /worker \d exited \(SIGKILL\); starting another/)
   t.notOk(await answers(join(dataDir, 'redis.sock')), 'and stops the managed redis-server last')
 })
 
