@@ -128,8 +128,9 @@ async function runPrimary (config: Config): Promise<void> {
     })
     worker.on('exit', (code, signal) => {
       if (stopping) return
+      // Every death is logged; one before listening is retried after a pause.
+      console.error(`worker ${index} exited (${signal ?? code}); starting another${listening ? '' : ' in 1 s'}`)
       if (listening) {
-        console.error(`worker ${index} exited (${signal ?? code}); starting another`)
         fork(index)
         return
       }
