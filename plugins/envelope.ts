@@ -35,6 +35,8 @@ const BODY_MESSAGES: Partial<Record<ErrorCode, string>> = {
 
 /** Maps anything thrown while serving a request to an ApiError. */
 export function toApiError (error: unknown, request: FastifyRequest, redis: Redis | undefined): ApiError {
+  // Whatever a reader made of a body cut short at the limit, the fault is its size.
+  if (request.bodyTooLarge && (!(error instanceof ApiError) || error.code === 'invalid_body')) return new ApiError('payload_too_large')
   if (error instanceof ApiError) return error
   if (isRedisUnavailable(error, redis)) return new ApiError('unavailable')
   const fastifyError = error as Partial<FastifyError> | undefined
@@ -48,6 +50,8 @@ export function toApiError (error: unknown, request: FastifyRequest, redis: Redi
 }
 
 export function sendError (reply: FastifyReply, error: ApiError): FastifyReply {
+  // The rest of an oversized body is never read: end the connection with the answer.
+  if (error.code === 'payload_too_large') reply.header('connection', 'close')
   return reply
     .code(200)
     .type('application/json; charset=utf-8')
