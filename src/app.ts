@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { Socket } from 'node:net'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from './config.js'
@@ -17,24 +18,87 @@ import adminRoutes from './routes/admin.js'
 import healthRoutes from './routes/health.js'
 import playRoutes from './routes/play.js'
 
-/** Query parameters, and admin path segments, whose values must never reach a log line. */
-const SECRET_PARAMS = /([?&](?:api_key|api_secret|sign|password)=)[^&]*/gi
+/** Parameters whose values must never reach a log line, by their decoded name. */
+const SECRET_PARAMS = new Set(['api_key', 'api_secret', 'sign', 'password', 'session_id'])
+/** Admin path segments that name a secret (a key, a session). */
 const SECRET_SEGMENTS = /(\/admin\/(?:keys|sessions)\/)[^/?]+/g
 
+function decodedName (raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '))
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A URL as it may be logged: secret path segments replaced, and the value of
+ * every query parameter whose decoded name is secret (`sign`, `%73ign`) or
+ * cannot be decoded.
+ */
 export function redactUrl (url: string): string {
-  return url.replace(SECRET_PARAMS, '$1[redacted]').replace(SECRET_SEGMENTS, '$1[redacted]')
+  const query = url.indexOf('?')
+  const path = (query === -1 ? url : url.slice(0, query)).replace(SECRET_SEGMENTS, '$1[redacted]')
+  if (query === -1) return path
+  const pairs = url.slice(query + 1).split('&').map(pair => {
+    const eq = pair.indexOf('=')
+    const name = decodedName(eq === -1 ? pair : pair.slice(0, eq))
+    if (eq === -1 || (name !== undefined && !SECRET_PARAMS.has(name))) return pair
+    return `${pair.slice(0, eq)}=[redacted]`
+  })
+  return `${path}?${pairs.join('&')}`
+}
+
+/**
+ * Errors as logs show them: what went wrong and where, never the extra
+ * properties libraries attach (Node's `rawPacket` holds the raw request with
+ * its Authorization and Cookie headers; ioredis's `command` holds a script's
+ * arguments, secrets included).
+ */
+function serializeError (error: Error & { code?: unknown, statusCode?: unknown }): { type: string, message: string, stack: string, [key: string]: unknown } {
+  if (!(error instanceof Error)) return { type: typeof error, message: String(error), stack: '' }
+  return { type: error.name, message: error.message, stack: error.stack ?? '', code: error.code, statusCode: error.statusCode }
+}
+
+/**
+ * A request Node cannot parse as HTTP (or that times out, or whose headers
+ * are too large) never reaches a route: it is answered here, in the envelope
+ * like everything else, and the connection is closed. Its raw bytes, which
+ * carry the client's headers, are never logged.
+ */
+function clientErrorHandler (this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  this.log.debug({ err: { code: error.code, message: error.message } }, 'client error')
+  const [code, message] = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    ? ['invalid_body', 'The request did not arrive in time.'] as const
+    : error.code === 'HPE_HEADER_OVERFLOW'
+      ? ['payload_too_large', 'The request headers are too large.'] as const
+      : ['invalid_body', 'The request cannot be parsed as HTTP.'] as const
+  const body = JSON.stringify({ ok: false, error: code, message })
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+  }
+  socket.destroy()
+}
+
+export interface ServerExtras {
+  /** Where logs go instead of standard output (tests read them). */
+  logStream?: { write: (line: string) => void }
 }
 
 /** Fastify's own options: logging, proxies, limits, and the envelope for framework errors. */
-export function serverOptions (config: Config): FastifyServerOptions {
-  const pretty = config.nodeEnv === 'development' && process.stdout.isTTY
+export function serverOptions (config: Config, extras: ServerExtras = {}): FastifyServerOptions {
+  const pretty = config.nodeEnv === 'development' && process.stdout.isTTY && extras.logStream === undefined
   return {
     logger: {
       level: config.logLevel,
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
+      // Headers are never logged whole, wherever a library puts them (@fastify/multipart logs busboy's options at trace).
+      redact: { paths: ['headers', '*.headers', 'res.headers["set-cookie"]'], censor: '[redacted]' },
       serializers: {
-        req: (request) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip })
+        req: (request) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }),
+        err: serializeError
       },
+      ...(extras.logStream === undefined ? {} : { stream: extras.logStream }),
       ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } } : {})
     },
     genReqId: () => randomUUID(),
@@ -43,6 +107,7 @@ export function serverOptions (config: Config): FastifyServerOptions {
     bodyLimit: config.bodyLimit,
     routerOptions: { querystringParser: parseUrlEncoded },
     frameworkErrors,
+    clientErrorHandler,
     // Requests that arrive while closing are still answered, in the envelope.
     return503OnClosing: false,
     // A client that stalls its request cannot hold a socket for ever.
@@ -78,8 +143,8 @@ async function app (fastify: FastifyInstance, { config }: { config: Config }): P
 export default fp(app, { name: 'ranking-service' })
 
 /** Builds the app without listening; tests call `inject` on it. */
-export async function buildApp (config: Config): Promise<FastifyInstance> {
-  const fastify = Fastify(serverOptions(config))
+export async function buildApp (config: Config, extras: ServerExtras = {}): Promise<FastifyInstance> {
+  const fastify = Fastify(serverOptions(config, extras))
   await fastify.register(app, { config })
   await fastify.ready()
   return fastify

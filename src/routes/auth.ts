@@ -1,10 +1,21 @@
 import { createHash } from 'node:crypto'
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { fail, ok } from '../envelope.js'
 import { verifyPassword } from '../passwords.js'
 import { param } from '../params.js'
 import { requires } from './requires.js'
 import { routeSchemas } from '../schemas.js'
+
+/**
+ * Credentials in a URL end up in browser history, proxy logs and Referer
+ * headers: login takes them from the body only.
+ */
+async function refuseCredentialsInUrl (request: FastifyRequest): Promise<void> {
+  const query = request.query as Record<string, unknown>
+  for (const name of ['username', 'password']) {
+    if (Object.hasOwn(query, name)) fail('invalid_param', `Send ${name} in the request body, never in the URL.`)
+  }
+}
 
 /**
  * The small part of the platform that makes session mode usable on its own
@@ -28,7 +39,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
     url: '/auth/login',
     schema: routeSchemas.login,
     config: { rateLimitPolicy: 'login' },
-    preValidation: fastify.readFields,
+    preValidation: [fastify.readFields, refuseCredentialsInUrl],
     preHandler: [
       fastify.checkOrigin,
       requires('username', 'password'),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import type tap from 'tap'
-import { buildApp } from '../../src/app.js'
+import { buildApp, type ServerExtras } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
 import { computeSignature } from '../../src/signature.js'
 import { startTestRedis, type TestRedis } from './redis.js'
@@ -17,11 +17,11 @@ export interface TestContext {
 }
 
 /** A fresh redis-server and the app built on it, without listening. */
-export async function buildTestApp (t: Teardown, env: Record<string, string> = {}): Promise<TestContext> {
+export async function buildTestApp (t: Teardown, env: Record<string, string> = {}, extras: ServerExtras = {}): Promise<TestContext> {
   const redis = await startTestRedis()
   t.teardown(async () => { await redis.stop() })
   const config = loadConfig({ NODE_ENV: 'test', ADMIN_TOKEN, REDIS_URL: redis.url, RATE_LIMIT_MAX: '1000000', ...env })
-  const app = await buildApp(config)
+  const app = await buildApp(config, extras)
   t.teardown(async () => { await app.close() })
   return { app, redis, config }
 }
