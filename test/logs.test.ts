@@ -17,7 +17,7 @@ import { rawRequest } from './helpers/raw-http.js'
 
 const lines: string[] = []
 const logStream = new Writable({ write (chunk, _encoding, done) { lines.push(String(chunk)); done() } })
-const { app, baseUrl } = await listeningApp(t, { LOG_LEVEL: 'trace' }, { logStream })
+const { baseUrl } = await listeningApp(t, { LOG_LEVEL: 'trace' }, { logStream })
 const port = Number(new URL(baseUrl).port)
 const PASSWORD = 'correct-horse-battery-staple'
 
