@@ -110,9 +110,30 @@ export function isGameId (value: string): boolean {
   return GAME_ID_PATTERN.test(value)
 }
 
+/**
+ * A character that shows something: a letter, digit, punctuation or symbol
+ * (emoji are symbols) that Unicode does not tell renderers to ignore (the
+ * Hangul fillers are letters that draw nothing). White space, marks on their
+ * own and format characters (zero-width space, joiners) show nothing.
+ */
+const SHOWS = /[\p{L}\p{N}\p{P}\p{S}]/u
+const IGNORED = /\p{Default_Ignorable_Code_Point}/u
+
+function hasVisible (value: string): boolean {
+  for (const char of value) if (SHOWS.test(char) && !IGNORED.test(char)) return true
+  return false
+}
+
+/**
+ * 1 to 30 code points (one emoji is one character), no control characters,
+ * no bidirectional controls (U+061C, U+200E/F, U+202A-202E, U+2066-2069:
+ * they reorder what is shown, so "alice" can display as someone else's name),
+ * and at least one visible character. Zero-width joiners inside emoji
+ * sequences are kept: they are part of the emoji.
+ */
 export function parsePlayerName (value: string): string {
-  const length = [...value].length // code points, so one emoji is one character
-  if (length < 1 || length > 30 || /\p{Cc}/u.test(value) || /^\p{White_Space}*$/u.test(value)) fail('invalid_player_name')
+  const length = [...value].length
+  if (length < 1 || length > 30 || /[\p{Cc}\p{Bidi_Control}]/u.test(value) || !hasVisible(value)) fail('invalid_player_name')
   return value
 }
 

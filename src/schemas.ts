@@ -83,6 +83,7 @@ const ADMIN: ErrorCode[] = ['unauthorized', 'missing_param', 'invalid_param', 'n
 const adminSecurity = { security: [{ adminToken: [] }], tags: ['admin'] }
 const gameParams = Type.Object({ game_id: Type.String() })
 const playerParams = Type.Object({ game_id: Type.String(), player_name: Type.String() })
+const playerQuery = Type.Object({ player_name: Type.String({ description: 'the name exactly as stored; clients rewrite "." and ".." in paths, never in a query' }) })
 
 export const routeSchemas = {
   submit: envelope(SubmitResult, [...API_KEY, 'expired_ts', 'invalid_signature', 'invalid_player_name', 'invalid_score', 'invalid_meta'], 'Submit a score (API key, signed)', {
@@ -150,7 +151,11 @@ export const routeSchemas = {
   deleteSession: envelope(Empty, ADMIN, 'End a login session', { ...adminSecurity, params: Type.Object({ session_id: Type.String() }) }),
   getPlayer: envelope(Entry, ADMIN, 'A board entry with its meta', { ...adminSecurity, params: playerParams }),
   setPlayer: envelope(Entry, ADMIN, 'Hide or show a board entry on this board', { ...adminSecurity, params: playerParams, body: adminBodies.setPlayer }),
-  deletePlayer: envelope(Empty, ADMIN, 'Delete a board entry', { ...adminSecurity, params: playerParams })
+  deletePlayer: envelope(Empty, ADMIN, 'Delete a board entry', { ...adminSecurity, params: playerParams }),
+  // The same three with the name in the query: a name such as "." or ".." cannot be a path segment.
+  getPlayerByQuery: envelope(Entry, ADMIN, 'A board entry with its meta (any name, given in the query)', { ...adminSecurity, params: gameParams, querystring: playerQuery }),
+  setPlayerByQuery: envelope(Entry, ADMIN, 'Hide or show a board entry (any name, given in the query)', { ...adminSecurity, params: gameParams, querystring: playerQuery, body: adminBodies.setPlayer }),
+  deletePlayerByQuery: envelope(Empty, ADMIN, 'Delete a board entry (any name, given in the query)', { ...adminSecurity, params: gameParams, querystring: playerQuery })
 }
 
 /** Every error code with its meaning, for the document's introduction. */

@@ -35,6 +35,7 @@ t.test('the OpenAPI document validates and covers every public route', async t =
     '/admin/sessions': ['post'],
     '/admin/sessions/{session_id}': ['delete'],
     '/admin/games/{game_id}/players/{player_name}': ['get', 'patch', 'delete'],
+    '/admin/games/{game_id}/player': ['get', 'patch', 'delete'],
     '/play/{game_id}': ['get'],
     '/play/{game_id}/board': ['get']
   }

@@ -1,6 +1,8 @@
 import t from 'tap'
 import { seedDemo } from '../src/demo.js'
 import { admin, buildTestApp, createGame, dataOf, errorOf, get } from './helpers/app.js'
+import { listeningApp } from './helpers/listening.js'
+import { rawRequest } from './helpers/raw-http.js'
 
 t.test('the play page of an approved game injects window.__platform and loads the game from the same origin', async t => {
   const { app } = await buildTestApp(t, { PLAYTIME_REPORT_S: '7' })
@@ -64,4 +66,22 @@ t.test('the development seed is idempotent and replaces a revoked demo key', asy
   t.not(third.apiKey, first.apiKey, 'a revoked key is replaced')
   const login = await app.inject({ method: 'POST', url: '/auth/login', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'username=demo&password=demo-password' })
   t.same(dataOf(login), { username: 'demo', is_admin: false })
+})
+
+t.test('hostile static paths are not_found, never internal_error, and log no error', async t => {
+  const lines: string[] = []
+  const { app, baseUrl } = await listeningApp(t, { LOG_LEVEL: 'debug' }, { logStream: { write: line => { lines.push(line) } } })
+  const port = Number(new URL(baseUrl).port)
+  await createGame(app, { gameId: 'demo' })
+  // Written on a raw socket: a client library would rewrite the dot segments first.
+  const paths = ['/static/%2e%2e/package.json', '/static/%2e%2e%2fpackage.json', '/static/..%2fpackage.json', '/static/%00', '/static/play.css%00',
+    '/games/demo%00/', '/games/%2e%2e/play.css', '/games/%2e%2e%2f%2e%2e%2fpackage.json', '/games/demo/index.html/', '/static/play.css/x',
+    `/static/${'a'.repeat(300)}`, `/games/demo/${'a/'.repeat(3000)}`, '/games/demo/%2e%2e/%2e%2e/redis.conf']
+  for (const path of paths) {
+    const answer = await rawRequest(port, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)
+    t.equal(answer.status, 200, `${path.slice(0, 60)} (status)`)
+    t.equal(JSON.parse(answer.body).error, 'not_found', path.slice(0, 60))
+  }
+  t.same(lines.filter(line => /"level":(40|50|60)/.test(line)), [], 'no warning or error was logged')
+  t.notOk(lines.some(line => line.includes('"stack"')), 'no stack trace was logged')
 })

@@ -281,6 +281,27 @@ t.test('invalid_player_name', async t => {
   t.same(dataOf(await me(app, game, emoji)), { player_name: emoji, best_score: 3, rank: 1 })
 })
 
+t.test('invalid_player_name: names that cannot impersonate', async t => {
+  const game = await createGame(app)
+  const bidi = ['\u202Eecila', 'ali\u202Dce', 'a\u202Ab', 'a\u202Bb', 'a\u202Cb', '\u2066alice\u2069', 'a\u2067b', 'a\u2068b', 'alice\u200E', '\u200Falice', 'a\u061Cb']
+  for (const player of bidi) {
+    expectError(t, await submit(app, game, { player, score: 1 }), 'invalid_player_name', `bidi control in ${JSON.stringify(player)}`)
+    expectError(t, await me(app, game, player), 'invalid_player_name', `me: bidi control in ${JSON.stringify(player)}`)
+  }
+  const invisible = ['\u200B', '\u200B\u200B\u200B', '\u200D', '\u200C', '\u2060', '\uFEFF', '\u00AD', '\u0301', '\uFE0F', ' \u200B ', '\u3164', '\u115F']
+  for (const player of invisible) {
+    expectError(t, await submit(app, game, { player, score: 1 }), 'invalid_player_name', `no visible character in ${JSON.stringify(player)}`)
+  }
+  t.equal(dataOf(await top(app, game)).total, 0, 'none of them was stored')
+
+  // Joiners inside emoji sequences, and emoji with modifiers and flags, stay valid.
+  const valid = ['👨‍👩‍👧‍👦', '🏳️‍🌈', '👍🏽', '🇯🇵', '🏴󠁧󠁢󠁳󠁣󠁴󠁿', '👩🏽‍💻 ada', 'Zoë', '李小龙', 'मनोज', 'نور', 'a\u200Db', '😀'.repeat(30), '👩‍💻'.repeat(10)]
+  let rank = 0
+  for (const player of valid) {
+    t.same(dataOf(await submit(app, game, { player, score: 100 - rank })), { score: 100 - rank, improved: true, best_score: 100 - rank, rank: ++rank }, `valid: ${player}`)
+  }
+})
+
 t.test('invalid_score', async t => {
   const game = await createGame(app)
   for (const score of ['1.5', '1e3', '+5', 'abc', '9007199254740992', '-9007199254740992', '0x10', '1_000', '--1', '-', ' 5', '5 ', '١٢', '99999999999999999999']) {

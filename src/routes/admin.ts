@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify'
 import { fail, ok } from '../envelope.js'
+import { requireParams } from '../params.js'
 import { routeSchemas } from '../schemas.js'
 import { textFields } from '../admin.js'
 
@@ -49,4 +50,17 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   fastify.get<WithPlayer>(player, { schema: routeSchemas.getPlayer }, async (request) => ok(await fastify.admin.player(request.params.game_id, request.params.player_name)))
   fastify.patch<WithPlayer>(player, body(routeSchemas.setPlayer), async (request) => ok(await fastify.admin.setPlayer(request.params.game_id, request.params.player_name, input(request))))
   fastify.delete<WithPlayer>(player, body(routeSchemas.deletePlayer), async (request) => ok(await fastify.admin.deletePlayer(request.params.game_id, request.params.player_name, input(request))))
+
+  // Every client rewrites the path segments "." and ".." (and %2E%2E) before
+  // sending, so players with those names are addressed by a query parameter.
+  const byQuery = '/admin/games/:game_id/player'
+  const named = (request: FastifyRequest): string => {
+    const query = request.query as Record<string, unknown>
+    requireParams(query as Record<string, string>, ['player_name'])
+    if (typeof query.player_name !== 'string') fail('invalid_param', 'Parameter "player_name" must be sent once, correctly encoded.')
+    return query.player_name
+  }
+  fastify.get<WithGame>(byQuery, { schema: routeSchemas.getPlayerByQuery }, async (request) => ok(await fastify.admin.player(request.params.game_id, named(request))))
+  fastify.patch<WithGame>(byQuery, body(routeSchemas.setPlayerByQuery), async (request) => ok(await fastify.admin.setPlayer(request.params.game_id, named(request), input(request))))
+  fastify.delete<WithGame>(byQuery, body(routeSchemas.deletePlayerByQuery), async (request) => ok(await fastify.admin.deletePlayer(request.params.game_id, named(request), input(request))))
 }

@@ -1,6 +1,7 @@
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
-import { fail, ok } from '../envelope.js'
+import { ApiError, fail, ok } from '../envelope.js'
+import { sendError } from '../../plugins/envelope.js'
 import { projectPath } from '../paths.js'
 import { routeSchemas } from '../schemas.js'
 
@@ -35,15 +36,34 @@ ${body}
 }
 
 /**
+ * The platform's files (/static/) and the hosted games (/games/<game_id>/,
+ * from public/games/). A path that names no file is not_found, whatever
+ * @fastify/static made of it (a forbidden path, a NUL byte, a name too long):
+ * a client's mistake, not the service's, so it is logged at debug only.
+ */
+async function staticFiles (fastify: FastifyInstance): Promise<void> {
+  fastify.setErrorHandler(async (error, request, reply) => {
+    const { statusCode, code } = error as { statusCode?: number, code?: string }
+    const clientFault = (statusCode !== undefined && statusCode >= 400 && statusCode < 500) || (code !== undefined && NO_SUCH_FILE.has(code))
+    if (!clientFault) throw error
+    request.log.debug({ code }, 'no such file')
+    return sendError(reply, new ApiError('not_found'))
+  })
+  await fastify.register(fastifyStatic, { root: projectPath('public'), prefix: '/static/', allowedPath: (path) => !path.startsWith('/games/'), index: false })
+  await fastify.register(fastifyStatic, { root: projectPath('public', 'games'), prefix: '/games/', decorateReply: false })
+}
+
+/** File-system answers that mean "no such file" for the path a client sent. */
+const NO_SUCH_FILE = new Set(['ENAMETOOLONG', 'ENOTDIR', 'EISDIR', 'ELOOP', 'EINVAL'])
+
+/**
  * The platform part that shows a hosted game: /play/:game_id with the game in
  * a same-origin iframe from /games/:game_id/, the board, the player's rank,
  * a rating widget and play-time reports. HTML, CSS and scripts, not the
  * JSON envelope (DECISIONS.md section 1).
  */
 export default async function playRoutes (fastify: FastifyInstance): Promise<void> {
-  await fastify.register(fastifyStatic, { root: projectPath('public'), prefix: '/static/', allowedPath: (path) => !path.startsWith('/games/'), index: false })
-  // Games hosted on the platform live in public/games/<game_id>/.
-  await fastify.register(fastifyStatic, { root: projectPath('public', 'games'), prefix: '/games/', decorateReply: false })
+  await fastify.register(staticFiles)
 
   type WithGame = { Params: { game_id: string } }
 
