@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import { fail } from '../src/envelope.js'
 import { checkTimestamp, param } from '../src/params.js'
 import { signatureMatches } from '../src/signature.js'
+import { clientAddress } from './rate-limit.js'
 import type { GameRecord, KeyRecord } from '../src/store/records.js'
 
 declare module 'fastify' {
@@ -36,7 +37,7 @@ export default fp(async (fastify) => {
     request.apiKey = key
     request.game = game
     // A known key is counted per (key, address); an unknown one per address.
-    if (key !== null) request.rateLimitSubject = `key:${key.api_key}:${request.ip}`
+    if (key !== null) request.rateLimitSubject = `key:${key.api_key}:${clientAddress(request)}`
   })
 
   fastify.decorate('verifyApiKey', async (request: FastifyRequest) => {

@@ -1,73 +1,166 @@
+import { createHash } from 'node:crypto'
 import fp from 'fastify-plugin'
-import rateLimit from '@fastify/rate-limit'
-import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
+import rateLimit, { normalizeIP } from '@fastify/rate-limit'
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import { ApiError } from '../src/envelope.js'
 import { keys } from '../src/keys.js'
 
 /**
- * Fixed-window limits kept in Redis, so every instance shares the counters
- * (DECISIONS.md section 3). A route picks its policy with
- * `config: { rateLimitPolicy }` and places `fastify.limitRate` in its hook
- * chain where the check order wants it.
+ * Every rate limit of the service, in one place (DECISIONS.md section 3 and
+ * docs/security.md). Fixed windows kept in Redis by @fastify/rate-limit, so
+ * every instance shares the counters. A limit counts a subject:
+ *
+ * | limit         | subject                         | max per window                            |
+ * |---------------|---------------------------------|-------------------------------------------|
+ * | apiKey        | (api_key, address), or address  | RATE_LIMIT_MAX                            |
+ * |               | for an unknown key              |                                           |
+ * | apiKeyTotal   | api_key, across addresses       | RATE_LIMIT_MAX × RATE_LIMIT_KEY_MULTIPLE  |
+ * | session       | user                            | SESSION_RATE_LIMIT_MAX                    |
+ * | page          | address (the play page's board) | SESSION_RATE_LIMIT_MAX                    |
+ * | loginAddress  | address                         | LOGIN_ADDRESS_RATE_LIMIT_MAX              |
+ * | loginUsername | username, across addresses      | LOGIN_RATE_LIMIT_MAX                      |
+ * | adminFailures | address; only wrong admin tokens| ADMIN_FAILURE_LIMIT                       |
+ *
+ * An address is the client's IPv4 address, or its IPv6 /64 (one customer's
+ * network gets one /64, so counting single IPv6 addresses counts nothing).
  */
-export type RateLimitPolicy = 'apiKey' | 'session' | 'login' | 'page'
+export type LimitName = 'apiKey' | 'apiKeyTotal' | 'session' | 'page' | 'loginAddress' | 'loginUsername' | 'adminFailures'
+
+/** The limit whose counter a route's early failures report in their headers. */
+export type RateLimitPolicy = 'apiKey' | 'session' | 'page' | 'loginAddress'
+
+export interface Limit { max: number, windowMs: number }
+
+export const ADMIN_FAILURE_LIMIT: Limit = { max: 10, windowMs: 60_000 }
+
+/** The address a client is counted by: IPv4, or the /64 of an IPv6 address (IPv4-mapped ones are IPv4). */
+export function clientAddress (request: FastifyRequest): string {
+  return normalizeIP(request.ip, 64)
+}
+
+export interface LimitState {
+  max: number
+  remaining: number
+  ttlInSeconds: number
+  exceeded: boolean
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     rateLimitPolicy?: RateLimitPolicy
   }
   interface FastifyRequest {
-    /** Who is counted: set by the authentication step that precedes the limit. */
+    /** Who the route's own limit counts: set by the authentication step that precedes it. */
     rateLimitSubject?: string
-    /** The limit was applied (and its headers set) for this request. */
+    /** The route's limit was applied (and its headers set) for this request. */
     rateLimitApplied: boolean
   }
   interface FastifyInstance {
+    /** preHandler: the route's limit (its rateLimitPolicy), after authentication set the subject. */
     limitRate: preHandlerAsyncHookHandler
+    rateLimits: {
+      /**
+       * Counts the request against one limit; over it, rate_limited with
+       * Retry-After. `headers` also sets x-ratelimit-* (the route's main limit).
+       */
+      enforce: (request: FastifyRequest, reply: FastifyReply, name: LimitName, subject: string, options?: { headers?: boolean }) => Promise<void>
+      /** Counts without judging (for limits that count failures only). */
+      count: (request: FastifyRequest, name: LimitName, subject: string) => Promise<LimitState>
+      /** Reads a counter without counting. */
+      peek: (request: FastifyRequest, name: LimitName, subject: string) => Promise<LimitState>
+    }
   }
 }
 
-export const LOGIN_LIMIT = { max: 10, windowMs: 60_000 }
-
 export default fp(async (fastify) => {
   const { config } = fastify
-  const policies: Record<RateLimitPolicy, { max: number, windowMs: number }> = {
-    apiKey: { max: config.rateLimitMax, windowMs: config.rateLimitWindowMs },
-    session: { max: config.sessionRateLimitMax, windowMs: config.rateLimitWindowMs },
-    login: LOGIN_LIMIT,
-    page: { max: config.sessionRateLimitMax, windowMs: config.rateLimitWindowMs }
+  const window = config.rateLimitWindowMs
+  const limits: Record<LimitName, Limit> = {
+    apiKey: { max: config.rateLimitMax, windowMs: window },
+    apiKeyTotal: { max: config.rateLimitMax * config.rateLimitKeyMultiple, windowMs: window },
+    session: { max: config.sessionRateLimitMax, windowMs: window },
+    page: { max: config.sessionRateLimitMax, windowMs: window },
+    loginAddress: { max: config.loginAddressRateLimitMax, windowMs: 60_000 },
+    loginUsername: { max: config.loginRateLimitMax, windowMs: 60_000 },
+    adminFailures: ADMIN_FAILURE_LIMIT
   }
-  // Every route that places limitRate in its hooks names its policy.
-  const policyOf = (request: FastifyRequest): RateLimitPolicy => request.routeOptions.config.rateLimitPolicy as RateLimitPolicy
 
+  // @fastify/rate-limit keeps the counters; which counter and which limit a
+  // call means is handed over per call, through this map (calls never overlap
+  // for one request: each is awaited before the next).
+  const calls = new WeakMap<FastifyRequest, { key: string, limit: Limit }>()
+  const call = (request: FastifyRequest): { key: string, limit: Limit } => calls.get(request) as { key: string, limit: Limit }
   await fastify.register(rateLimit, {
     global: false,
     redis: fastify.redis,
     nameSpace: keys.rateLimitNamespace(),
-    max: async (request) => policies[policyOf(request)].max,
-    timeWindow: async (request) => policies[policyOf(request)].windowMs,
-    keyGenerator: (request) => `${policyOf(request)}:${request.rateLimitSubject ?? `ip:${request.ip}`}`,
-    errorResponseBuilder: (_request, context) => new ApiError('rate_limited', `Too many requests; retry in ${Math.max(1, Math.ceil(context.ttl / 1000))} s.`, context.statusCode)
+    keyGenerator: (request) => call(request).key,
+    max: async (request) => call(request).limit.max,
+    timeWindow: async (request) => call(request).limit.windowMs
   })
-  const limit = fastify.rateLimit()
+  const counter = fastify.createRateLimit()
+
+  async function read (request: FastifyRequest, name: LimitName, subject: string, increment: boolean): Promise<LimitState> {
+    calls.set(request, { key: `${name}:${subject}`, limit: limits[name] })
+    const state = await counter(request, { increment })
+    calls.delete(request)
+    // No allow list is configured, so every call reports a counter.
+    if (state.isAllowed) throw new Error('rate limit without a counter')
+    return { max: state.max, remaining: state.remaining, ttlInSeconds: Math.max(1, state.ttlInSeconds), exceeded: state.isExceeded }
+  }
+
+  function setHeaders (reply: FastifyReply, state: LimitState): void {
+    reply.header('x-ratelimit-limit', state.max)
+    reply.header('x-ratelimit-remaining', state.remaining)
+    reply.header('x-ratelimit-reset', state.ttlInSeconds)
+  }
+
+  const rateLimits: typeof fastify.rateLimits = {
+    async enforce (request, reply, name, subject, options = {}) {
+      const state = await read(request, name, subject, true)
+      if (options.headers === true || state.exceeded) setHeaders(reply, state)
+      if (state.exceeded) {
+        reply.header('retry-after', state.ttlInSeconds)
+        throw new ApiError('rate_limited', `Too many requests; retry in ${state.ttlInSeconds} s.`)
+      }
+    },
+    count: async (request, name, subject) => await read(request, name, subject, true),
+    peek: async (request, name, subject) => await read(request, name, subject, false)
+  }
+  fastify.decorate('rateLimits', rateLimits)
+
+  /** The subject of the route's own limit: set by authentication, else the address. */
+  const subjectOf = (request: FastifyRequest): string => request.rateLimitSubject ?? `ip:${clientAddress(request)}`
+  const policyOf = (request: FastifyRequest): RateLimitPolicy => request.routeOptions.config.rateLimitPolicy as RateLimitPolicy
+
+  /**
+   * The second limit of a route, counted only for requests its first limit
+   * let through, so one busy address cannot use up everyone's share: a
+   * known key's total across addresses; a username's attempts across addresses.
+   */
+  function secondLimit (request: FastifyRequest): [LimitName, string] | undefined {
+    const policy = policyOf(request)
+    if (policy === 'apiKey' && request.apiKey !== null) return ['apiKeyTotal', `key:${request.apiKey.api_key}`]
+    // Hashed, so any text the client sent makes a safe key name.
+    if (policy === 'loginAddress') return ['loginUsername', createHash('sha256').update(request.fields.username ?? '').digest('base64url').slice(0, 22)]
+    return undefined
+  }
+
   fastify.decorateRequest('rateLimitApplied', false)
-  fastify.decorate('limitRate', async function (this: unknown, request, reply) {
+  fastify.decorate('limitRate', async function (request: FastifyRequest, reply: FastifyReply) {
     request.rateLimitApplied = true
-    await limit.call(this as never, request, reply)
+    await rateLimits.enforce(request, reply, policyOf(request), subjectOf(request), { headers: true })
+    const second = secondLimit(request)
+    if (second !== undefined) await rateLimits.enforce(request, reply, ...second)
   } as preHandlerAsyncHookHandler)
 
   // A limited route answers with its headers even when the request failed
   // before its turn to be counted (missing_param, not_logged_in, ...): the
   // counter is read, not incremented.
-  const peek = fastify.createRateLimit()
   fastify.addHook('onSend', async (request, reply) => {
     if (request.rateLimitApplied || request.routeOptions.config.rateLimitPolicy === undefined) return
     try {
-      const state = await peek(request, { increment: false })
-      if (state.isAllowed) return
-      reply.header('x-ratelimit-limit', state.max)
-      reply.header('x-ratelimit-remaining', state.remaining)
-      reply.header('x-ratelimit-reset', state.ttlInSeconds)
+      setHeaders(reply, await rateLimits.peek(request, policyOf(request), subjectOf(request)))
     } catch {
       // Redis is away: the answer (unavailable) goes out without the headers.
     }

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
 import type { Redis } from 'ioredis'
-import { closeRedis, createRedisClient, waitUntilReady } from '../src/store/redis-client.js'
+import { closeRedis, createRedisClient, memoryWarnings, redisMemory, waitUntilReady } from '../src/store/redis-client.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,5 +32,6 @@ export default fp(async (fastify) => {
     throw error
   }
   fastify.decorate('redis', redis)
+  for (const warning of memoryWarnings(await redisMemory(redis))) fastify.log.warn(warning)
   fastify.addHook('onClose', async () => { await closeRedis(redis) })
 }, { name: 'redis', dependencies: ['config'] })

@@ -10,6 +10,7 @@ import redisPlugin from '../plugins/redis.js'
 import storePlugin from '../plugins/store.js'
 import formsPlugin from '../plugins/forms.js'
 import rateLimitPlugin from '../plugins/rate-limit.js'
+import adminAuthPlugin from '../plugins/admin-auth.js'
 import apiKeyAuthPlugin from '../plugins/api-key-auth.js'
 import sessionPlugin from '../plugins/session.js'
 import docsPlugin from '../plugins/docs.js'
@@ -125,12 +126,14 @@ async function app (fastify: FastifyInstance, { config }: { config: Config }): P
   // Route schemas document and serialize; requests are checked by src/params.ts
   // and src/admin.ts, in the check order of DECISIONS.md (see src/schemas.ts).
   fastify.setValidatorCompiler(() => () => true)
+  for (const warning of config.warnings) fastify.log.warn(warning)
   await fastify.register(configPlugin, { config })
   await fastify.register(envelopePlugin)
   await fastify.register(redisPlugin)
   await fastify.register(storePlugin)
   await fastify.register(formsPlugin)
   await fastify.register(rateLimitPlugin)
+  await fastify.register(adminAuthPlugin)
   await fastify.register(apiKeyAuthPlugin)
   await fastify.register(sessionPlugin)
   await fastify.register(docsPlugin)

@@ -18,7 +18,13 @@ export interface Config {
   trustProxy: boolean | number | string[]
   allowedOrigins: string[]
   rateLimitMax: number
+  /** A key's total across addresses is this many times rateLimitMax. */
+  rateLimitKeyMultiple: number
   rateLimitWindowMs: number
+  /** Login attempts per username (across addresses) per minute. */
+  loginRateLimitMax: number
+  /** Login attempts per client address per minute. */
+  loginAddressRateLimitMax: number
   sessionRateLimitMax: number
   bodyLimit: number
   publicOrigin: string | undefined
@@ -28,7 +34,18 @@ export interface Config {
   workers: number
   nodeEnv: 'development' | 'production' | 'test'
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  /**
+   * Create the demo game, login and key at start-up: DEMO=true or false, and
+   * by default only in development with the managed Redis, so no Redis the
+   * operator runs ever gets a known login by accident.
+   */
+  demo: boolean
+  /** Settings that work but that an operator should reconsider; logged at start-up. */
+  warnings: string[]
 }
+
+/** The shortest ADMIN_TOKEN production accepts: 32 characters of a random token are out of reach of guessing. */
+export const ADMIN_TOKEN_MIN_LENGTH = 32
 
 export class ConfigError extends Error {
   constructor (variable: string, rule: string, value: string) {
@@ -119,10 +136,19 @@ export function loadConfig (env: Env = process.env): Config {
   if (adminToken !== undefined && adminToken !== '' && !/^[\x21-\x7e]+$/.test(adminToken)) {
     throw new ConfigError('ADMIN_TOKEN', 'must be printable ASCII without spaces', '(hidden)')
   }
+  if (nodeEnv === 'production' && adminToken !== undefined && adminToken !== '' && adminToken.length < ADMIN_TOKEN_MIN_LENGTH) {
+    throw new ConfigError('ADMIN_TOKEN', `must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters in production (try: openssl rand -hex 32)`, `(${adminToken.length} characters)`)
+  }
+  const warnings: string[] = []
+  if (env.TRUST_PROXY === 'true') {
+    warnings.push('TRUST_PROXY=true believes every X-Forwarded-For, so a client that reaches the service directly picks its own address for rate limits; set the number of proxy hops (TRUST_PROXY=1) or the proxy\'s address instead')
+  }
+  const redis = redisUrl(env)
+  const demo = oneOf(env, 'DEMO', 'auto', ['true', 'false', 'auto'] as const)
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: host === '' ? '127.0.0.1' : host,
-    redisUrl: redisUrl(env),
+    redisUrl: redis,
     dataDir: resolve(env.DATA_DIR === undefined || env.DATA_DIR === '' ? 'data' : env.DATA_DIR),
     adminToken: adminToken === '' ? undefined : adminToken,
     sessionTtlS: integer(env, 'SESSION_TTL_S', 2592000, 1, 315360000),
@@ -130,13 +156,18 @@ export function loadConfig (env: Env = process.env): Config {
     trustProxy: trustProxy(env),
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').filter(entry => entry.trim() !== '').map(entry => origin(env, 'ALLOWED_ORIGINS', entry)),
     rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 30, 1, 1_000_000_000),
+    rateLimitKeyMultiple: integer(env, 'RATE_LIMIT_KEY_MULTIPLE', 100, 1, 1_000_000),
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60000, 1000, 86_400_000),
+    loginRateLimitMax: integer(env, 'LOGIN_RATE_LIMIT_MAX', 10, 1, 1_000_000),
+    loginAddressRateLimitMax: integer(env, 'LOGIN_ADDRESS_RATE_LIMIT_MAX', 30, 1, 1_000_000),
     sessionRateLimitMax: integer(env, 'SESSION_RATE_LIMIT_MAX', 120, 1, 1_000_000_000),
     bodyLimit: integer(env, 'BODY_LIMIT', 16384, 1024, 1_048_576),
     playtimeReportS: integer(env, 'PLAYTIME_REPORT_S', 30, 1, 300),
     publicOrigin: env.PUBLIC_ORIGIN === undefined || env.PUBLIC_ORIGIN === '' ? undefined : origin(env, 'PUBLIC_ORIGIN', env.PUBLIC_ORIGIN),
     workers: integer(env, 'WORKERS', 1, 1, 64),
     nodeEnv,
-    logLevel: oneOf(env, 'LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const)
+    logLevel: oneOf(env, 'LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+    demo: demo === 'auto' ? nodeEnv === 'development' && redis === undefined : demo === 'true',
+    warnings
   }
 }

@@ -8,7 +8,8 @@ export const DEMO_LOGIN = { username: 'demo', password: 'demo-password' }
 export interface DemoCredentials {
   gameId: string
   apiKey: string
-  apiSecret: string
+  /** Only when the key was made by this call: a stored secret is shown once, when it is created. */
+  apiSecret: string | undefined
 }
 
 async function ignoreExisting (create: () => Promise<unknown>): Promise<void> {
@@ -20,9 +21,10 @@ async function ignoreExisting (create: () => Promise<unknown>): Promise<void> {
 }
 
 /**
- * Development only: the approved demo game (public/games/demo/), a demo login
- * and an API key, created once and reused on later starts, so the printed
- * play page and curl example work at once.
+ * The approved demo game (public/games/demo/), a demo login and an API key,
+ * created once and reused on later starts, so the printed play page and curl
+ * example work at once. Only when config.demo says so (DEMO, by default
+ * development with the managed Redis): the login is known to everyone.
  */
 export async function seedDemo (app: FastifyInstance): Promise<DemoCredentials> {
   await ignoreExisting(async () => await app.admin.createGame({ game_id: DEMO_GAME_ID, name: 'Reaction (demo game)', approved: true }))
@@ -30,14 +32,14 @@ export async function seedDemo (app: FastifyInstance): Promise<DemoCredentials> 
   await ignoreExisting(async () => await app.admin.createUser(DEMO_LOGIN))
   for (const apiKey of await app.records.gameKeys(DEMO_GAME_ID)) {
     const key = await app.records.key(apiKey)
-    if (key !== null && !key.revoked) return { gameId: DEMO_GAME_ID, apiKey, apiSecret: key.secret }
+    if (key !== null && !key.revoked) return { gameId: DEMO_GAME_ID, apiKey, apiSecret: undefined }
   }
   const created = await app.admin.createKey({ game_id: DEMO_GAME_ID })
   return { gameId: DEMO_GAME_ID, apiKey: created.api_key, apiSecret: created.api_secret }
 }
 
 /** A signed submission a newcomer can paste into a shell; it signs with Node at paste time. */
-export function curlExample (baseUrl: string, demo: DemoCredentials): string {
+export function curlExample (baseUrl: string, demo: { gameId: string, apiKey: string, apiSecret: string }): string {
   const sign = 'node -e \'process.stdout.write(require("crypto").createHmac("sha256",process.argv[1]).update(process.argv[2]).digest("hex"))\''
   return [
     `KEY=${demo.apiKey} SECRET=${demo.apiSecret} TS=$(date +%s)`,

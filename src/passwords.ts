@@ -33,3 +33,25 @@ export async function verifyPassword (password: string, stored: string | undefin
   const actual = await scrypt(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) })
   return stored !== undefined && actual.length === expected.length && timingSafeEqual(actual, expected)
 }
+
+/**
+ * How many password checks may run at once in this process. scrypt runs on
+ * libuv's thread pool (4 threads unless UV_THREADPOOL_SIZE says otherwise),
+ * which file reads and DNS share: a flood of logins must not queue behind it
+ * for seconds. Past the bound a login is refused at once (rate_limited)
+ * instead of waiting.
+ */
+export const PASSWORD_CHECKS_IN_FLIGHT = 8
+
+let checksInFlight = 0
+
+/** verifyPassword, or undefined at once when PASSWORD_CHECKS_IN_FLIGHT checks are already running. */
+export async function verifyPasswordBounded (password: string, stored: string | undefined): Promise<boolean | undefined> {
+  if (checksInFlight >= PASSWORD_CHECKS_IN_FLIGHT) return undefined
+  checksInFlight++
+  try {
+    return await verifyPassword(password, stored)
+  } finally {
+    checksInFlight--
+  }
+}

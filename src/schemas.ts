@@ -137,7 +137,20 @@ export const routeSchemas = {
     body: Type.Object({ username: Type.String(), password: Type.String() })
   }),
   logout: envelope(Empty, ['forbidden_origin'], 'Log out; ends the session', { tags: ['session'] }),
-  health: envelope(Type.Object({ redis: Type.Literal('up') }), [], 'Health: up when Redis answers', { tags: ['operations'] }),
+  health: envelope(Type.Object({
+    redis: Type.Literal('up'),
+    memory: Type.Optional(Type.Object({
+      redis_used_bytes: Type.Integer(),
+      redis_max_bytes: Type.Integer({ description: 'maxmemory; 0 when Redis has none' }),
+      redis_used_ratio: Nullable(Type.Number({ description: 'used / max, 3 decimals; null without maxmemory' })),
+      redis_policy: Type.String({ description: 'maxmemory-policy; noeviction keeps every score' }),
+      process_rss_bytes: Type.Integer(),
+      process_heap_used_bytes: Type.Integer()
+    }, { description: 'only with ?detail=true and the admin token' }))
+  }), ['unauthorized', 'rate_limited'], 'Health: up when Redis answers; ?detail=true with the admin token adds memory use', {
+    tags: ['operations'],
+    querystring: Type.Object({ detail: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) })
+  }),
   playBoard: envelope(Type.Object({ game_id: Type.String(), total: Type.Integer(), items: Type.Array(BoardItem) }), ['invalid_game'], 'The top 10 shown on the play page', { tags: ['platform'], params: gameParams }),
   playPage: { summary: 'The play page of a hosted game (HTML)', tags: ['platform'], params: gameParams } as FastifySchema,
 

@@ -6,7 +6,7 @@ import closeWithGrace from 'close-with-grace'
 import Fastify, { type FastifyInstance } from 'fastify'
 import app, { serverOptions } from './app.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
-import { DEMO_LOGIN, curlExample, seedDemo } from './demo.js'
+import { DEMO_LOGIN, curlExample, seedDemo, type DemoCredentials } from './demo.js'
 import { startManagedRedis, type ManagedRedis } from './managed-redis.js'
 
 export interface Service {
@@ -48,7 +48,12 @@ export async function startService (baseConfig: Config, options: { welcome?: boo
   try {
     await fastify.register(app, { config })
     await fastify.listen({ port: config.port, host: config.host })
-    if (config.nodeEnv === 'development' && options.welcome !== false) await printWelcome(service, generatedToken || process.env.RANKING_TOKEN_GENERATED === '1')
+    // One process seeds and greets (the first worker when there are several).
+    if (options.welcome !== false) {
+      const demo = config.demo ? await seedDemo(fastify) : undefined
+      if (config.nodeEnv === 'development') printWelcome(service, demo, generatedToken || process.env.RANKING_TOKEN_GENERATED === '1')
+      else if (demo !== undefined) fastify.log.warn(`DEMO=true: the demo game "${demo.gameId}" and the login ${DEMO_LOGIN.username} / ${DEMO_LOGIN.password} exist; anyone can log in with it`)
+    }
   } catch (error) {
     await fastify.close().catch(() => {})
     await managedRedis?.stop()
@@ -57,30 +62,35 @@ export async function startService (baseConfig: Config, options: { welcome?: boo
   return service
 }
 
-async function printWelcome ({ app: fastify, config, managedRedis }: Service, generatedToken: boolean): Promise<void> {
+function printWelcome ({ app: fastify, config, managedRedis }: Service, demo: DemoCredentials | undefined, generatedToken: boolean): void {
   const address = fastify.server.address()
   const port = typeof address === 'object' && address !== null ? address.port : config.port
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
-  const demo = await seedDemo(fastify)
-  console.log([
+  const lines = [
     '',
     `Ranking service (development) at ${baseUrl}`,
     `  Redis:        ${managedRedis === undefined ? 'REDIS_URL' : `managed redis-server, data in ${config.dataDir}`}`,
     `  Admin token:  ${config.adminToken === undefined ? '(none: set ADMIN_TOKEN to enable /admin)' : config.adminToken}${generatedToken ? '   (generated for this run; set ADMIN_TOKEN to choose one)' : ''}`,
+    `  API docs:     ${baseUrl}/docs`
+  ]
+  if (demo === undefined) {
+    lines.push('  Demo data:    off (DEMO=true creates the demo game, a demo login and a key)', '')
+    console.log(lines.join('\n'))
+    return
+  }
+  lines.push(
     `  Play page:    ${baseUrl}/play/${demo.gameId}   (log in as ${DEMO_LOGIN.username} / ${DEMO_LOGIN.password})`,
-    `  API docs:     ${baseUrl}/docs`,
     `  Demo game:    ${demo.gameId}`,
     `  API key:      ${demo.apiKey}`,
-    `  API secret:   ${demo.apiSecret}`,
-    '',
-    'A signed submission, ready to paste:',
-    '',
-    curlExample(baseUrl, demo),
-    '',
-    `Top list: curl -s '${baseUrl}/api/rank?action=top&api_key=${demo.apiKey}&game_id=${demo.gameId}'`,
+    `  API secret:   ${demo.apiSecret ?? `(shown once, when the key was made; a new key: npm run cli -- keys create ${demo.gameId})`}`,
     ''
-  ].join('\n'))
+  )
+  if (demo.apiSecret !== undefined) {
+    lines.push('A signed submission, ready to paste:', '', curlExample(baseUrl, { ...demo, apiSecret: demo.apiSecret }), '')
+  }
+  lines.push(`Top list: curl -s '${baseUrl}/api/rank?action=top&api_key=${demo.apiKey}&game_id=${demo.gameId}'`, '')
+  console.log(lines.join('\n'))
 }
 
 /** How long a shutdown may take before the process exits anyway. */
@@ -104,7 +114,9 @@ async function runPrimary (config: Config): Promise<void> {
   const env = {
     REDIS_URL: managedRedis?.url ?? config.redisUrl ?? '',
     ADMIN_TOKEN: generatedToken ? randomBytes(18).toString('base64url') : config.adminToken ?? '',
-    RANKING_TOKEN_GENERATED: generatedToken ? '1' : '0'
+    RANKING_TOKEN_GENERATED: generatedToken ? '1' : '0',
+    // Decided here, where the managed Redis is known: workers see REDIS_URL set.
+    DEMO: config.demo ? 'true' : 'false'
   }
   let stopping = false
   let startFailures = 0

@@ -33,8 +33,15 @@ async function adminMultipart (app: FastifyInstance, method: 'POST' | 'PATCH', u
   return await app.inject({ method, url, payload: body.payload, headers: { ...AUTH, ...body.headers } })
 }
 
-async function adminJson (app: FastifyInstance, method: 'POST' | 'PATCH', url: string, json: string, headers: Record<string, string> = AUTH): Promise<LightMyRequestResponse> {
-  return await app.inject({ method, url, payload: json, headers: { ...headers, 'content-type': 'application/json' } })
+async function adminJson (app: FastifyInstance, method: 'POST' | 'PATCH', url: string, json: string, headers: Record<string, string> = AUTH, remoteAddress?: string): Promise<LightMyRequestResponse> {
+  return await app.inject({ method, url, payload: json, headers: { ...headers, 'content-type': 'application/json' }, ...(remoteAddress === undefined ? {} : { remoteAddress }) })
+}
+
+/** Each wrong token from an address of its own, so the failure throttle stays out of the way. */
+let addresses = 0
+function freshAddress (): string {
+  addresses++
+  return `10.200.${Math.floor(addresses / 250)}.${addresses % 250}`
 }
 
 let counter = 0
@@ -133,16 +140,31 @@ t.test('unauthorized: no header, wrong token, Bearer prefix missing', async t =>
   ]
   for (const [method, url, json] of routes) {
     for (const [what, headers] of badHeaders) {
-      expectError(t, await adminJson(app, method, url, json, headers), 'unauthorized', `${method} ${url.replace(/\/[^/]*$/, '/..')} ${what}`)
+      expectError(t, await adminJson(app, method, url, json, headers, freshAddress()), 'unauthorized', `${method} ${url.replace(/\/[^/]*$/, '/..')} ${what}`)
     }
     // unauthorized comes before any body fault
-    expectError(t, await adminJson(app, method, url, '{broken', {}), 'unauthorized', `${method} ${url}: broken JSON without token`)
-    expectError(t, await adminJson(app, method, url, '{}', {}), 'unauthorized', `${method} ${url}: missing fields without token`)
+    expectError(t, await adminJson(app, method, url, '{broken', {}, freshAddress()), 'unauthorized', `${method} ${url}: broken JSON without token`)
+    expectError(t, await adminJson(app, method, url, '{}', {}, freshAddress()), 'unauthorized', `${method} ${url}: missing fields without token`)
   }
-  expectError(t, await adminJson(app, 'PATCH', '/admin/games/no_such_game', '{"approved":"maybe"}', {}), 'unauthorized', 'unauthorized over invalid_param and not_found')
-  expectError(t, await app.inject({ method: 'POST', url: '/admin/games', payload: `{"game_id":"${'x'.repeat(2_000_000)}"}`, headers: { 'content-type': 'application/json' } }), 'unauthorized', 'unauthorized over payload_too_large')
+  expectError(t, await adminJson(app, 'PATCH', '/admin/games/no_such_game', '{"approved":"maybe"}', {}, freshAddress()), 'unauthorized', 'unauthorized over invalid_param and not_found')
+  expectError(t, await app.inject({ method: 'POST', url: '/admin/games', payload: `{"game_id":"${'x'.repeat(2_000_000)}"}`, headers: { 'content-type': 'application/json' }, remoteAddress: freshAddress() }), 'unauthorized', 'unauthorized over payload_too_large')
   // Nothing changed: the key still works, the game is still approved.
   t.same(dataOf(await top(app, game)), { game_id: game.gameId, total: 0, items: [] })
+})
+
+t.test('10 wrong admin tokens from an address: rate_limited there, right token or not, until the window ends', async t => {
+  const game = await createGame(app)
+  const from = '10.77.0.1'
+  const patch = async (headers: Record<string, string>, remoteAddress = from): Promise<LightMyRequestResponse> =>
+    await adminJson(app, 'PATCH', `/admin/games/${game.gameId}`, '{"name":"x"}', headers, remoteAddress)
+  for (let i = 0; i < 15; i++) t.equal(dataOf(await patch(AUTH)).name, 'x', `right token ${i + 1}: never counted`)
+  for (let i = 1; i <= 10; i++) expectError(t, await patch({ authorization: `Bearer guess-${i}` }), 'unauthorized', `wrong token ${i}`)
+  const throttled = await patch({ authorization: 'Bearer guess-11' })
+  expectError(t, throttled, 'rate_limited', 'the 11th wrong token')
+  t.match(String(throttled.headers['retry-after']), /^\d+$/)
+  expectError(t, await patch(AUTH), 'rate_limited', 'the right token from the throttled address waits too')
+  expectError(t, await patch({}, '10.77.0.2'), 'unauthorized', 'another address is judged on its own')
+  t.equal(dataOf(await patch(AUTH, '10.77.0.3')).name, 'x', 'and the right token works from there')
 })
 
 t.test('missing_param', async t => {

@@ -21,6 +21,11 @@ t.test('defaults of DECISIONS.md section 6', async t => {
   t.equal(config.nodeEnv, 'development')
   t.equal(config.logLevel, 'info')
   t.match(config.dataDir, /\/data$/)
+  t.equal(config.rateLimitKeyMultiple, 100)
+  t.equal(config.loginRateLimitMax, 10)
+  t.equal(config.loginAddressRateLimitMax, 30)
+  t.equal(config.demo, true, 'development with the managed Redis')
+  t.same(config.warnings, [])
 })
 
 t.test('every variable is read', async t => {
@@ -28,7 +33,7 @@ t.test('every variable is read', async t => {
     PORT: '8080',
     HOST: '0.0.0.0',
     REDIS_URL: 'redis://:pw@example.internal:6380/2',
-    ADMIN_TOKEN: 'token',
+    ADMIN_TOKEN: 'a-production-token-of-32-characters',
     SESSION_TTL_S: '60',
     SESSION_COOKIE: 'play_sid',
     TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
@@ -36,6 +41,10 @@ t.test('every variable is read', async t => {
     RATE_LIMIT_MAX: '5',
     RATE_LIMIT_WINDOW_MS: '2000',
     SESSION_RATE_LIMIT_MAX: '7',
+    RATE_LIMIT_KEY_MULTIPLE: '4',
+    LOGIN_RATE_LIMIT_MAX: '3',
+    LOGIN_ADDRESS_RATE_LIMIT_MAX: '9',
+    DEMO: 'true',
     BODY_LIMIT: '2048',
     PUBLIC_ORIGIN: 'https://games.example.com',
     PLAYTIME_REPORT_S: '5',
@@ -49,7 +58,7 @@ t.test('every variable is read', async t => {
     host: '0.0.0.0',
     redisUrl: 'redis://:pw@example.internal:6380/2',
     dataDir: '/tmp/ranking-data',
-    adminToken: 'token',
+    adminToken: 'a-production-token-of-32-characters',
     sessionTtlS: 60,
     sessionCookie: 'play_sid',
     trustProxy: ['10.0.0.0/8', '127.0.0.1'],
@@ -57,12 +66,17 @@ t.test('every variable is read', async t => {
     rateLimitMax: 5,
     rateLimitWindowMs: 2000,
     sessionRateLimitMax: 7,
+    rateLimitKeyMultiple: 4,
+    loginRateLimitMax: 3,
+    loginAddressRateLimitMax: 9,
     bodyLimit: 2048,
     publicOrigin: 'https://games.example.com',
     playtimeReportS: 5,
     workers: 4,
     nodeEnv: 'production',
-    logLevel: 'warn'
+    logLevel: 'warn',
+    demo: true,
+    warnings: []
   })
   t.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true)
   t.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2)
@@ -81,6 +95,7 @@ t.test('a bad value stops start-up with one line naming the variable', async t =
     ['TRUST_PROXY', 'maybe'], ['TRUST_PROXY', '10.0.0.0/40'], ['TRUST_PROXY', '1.2.3.4/8/9'],
     ['ALLOWED_ORIGINS', 'example.com'], ['ALLOWED_ORIGINS', 'https://a.com/path'],
     ['RATE_LIMIT_MAX', '0'], ['RATE_LIMIT_WINDOW_MS', '10'], ['SESSION_RATE_LIMIT_MAX', 'x'],
+    ['RATE_LIMIT_KEY_MULTIPLE', '0'], ['LOGIN_RATE_LIMIT_MAX', '0'], ['LOGIN_ADDRESS_RATE_LIMIT_MAX', '-3'], ['DEMO', 'yes'],
     ['BODY_LIMIT', '100'], ['PUBLIC_ORIGIN', 'ftp://x.com'], ['PLAYTIME_REPORT_S', '0'], ['WORKERS', '0'], ['NODE_ENV', 'staging'], ['LOG_LEVEL', 'loud']
   ]
   for (const [name, value] of bad) {
@@ -94,6 +109,29 @@ t.test('a bad value stops start-up with one line naming the variable', async t =
       if (name === 'ADMIN_TOKEN') t.notOk(message.includes(value), 'the token is not echoed')
     }
   }
+})
+
+t.test('production refuses an ADMIN_TOKEN shorter than 32 characters, without echoing it', async t => {
+  for (const token of ['short', 'x'.repeat(31)]) {
+    t.throws(() => loadConfig({ NODE_ENV: 'production', ADMIN_TOKEN: token }), /^Configuration error: ADMIN_TOKEN must be at least 32 characters in production/)
+    try {
+      loadConfig({ NODE_ENV: 'production', ADMIN_TOKEN: token })
+    } catch (error) {
+      t.notOk((error as Error).message.includes(token), 'the token is not echoed')
+    }
+  }
+  t.equal(loadConfig({ NODE_ENV: 'production', ADMIN_TOKEN: 'x'.repeat(32) }).adminToken, 'x'.repeat(32))
+  t.equal(loadConfig({ NODE_ENV: 'production' }).adminToken, undefined, 'unset stays allowed: the admin routes are off')
+  t.equal(loadConfig({ NODE_ENV: 'development', ADMIN_TOKEN: 'short' }).adminToken, 'short', 'development takes any token')
+})
+
+t.test('TRUST_PROXY=true is taken, with a warning that a hop count or the proxy address is safer', async t => {
+  const config = loadConfig({ TRUST_PROXY: 'true' })
+  t.equal(config.trustProxy, true)
+  t.equal(config.warnings.length, 1)
+  t.match(config.warnings[0], /TRUST_PROXY=1.*proxy's address/)
+  t.same(loadConfig({ TRUST_PROXY: '1' }).warnings, [])
+  t.same(loadConfig({ TRUST_PROXY: '10.0.0.1' }).warnings, [])
 })
 
 t.test('origins are compared as scheme://host[:port], lower-cased, default ports left out', async t => {

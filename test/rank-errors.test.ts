@@ -453,6 +453,42 @@ t.test('rate_limited: submit, top and me counted together per key', async t => {
   t.equal(elsewhere.headers['x-ratelimit-remaining'], '2')
 })
 
+t.test('rate_limited: one key has a total across addresses, RATE_LIMIT_MAX × RATE_LIMIT_KEY_MULTIPLE', async t => {
+  const { app } = await buildTestApp(t, { RATE_LIMIT_MAX: '2', RATE_LIMIT_KEY_MULTIPLE: '3' })
+  const game = await createGame(app)
+  // Three addresses use their whole share: 6 requests, the key's total.
+  for (let address = 1; address <= 3; address++) {
+    for (let i = 0; i < 2; i++) {
+      const res = await call(app, 'submit', validFields(game, 'submit'), `10.3.0.${address}`)
+      expectOk(t, res, `address ${address}, call ${i + 1}`)
+      t.equal(res.headers['x-ratelimit-limit'], '2', 'the headers count (key, address), as in v1')
+    }
+  }
+  const over = await call(app, 'top', validFields(game, 'top'), '10.3.0.4')
+  expectError(t, over, 'rate_limited', 'a fourth address: the key has used its total')
+  t.equal(over.headers['x-ratelimit-limit'], '6', 'the refusal names the limit that refused')
+  t.match(over.headers['retry-after'], /^\d+$/)
+  // Requests an address's own limit refused do not eat the key's total.
+  const busy = await buildTestApp(t, { RATE_LIMIT_MAX: '2', RATE_LIMIT_KEY_MULTIPLE: '3' })
+  const busyGame = await createGame(busy.app)
+  for (let i = 0; i < 20; i++) await call(busy.app, 'top', validFields(busyGame, 'top'), '10.4.0.1')
+  for (let address = 2; address <= 3; address++) {
+    for (let i = 0; i < 2; i++) expectOk(t, await call(busy.app, 'top', validFields(busyGame, 'top'), `10.4.0.${address}`), `address ${address} after a hammering neighbour`)
+  }
+})
+
+t.test('rate_limited: an IPv6 client is counted by its /64', async t => {
+  const { app } = await buildTestApp(t, { RATE_LIMIT_MAX: '2' })
+  const game = await createGame(app)
+  expectOk(t, await call(app, 'top', validFields(game, 'top'), '2001:db8:1:2::1'), 'first address')
+  expectOk(t, await call(app, 'top', validFields(game, 'top'), '2001:db8:1:2:aaaa:bbbb:cccc:dddd'), 'another address of the /64')
+  expectError(t, await call(app, 'top', validFields(game, 'top'), '2001:db8:1:2::ffff'), 'rate_limited', 'a third address of the same /64')
+  expectOk(t, await call(app, 'top', validFields(game, 'top'), '2001:db8:1:3::1'), 'the next /64')
+  expectError(t, await call(app, 'top', { api_key: 'rk_unknown', game_id: game.gameId }, '2001:db8:9:9::1'), 'invalid_key', 'unknown key: first')
+  expectError(t, await call(app, 'top', { api_key: 'rk_unknown', game_id: game.gameId }, '2001:db8:9:9::2'), 'invalid_key', 'unknown key: second')
+  expectError(t, await call(app, 'top', { api_key: 'rk_unknown', game_id: game.gameId }, '2001:db8:9:9:1::3'), 'rate_limited', 'unknown keys: per /64 too')
+})
+
 t.test('rate_limited: unknown keys are limited per address', async t => {
   const { app } = await buildTestApp(t, { RATE_LIMIT_MAX: '3' })
   const game = await createGame(app)

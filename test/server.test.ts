@@ -73,7 +73,7 @@ t.test('with REDIS_URL set nothing is started; a port in use fails start-up clea
   await service.close()
 })
 
-t.test('development start: demo game, admin token, key and secret, and a signed example that works', async t => {
+t.test('development start with DEMO=true: demo game, admin token, key and secret, and a signed example that works', async t => {
   const redis = await startTestRedis()
   t.teardown(redis.stop)
   const printed: string[] = []
@@ -83,7 +83,7 @@ t.test('development start: demo game, admin token, key and secret, and a signed 
   process.env.RANKING_GENERATE_ADMIN_TOKEN = '1'
   let service: Awaited<ReturnType<typeof startService>>
   try {
-    service = await startService(loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent', PORT: '0', REDIS_URL: redis.url }))
+    service = await startService(loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent', PORT: '0', REDIS_URL: redis.url, DEMO: 'true' }))
   } finally {
     console.log = log
     delete process.env.RANKING_GENERATE_ADMIN_TOKEN
@@ -108,9 +108,49 @@ t.test('development start: demo game, admin token, key and secret, and a signed 
   })
   t.same(await response.json(), { ok: true, data: { score: 1234, improved: true, best_score: 1234, rank: 1 } })
 
-  // The admin token works, and a second start reuses the demo key.
+  // The admin token works.
   const games = await fetch(`${baseUrl(service)}/admin/games/demo`, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' })
   t.match(await games.json(), { ok: true, data: { game_id: 'demo', approved: true } })
+
+  // A second start reuses the demo key and does not print its stored secret.
+  const again: string[] = []
+  console.log = (...parts: unknown[]) => { again.push(parts.join(' ')) }
+  let second: Awaited<ReturnType<typeof startService>>
+  try {
+    second = await startService(loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent', PORT: '0', REDIS_URL: redis.url, DEMO: 'true' }))
+  } finally {
+    console.log = log
+  }
+  t.teardown(second.close)
+  const secondText = again.join('\n')
+  t.equal(/API key: +(\S+)/.exec(secondText)?.[1], apiKey, 'the same key')
+  t.notOk(secondText.includes(apiSecret), 'its secret is not printed again')
+  t.match(secondText, /API secret: +\(shown once, when the key was made; a new key: npm run cli -- keys create demo\)/)
+  t.notMatch(secondText, /curl -s -X POST/, 'no signed example without the secret')
+})
+
+t.test('a development start against a Redis the operator runs makes no demo data unless DEMO=true', async t => {
+  const redis = await startTestRedis()
+  t.teardown(redis.stop)
+  const printed: string[] = []
+  const log = console.log
+  console.log = (...parts: unknown[]) => { printed.push(parts.join(' ')) }
+  let service: Awaited<ReturnType<typeof startService>>
+  try {
+    service = await startService(loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent', PORT: '0', REDIS_URL: redis.url, ADMIN_TOKEN: 'x'.repeat(32) }))
+  } finally {
+    console.log = log
+  }
+  t.teardown(service.close)
+  t.match(printed.join('\n'), /Demo data: +off \(DEMO=true creates/)
+  t.equal(await service.app.records.game('demo'), null, 'no demo game')
+  t.equal(await service.app.users.user('demo'), null, 'no demo login')
+  const login = await fetch(`${baseUrl(service)}/auth/login`, { method: 'POST', body: new URLSearchParams({ username: 'demo', password: 'demo-password' }) })
+  t.match(await login.json(), { ok: false, error: 'invalid_credentials' })
+  t.equal(loadConfig({ NODE_ENV: 'development' }).demo, true, 'development with the managed Redis: demo data by default')
+  t.equal(loadConfig({ NODE_ENV: 'development', DEMO: 'false' }).demo, false, 'DEMO=false turns it off')
+  t.equal(loadConfig({ NODE_ENV: 'production' }).demo, false, 'never by default in production')
+  t.equal(loadConfig({ NODE_ENV: 'production', DEMO: 'true', ADMIN_TOKEN: 'x'.repeat(32) }).demo, true, 'unless asked for')
 })
 
 async function waitForHealth (url: string): Promise<void> {

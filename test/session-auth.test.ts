@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { admin, buildTestApp, createGame, dataOf, formBody, expectError } from './helpers/app.js'
+import { admin, buildTestApp, createGame, dataOf, errorOf, formBody, expectError } from './helpers/app.js'
 
 /*
  * Login sessions (DECISIONS.md sections 1, 3, 4, 5): POST /auth/login and
@@ -186,46 +186,88 @@ t.test('missing_param for an absent or empty username or password', async t => {
   expectError(t, await login(app, { username: 'someone', password: '' }), 'missing_param', 'empty password')
 })
 
-t.test('login is limited to 10 attempts per minute per (address, username)', async t => {
+t.test('login: 10 attempts per minute per username, across addresses', async t => {
   const limited = await buildTestApp(t)
   await createUser(limited.app, 'victim', { password: 'pw' })
   await createUser(limited.app, 'bystander', { password: 'pw' })
   for (let i = 1; i <= 10; i++) {
-    const res = await login(limited.app, { username: 'victim', password: `guess${i}` })
+    // Ten addresses, one guess each: the spray of the hardening issue.
+    const res = await login(limited.app, { username: 'victim', password: `guess${i}` }, {}, `198.51.100.${i}`)
     expectError(t, res, 'invalid_credentials', `attempt ${i}`)
-    t.equal(res.headers['x-ratelimit-limit'], '10', `attempt ${i} limit header`)
-    t.equal(res.headers['x-ratelimit-remaining'], String(10 - i), `attempt ${i} remaining header`)
+    t.equal(res.headers['x-ratelimit-limit'], '30', `attempt ${i}: the headers count the address`)
+    t.equal(res.headers['x-ratelimit-remaining'], '29', `attempt ${i}: one attempt from this address`)
   }
-  // The 11th is refused even with the right password.
-  const eleventh = await login(limited.app, { username: 'victim', password: 'pw' })
+  // The 11th is refused even with the right password, from yet another address.
+  const eleventh = await login(limited.app, { username: 'victim', password: 'pw' }, {}, '198.51.100.11')
   expectError(t, eleventh, 'rate_limited', '11th attempt')
   t.equal(setCookies(eleventh).length, 0, 'no cookie when limited')
   const retryAfter = Number(eleventh.headers['retry-after'])
   t.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${String(eleventh.headers['retry-after'])} in whole seconds`)
   t.equal(eleventh.headers['x-ratelimit-remaining'], '0')
+  t.equal(eleventh.headers['x-ratelimit-limit'], '10', 'the headers of a refusal name the limit that refused')
 
-  // Another username from the same address is not limited.
-  t.same(dataOf(await login(limited.app, { username: 'bystander', password: 'pw' })), { username: 'bystander', is_admin: false })
-  // The same username from another address is not limited.
-  t.same(dataOf(await login(limited.app, { username: 'victim', password: 'pw' }, {}, '10.9.8.7')), { username: 'victim', is_admin: false })
+  // Another username from the same addresses is not limited.
+  t.same(dataOf(await login(limited.app, { username: 'bystander', password: 'pw' }, {}, '198.51.100.1')), { username: 'bystander', is_admin: false })
+})
+
+t.test('login: 30 attempts per minute per address, across usernames; an IPv6 address counts by its /64', async t => {
+  const limited = await buildTestApp(t)
+  await createUser(limited.app, 'real', { password: 'pw' })
+  for (let i = 1; i <= 30; i++) {
+    expectError(t, await login(limited.app, { username: `sprayed${i}`, password: 'x' }, {}, `2001:db8:0:7::${i.toString(16)}`), 'invalid_credentials', `new username ${i}`)
+  }
+  const limited31 = await login(limited.app, { username: 'real', password: 'pw' }, {}, '2001:db8:0:7:ffff::1')
+  expectError(t, limited31, 'rate_limited', 'another address of the same /64, with the right password')
+  t.equal(limited31.headers['x-ratelimit-limit'], '30')
+  t.same(dataOf(await login(limited.app, { username: 'real', password: 'pw' }, {}, '2001:db8:0:8::1')), { username: 'real', is_admin: false }, 'the next /64 is another client')
+  const mapped = await login(limited.app, { username: 'real', password: 'pw' }, {}, '::ffff:192.0.2.1')
+  t.equal(mapped.headers['x-ratelimit-remaining'], '29', 'an IPv4-mapped address: its first attempt')
+  const plain = await login(limited.app, { username: 'real', password: 'pw' }, {}, '192.0.2.1')
+  t.equal(plain.headers['x-ratelimit-remaining'], '28', 'the same IPv4 address unmapped: the same counter')
+})
+
+t.test('login: limits come from LOGIN_RATE_LIMIT_MAX and LOGIN_ADDRESS_RATE_LIMIT_MAX', async t => {
+  const limited = await buildTestApp(t, { LOGIN_RATE_LIMIT_MAX: '2', LOGIN_ADDRESS_RATE_LIMIT_MAX: '3' })
+  await createUser(limited.app, 'u', { password: 'pw' })
+  expectError(t, await login(limited.app, { username: 'u', password: 'x' }, {}, '10.0.0.1'), 'invalid_credentials', 'u 1')
+  expectError(t, await login(limited.app, { username: 'u', password: 'x' }, {}, '10.0.0.2'), 'invalid_credentials', 'u 2')
+  expectError(t, await login(limited.app, { username: 'u', password: 'pw' }, {}, '10.0.0.3'), 'rate_limited', 'u 3: per username')
+  expectError(t, await login(limited.app, { username: 'v', password: 'x' }, {}, '10.0.0.1'), 'invalid_credentials', '10.0.0.1: 2nd')
+  expectError(t, await login(limited.app, { username: 'w', password: 'x' }, {}, '10.0.0.1'), 'invalid_credentials', '10.0.0.1: 3rd')
+  expectError(t, await login(limited.app, { username: 'y', password: 'x' }, {}, '10.0.0.1'), 'rate_limited', '10.0.0.1: 4th, per address')
+})
+
+t.test('login: at most 8 password checks run at once; the rest are rate_limited at once', async t => {
+  const busy = await buildTestApp(t, { LOGIN_ADDRESS_RATE_LIMIT_MAX: '1000', LOGIN_RATE_LIMIT_MAX: '1000' })
+  const answers = await Promise.all(Array.from({ length: 40 }, async (_, i) => await login(busy.app, { username: `flood${i}`, password: 'x' }, {}, `10.1.${i}.1`)))
+  const codes = answers.map(answer => errorOf(answer))
+  const refused = answers.filter(answer => errorOf(answer) === 'rate_limited')
+  t.ok(refused.length >= 1, `${refused.length} of 40 concurrent logins were refused while 8 were being checked`)
+  t.ok(codes.filter(code => code === 'invalid_credentials').length >= 8, 'at least 8 were checked')
+  t.same([...new Set(codes)].sort(), ['invalid_credentials', 'rate_limited'])
+  t.equal(refused[0]?.headers['retry-after'], '1')
+  t.match(refused[0]?.json().message, /retry in 1 s/)
+  // Once the checks are done, logins are checked again.
+  await createUser(busy.app, 'after', { password: 'pw' })
+  t.same(dataOf(await login(busy.app, { username: 'after', password: 'pw' }, {}, '10.2.0.1')), { username: 'after', is_admin: false })
 })
 
 t.test('without TRUST_PROXY a spoofed X-Forwarded-For does not escape the login limit', async t => {
   const limited = await buildTestApp(t)
   await createUser(limited.app, 'spoofed', { password: 'pw' })
-  for (let i = 1; i <= 10; i++) {
-    expectError(t, await login(limited.app, { username: 'spoofed', password: 'bad' }, { 'x-forwarded-for': `203.0.113.${i}` }), 'invalid_credentials', `attempt ${i}`)
+  for (let i = 1; i <= 30; i++) {
+    expectError(t, await login(limited.app, { username: `spoofed${i}`, password: 'bad' }, { 'x-forwarded-for': `203.0.113.${i}` }), 'invalid_credentials', `attempt ${i}`)
   }
-  expectError(t, await login(limited.app, { username: 'spoofed', password: 'pw' }, { 'x-forwarded-for': '198.51.100.77' }), 'rate_limited', '11th attempt with another X-Forwarded-For')
+  expectError(t, await login(limited.app, { username: 'spoofed', password: 'pw' }, { 'x-forwarded-for': '198.51.100.77' }), 'rate_limited', '31st attempt with another X-Forwarded-For')
 })
 
 t.test('with TRUST_PROXY the login limit counts the forwarded client address', async t => {
   const proxied = await buildTestApp(t, { TRUST_PROXY: 'true' })
   await createUser(proxied.app, 'behindproxy', { password: 'pw' })
-  for (let i = 1; i <= 10; i++) {
-    expectError(t, await login(proxied.app, { username: 'behindproxy', password: 'bad' }, { 'x-forwarded-for': '203.0.113.1' }), 'invalid_credentials', `attempt ${i}`)
+  for (let i = 1; i <= 30; i++) {
+    expectError(t, await login(proxied.app, { username: `guess${i}`, password: 'bad' }, { 'x-forwarded-for': '203.0.113.1' }), 'invalid_credentials', `attempt ${i}`)
   }
-  expectError(t, await login(proxied.app, { username: 'behindproxy', password: 'pw' }, { 'x-forwarded-for': '203.0.113.1' }), 'rate_limited', '11th from the same client')
+  expectError(t, await login(proxied.app, { username: 'behindproxy', password: 'pw' }, { 'x-forwarded-for': '203.0.113.1' }), 'rate_limited', '31st from the same client')
   t.same(dataOf(await login(proxied.app, { username: 'behindproxy', password: 'pw' }, { 'x-forwarded-for': '203.0.113.2' })), { username: 'behindproxy', is_admin: false }, 'another client behind the same proxy')
 })
 
@@ -241,6 +283,25 @@ t.test('no Secure in development either; JSON login bodies are invalid_body', as
   const json = await dev.app.inject({ method: 'POST', url: '/auth/login', payload: JSON.stringify({ username: 'devuser', password: 'pw' }), headers: { 'content-type': 'application/json' } })
   expectError(t, json, 'invalid_body', 'JSON body')
   t.equal(setCookies(json).length, 0)
+})
+
+t.test('SESSION_COOKIE=__Host-sid: Secure even in development, or browsers would drop it', async t => {
+  const prefixed = await buildTestApp(t, { NODE_ENV: 'development', LOG_LEVEL: 'silent', SESSION_COOKIE: '__Host-sid' })
+  await createUser(prefixed.app, 'hostuser', { password: 'pw' })
+  const cookie = parseSetCookie(setCookies(await login(prefixed.app, { username: 'hostuser', password: 'pw' }))[0]!)
+  t.equal(cookie.name, '__Host-sid')
+  t.ok(hasAttribute(cookie, 'Secure'), 'Secure')
+  t.ok(cookie.attributes.some(attribute => /^Path=\/$/i.test(attribute)), 'Path=/')
+  t.notOk(cookie.attributes.some(attribute => /^Domain=/i.test(attribute)), 'no Domain')
+})
+
+t.test('login refuses credentials in the query string', async t => {
+  for (const query of ['password=pw', 'username=u', 'username=u&password=pw']) {
+    const res = await app.inject({ method: 'POST', url: `/auth/login?${query}`, payload: 'username=u&password=pw', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    expectError(t, res, 'invalid_param', query)
+    t.match(res.json().message, /in the request body, never in the URL/)
+    t.equal(setCookies(res).length, 0)
+  }
 })
 
 t.test('login and logout: forbidden_origin for a foreign Origin and for Origin: null', async t => {

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { fail, ok } from '../envelope.js'
-import { verifyPassword } from '../passwords.js'
+import { verifyPasswordBounded } from '../passwords.js'
 import { param } from '../params.js'
 import { requires } from './requires.js'
 import { routeSchemas } from '../schemas.js'
@@ -27,7 +26,8 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
     httpOnly: true,
     sameSite: 'lax' as const,
     path: '/',
-    secure: config.nodeEnv === 'production'
+    // A __Host- or __Secure- cookie is dropped by browsers unless it is Secure.
+    secure: config.nodeEnv === 'production' || /^__(?:Host|Secure)-/.test(config.sessionCookie)
   }
 
   function clearSessionCookie (reply: FastifyReply): void {
@@ -38,22 +38,19 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
     method: 'POST',
     url: '/auth/login',
     schema: routeSchemas.login,
-    config: { rateLimitPolicy: 'login' },
-    preValidation: [fastify.readFields, refuseCredentialsInUrl],
-    preHandler: [
-      fastify.checkOrigin,
-      requires('username', 'password'),
-      async (request) => {
-        // Counted per (address, username); the name is hashed so any text is a safe key.
-        const name = createHash('sha256').update(param(request.fields, 'username')).digest('base64url').slice(0, 22)
-        request.rateLimitSubject = `${request.ip}:${name}`
-      },
-      fastify.limitRate
-    ],
+    // Counted per address, then per username across addresses, both before
+    // any password is hashed (plugins/rate-limit.ts).
+    config: { rateLimitPolicy: 'loginAddress' },
+    preValidation: [refuseCredentialsInUrl, fastify.readFields],
+    preHandler: [fastify.checkOrigin, requires('username', 'password'), fastify.limitRate],
     handler: async (request, reply) => {
       const user = await fastify.users.user(param(request.fields, 'username'))
       // The password is checked even for an unknown user, so both answers take as long.
-      const valid = await verifyPassword(param(request.fields, 'password'), user?.passwordHash)
+      const valid = await verifyPasswordBounded(param(request.fields, 'password'), user?.passwordHash)
+      if (valid === undefined) {
+        reply.header('retry-after', 1)
+        fail('rate_limited', 'Too many logins are being checked right now; retry in 1 s.')
+      }
       if (user === null || !valid) fail('invalid_credentials')
       const session = await fastify.users.createSession(user.username, config.sessionTtlS)
       reply.setCookie(config.sessionCookie, session.sessionId, { ...cookieOptions, maxAge: config.sessionTtlS })

@@ -78,3 +78,25 @@ export function isRedisUnavailable (error: unknown, redis: Redis | undefined): b
   if (error instanceof Error && UNAVAILABLE_CLIENT_ERRORS.test(error.message)) return true
   return redis !== undefined && redis.status !== 'ready'
 }
+
+export interface RedisMemory {
+  usedBytes: number
+  /** 0 when Redis has no maxmemory. */
+  maxBytes: number
+  policy: string
+}
+
+/** How full Redis is, from INFO memory (allowed where CONFIG is not, as on managed Redis). */
+export async function redisMemory (redis: Redis): Promise<RedisMemory> {
+  const info = await redis.info('memory')
+  const field = (name: string): string => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim() ?? ''
+  return { usedBytes: Number(field('used_memory')), maxBytes: Number(field('maxmemory')), policy: field('maxmemory_policy') }
+}
+
+/** What an operator should hear at start-up about how Redis keeps memory; empty when all is well. */
+export function memoryWarnings (memory: RedisMemory): string[] {
+  const warnings: string[] = []
+  if (memory.maxBytes === 0) warnings.push('Redis has no maxmemory: when the machine runs out of memory the kernel kills Redis; set maxmemory (the project\'s redis.conf does)')
+  if (memory.policy !== 'noeviction') warnings.push(`Redis evicts keys when full (maxmemory-policy ${memory.policy}): scores, users and sessions would silently disappear; set maxmemory-policy noeviction`)
+  return warnings
+}

@@ -6,7 +6,7 @@ import { loadConfig, type Config } from '../../src/config.js'
 import { computeSignature } from '../../src/signature.js'
 import { startTestRedis, type TestRedis } from './redis.js'
 
-export const ADMIN_TOKEN = 'test-admin-token-0123456789'
+export const ADMIN_TOKEN = 'test-admin-token-0123456789-abcdefghij'
 
 interface Teardown { teardown: (fn: () => unknown) => void }
 

@@ -56,7 +56,8 @@ export async function startTestRedis (): Promise<TestRedis> {
   let child: ChildProcess | undefined
 
   async function start (): Promise<void> {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'], { stdio: 'ignore' })
+    // Memory settings as in the project's redis.conf; no persistence.
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', '--maxmemory', '1gb', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' })
     await waitForPing(port, child)
   }
 

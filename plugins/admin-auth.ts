@@ -1,0 +1,39 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+import fp from 'fastify-plugin'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { ApiError, fail } from '../src/envelope.js'
+import { clientAddress } from './rate-limit.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * unauthorized unless the request carries `Authorization: Bearer
+     * <ADMIN_TOKEN>`. An address that sent ADMIN_FAILURE_LIMIT wrong tokens
+     * in a window is answered rate_limited, right token or not, until the
+     * window ends: the token cannot be guessed at speed.
+     */
+    requireAdmin: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+  }
+}
+
+function digest (text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest()
+}
+
+export default fp(async (fastify) => {
+  const token = fastify.config.adminToken
+  const expected = token === undefined ? undefined : digest(`Bearer ${token}`)
+  fastify.decorate('requireAdmin', async (request: FastifyRequest, reply: FastifyReply) => {
+    const subject = `ip:${clientAddress(request)}`
+    const failures = await fastify.rateLimits.peek(request, 'adminFailures', subject)
+    if (failures.remaining === 0) {
+      reply.header('retry-after', failures.ttlInSeconds)
+      throw new ApiError('rate_limited', `Too many wrong admin tokens from this address; retry in ${failures.ttlInSeconds} s.`)
+    }
+    const given = request.headers.authorization
+    // Hashing both sides gives equal lengths, so the comparison is constant-time.
+    if (expected !== undefined && given !== undefined && timingSafeEqual(digest(given), expected)) return
+    await fastify.rateLimits.count(request, 'adminFailures', subject)
+    fail('unauthorized')
+  })
+}, { name: 'admin-auth', dependencies: ['config', 'rate-limit'] })
