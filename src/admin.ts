@@ -190,7 +190,22 @@ export function createAdmin ({ records, users, leaderboard, sessionTtlS, session
       })
       if (user === null) fail('not_found', 'No such user.')
       if (body.hidden !== undefined) await applyUserHidden(username, body.hidden)
+      // Whoever knew the old password may hold a session: a new password ends them all.
+      if (body.password !== undefined) await users.endSessions(username)
       return publicUser(user)
+    },
+
+    /** When each of a user's live sessions expires; the session ids stay secret. */
+    async userSessions (username: string): Promise<{ username: string, sessions: Array<{ expires_at: string }> }> {
+      if (await users.user(username) === null) fail('not_found', 'No such user.')
+      return { username, sessions: await users.sessionsOf(username) }
+    },
+
+    /** Logs a user out everywhere. */
+    async endUserSessions (username: string, input?: unknown): Promise<{ ended: number }> {
+      readInput(schemas.none, input)
+      if (await users.user(username) === null) fail('not_found', 'No such user.')
+      return { ended: await users.endSessions(username) }
     },
 
     /** For a platform with its own login: a session for an existing user. */

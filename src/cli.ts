@@ -22,6 +22,9 @@ Users and sessions:
   users update <username> [--password-stdin | --password TEXT] [--is_admin true|false] [--hidden true|false]
   sessions create <username>            a login session for a platform with its own login
   sessions delete <session_id>
+  sessions list <username>              when each of the user's sessions expires
+  sessions end <username>               logs the user out everywhere
+  (A new password, users update --password..., also ends the user's sessions.)
 
 Board entries:
   players get <game_id> <player_name>
@@ -84,6 +87,8 @@ const COMMANDS: Record<string, Command> = {
   'users update': async (admin, args, flags) => await admin.updateUser(argument(args, 0, 'username'), fieldsOf(flags)),
   'sessions create': async (admin, args) => await admin.createSession({ username: argument(args, 0, 'username') }),
   'sessions delete': async (admin, args) => await admin.deleteSession(argument(args, 0, 'session_id')),
+  'sessions list': async (admin, args) => await admin.userSessions(argument(args, 0, 'username')),
+  'sessions end': async (admin, args) => await admin.endUserSessions(argument(args, 0, 'username')),
   'players get': async (admin, args) => await admin.player(argument(args, 0, 'game_id'), argument(args, 1, 'player_name')),
   'players hide': async (admin, args) => await admin.setPlayer(argument(args, 0, 'game_id'), argument(args, 1, 'player_name'), { hidden: true }),
   'players show': async (admin, args) => await admin.setPlayer(argument(args, 0, 'game_id'), argument(args, 1, 'player_name'), { hidden: false }),

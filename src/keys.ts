@@ -59,6 +59,11 @@ export const keys = {
   apiKey: (apiKey: string) => `${PREFIX}:key:{${apiKey}}`,
   /** HASH: password (scrypt), is_admin, hidden ("1"/"0"), created_at. */
   user: (username: string) => `${PREFIX}:user:{${username}}`,
+  /**
+   * ZSET of a user's session ids, scored by when each expires (ms), in the
+   * user's slot: an operator lists and ends a user's sessions through it.
+   */
+  userSessions: (username: string) => `${PREFIX}:user:{${username}}:sessions`,
   /** SET of every hidden username. */
   hiddenUsers: () => `${PREFIX}:hidden-users`,
   /** SET of every username. */

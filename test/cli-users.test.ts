@@ -98,11 +98,14 @@ t.test('users update: password, flags; changes apply to HTTP at once', async t =
   t.same(dataOf(await login(app, 'dave', 'second')), { username: 'dave', is_admin: false })
   printed(t, await cli(env, ['users', 'update', 'dave', '--password', 'third']))
   await app.syncRecordCache()
-  t.same(dataOf(await login(app, 'dave', 'third')), { username: 'dave', is_admin: false })
+  t.equal(errorOf(await meSelf(app, cookie, game.gameId)), 'not_logged_in', 'a new password ended the old session')
+  const third = await login(app, 'dave', 'third')
+  t.same(dataOf(third), { username: 'dave', is_admin: false })
+  const session = cookieOf(third)
 
   t.match(printed(t, await cli(env, ['users', 'update', 'dave', '--is_admin', 'true'])), { username: 'dave', is_admin: true, hidden: false })
   await app.syncRecordCache()
-  t.equal(dataOf(await meSelf(app, cookie, game.gameId)).is_admin_record, true, 'the existing session sees the flag')
+  t.equal(dataOf(await meSelf(app, session, game.gameId)).is_admin_record, true, 'the existing session sees the flag')
 
   // Hiding through the CLI takes the user off the boards.
   dataOf(await submit(app, game, { player: 'dave', score: 70 }))

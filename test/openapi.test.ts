@@ -32,6 +32,7 @@ t.test('the OpenAPI document validates and covers every public route', async t =
     '/admin/keys/{api_key}/revoke': ['post'],
     '/admin/users': ['post'],
     '/admin/users/{username}': ['patch'],
+    '/admin/users/{username}/sessions': ['get', 'delete'],
     '/admin/sessions': ['post'],
     '/admin/sessions/{session_id}': ['delete'],
     '/admin/games/{game_id}/players/{player_name}': ['get', 'patch', 'delete'],

@@ -33,6 +33,8 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   fastify.post<WithKey>('/admin/keys/:api_key/revoke', body(routeSchemas.revokeKey), async (request) => ok(await fastify.admin.revokeKey(request.params.api_key, input(request))))
   fastify.post('/admin/users', body(routeSchemas.createUser), async (request) => ok(await fastify.admin.createUser(input(request))))
   fastify.patch<WithUser>('/admin/users/:username', body(routeSchemas.updateUser), async (request) => ok(await fastify.admin.updateUser(request.params.username, input(request))))
+  fastify.get<WithUser>('/admin/users/:username/sessions', { schema: routeSchemas.userSessions }, async (request) => ok(await fastify.admin.userSessions(request.params.username)))
+  fastify.delete<WithUser>('/admin/users/:username/sessions', body(routeSchemas.endUserSessions), async (request) => ok(await fastify.admin.endUserSessions(request.params.username, input(request))))
   fastify.post('/admin/sessions', body(routeSchemas.createSession), async (request) => ok(await fastify.admin.createSession(input(request))))
   fastify.delete<WithSession>('/admin/sessions/:session_id', body(routeSchemas.deleteSession), async (request) => ok(await fastify.admin.deleteSession(request.params.session_id, input(request))))
   const player = '/admin/games/:game_id/players/:player_name'

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis'
 import { keys, SESSION_ID_PATTERN } from '../keys.js'
 import { USERNAME_PATTERN } from '../params.js'
 import { invalidate, type RecordCache } from './cache.js'
-import { hashScripts } from './scripts.js'
+import { defineScript, hashScripts } from './scripts.js'
 
 /** A user as operators see it: never the password hash. */
 export interface UserRecord {
@@ -40,12 +40,36 @@ export interface Session {
 }
 
 /**
+ * Adds a session id to its user's index (KEYS[1]) with its expiry (ARGV[2],
+ * ms), drops the ids that have expired by now (ARGV[3]), and lets the index
+ * itself expire with its last session.
+ */
+const INDEX_SESSION = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+redis.call('PEXPIREAT', KEYS[1], last[2])
+return 1
+`
+
+/**
  * Users and login sessions in Redis (layout in keys.ts). With a cache, users
  * and sessions found are kept in process (a session no longer than its TTL)
  * and every write here invalidates them on every instance (store/cache.ts).
  */
 export function createUserStore (redis: Redis, cache?: RecordCache) {
   const { createHash, updateHash } = hashScripts(redis)
+  const indexSession = defineScript<number>(redis, 'rankIndexSession', 1, INDEX_SESSION)
+
+  /** Deletes session records (each in a slot of its own) and tells every instance; returns how many existed. */
+  async function deleteSessions (sessionIds: string[]): Promise<number> {
+    const deleted = await Promise.all(sessionIds.map(async sessionId => {
+      const existed = await redis.del(keys.session(sessionId))
+      await invalidate(redis, cache, 'session', sessionId)
+      return existed
+    }))
+    return deleted.reduce((sum, count) => sum + count, 0)
+  }
 
   return {
     async user (username: string): Promise<StoredUser | null> {
@@ -85,11 +109,42 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       return await this.user(username)
     },
 
-    /** A new opaque session id of 256 random bits, stored with its TTL. */
+    /**
+     * A new opaque session id of 256 random bits, stored with its TTL and
+     * indexed under its user. The index is written first: a session that
+     * exists is always one an operator can find and end.
+     */
     async createSession (username: string, ttlSeconds: number): Promise<Session> {
       const sessionId = randomBytes(32).toString('base64url')
+      const now = Date.now()
+      const expiresAtMs = now + ttlSeconds * 1000
+      await indexSession([keys.userSessions(username)], [sessionId, expiresAtMs, now])
       await redis.set(keys.session(sessionId), username, 'EX', ttlSeconds)
-      return { sessionId, username, expiresAt: new Date(Date.now() + ttlSeconds * 1000).toISOString() }
+      return { sessionId, username, expiresAt: new Date(expiresAtMs).toISOString() }
+    },
+
+    /** When each of a user's live sessions expires, soonest first (the ids stay secret). */
+    async sessionsOf (username: string): Promise<Array<{ expires_at: string }>> {
+      if (!USERNAME_PATTERN.test(username)) return []
+      const replies = await redis.zrangebyscore(keys.userSessions(username), Date.now(), '+inf', 'WITHSCORES')
+      const sessions: Array<{ expires_at: string }> = []
+      for (let i = 1; i < replies.length; i += 2) sessions.push({ expires_at: new Date(Number(replies[i])).toISOString() })
+      return sessions
+    },
+
+    /**
+     * Ends a user's sessions, all or all but one (`keep`), on every instance.
+     * Returns how many ended.
+     */
+    async endSessions (username: string, keep?: string): Promise<number> {
+      if (!USERNAME_PATTERN.test(username)) return 0
+      const index = keys.userSessions(username)
+      const sessionIds = (await redis.zrange(index, 0, -1)).filter(sessionId => sessionId !== keep)
+      if (sessionIds.length === 0) return 0
+      const ended = await deleteSessions(sessionIds)
+      // Only the ids read: a session made meanwhile stays indexed.
+      await redis.zrem(index, ...sessionIds)
+      return ended
     },
 
     /** The username of a live session, or null. */
@@ -109,8 +164,9 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
     /** True when a session was there to delete. */
     async deleteSession (sessionId: string): Promise<boolean> {
       if (!SESSION_ID_PATTERN.test(sessionId)) return false
-      const deleted = await redis.del(keys.session(sessionId)) === 1
-      await invalidate(redis, cache, 'session', sessionId)
+      const username = await redis.get(keys.session(sessionId))
+      const deleted = await deleteSessions([sessionId]) === 1
+      if (username !== null) await redis.zrem(keys.userSessions(username), sessionId)
       return deleted
     }
   }
