@@ -5,7 +5,7 @@ import { fail } from './envelope.js'
 import { GAME_ID_PATTERN, USERNAME_PATTERN, isGameId } from './params.js'
 import { hashPassword } from './passwords.js'
 import type { BoardEntry, Leaderboard } from './store/leaderboard.js'
-import type { GameRecord, KeyRecord, RecordStore } from './store/records.js'
+import { DEFAULT_CAPS, type GameRecord, type KeyRecord, type RecordStore } from './store/records.js'
 import { publicUser, type UserRecord, type UserStore } from './store/users.js'
 
 /**
@@ -19,18 +19,24 @@ const GameId = Type.String({ pattern: GAME_ID_PATTERN.source, description: '1 to
 const Username = Type.String({ pattern: USERNAME_PATTERN.source, description: '1 to 30 characters from A-Z a-z 0-9 _ . -' })
 const GameName = Type.String({ minLength: 1, maxLength: 200 })
 const Password = Type.String({ minLength: 1, maxLength: 1024, description: '1 to 1024 characters' })
+const MaxEntries = Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: `an integer from 1 to 1000000000 (default ${DEFAULT_CAPS.max_entries})` })
+const MaxMetaBytes = Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description: `an integer from 0 to 1000000000000 (default ${DEFAULT_CAPS.max_meta_bytes})` })
 
 export const schemas = {
   createGame: Type.Object({
     game_id: GameId,
     name: Type.Optional(GameName),
     developer: Type.Optional(Username),
-    approved: Type.Optional(Type.Boolean({ default: false }))
+    approved: Type.Optional(Type.Boolean({ default: false })),
+    max_entries: Type.Optional(MaxEntries),
+    max_meta_bytes: Type.Optional(MaxMetaBytes)
   }, { additionalProperties: false }),
   updateGame: Type.Object({
     name: Type.Optional(GameName),
     developer: Type.Optional(Username),
-    approved: Type.Optional(Type.Boolean())
+    approved: Type.Optional(Type.Boolean()),
+    max_entries: Type.Optional(MaxEntries),
+    max_meta_bytes: Type.Optional(MaxMetaBytes)
   }, { additionalProperties: false }),
   createKey: Type.Object({ game_id: Type.String() }, { additionalProperties: false }),
   createUser: Type.Object({
@@ -50,6 +56,7 @@ export const schemas = {
 }
 
 const BOOLEAN_TEXT: Record<string, boolean> = { true: true, false: false, 1: true, 0: false }
+// Form fields and command-line flags are text: "true"/"1" are booleans, digits are integers.
 const TEXT_FIELDS = Symbol('fields that arrived as text')
 
 /**
@@ -77,6 +84,7 @@ export function readInput<T extends TObject<TProperties>> (schema: T, input: unk
     const value = fields[name]
     if (Array.isArray(value)) fail('invalid_param', `Parameter "${name}" was sent more than once.`)
     if (asText && property.type === 'boolean' && typeof value === 'string' && Object.hasOwn(BOOLEAN_TEXT, value)) fields[name] = BOOLEAN_TEXT[value]
+    if (asText && property.type === 'integer' && typeof value === 'string' && /^\d{1,15}$/.test(value)) fields[name] = Number(value)
   }
   const error = Value.Errors(schema, fields).First()
   if (error !== undefined) {
@@ -134,7 +142,9 @@ export function createAdmin ({ records, users, leaderboard, sessionTtlS, session
         name: body.name ?? body.game_id,
         developer: body.developer ?? null,
         approved: body.approved ?? false,
-        created_at: now()
+        created_at: now(),
+        max_entries: body.max_entries ?? DEFAULT_CAPS.max_entries,
+        max_meta_bytes: body.max_meta_bytes ?? DEFAULT_CAPS.max_meta_bytes
       })
       return game ?? fail('already_exists', `Game "${body.game_id}" already exists.`)
     },

@@ -13,7 +13,8 @@ export const USAGE = `Usage: npm run cli -- <command> [arguments] [--flag value 
 
 Games and keys:
   games create <game_id> [--name TEXT] [--developer USERNAME] [--approved true|false]
-  games update <game_id> [--name TEXT] [--developer USERNAME] [--approved true|false]
+               [--max_entries N] [--max_meta_bytes N]
+  games update <game_id> (the same flags)
   keys create <game_id>                 prints api_key and api_secret (the secret is shown once)
   keys revoke <api_key>
 
@@ -128,6 +129,8 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
         name: { type: 'string' },
         developer: { type: 'string' },
         approved: { type: 'string' },
+        max_entries: { type: 'string' },
+        max_meta_bytes: { type: 'string' },
         password: { type: 'string' },
         'password-stdin': { type: 'boolean' },
         is_admin: { type: 'string' },

@@ -28,6 +28,7 @@ export const ERROR_MESSAGES = {
   unauthorized: 'This route needs the admin token.',
   already_exists: 'That record already exists.',
   invalid_credentials: 'Unknown username or wrong password.',
+  quota_exceeded: "The game's storage cap would be passed; nothing was stored.",
   unavailable: 'The service is temporarily unavailable; retry shortly.',
   internal_error: 'An unexpected error occurred.'
 } as const

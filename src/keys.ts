@@ -26,7 +26,7 @@ export function entryBucket (player: string): number {
 }
 
 export const keys = {
-  /** HASH: name, developer, approved ("1"/"0"), created_at (ISO). */
+  /** HASH: name, developer, approved ("1"/"0"), created_at (ISO), max_entries, max_meta_bytes. */
   game: (gameId: string) => `${PREFIX}:{game:${gameId}}:game`,
   /**
    * ZSET of the visible entries of a board. score = -best, member =
@@ -45,6 +45,20 @@ export const keys = {
    * decides visibility atomically without looking outside its slot.
    */
   boardHiddenUsers: (gameId: string) => `${PREFIX}:{game:${gameId}}:hidden-users`,
+  /** HASH meta_bytes: the bytes of meta stored for this game, kept by the submit and delete scripts (the cap of max_meta_bytes). */
+  usage: (gameId: string) => `${PREFIX}:{game:${gameId}}:usage`,
+  /**
+   * STRING, one per accepted signed submit, until its ts leaves the ±300 s
+   * window: a replay of the same request is answered without storing
+   * anything. Named by the first 128 bits of the signature.
+   */
+  seenSubmission: (gameId: string, sign: string) => `${PREFIX}:{game:${gameId}}:seen:${sign.slice(0, 32)}`,
+  /**
+   * STRING: when (UNIX seconds) an operator deleted this player's entry, kept
+   * as long as a submit signed before then could still arrive; such submits
+   * are refused, so a deleted entry cannot come back from old requests.
+   */
+  deletedPlayer: (gameId: string, player: string) => `${PREFIX}:{game:${gameId}}:deleted:${player}`,
   /** SET of the api_keys issued for this game. */
   gameKeys: (gameId: string) => `${PREFIX}:{game:${gameId}}:keys`,
   /** HASH user -> stars (1..10) given to this game. */

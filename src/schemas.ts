@@ -74,7 +74,15 @@ const API_KEY: ErrorCode[] = ['missing_param', 'rate_limited', 'invalid_key', 'k
 const SESSION: ErrorCode[] = ['not_logged_in', 'forbidden_origin', 'rate_limited', 'missing_param', 'invalid_game']
 const apiKeyFields = { api_key: Text('the issued key'), game_id: Text('game identifier') }
 
-const Game = Type.Object({ game_id: Type.String(), name: Type.String(), developer: Nullable(Type.String()), approved: Type.Boolean(), created_at: Type.String({ format: 'date-time' }) })
+const Game = Type.Object({
+  game_id: Type.String(),
+  name: Type.String(),
+  developer: Nullable(Type.String()),
+  approved: Type.Boolean(),
+  created_at: Type.String({ format: 'date-time' }),
+  max_entries: Type.Integer({ description: 'most players the board keeps; a new player past it is quota_exceeded' }),
+  max_meta_bytes: Type.Integer({ description: 'most bytes of meta kept over all entries' })
+})
 const Key = Type.Object({ api_key: Type.String(), game_id: Type.String(), revoked: Type.Boolean(), created_at: Type.String({ format: 'date-time' }) })
 const User = Type.Object({ username: Type.String(), is_admin: Type.Boolean(), hidden: Type.Boolean(), created_at: Type.String({ format: 'date-time' }) })
 const Entry = Type.Object({ player_name: Type.String(), best_score: Type.Integer(), created_at: Type.String({ format: 'date-time' }), meta: Nullable(Type.String()), hidden: Type.Boolean(), rank: Nullable(Type.Integer()) })
@@ -86,7 +94,7 @@ const playerParams = Type.Object({ game_id: Type.String(), player_name: Type.Str
 const playerQuery = Type.Object({ player_name: Type.String({ description: 'the name exactly as stored; clients rewrite "." and ".." in paths, never in a query' }) })
 
 export const routeSchemas = {
-  submit: envelope(SubmitResult, [...API_KEY, 'expired_ts', 'invalid_signature', 'invalid_player_name', 'invalid_score', 'invalid_meta'], 'Submit a score (API key, signed)', {
+  submit: envelope(SubmitResult, [...API_KEY, 'expired_ts', 'invalid_signature', 'invalid_player_name', 'invalid_score', 'invalid_meta', 'quota_exceeded'], 'Submit a score (API key, signed)', {
     tags: ['api-key'],
     querystring: action('submit'),
     body: Type.Object({
@@ -106,7 +114,7 @@ export const routeSchemas = {
     tags: ['api-key'],
     querystring: Type.Object({ ...action('me').properties, ...apiKeyFields, player_name: Text('1 to 30 characters') })
   }),
-  submitSelf: envelope(Type.Object({ ...SubmitResult.properties, ...SessionFlags }), [...SESSION, 'invalid_score', 'invalid_meta'], 'Submit a score as the logged-in user (session)', {
+  submitSelf: envelope(Type.Object({ ...SubmitResult.properties, ...SessionFlags }), [...SESSION, 'invalid_score', 'invalid_meta', 'quota_exceeded'], 'Submit a score as the logged-in user (session)', {
     tags: ['session'],
     querystring: action('submit-self'),
     body: Type.Object({ game_id: Text('game identifier'), score: IntegerText('base-10 integer'), meta: Type.Optional(Text('JSON text, at most 2048 bytes')) })

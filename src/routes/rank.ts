@@ -5,6 +5,12 @@ import { optional, param, parseLimit, parseMeta, parseOffset, parsePlayerName, p
 import { API_KEY_ACTIONS, RANK_ACTIONS, actionConstraint, actionOf, explainRankMiss } from './action.js'
 import { requires } from './requires.js'
 import { routeSchemas } from '../schemas.js'
+import type { GameCaps } from '../store/leaderboard.js'
+import type { GameRecord } from '../store/records.js'
+
+function capsOf (game: GameRecord): GameCaps {
+  return { maxEntries: game.max_entries, maxMetaBytes: game.max_meta_bytes }
+}
 
 /**
  * The actions of /api/rank (spec section 4.1): submit, top and me in API-key
@@ -41,8 +47,9 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
       const player = parsePlayerName(param(fields, 'player_name'))
       const score = parseScore(param(fields, 'score'))
       const meta = parseMeta(optional(fields, 'meta'))
-      const gameId = request.game!.game_id
-      const result = await fastify.leaderboard.submit(gameId, player, score, meta)
+      const game = request.game!
+      const signed = { ts: param(fields, 'ts'), sign: param(fields, 'sign') }
+      const result = await fastify.leaderboard.submit(game.game_id, player, score, meta, capsOf(game), signed)
       return ok({ score, improved: result.improved, best_score: result.bestScore, rank: result.rank })
     }
   })
@@ -96,7 +103,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
       const meta = parseMeta(optional(request.fields, 'meta'))
       const user = request.user!
       const game = request.game!
-      const result = await fastify.leaderboard.submit(game.game_id, user.username, score, meta)
+      const result = await fastify.leaderboard.submit(game.game_id, user.username, score, meta, capsOf(game))
       return ok({
         score,
         improved: result.improved,

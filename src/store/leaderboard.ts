@@ -1,5 +1,7 @@
 import type { Redis } from 'ioredis'
+import { fail } from '../envelope.js'
 import { keys } from '../keys.js'
+import { TS_TOLERANCE_S } from '../params.js'
 import { defineScript } from './scripts.js'
 
 /*
@@ -39,31 +41,65 @@ export const encode = {
   entry: (best: number, ms: number): string => `${best}|${String(ms).padStart(TIME_DIGITS, '0')}`
 }
 
-/** Returns {improved 0/1, best score text, best ms text, rank or -1, visible total}. */
+/**
+ * One submit, atomically: the replay and deletion checks of a signed submit,
+ * the game's caps, compare-and-store, rank, count.
+ *
+ * Returns {outcome, improved 0/1, best text, best ms text, rank or -1,
+ * visible total}; outcome is 'ok', 'replay' (this signed request was already
+ * accepted: nothing stored, the current standing), 'stale' (signed before the
+ * player's entry was deleted), 'full_entries' or 'full_meta' (a cap of the
+ * game would be passed: nothing stored).
+ */
 const SUBMIT = `
-local board, entries, metas, hidden, hiddenUsers = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local board, entries, metas, hidden, hiddenUsers, usage, seen, deleted = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 local player, score, negated, meta, hasMeta = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local maxEntries, maxMetaBytes, ts, seenUntil = tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8], ARGV[9]
 local entry = redis.call('HGET', entries, player)
 local best, ms
 if entry then
   local bar = string.find(entry, '|', 1, true)
   best, ms = string.sub(entry, 1, bar - 1), string.sub(entry, bar + 1)
 end
-local improved = 0
-if not entry or tonumber(score) > tonumber(best) then
-  improved = 1
-  if entry then redis.call('ZREM', board, ms .. player) end
-  local now = redis.call('TIME')
-  ms = string.format('%0${TIME_DIGITS}.0f', tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000))
-  best = score
-  redis.call('HSET', entries, player, best .. '|' .. ms)
-  if hasMeta == '1' then redis.call('HSET', metas, player, meta) else redis.call('HDEL', metas, player) end
-  if redis.call('SISMEMBER', hidden, player) == 0 and redis.call('SISMEMBER', hiddenUsers, player) == 0 then
-    redis.call('ZADD', board, negated, ms .. player)
+local function answer (outcome, improved)
+  local rank = entry and redis.call('ZRANK', board, ms .. player)
+  return {outcome, improved, best, ms, rank or -1, redis.call('ZCARD', board)}
+end
+
+if ts ~= '' then
+  local deletedAt = redis.call('GET', deleted)
+  if deletedAt and tonumber(ts) < tonumber(deletedAt) then return {'stale'} end
+  if redis.call('EXISTS', seen) == 1 then
+    -- Accepted before; its entry gone since means an operator deleted it.
+    if not entry then return {'stale'} end
+    return answer('replay', 0)
   end
 end
-local rank = redis.call('ZRANK', board, ms .. player)
-return {improved, best, ms, rank or -1, redis.call('ZCARD', board)}
+if entry and tonumber(score) <= tonumber(best) then
+  if ts ~= '' then redis.call('SET', seen, '1', 'PXAT', seenUntil) end
+  return answer('ok', 0)
+end
+
+local oldMeta = redis.call('HSTRLEN', metas, player)
+local newMeta = 0
+if hasMeta == '1' then newMeta = #meta end
+local metaBytes = tonumber(redis.call('HGET', usage, 'meta_bytes') or '0')
+if not entry and redis.call('ZCARD', board) >= maxEntries then return {'full_entries'} end
+if newMeta > oldMeta and metaBytes + newMeta - oldMeta > maxMetaBytes then return {'full_meta'} end
+if ts ~= '' then redis.call('SET', seen, '1', 'PXAT', seenUntil) end
+
+if entry then redis.call('ZREM', board, ms .. player) end
+local now = redis.call('TIME')
+ms = string.format('%0${TIME_DIGITS}.0f', tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000))
+best = score
+entry = best .. '|' .. ms
+redis.call('HSET', entries, player, entry)
+if hasMeta == '1' then redis.call('HSET', metas, player, meta) else redis.call('HDEL', metas, player) end
+if newMeta ~= oldMeta then redis.call('HSET', usage, 'meta_bytes', math.max(0, metaBytes + newMeta - oldMeta)) end
+if redis.call('SISMEMBER', hidden, player) == 0 and redis.call('SISMEMBER', hiddenUsers, player) == 0 then
+  redis.call('ZADD', board, negated, ms .. player)
+end
+return answer('ok', 1)
 `
 
 /** Returns {best text or '', ms text or '', rank or -1, visible total}. */
@@ -121,16 +157,25 @@ local rank = redis.call('ZRANK', board, ms .. ARGV[1])
 return {best, ms, meta or '', redis.call('SISMEMBER', hidden, ARGV[1]), rank or -1, meta and 1 or 0}
 `
 
-/** Removes every trace of a player from one board. Returns 0 when there was no entry. */
+/**
+ * Removes every trace of a player from one board, and remembers when (Redis
+ * clock, seconds; for ARGV[2] seconds), so signed submits made before then
+ * cannot bring the entry back. Returns 0 when there was no entry.
+ */
 const DELETE_ENTRY = `
-local board, entries, metas, hidden = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local board, entries, metas, hidden, usage, deleted = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local entry = redis.call('HGET', entries, ARGV[1])
 if not entry then return 0 end
 local bar = string.find(entry, '|', 1, true)
 redis.call('ZREM', board, string.sub(entry, bar + 1) .. ARGV[1])
 redis.call('HDEL', entries, ARGV[1])
-redis.call('HDEL', metas, ARGV[1])
+local metaLength = redis.call('HSTRLEN', metas, ARGV[1])
+if metaLength > 0 then
+  redis.call('HDEL', metas, ARGV[1])
+  redis.call('HSET', usage, 'meta_bytes', math.max(0, tonumber(redis.call('HGET', usage, 'meta_bytes') or '0') - metaLength))
+end
 redis.call('SREM', hidden, ARGV[1])
+redis.call('SET', deleted, redis.call('TIME')[1], 'EX', ARGV[2])
 return 1
 `
 
@@ -144,6 +189,18 @@ export interface BoardEntry {
   hidden: boolean
   /** null when the entry or its user is hidden. */
   rank: number | null
+}
+
+/** What bounds the storage of one game (its record's settings, or the defaults). */
+export interface GameCaps {
+  maxEntries: number
+  maxMetaBytes: number
+}
+
+/** A signed submit's `ts` and `sign`: what makes a replay recognisable. */
+export interface Signed {
+  ts: string
+  sign: string
 }
 
 export interface SubmitResult {
@@ -181,22 +238,32 @@ function rankOrNull (zeroBased: number): number | null {
 }
 
 export function createLeaderboard (redis: Redis) {
-  const submitScript = defineScript<[number, string, string, number, number]>(redis, 'rankSubmit', 5, SUBMIT)
+  const submitScript = defineScript<[string, number?, string?, string?, number?, number?]>(redis, 'rankSubmit', 8, SUBMIT)
   const meScript = defineScript<[string, string, number, number]>(redis, 'rankMe', 2, ME)
   const topScript = defineScript<[number, ...string[]]>(redis, 'rankTop', 1, TOP)
   const visibilityScript = defineScript<number>(redis, 'rankSetVisibility', 4, SET_VISIBILITY)
   const entryScript = defineScript<[string, string, string, number, number, number] | []>(redis, 'rankEntry', 4, ENTRY)
-  const deleteScript = defineScript<number>(redis, 'rankDeleteEntry', 4, DELETE_ENTRY)
+  const deleteScript = defineScript<number>(redis, 'rankDeleteEntry', 6, DELETE_ENTRY)
   const entryKeys = (gameId: string, player: string): string[] => [keys.board(gameId), keys.entries(gameId, player), keys.meta(gameId, player), keys.hiddenPlayers(gameId)]
 
   return {
-    /** One atomic script call: compare, store, rank, count. */
-    async submit (gameId: string, player: string, score: number, meta: string | undefined): Promise<SubmitResult> {
-      const [improved, best, , rank, total] = await submitScript(
-        [...entryKeys(gameId, player), keys.boardHiddenUsers(gameId)],
-        [player, String(score), String(negate(String(score))), meta ?? '', meta === undefined ? '0' : '1']
+    /**
+     * One atomic script call: replay and deletion checks (signed submits),
+     * the game's caps, compare, store, rank, count. A replay answers the
+     * current standing with improved false; a refusal is expired_ts or
+     * quota_exceeded, and stores nothing.
+     */
+    async submit (gameId: string, player: string, score: number, meta: string | undefined, caps: GameCaps, signed?: Signed): Promise<SubmitResult> {
+      const [outcome, improved, best, , rank, total] = await submitScript(
+        [...entryKeys(gameId, player), keys.boardHiddenUsers(gameId), keys.usage(gameId),
+          keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player)],
+        [player, String(score), String(negate(String(score))), meta ?? '', meta === undefined ? '0' : '1',
+          caps.maxEntries, caps.maxMetaBytes, signed?.ts ?? '', signed === undefined ? 0 : (Number(signed.ts) + TS_TOLERANCE_S + 1) * 1000]
       )
-      return { improved: improved === 1, bestScore: Number(best), rank: rankOrNull(rank), totalPlayers: total }
+      if (outcome === 'stale') fail('expired_ts', 'This submission was signed before its entry was deleted; sign a new one.')
+      if (outcome === 'full_entries') fail('quota_exceeded', `This game's board is full (max_entries ${caps.maxEntries}); an operator can raise it.`)
+      if (outcome === 'full_meta') fail('quota_exceeded', `This game's meta storage is full (max_meta_bytes ${caps.maxMetaBytes}); submit without meta, or ask an operator to raise it.`)
+      return { improved: improved === 1, bestScore: Number(best), rank: rankOrNull(rank ?? -1), totalPlayers: total ?? 0 }
     },
 
     async standing (gameId: string, player: string): Promise<PlayerStanding> {
@@ -247,7 +314,8 @@ export function createLeaderboard (redis: Redis) {
     },
 
     async deleteEntry (gameId: string, player: string): Promise<boolean> {
-      return await deleteScript(entryKeys(gameId, player), [player]) === 1
+      // Remembered as long as a submit signed before the deletion could still arrive.
+      return await deleteScript([...entryKeys(gameId, player), keys.usage(gameId), keys.deletedPlayer(gameId, player)], [player, 2 * TS_TOLERANCE_S + 1]) === 1
     }
   }
 }

@@ -4,14 +4,25 @@ import { isGameId } from '../params.js'
 import { invalidate, type RecordCache } from './cache.js'
 import { hashScripts } from './scripts.js'
 
-/** A game as operators see it (DECISIONS.md section 5). */
+/** A game as operators see it (DECISIONS.md section 5), with its storage caps. */
 export interface GameRecord {
   game_id: string
   name: string
   developer: string | null
   approved: boolean
   created_at: string
+  /** Most players the board keeps; a new player past it is quota_exceeded. */
+  max_entries: number
+  /** Most bytes of meta the game keeps over all its entries. */
+  max_meta_bytes: number
 }
+
+/**
+ * The caps of a game that does not set its own: far above a real game (ten
+ * million players; a gigabyte of meta, about 500 bytes for each of two
+ * million players), there so that one key holder cannot fill Redis.
+ */
+export const DEFAULT_CAPS = { max_entries: 10_000_000, max_meta_bytes: 1_073_741_824 } as const
 
 export interface KeyRecord {
   api_key: string
@@ -30,7 +41,9 @@ function gameFromHash (gameId: string, hash: Hash): GameRecord | null {
     name: hash.name ?? gameId,
     developer: hash.developer === undefined || hash.developer === '' ? null : hash.developer,
     approved: hash.approved === '1',
-    created_at: hash.created_at
+    created_at: hash.created_at,
+    max_entries: hash.max_entries === undefined ? DEFAULT_CAPS.max_entries : Number(hash.max_entries),
+    max_meta_bytes: hash.max_meta_bytes === undefined ? DEFAULT_CAPS.max_meta_bytes : Number(hash.max_meta_bytes)
   }
 }
 
@@ -97,7 +110,8 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
       const hiddenUsers = await redis.smembers(keys.hiddenUsers())
       if (hiddenUsers.length > 0) await redis.sadd(keys.boardHiddenUsers(game.game_id), ...hiddenUsers)
       const created = await createHash([keys.game(game.game_id)], [
-        'name', game.name, 'developer', game.developer ?? '', 'approved', game.approved ? '1' : '0', 'created_at', game.created_at
+        'name', game.name, 'developer', game.developer ?? '', 'approved', game.approved ? '1' : '0', 'created_at', game.created_at,
+        'max_entries', String(game.max_entries), 'max_meta_bytes', String(game.max_meta_bytes)
       ])
       if (created === 0) return null
       await invalidate(redis, cache, 'game', game.game_id)
@@ -105,11 +119,13 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
     },
 
     /** Updates the given fields; null when the game does not exist. */
-    async updateGame (gameId: string, changes: Partial<Pick<GameRecord, 'name' | 'developer' | 'approved'>>): Promise<GameRecord | null> {
+    async updateGame (gameId: string, changes: Partial<Pick<GameRecord, 'name' | 'developer' | 'approved' | 'max_entries' | 'max_meta_bytes'>>): Promise<GameRecord | null> {
       const fields: string[] = []
       if (changes.name !== undefined) fields.push('name', changes.name)
       if (typeof changes.developer === 'string') fields.push('developer', changes.developer)
       if (changes.approved !== undefined) fields.push('approved', changes.approved ? '1' : '0')
+      if (changes.max_entries !== undefined) fields.push('max_entries', String(changes.max_entries))
+      if (changes.max_meta_bytes !== undefined) fields.push('max_meta_bytes', String(changes.max_meta_bytes))
       if (await updateHash([keys.game(gameId)], fields) === 0) return null
       await invalidate(redis, cache, 'game', gameId)
       return await this.game(gameId)
