@@ -2,6 +2,7 @@ import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { errorCodeTable } from '../src/schemas.js'
+import { HELMET } from './security-headers.js'
 
 /**
  * The OpenAPI 3 document, generated from the route schemas: /docs (UI) and
@@ -46,6 +47,10 @@ export default fp(async (fastify) => {
       const action = (route.constraints as { action?: string } | undefined)?.action
       return { schema, url: action === undefined ? url : `${url}?action=${action}` }
     }
+  })
+  // The reference page runs its own scripts and inline styles; see plugins/security-headers.ts.
+  fastify.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs')) route.config = { ...route.config, helmet: HELMET.docs }
   })
   await fastify.register(swaggerUi, { routePrefix: '/docs' })
 }, { name: 'docs', dependencies: ['config'] })

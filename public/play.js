@@ -26,7 +26,10 @@
     for (const item of board.data.items) {
       const entry = document.createElement('li')
       entry.value = item.rank
-      entry.textContent = `${item.player_name} — ${item.score}`
+      // <bdi>: a name in another script direction cannot reorder the score beside it.
+      const name = document.createElement('bdi')
+      name.textContent = item.player_name
+      entry.append(name, ` — ${item.score}`)
       if (item.player_name === platform.username) entry.className = 'me'
       list.append(entry)
     }
@@ -115,14 +118,7 @@
     }, settings.playtimeReportMs)
   }
 
-  // Login and logout ---------------------------------------------------------
-  $('form.login')?.addEventListener('submit', async (event) => {
-    event.preventDefault()
-    const form = new FormData(event.target)
-    const result = await api('POST', '/auth/login', { username: form.get('username'), password: form.get('password') })
-    if (result.ok) window.location.reload()
-    else $('#login-status').textContent = result.message
-  })
+  // Logout (logging in happens on /login, away from the game) ---------------
   $('#logout')?.addEventListener('click', async () => {
     await api('POST', '/auth/logout', {})
     window.location.reload()

@@ -6,6 +6,7 @@ import type { Config } from './config.js'
 import { parseUrlEncoded } from './params.js'
 import configPlugin from '../plugins/config.js'
 import envelopePlugin, { frameworkErrors } from '../plugins/envelope.js'
+import securityHeadersPlugin from '../plugins/security-headers.js'
 import redisPlugin from '../plugins/redis.js'
 import storePlugin from '../plugins/store.js'
 import formsPlugin from '../plugins/forms.js'
@@ -128,6 +129,8 @@ async function app (fastify: FastifyInstance, { config }: { config: Config }): P
   fastify.setValidatorCompiler(() => () => true)
   for (const warning of config.warnings) fastify.log.warn(warning)
   await fastify.register(configPlugin, { config })
+  // First, so every answer gets its headers, also one refused in onRequest.
+  await fastify.register(securityHeadersPlugin)
   await fastify.register(envelopePlugin)
   await fastify.register(redisPlugin)
   await fastify.register(storePlugin)

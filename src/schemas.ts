@@ -161,6 +161,7 @@ export const routeSchemas = {
   }),
   playBoard: envelope(Type.Object({ game_id: Type.String(), total: Type.Integer(), items: Type.Array(BoardItem) }), ['invalid_game'], 'The top 10 shown on the play page', { tags: ['platform'], params: gameParams }),
   playPage: { summary: 'The play page of a hosted game (HTML)', tags: ['platform'], params: gameParams } as FastifySchema,
+  loginPage: { summary: 'The login page (HTML); after logging in it goes to `next`, a path on this site', tags: ['platform'], querystring: Type.Object({ next: Type.Optional(Type.String()) }) } as FastifySchema,
 
   createGame: envelope(Game, [...ADMIN, 'already_exists'], 'Create a game', { ...adminSecurity, body: adminBodies.createGame }),
   updateGame: envelope(Game, ADMIN, 'Change a game', { ...adminSecurity, params: gameParams, body: adminBodies.updateGame }),

@@ -1,8 +1,10 @@
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 import t from 'tap'
 import { keys } from '../src/keys.js'
-import { admin, createGame, dataOf, get } from './helpers/app.js'
+import { admin, createGame, dataOf, get, submit } from './helpers/app.js'
 import { listeningApp } from './helpers/listening.js'
 
 /** Debian's chromium package; .ci/run installs it (README, "The two commands"). */
@@ -28,9 +30,14 @@ t.test('a player logs in, plays the demo game, rates it, and play time is report
   const page = await browser.newPage()
   const pageErrors: string[] = []
   page.on('pageerror', error => { pageErrors.push(error.message) })
+  // A Content-Security-Policy violation is reported on the console: none may happen.
+  page.on('console', message => { if (/Content Security Policy|Refused to/i.test(message.text())) pageErrors.push(message.text()) })
 
   await page.goto(`${baseUrl}/play/demo`)
   t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: null, canSubmit: false }))
+  t.equal(await page.locator('input[type=password]').count(), 0, 'no password field beside the game')
+  // Logging in happens on a page of its own, then leads back to the game.
+  await Promise.all([page.waitForURL(`${baseUrl}/login?next=%2Fplay%2Fdemo`), page.click('a#login')])
   await page.fill('input[name=username]', 'ada')
   await page.fill('input[name=password]', 'lovelace-1843')
   await Promise.all([page.waitForURL(`${baseUrl}/play/demo`, { waitUntil: 'load' }), page.click('form.login button[type=submit]')])
@@ -69,4 +76,60 @@ t.test('a player logs in, plays the demo game, rates it, and play time is report
   t.ok(credited >= 1, `${credited} s credited to ada`)
 
   t.same(pageErrors, [], 'no script errors on the page')
+})
+
+/*
+ * The pages at desktop and phone size (390×844): what must be visible is,
+ * nothing overflows sideways, names keep their direction inside <bdi>.
+ * Screenshots go to SCREENSHOT_DIR (default: a temp folder, printed).
+ */
+t.test('the play and login pages at desktop and phone size', async t => {
+  const { app, baseUrl } = await listeningApp(t)
+  const game = await createGame(app, { gameId: 'demo' })
+  dataOf(await admin(app, 'POST', '/admin/users', { username: 'grace', password: 'hopper-1906' }))
+  // Names in other scripts and directions, and a long one, on the board beside the game.
+  for (const [i, player] of ['grace', 'نور الهدى', 'שלום', '👩‍💻 ada', 'a-name-that-is-thirty-chars!!'].entries()) {
+    dataOf(await submit(app, game, { player, score: 900 - i * 100 }))
+  }
+  const session = dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'grace' }))
+  const folder = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'ranking-screens-'))
+  mkdirSync(folder, { recursive: true })
+  t.comment(`screenshots in ${folder}`)
+
+  const browser: Browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+  })
+  t.teardown(async () => { await browser.close() })
+  for (const [size, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]] as const) {
+    const context = await browser.newContext({ viewport })
+    const page = await context.newPage()
+    const problems: string[] = []
+    page.on('pageerror', error => { problems.push(error.message) })
+    page.on('console', message => { if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text()) })
+    const overflow = async (): Promise<number> => await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+
+    await page.goto(`${baseUrl}/login?next=/play/demo`)
+    for (const selector of ['h1', 'input[name=username]', 'input[name=password]', 'form.login button[type=submit]']) {
+      t.ok(await page.locator(selector).isVisible(), `${size} login page: ${selector} is visible`)
+    }
+    t.ok(await overflow() <= 0, `${size} login page: nothing overflows sideways`)
+    await page.screenshot({ path: join(folder, `login-${size}.png`), fullPage: true })
+
+    await context.addCookies([{ name: 'sid', value: session.session_id, url: baseUrl }])
+    await page.goto(`${baseUrl}/play/demo`)
+    await page.locator('#board li').nth(4).waitFor()
+    for (const selector of ['h1', 'iframe#game', '#board', '#logout', '.stars button >> nth=9', '#my-rank']) {
+      t.ok(await page.locator(selector).isVisible(), `${size} play page: ${selector} is visible`)
+    }
+    await page.locator('#my-rank').filter({ hasText: 'Your best: 900, rank 1 of 5' }).waitFor()
+    t.equal(await page.locator('#board li bdi').count(), 5, `${size}: every name is in a <bdi>`)
+    t.equal(await page.locator('#board li').nth(1).textContent(), 'نور الهدى — 800', `${size}: the score stays after a right-to-left name`)
+    const frame = await page.locator('iframe#game').boundingBox()
+    t.ok(frame !== null && frame.width >= viewport.width * (size === 'phone' ? 0.85 : 0.5), `${size}: the game takes the width it should (${frame?.width ?? 0} px)`)
+    t.ok(await overflow() <= 0, `${size} play page: nothing overflows sideways`)
+    await page.screenshot({ path: join(folder, `play-${size}.png`), fullPage: true })
+    t.same(problems, [], `${size}: no script errors and no blocked content`)
+    await context.close()
+  }
 })

@@ -13,7 +13,8 @@ t.test('the play page of an approved game injects window.__platform and loads th
   t.match(page.body, '<iframe id="game" src="/games/demo/"')
   t.match(page.body, 'window.__platform = {"gameId":"demo","username":null,"canSubmit":false}')
   t.match(page.body, 'window.__play = {"playtimeReportMs":7000}')
-  t.match(page.body, '<form class="login"')
+  t.match(page.body, '<a id="login" href="/login?next=%2Fplay%2Fdemo">Log in</a>', 'a link to the login page, no form beside the game')
+  t.notMatch(page.body, '<form')
   t.match(page.body, '<script src="/static/play.js" defer></script>')
   const game = await get(app, '/games/demo/')
   t.equal(game.statusCode, 200)
@@ -33,7 +34,7 @@ t.test('an unknown game is a 404 page; an unapproved one says so and cannot subm
   const draft = await get(app, '/play/draft')
   t.equal(draft.statusCode, 200)
   t.match(draft.body, 'not approved yet')
-  t.match(draft.body, '<h1>&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Co&quot;</h1>', 'the name is escaped')
+  t.match(draft.body, '<h1><bdi>&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Co&quot;</bdi></h1>', 'the name is escaped')
   t.notMatch(draft.body, '<script>alert(1)', 'no markup from the name')
   t.equal(errorOf(await get(app, '/play/draft/board')), 'invalid_game')
 })
@@ -46,7 +47,7 @@ t.test('a logged-in player sees their name, canSubmit, the board beside the game
   const cookie = `sid=${session.session_id as string}`
   const page = await app.inject({ method: 'GET', url: '/play/arcade', headers: { cookie } })
   t.match(page.body, 'window.__platform = {"gameId":"arcade","username":"kim","canSubmit":true}')
-  t.match(page.body, 'Logged in as <strong>kim</strong>')
+  t.match(page.body, 'Logged in as <strong><bdi>kim</bdi></strong>')
   const submitted = await app.inject({ method: 'POST', url: '/api/rank?action=submit-self', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'game_id=arcade&score=42' })
   t.equal(dataOf(submitted).rank, 1)
   t.same(dataOf(await get(app, '/play/arcade/board')), {

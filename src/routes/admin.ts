@@ -17,6 +17,8 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
 
   // Checked before the body is read: unauthorized comes before anything about the body.
   fastify.addHook('onRequest', fastify.requireAdmin)
+  // Answers carry secrets (an api_secret, a session id) and records: never cached.
+  fastify.addHook('onRoute', (route) => { route.config = { ...route.config, noStore: true } })
 
   // JSON keeps its types; form and multipart fields are text (see textFields).
   const input = (request: FastifyRequest): unknown => (request.headers['content-type'] ?? '').toLowerCase().includes('json') ? request.body : textFields(request.body)

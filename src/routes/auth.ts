@@ -40,7 +40,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
     schema: routeSchemas.login,
     // Counted per address, then per username across addresses, both before
     // any password is hashed (plugins/rate-limit.ts).
-    config: { rateLimitPolicy: 'loginAddress' },
+    config: { rateLimitPolicy: 'loginAddress', noStore: true },
     preValidation: [refuseCredentialsInUrl, fastify.readFields],
     preHandler: [fastify.checkOrigin, requires('username', 'password'), fastify.limitRate],
     handler: async (request, reply) => {
@@ -62,6 +62,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
     method: 'POST',
     url: '/auth/logout',
     schema: routeSchemas.logout,
+    config: { noStore: true },
     preValidation: fastify.readFields,
     preHandler: fastify.checkOrigin,
     handler: async (request, reply) => {

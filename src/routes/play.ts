@@ -4,6 +4,7 @@ import { ApiError, fail, ok } from '../envelope.js'
 import { sendError } from '../../plugins/envelope.js'
 import { projectPath } from '../paths.js'
 import { routeSchemas } from '../schemas.js'
+import { HELMET } from '../../plugins/security-headers.js'
 
 /** How many entries the play page shows beside the game. */
 export const PLAY_BOARD_SIZE = 10
@@ -49,6 +50,10 @@ async function staticFiles (fastify: FastifyInstance): Promise<void> {
     request.log.debug({ code }, 'no such file')
     return sendError(reply, new ApiError('not_found'))
   })
+  // A hosted game's files are framed by the play page (plugins/security-headers.ts).
+  fastify.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/games/')) route.config = { ...route.config, helmet: HELMET.gameFiles }
+  })
   await fastify.register(fastifyStatic, { root: projectPath('public'), prefix: '/static/', allowedPath: (path) => !path.startsWith('/games/'), index: false })
   await fastify.register(fastifyStatic, { root: projectPath('public', 'games'), prefix: '/games/', decorateReply: false })
 }
@@ -57,17 +62,29 @@ async function staticFiles (fastify: FastifyInstance): Promise<void> {
 const NO_SUCH_FILE = new Set(['ENAMETOOLONG', 'ENOTDIR', 'EISDIR', 'ELOOP', 'EINVAL'])
 
 /**
+ * Where to go after logging in: a path on this site, never another site
+ * (`//evil.example` and `/\evil.example` are other sites to a browser).
+ */
+export function safeNext (next: unknown): string | undefined {
+  if (typeof next !== 'string' || !/^\/(?![/\\])[^\\\s\p{Cc}]*$/u.test(next) || next.length > 500) return undefined
+  return next
+}
+
+/**
  * The platform part that shows a hosted game: /play/:game_id with the game in
  * a same-origin iframe from /games/:game_id/, the board, the player's rank,
- * a rating widget and play-time reports. HTML, CSS and scripts, not the
- * JSON envelope (DECISIONS.md section 1).
+ * a rating widget and play-time reports; and /login, a page of its own,
+ * because a hosted game runs on this origin and could read a password typed
+ * beside it (docs/security.md). HTML, CSS and scripts, not the JSON envelope
+ * (DECISIONS.md section 1).
  */
 export default async function playRoutes (fastify: FastifyInstance): Promise<void> {
   await fastify.register(staticFiles)
 
   type WithGame = { Params: { game_id: string } }
+  const pageOptions = { config: { noStore: true } }
 
-  fastify.get<WithGame>('/play/:game_id', { schema: routeSchemas.playPage }, async (request, reply) => {
+  fastify.get<WithGame>('/play/:game_id', { schema: routeSchemas.playPage, helmet: HELMET.playPage, ...pageOptions }, async (request, reply) => {
     const gameId = request.params.game_id
     const game = await fastify.records.game(gameId)
     reply.type('text/html; charset=utf-8')
@@ -77,20 +94,16 @@ export default async function playRoutes (fastify: FastifyInstance): Promise<voi
     }
     const user = await fastify.currentUser(request)
     const platform = { gameId: game.game_id, username: user?.username ?? null, canSubmit: game.approved && user !== null }
+    const here = `/play/${encodeURIComponent(game.game_id)}`
     const account = user === null
-      ? `<form class="login" aria-label="Log in">
-  <label>Username <input name="username" autocomplete="username" required></label>
-  <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
-  <button type="submit">Log in</button>
-  <span id="login-status" role="status"></span>
-</form>`
-      : `<p>Logged in as <strong>${html(user.username)}</strong> <button id="logout" type="button">Log out</button></p>`
+      ? `<p><a id="login" href="/login?next=${encodeURIComponent(here)}">Log in</a> <span class="muted">to keep your scores, rate the game and count your play time.</span></p>`
+      : `<p>Logged in as <strong><bdi>${html(user.username)}</bdi></strong> <button id="logout" type="button">Log out</button></p>`
     const rating = user === null
       ? '<p class="muted">Log in to rate this game.</p>'
       : `<div class="stars" role="radiogroup" aria-label="Your rating, in half stars"></div>
   <p><button id="rating-clear" type="button">Remove my rating</button></p>`
     return page(`${game.name} — play`, `<header>
-<h1>${html(game.name)}</h1>
+<h1><bdi>${html(game.name)}</bdi></h1>
 ${account}
 </header>
 <main>
@@ -113,8 +126,34 @@ ${account}
   <p id="playtime" class="muted" role="status"></p>
 </aside>
 </main>
-<script>window.__platform = ${scriptJson(platform)}; window.__play = ${scriptJson({ playtimeReportMs: fastify.config.playtimeReportS * 1000 })}</script>
+<script nonce="${reply.cspNonce.script}">window.__platform = ${scriptJson(platform)}; window.__play = ${scriptJson({ playtimeReportMs: fastify.config.playtimeReportS * 1000 })}</script>
 <script src="/static/play.js" defer></script>`)
+  })
+
+  fastify.get('/login', { schema: routeSchemas.loginPage, helmet: HELMET.loginPage, ...pageOptions }, async (request, reply) => {
+    const next = safeNext((request.query as Record<string, unknown>).next)
+    const user = await fastify.currentUser(request)
+    reply.type('text/html; charset=utf-8')
+    const back = next === undefined ? '' : `<p><a href="${html(next)}">Back</a></p>`
+    if (user !== null) {
+      return page('Logged in', `<main class="narrow">
+<h1>Logged in</h1>
+<p>You are logged in as <strong><bdi>${html(user.username)}</bdi></strong>. <button id="logout" type="button">Log out</button></p>
+${back}
+</main>
+<script src="/static/login.js" defer></script>`)
+    }
+    return page('Log in', `<main class="narrow">
+<h1>Log in</h1>
+<form class="login" aria-label="Log in" data-next="${html(next ?? '/login')}">
+  <label>Username <input name="username" autocomplete="username" required></label>
+  <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
+  <button type="submit">Log in</button>
+  <span id="login-status" role="status"></span>
+</form>
+${back}
+</main>
+<script src="/static/login.js" defer></script>`)
   })
 
   // The board beside the game: public, like the page itself.

@@ -5,6 +5,7 @@ import { optional, param, parseLimit, parseMeta, parseOffset, parsePlayerName, p
 import { API_KEY_ACTIONS, RANK_ACTIONS, actionConstraint, actionOf, explainRankMiss } from './action.js'
 import { requires } from './requires.js'
 import { routeSchemas } from '../schemas.js'
+import { HELMET } from '../../plugins/security-headers.js'
 import type { GameCaps } from '../store/leaderboard.js'
 import type { GameRecord } from '../store/records.js'
 
@@ -33,12 +34,15 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   })
 
   const apiKeyRoute = { rateLimitPolicy: 'apiKey' as const }
+  // Other sites' pages read these answers (CORS), so they may be loaded cross-origin.
+  const crossOrigin = { helmet: HELMET.crossOrigin }
 
   fastify.route({
     method: RANK_ACTIONS.submit,
     url: '',
     constraints: { action: 'submit' },
     schema: routeSchemas.submit,
+    ...crossOrigin,
     config: { ...apiKeyRoute, signed: true },
     preValidation: [fastify.readFields, requires('api_key', 'game_id', 'player_name', 'score', 'ts', 'sign'), fastify.loadApiKey],
     preHandler: [fastify.limitRate, fastify.verifyApiKey],
@@ -59,6 +63,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     url: '',
     constraints: { action: 'top' },
     schema: routeSchemas.top,
+    ...crossOrigin,
     config: apiKeyRoute,
     preValidation: [fastify.readFields, requires('api_key', 'game_id'), fastify.loadApiKey],
     preHandler: [fastify.limitRate, fastify.verifyApiKey],
@@ -76,6 +81,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     url: '',
     constraints: { action: 'me' },
     schema: routeSchemas.me,
+    ...crossOrigin,
     config: apiKeyRoute,
     preValidation: [fastify.readFields, requires('api_key', 'game_id', 'player_name'), fastify.loadApiKey],
     preHandler: [fastify.limitRate, fastify.verifyApiKey],

@@ -1,0 +1,102 @@
+import t from 'tap'
+import type { LightMyRequestResponse } from 'fastify'
+import { safeNext } from '../src/routes/play.js'
+import { admin, buildTestApp, createGame, dataOf, formBody, get } from './helpers/app.js'
+
+/*
+ * Item 9 of the hardening issue: security headers from @fastify/helmet.
+ * Nothing frames the API or the login page; only the play page frames a
+ * game, and only the service's own origin frames the play page; answers
+ * with a session id or a secret are never cached.
+ */
+
+const { app } = await buildTestApp(t)
+const game = await createGame(app, { gameId: 'demo' })
+
+function csp (response: LightMyRequestResponse): Record<string, string> {
+  const directives: Record<string, string> = {}
+  for (const part of String(response.headers['content-security-policy'] ?? '').split(';')) {
+    const [name, ...values] = part.trim().split(/\s+/)
+    if (name !== undefined && name !== '') directives[name] = values.join(' ')
+  }
+  return directives
+}
+
+function common (t: Pick<typeof import('tap').default, 'equal'>, response: LightMyRequestResponse, what: string): void {
+  t.equal(response.headers['x-content-type-options'], 'nosniff', `${what}: nosniff`)
+  t.equal(response.headers['referrer-policy'], 'no-referrer', `${what}: Referrer-Policy`)
+  t.equal(response.headers['strict-transport-security'], undefined, `${what}: no HSTS outside production`)
+}
+
+t.test('JSON answers, errors and static assets: nothing may frame, run or load them', async t => {
+  const answers: Array<[string, LightMyRequestResponse]> = [
+    ['top', await get(app, '/api/rank', { action: 'top', api_key: game.apiKey, game_id: game.gameId })],
+    ['healthz', await get(app, '/healthz')],
+    ['not_found', await get(app, '/no/such/route')],
+    ['payload_too_large', await app.inject({ method: 'POST', url: '/api/rank?action=submit', payload: 'x'.repeat(20_000), headers: { 'content-type': 'application/x-www-form-urlencoded' } })],
+    ['a static asset', await get(app, '/static/play.css')]
+  ]
+  for (const [what, response] of answers) {
+    common(t, response, what)
+    t.equal(response.headers['x-frame-options'], 'DENY', `${what}: X-Frame-Options`)
+    t.match(csp(response), { 'default-src': "'none'", 'frame-ancestors': "'none'" }, `${what}: CSP`)
+  }
+})
+
+t.test('API-key answers may be read cross-origin; session answers stay same-origin', async t => {
+  t.equal((await get(app, '/api/rank', { action: 'me', api_key: game.apiKey, game_id: game.gameId, player_name: 'x' })).headers['cross-origin-resource-policy'], 'cross-origin')
+  t.equal((await get(app, '/api/rank', { action: 'me-self', game_id: game.gameId })).headers['cross-origin-resource-policy'], 'same-origin')
+})
+
+t.test('the play page: framed only by its own origin, its inline script allowed by nonce, never cached', async t => {
+  const page = await get(app, '/play/demo')
+  common(t, page, 'play page')
+  t.equal(page.headers['x-frame-options'], 'SAMEORIGIN')
+  const policy = csp(page)
+  t.equal(policy['frame-ancestors'], "'self'")
+  t.equal(policy['frame-src'], "'self'", 'it frames games from its own origin only')
+  const nonce = /<script nonce="([0-9a-f]{32})">window\.__platform/.exec(page.body)?.[1]
+  t.ok(nonce, 'the inline script carries a nonce')
+  t.equal(policy['script-src'], `'self' 'nonce-${nonce}'`)
+  t.not(/<script nonce="([0-9a-f]{32})">/.exec((await get(app, '/play/demo')).body)?.[1], nonce, 'a new nonce for every page')
+  t.equal(page.headers['cache-control'], 'no-store')
+  t.notMatch(page.body, /<form|type="password"/, 'no login form beside the game')
+  t.match(page.body, '<a id="login" href="/login?next=%2Fplay%2Fdemo">Log in</a>')
+})
+
+t.test('a hosted game: framed by the play page only', async t => {
+  const files = await get(app, '/games/demo/')
+  t.equal(files.statusCode, 200)
+  t.equal(files.headers['x-frame-options'], 'SAMEORIGIN')
+  t.same(csp(files), { 'default-src': "* data: blob: 'unsafe-inline' 'unsafe-eval'", 'frame-ancestors': "'self'" }, 'what the game itself runs is the operator\'s to review')
+})
+
+t.test('the login page: framed by nothing, never cached, back to a path on this site only', async t => {
+  const page = await get(app, '/login', { next: '/play/demo' })
+  t.equal(page.headers['x-frame-options'], 'DENY')
+  t.equal(csp(page)['frame-ancestors'], "'none'")
+  t.equal(page.headers['cache-control'], 'no-store')
+  t.match(page.body, 'data-next="/play/demo"')
+  t.match(page.body, 'type="password"')
+  t.match((await get(app, '/login', { next: '//evil.example/x' })).body, 'data-next="/login"', 'another site is never the way back')
+  for (const next of ['//evil.example', '/\\evil.example', 'https://evil.example', 'javascript:alert(1)', '/ok\nx', '', ' /x', 'x'.repeat(600)]) {
+    t.equal(safeNext(next), undefined, JSON.stringify(next.slice(0, 40)))
+  }
+  for (const next of ['/play/demo', '/play/demo?x=1#y', '/']) t.equal(safeNext(next), next)
+})
+
+t.test('answers with a session id or a secret are never cached', async t => {
+  dataOf(await admin(app, 'POST', '/admin/users', { username: 'cachey', password: 'pw' }))
+  const login = await app.inject({ method: 'POST', url: '/auth/login', payload: formBody({ username: 'cachey', password: 'pw' }), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+  t.equal(login.headers['cache-control'], 'no-store', 'login')
+  const key = await admin(app, 'POST', '/admin/keys', { game_id: game.gameId })
+  t.equal(key.headers['cache-control'], 'no-store', 'a new api_secret')
+  const session = await admin(app, 'POST', '/admin/sessions', { username: 'cachey' })
+  t.equal(session.headers['cache-control'], 'no-store', 'a new session id')
+  t.equal((await app.inject({ method: 'POST', url: '/auth/logout', payload: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).headers['cache-control'], 'no-store', 'logout clears a cookie')
+})
+
+t.test('production adds Strict-Transport-Security', async t => {
+  const production = await buildTestApp(t, { NODE_ENV: 'production', LOG_LEVEL: 'silent' })
+  t.equal((await get(production.app, '/healthz')).headers['strict-transport-security'], 'max-age=31536000; includeSubDomains')
+})
