@@ -70,6 +70,17 @@ t.test('a body of exactly BODY_LIMIT bytes is read whole, chunked or not', async
   t.equal(JSON.parse(answerOver.body).error, 'payload_too_large', 'one byte more is too large')
 })
 
+t.test('headers past 16 KiB and requests that are not HTTP are answered in the envelope, and closed', async t => {
+  const big = await rawRequest(port, `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Filler: ${'a'.repeat(20_000)}\r\n\r\n`)
+  t.equal(big.status, 200)
+  t.same(JSON.parse(big.body), { ok: false, error: 'payload_too_large', message: 'The request headers are too large.' })
+  t.equal(big.headers.connection, 'close')
+  const garbage = await rawRequest(port, 'NOT HTTP AT ALL\r\n\r\n')
+  t.same(JSON.parse(garbage.body), { ok: false, error: 'invalid_body', message: 'The request cannot be parsed as HTTP.' })
+  const smuggled = await rawRequest(port, `POST ${SUBMIT} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`)
+  t.equal(JSON.parse(smuggled.body).error, 'invalid_body', 'Content-Length with Transfer-Encoding is refused')
+})
+
 t.test('a stream body without Content-Length is capped in inject too', async t => {
   const { payload, headers } = multipartBody({ f: 'a'.repeat(LIMIT) })
   const response = await app.inject({ method: 'POST', url: SUBMIT, headers, payload: Readable.from([Buffer.from(payload)]) })
