@@ -87,3 +87,15 @@ t.test('hostile static paths are not_found, never internal_error, and log no err
   t.same(lines.filter(line => /"level":(40|50|60)/.test(line)), [], 'no warning or error was logged')
   t.notOk(lines.some(line => line.includes('"stack"')), 'no stack trace was logged')
 })
+
+t.test('the login page of a logged-in user says who is logged in and offers to log out', async t => {
+  const { app } = await buildTestApp(t)
+  dataOf(await admin(app, 'POST', '/admin/users', { username: 'lin', password: 'pw' }))
+  const session = dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'lin' }))
+  const page = await app.inject({ method: 'GET', url: '/login?next=/play/x', headers: { cookie: `sid=${session.session_id as string}` } })
+  t.equal(page.statusCode, 200)
+  t.match(page.body, 'You are logged in as <strong><bdi>lin</bdi></strong>')
+  t.match(page.body, '<button id="logout" type="button">Log out</button>')
+  t.match(page.body, '<a href="/play/x">Back</a>')
+  t.notMatch(page.body, 'type="password"')
+})
