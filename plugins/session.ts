@@ -37,8 +37,11 @@ export default fp(async (fastify) => {
 
   fastify.decorate('currentUser', async (request: FastifyRequest) => {
     const sessionId = request.cookies[config.sessionCookie]
-    const username = sessionId === undefined || sessionId === '' ? null : await fastify.users.sessionUser(sessionId)
-    return username === null ? null : await fastify.users.user(username)
+    const session = sessionId === undefined || sessionId === '' ? null : await fastify.users.session(sessionId)
+    if (session === null) return null
+    const user = await fastify.users.user(session.username)
+    // A session from before the user's sessions were ended (a new password, an operator) is over.
+    return user === null || user.sessionEpoch !== session.epoch ? null : user
   })
 
   fastify.decorate('requireSession', async (request: FastifyRequest) => {

@@ -221,8 +221,8 @@ export function createAdmin ({ records, users, leaderboard, sessionTtlS, session
     /** For a platform with its own login: a session for an existing user. */
     async createSession (input: unknown): Promise<{ session_id: string, cookie_name: string, expires_at: string }> {
       const body = readInput(schemas.createSession, input)
-      if (await users.user(body.username) === null) fail('not_found', 'No such user.')
-      const session = await users.createSession(body.username, sessionTtlS)
+      const user = await users.user(body.username) ?? fail('not_found', 'No such user.')
+      const session = await users.createSession(user, sessionTtlS)
       return { session_id: session.sessionId, cookie_name: sessionCookie, expires_at: session.expiresAt }
     },
 

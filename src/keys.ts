@@ -71,7 +71,7 @@ export const keys = {
   games: () => `${PREFIX}:games`,
   /** HASH: game_id, secret, revoked ("1"/"0"), created_at. */
   apiKey: (apiKey: string) => `${PREFIX}:key:{${apiKey}}`,
-  /** HASH: password (scrypt), is_admin, hidden ("1"/"0"), created_at. */
+  /** HASH: password (scrypt), is_admin, hidden ("1"/"0"), created_at, session_epoch (raised to end every session). */
   user: (username: string) => `${PREFIX}:user:{${username}}`,
   /**
    * ZSET of a user's session ids, scored by when each expires (ms), in the
@@ -82,7 +82,7 @@ export const keys = {
   hiddenUsers: () => `${PREFIX}:hidden-users`,
   /** SET of every username. */
   users: () => `${PREFIX}:users`,
-  /** STRING username, with the session's TTL. */
+  /** STRING `<session epoch>:<username>` (a bare username before epochs), with the session's TTL. */
   session: (sessionId: string) => `${PREFIX}:session:{${sessionId}}`,
   /** Pub/sub channel: `<kind>:<id>` of a changed key, game, user or session record. */
   invalidations: () => `${PREFIX}:invalidate`,

@@ -101,8 +101,8 @@ t.test('POST /auth/login answers {username, is_admin} and sets an HttpOnly, Same
   const second = parseSetCookie(setCookies(await login(app, { username: name, password: 'correct horse' }))[0]!)
   t.not(second.value, cookie.value, 'each login gets a new id')
 
-  // The session record lives in Redis with the default TTL of 30 days and names the user.
-  t.equal(await app.redis.get(`rank:session:{${cookie.value}}`), name)
+  // The session record lives in Redis with the default TTL of 30 days and names the user (and the user's session epoch).
+  t.equal(await app.redis.get(`rank:session:{${cookie.value}}`), `0:${name}`)
   const ttl = await app.redis.ttl(`rank:session:{${cookie.value}}`)
   t.ok(ttl > 2592000 - 10 && ttl <= 2592000, `TTL ${ttl} is 30 days`)
 

@@ -113,3 +113,29 @@ t.test('the CLI lists and ends a user\'s sessions, and a password set there ends
   t.equal(errorOf(await meSelf(again)), 'not_logged_in', 'a password set by the CLI ends the session')
   t.equal((await cli(['sessions', 'end', 'nobody'])).code, 1, 'an unknown user fails')
 })
+
+t.test('a login that read the user before its sessions were ended makes a session that is already over', async t => {
+  dataOf(await admin(app, 'POST', '/admin/users', { username: 'fay', password: 'old' }))
+  // The race of a login checking the old password while the operator sets a new one:
+  // the login read the user record (and its session epoch) before the change...
+  const readBefore = await app.users.user('fay')
+  dataOf(await admin(app, 'PATCH', '/admin/users/fay', { password: 'new' }))
+  // ...and stores its session after the change ended every session.
+  const late = await app.users.createSession(readBefore!, 60)
+  t.equal(errorOf(await meSelf(`sid=${late.sessionId}`)), 'not_logged_in', 'the late session is over')
+  const fresh = await login('fay', 'new')
+  t.equal(dataOf(await meSelf(fresh)).player_name, 'fay', 'a login after the change works')
+})
+
+t.test('sessions made before sessions were indexed are ended too', async t => {
+  dataOf(await admin(app, 'POST', '/admin/users', { username: 'gus', password: 'pw' }))
+  // A session record as the previous version wrote it: the bare username, in no index.
+  const legacy = 'L'.repeat(43)
+  await app.redis.set(keys.session(legacy), 'gus', 'EX', 3000)
+  t.equal(dataOf(await meSelf(`sid=${legacy}`)).player_name, 'gus', 'it works until its user\'s sessions are ended')
+  t.same(dataOf(await admin(app, 'GET', '/admin/users/gus/sessions')).sessions, [], 'it cannot be listed')
+  dataOf(await admin(app, 'DELETE', '/admin/users/gus/sessions'))
+  t.equal(errorOf(await meSelf(`sid=${legacy}`)), 'not_logged_in', 'ending the user\'s sessions ends it')
+  t.equal(dataOf(await admin(app, 'PATCH', '/admin/users/gus', { is_admin: true })).username, 'gus', 'the user record stays whole')
+  t.same(Object.keys(dataOf(await admin(app, 'PATCH', '/admin/users/gus', {}))).sort(), ['created_at', 'hidden', 'is_admin', 'username'], 'the epoch is never shown')
+})

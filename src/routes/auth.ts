@@ -52,7 +52,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
         fail('rate_limited', 'Too many logins are being checked right now; retry in 1 s.')
       }
       if (user === null || !valid) fail('invalid_credentials')
-      const session = await fastify.users.createSession(user.username, config.sessionTtlS)
+      const session = await fastify.users.createSession(user, config.sessionTtlS)
       reply.setCookie(config.sessionCookie, session.sessionId, { ...cookieOptions, maxAge: config.sessionTtlS })
       return ok({ username: user.username, is_admin: user.is_admin })
     }

@@ -16,6 +16,13 @@ export interface UserRecord {
 export interface StoredUser extends UserRecord {
   /** scrypt hash, or undefined for a user who logs in only through admin-made sessions. */
   passwordHash: string | undefined
+  /**
+   * Sessions carry the epoch of the user they were made for; ending a
+   * user's sessions raises it, so every older session is over at once,
+   * also one a login in flight makes a moment later, and ones made before
+   * sessions were indexed.
+   */
+  sessionEpoch: number
 }
 
 function userFromHash (username: string, hash: Record<string, string>): StoredUser | null {
@@ -25,11 +32,12 @@ function userFromHash (username: string, hash: Record<string, string>): StoredUs
     is_admin: hash.is_admin === '1',
     hidden: hash.hidden === '1',
     created_at: hash.created_at,
-    passwordHash: hash.password === undefined || hash.password === '' ? undefined : hash.password
+    passwordHash: hash.password === undefined || hash.password === '' ? undefined : hash.password,
+    sessionEpoch: Number(hash.session_epoch ?? 0)
   }
 }
 
-export function publicUser ({ passwordHash: _passwordHash, ...user }: StoredUser): UserRecord {
+export function publicUser ({ passwordHash: _passwordHash, sessionEpoch: _sessionEpoch, ...user }: StoredUser): UserRecord {
   return user
 }
 
@@ -38,6 +46,28 @@ export interface Session {
   username: string
   expiresAt: string
 }
+
+/** What a session record names: its user, and the user's session epoch when it was made. */
+export interface SessionOwner {
+  username: string
+  epoch: number
+}
+
+/** `<epoch>:<username>`; a record made before epochs existed holds the bare username (epoch 0). */
+function sessionValue (owner: SessionOwner): string {
+  return `${owner.epoch}:${owner.username}`
+}
+
+function sessionOwner (value: string): SessionOwner {
+  const colon = value.indexOf(':')
+  return colon === -1 ? { username: value, epoch: 0 } : { username: value.slice(colon + 1), epoch: Number(value.slice(0, colon)) }
+}
+
+/** Raises a user's session epoch (KEYS[1], the user record), if the user exists. Returns the new epoch, or -1. */
+const NEXT_SESSION_EPOCH = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+return redis.call('HINCRBY', KEYS[1], 'session_epoch', 1)
+`
 
 /**
  * Adds a session id to its user's index (KEYS[1]) with its expiry (ARGV[2],
@@ -60,6 +90,7 @@ return 1
 export function createUserStore (redis: Redis, cache?: RecordCache) {
   const { createHash, updateHash } = hashScripts(redis)
   const indexSession = defineScript<number>(redis, 'rankIndexSession', 1, INDEX_SESSION)
+  const nextSessionEpoch = defineScript<number>(redis, 'rankNextSessionEpoch', 1, NEXT_SESSION_EPOCH)
 
   /** Deletes session records (each in a slot of its own) and tells every instance; returns how many existed. */
   async function deleteSessions (sessionIds: string[]): Promise<number> {
@@ -88,14 +119,14 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       else await redis.srem(keys.hiddenUsers(), username)
     },
 
-    async createUser (user: StoredUser): Promise<StoredUser | null> {
+    async createUser (user: Omit<StoredUser, 'sessionEpoch'>): Promise<StoredUser | null> {
       const created = await createHash([keys.user(user.username)], [
         'password', user.passwordHash ?? '', 'is_admin', user.is_admin ? '1' : '0', 'hidden', user.hidden ? '1' : '0', 'created_at', user.created_at
       ])
       if (created === 0) return null
       await invalidate(redis, cache, 'user', user.username)
       await redis.sadd(keys.users(), user.username)
-      return user
+      return { ...user, sessionEpoch: 0 }
     },
 
     async updateUser (username: string, changes: { passwordHash?: string, is_admin?: boolean, hidden?: boolean }): Promise<StoredUser | null> {
@@ -110,17 +141,18 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
     },
 
     /**
-     * A new opaque session id of 256 random bits, stored with its TTL and
-     * indexed under its user. The index is written first: a session that
-     * exists is always one an operator can find and end.
+     * A new opaque session id of 256 random bits for the user as read before
+     * (its session epoch then), stored with its TTL and indexed under the
+     * user. The index is written first: a session that exists is always one
+     * an operator can find and end.
      */
-    async createSession (username: string, ttlSeconds: number): Promise<Session> {
+    async createSession (user: StoredUser, ttlSeconds: number): Promise<Session> {
       const sessionId = randomBytes(32).toString('base64url')
       const now = Date.now()
       const expiresAtMs = now + ttlSeconds * 1000
-      await indexSession([keys.userSessions(username)], [sessionId, expiresAtMs, now])
-      await redis.set(keys.session(sessionId), username, 'EX', ttlSeconds)
-      return { sessionId, username, expiresAt: new Date(expiresAtMs).toISOString() }
+      await indexSession([keys.userSessions(user.username)], [sessionId, expiresAtMs, now])
+      await redis.set(keys.session(sessionId), sessionValue({ username: user.username, epoch: user.sessionEpoch }), 'EX', ttlSeconds)
+      return { sessionId, username: user.username, expiresAt: new Date(expiresAtMs).toISOString() }
     },
 
     /** When each of a user's live sessions expires, soonest first (the ids stay secret). */
@@ -133,40 +165,49 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
     },
 
     /**
-     * Ends a user's sessions, all or all but one (`keep`), on every instance.
-     * Returns how many ended.
+     * Ends all of a user's sessions, on every instance: raises the user's
+     * session epoch (which ends them, also any a login in flight makes with
+     * the epoch it read), then deletes the indexed session records. Returns
+     * how many indexed sessions were deleted.
      */
-    async endSessions (username: string, keep?: string): Promise<number> {
+    async endSessions (username: string): Promise<number> {
       if (!USERNAME_PATTERN.test(username)) return 0
+      if (await nextSessionEpoch([keys.user(username)], []) === -1) return 0
+      await invalidate(redis, cache, 'user', username)
       const index = keys.userSessions(username)
-      const sessionIds = (await redis.zrange(index, 0, -1)).filter(sessionId => sessionId !== keep)
+      const sessionIds = await redis.zrange(index, 0, -1)
       if (sessionIds.length === 0) return 0
       const ended = await deleteSessions(sessionIds)
-      // Only the ids read: a session made meanwhile stays indexed.
       await redis.zrem(index, ...sessionIds)
       return ended
     },
 
-    /** The username of a live session, or null. */
-    async sessionUser (sessionId: string): Promise<string | null> {
+    /**
+     * Who a session record names, or null. The caller compares the epoch
+     * with the user's (a session from before the user's sessions were ended
+     * is over).
+     */
+    async session (sessionId: string): Promise<SessionOwner | null> {
       if (!SESSION_ID_PATTERN.test(sessionId)) return null
-      const cached = cache?.get<string>('session', sessionId)
+      const cached = cache?.get<SessionOwner>('session', sessionId)
       if (cached !== undefined) return cached
       const stamp = cache?.stamp() ?? 0
       const replies = await redis.pipeline().get(keys.session(sessionId)).pttl(keys.session(sessionId)).exec() ?? []
       for (const [error] of replies) if (error !== null) throw error
-      const [[, username], [, ttlMs]] = replies as [[null, string | null], [null, number]]
+      const [[, value], [, ttlMs]] = replies as [[null, string | null], [null, number]]
+      if (value === null) return null
+      const owner = sessionOwner(value)
       // Cached no longer than Redis keeps the session.
-      if (username !== null && ttlMs > 0) cache?.set('session', sessionId, username, stamp, Date.now() + ttlMs)
-      return username
+      if (ttlMs > 0) cache?.set('session', sessionId, owner, stamp, Date.now() + ttlMs)
+      return owner
     },
 
     /** True when a session was there to delete. */
     async deleteSession (sessionId: string): Promise<boolean> {
       if (!SESSION_ID_PATTERN.test(sessionId)) return false
-      const username = await redis.get(keys.session(sessionId))
+      const value = await redis.get(keys.session(sessionId))
       const deleted = await deleteSessions([sessionId]) === 1
-      if (username !== null) await redis.zrem(keys.userSessions(username), sessionId)
+      if (value !== null) await redis.zrem(keys.userSessions(sessionOwner(value).username), sessionId)
       return deleted
     }
   }
