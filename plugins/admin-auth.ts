@@ -25,15 +25,19 @@ export default fp(async (fastify) => {
   const expected = token === undefined ? undefined : digest(`Bearer ${token}`)
   fastify.decorate('requireAdmin', async (request: FastifyRequest, reply: FastifyReply) => {
     const subject = `ip:${clientAddress(request)}`
-    const failures = await fastify.rateLimits.peek(request, 'adminFailures', subject)
-    if (failures.remaining === 0) {
+    const given = request.headers.authorization
+    // Hashing both sides gives equal lengths, so the comparison is constant-time.
+    const right = expected !== undefined && given !== undefined && timingSafeEqual(digest(given), expected)
+    // A wrong token is counted before it is answered, so guesses sent in
+    // parallel cannot all be judged before the count catches up: only the
+    // first ADMIN_FAILURE_LIMIT.max of a window are answered unauthorized.
+    const failures = right
+      ? await fastify.rateLimits.peek(request, 'adminFailures', subject)
+      : await fastify.rateLimits.count(request, 'adminFailures', subject)
+    if (right ? failures.remaining === 0 : failures.exceeded) {
       reply.header('retry-after', failures.ttlInSeconds)
       throw new ApiError('rate_limited', `Too many wrong admin tokens from this address; retry in ${failures.ttlInSeconds} s.`)
     }
-    const given = request.headers.authorization
-    // Hashing both sides gives equal lengths, so the comparison is constant-time.
-    if (expected !== undefined && given !== undefined && timingSafeEqual(digest(given), expected)) return
-    await fastify.rateLimits.count(request, 'adminFailures', subject)
-    fail('unauthorized')
+    if (!right) fail('unauthorized')
   })
 }, { name: 'admin-auth', dependencies: ['config', 'rate-limit'] })

@@ -167,6 +167,13 @@ t.test('10 wrong admin tokens from an address: rate_limited there, right token o
   t.equal(dataOf(await patch(AUTH, '10.77.0.3')).name, 'x', 'and the right token works from there')
 })
 
+t.test('wrong admin tokens sent in parallel: only 10 are judged, the rest wait', async t => {
+  const from = '10.78.0.1'
+  const answers = await Promise.all(Array.from({ length: 200 }, async (_, i) => errorOf(await adminJson(app, 'POST', '/admin/games', '{"game_id":"x"}', { authorization: `Bearer parallel-${i}` }, from))))
+  t.equal(answers.filter(code => code === 'unauthorized').length, 10, '10 answered unauthorized')
+  t.equal(answers.filter(code => code === 'rate_limited').length, 190, 'the other 190 rate_limited')
+})
+
 t.test('missing_param', async t => {
   expectError(t, await admin(app, 'POST', '/admin/games', {}), 'missing_param', 'POST /admin/games {}')
   expectError(t, await admin(app, 'POST', '/admin/games', { game_id: '' }), 'missing_param', 'POST /admin/games game_id ""')
