@@ -15,7 +15,7 @@ export const ERROR_MESSAGES = {
   not_logged_in: 'This endpoint needs a login session.',
   invalid_stars: 'stars must be an integer from 1 to 10.',
   invalid_score: 'score must be a base-10 integer within plus or minus 9007199254740991.',
-  invalid_player_name: 'player_name must be 1 to 30 characters with at least one visible character, without control or bidirectional characters.',
+  invalid_player_name: 'player_name must be 1 to 30 characters, at least one of them visible, without control, bidirectional or stray invisible characters.',
   invalid_meta: 'meta must be JSON text of at most 2048 bytes.',
   invalid_seconds: 'seconds must be an integer from 1 to 300.',
   invalid_param: 'A parameter has the wrong form.',

@@ -110,30 +110,65 @@ export function isGameId (value: string): boolean {
   return GAME_ID_PATTERN.test(value)
 }
 
-/**
- * A character that shows something: a letter, digit, punctuation or symbol
- * (emoji are symbols) that Unicode does not tell renderers to ignore (the
- * Hangul fillers are letters that draw nothing). White space, marks on their
- * own and format characters (zero-width space, joiners) show nothing.
- */
+/** Never in a name: controls, line and paragraph separators, bidirectional controls, lone surrogates. */
+const NEVER = /[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}\p{Cs}]/u
+/** Characters that draw nothing, or change how their neighbours draw (Unicode's default-ignorables and format characters). */
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}]/u
+/** A character that draws something: a letter, digit, punctuation or symbol (emoji are symbols). */
 const SHOWS = /[\p{L}\p{N}\p{P}\p{S}]/u
-const IGNORED = /\p{Default_Ignorable_Code_Point}/u
+/** Symbols that draw a blank all the same. */
+const BLANKS = new Set(['\u2800', '\u{1D159}'])
 
-function hasVisible (value: string): boolean {
-  for (const char of value) if (SHOWS.test(char) && !IGNORED.test(char)) return true
+const ZWJ = '\u200D'
+const ZWNJ = '\u200C'
+const BLACK_FLAG = '\u{1F3F4}'
+const EMOJI_BEFORE_JOINER = /[\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F]/u
+const EMOJI = /\p{Extended_Pictographic}/u
+/** Letters of scripts where a zero-width non-joiner changes how letters join (Arabic, Persian, Indic...). */
+const JOINING_LETTER = /(?![\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}])\p{L}/u
+const isTag = (char: string): boolean => char >= '\u{E0020}' && char <= '\u{E007F}'
+const isVariationSelector = (char: string): boolean => char >= '\uFE00' && char <= '\uFE0F'
+
+/**
+ * An invisible character is kept only where it is part of what is drawn: a
+ * joiner inside an emoji sequence, a non-joiner between letters of a script
+ * that uses it, a variation selector after an emoji, the tags of a
+ * subdivision flag. Anywhere else it only makes one name look like another
+ * ("al\u200Bice" draws as "alice").
+ */
+function invisibleBelongs (chars: string[], index: number): boolean {
+  const char = chars[index] as string
+  const before = chars[index - 1] ?? ''
+  const after = chars[index + 1] ?? ''
+  if (char === ZWJ) return EMOJI_BEFORE_JOINER.test(before) && EMOJI.test(after)
+  if (char === ZWNJ) return JOINING_LETTER.test(before) && JOINING_LETTER.test(after)
+  if (isVariationSelector(char)) return /\p{Emoji}/u.test(before)
+  if (isTag(char)) {
+    let start = index
+    while (start > 0 && isTag(chars[start - 1] as string)) start--
+    return chars[start - 1] === BLACK_FLAG
+  }
   return false
 }
 
 /**
- * 1 to 30 code points (one emoji is one character), no control characters,
- * no bidirectional controls (U+061C, U+200E/F, U+202A-202E, U+2066-2069:
- * they reorder what is shown, so "alice" can display as someone else's name),
- * and at least one visible character. Zero-width joiners inside emoji
- * sequences are kept: they are part of the emoji.
+ * 1 to 30 code points (one emoji is one character), at least one of which is
+ * drawn; no control, separator or bidirectional character (they reorder what
+ * is shown, so "alice" can display as someone else's name); invisible
+ * characters only where they belong to what is drawn (invisibleBelongs).
  */
 export function parsePlayerName (value: string): string {
-  const length = [...value].length
-  if (length < 1 || length > 30 || /[\p{Cc}\p{Bidi_Control}]/u.test(value) || !hasVisible(value)) fail('invalid_player_name')
+  const chars = [...value]
+  if (chars.length < 1 || chars.length > 30 || NEVER.test(value)) fail('invalid_player_name')
+  let drawn = false
+  for (const [index, char] of chars.entries()) {
+    if (INVISIBLE.test(char)) {
+      if (!invisibleBelongs(chars, index)) fail('invalid_player_name')
+    } else if (SHOWS.test(char) && !BLANKS.has(char)) {
+      drawn = true
+    }
+  }
+  if (!drawn) fail('invalid_player_name')
   return value
 }
 

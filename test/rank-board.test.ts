@@ -187,7 +187,7 @@ t.test('created_at is ISO 8601 UTC with ms and changes only when the best improv
 
 t.test('player names round-trip exactly and are compared exactly', async t => {
   const game = await createGame(app)
-  const names = ['Zoë', '名前テスト', '😀🎮👾', 'O\'Brien "the" <b>&amp;', 'a+b=c&d%20', 'Ä', 'A\u0308', 'alice', 'Alice', ' lead', 'trail ', 'x|y', 'zero\u200bwidth']
+  const names = ['Zoë', '名前テスト', '😀🎮👾', 'O\'Brien "the" <b>&amp;', 'a+b=c&d%20', 'Ä', 'A\u0308', 'alice', 'Alice', ' lead', 'trail ', 'x|y', 'no\u00a0break']
   for (const [i, name] of names.entries()) {
     const res = await submit(app, game, { player: name, score: 1000 - i })
     t.same(dataOf(res), { score: 1000 - i, improved: true, best_score: 1000 - i, rank: i + 1 }, JSON.stringify(name))
