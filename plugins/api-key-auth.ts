@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { fail } from '../src/envelope.js'
 import { checkTimestamp, param } from '../src/params.js'
 import { signatureMatches } from '../src/signature.js'
@@ -14,8 +14,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** preValidation: looks up the key and the game in one round trip; judges nothing yet. */
     loadApiKey: (request: FastifyRequest) => Promise<void>
-    /** preHandler, after the rate limit: key, game, then for `submit` the timestamp and signature. */
-    verifyApiKey: (request: FastifyRequest) => Promise<void>
+    /**
+     * preHandler, after the rate limit: key, game, then for `submit` the
+     * timestamp, the signature, and the key's total of signed submits.
+     */
+    verifyApiKey: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
   }
   interface FastifyContextConfig {
     /** The action carries `ts` and `sign` (only `submit`). */
@@ -26,7 +29,8 @@ declare module 'fastify' {
 /**
  * API-key authentication in the check order of DECISIONS.md section 1:
  * key (invalid_key, key_revoked), game (invalid_game, key_game_mismatch),
- * timestamp (invalid_param, expired_ts), then invalid_signature.
+ * timestamp (invalid_param, expired_ts), then invalid_signature; a signed
+ * submit then counts against its key's total (rate_limited).
  */
 export default fp(async (fastify) => {
   fastify.decorateRequest('apiKey', null)
@@ -40,7 +44,7 @@ export default fp(async (fastify) => {
     if (key !== null) request.rateLimitSubject = `key:${key.api_key}:${clientAddress(request)}`
   })
 
-  fastify.decorate('verifyApiKey', async (request: FastifyRequest) => {
+  fastify.decorate('verifyApiKey', async (request: FastifyRequest, reply: FastifyReply) => {
     const { apiKey: key, game, fields } = request
     if (key === null) fail('invalid_key')
     if (key.revoked) fail('key_revoked')
@@ -56,5 +60,9 @@ export default fp(async (fastify) => {
       ts: param(fields, 'ts')
     }
     if (!signatureMatches(key.secret, signed, param(fields, 'sign'))) fail('invalid_signature')
+    // Counted only once the signature holds: the api_key is public (top and
+    // me are called from browsers), and knowing it must not be enough to use
+    // up the key's share and lock its game server out.
+    await fastify.rateLimits.enforce(request, reply, 'apiKeyTotal', `key:${key.api_key}`)
   })
 }, { name: 'api-key-auth', dependencies: ['store', 'forms', 'rate-limit'] })

@@ -14,7 +14,8 @@ import { keys } from '../src/keys.js'
  * |---------------|---------------------------------|-------------------------------------------|
  * | apiKey        | (api_key, address), or address  | RATE_LIMIT_MAX                            |
  * |               | for an unknown key              |                                           |
- * | apiKeyTotal   | api_key, across addresses       | RATE_LIMIT_MAX × RATE_LIMIT_KEY_MULTIPLE  |
+ * | apiKeyTotal   | a key's signed submits, across  | RATE_LIMIT_MAX × RATE_LIMIT_KEY_MULTIPLE  |
+ * |               | addresses (api-key-auth.ts)     |                                           |
  * | session       | user                            | SESSION_RATE_LIMIT_MAX                    |
  * | page          | address (the play page's board) | SESSION_RATE_LIMIT_MAX                    |
  * | loginAddress  | address                         | LOGIN_ADDRESS_RATE_LIMIT_MAX              |
@@ -133,25 +134,16 @@ export default fp(async (fastify) => {
   const subjectOf = (request: FastifyRequest): string => request.rateLimitSubject ?? `ip:${clientAddress(request)}`
   const policyOf = (request: FastifyRequest): RateLimitPolicy => request.routeOptions.config.rateLimitPolicy as RateLimitPolicy
 
-  /**
-   * The second limit of a route, counted only for requests its first limit
-   * let through, so one busy address cannot use up everyone's share: a
-   * known key's total across addresses; a username's attempts across addresses.
-   */
-  function secondLimit (request: FastifyRequest): [LimitName, string] | undefined {
-    const policy = policyOf(request)
-    if (policy === 'apiKey' && request.apiKey !== null) return ['apiKeyTotal', `key:${request.apiKey.api_key}`]
-    // Hashed, so any text the client sent makes a safe key name.
-    if (policy === 'loginAddress') return ['loginUsername', createHash('sha256').update(request.fields.username ?? '').digest('base64url').slice(0, 22)]
-    return undefined
-  }
-
   fastify.decorateRequest('rateLimitApplied', false)
   fastify.decorate('limitRate', async function (request: FastifyRequest, reply: FastifyReply) {
     request.rateLimitApplied = true
     await rateLimits.enforce(request, reply, policyOf(request), subjectOf(request), { headers: true })
-    const second = secondLimit(request)
-    if (second !== undefined) await rateLimits.enforce(request, reply, ...second)
+    // A username's attempts across addresses, counted only for requests the
+    // address limit let through, so one busy address cannot lock a user out
+    // alone. Hashed, so any text the client sent makes a safe key name.
+    if (policyOf(request) === 'loginAddress') {
+      await rateLimits.enforce(request, reply, 'loginUsername', createHash('sha256').update(request.fields.username ?? '').digest('base64url').slice(0, 22))
+    }
   } as preHandlerAsyncHookHandler)
 
   // A limited route answers with its headers even when the request failed

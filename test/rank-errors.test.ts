@@ -464,28 +464,33 @@ t.test('rate_limited: submit, top and me counted together per key', async t => {
   t.equal(elsewhere.headers['x-ratelimit-remaining'], '2')
 })
 
-t.test('rate_limited: one key has a total across addresses, RATE_LIMIT_MAX × RATE_LIMIT_KEY_MULTIPLE', async t => {
+t.test('rate_limited: a key\'s signed submits have a total across addresses, RATE_LIMIT_MAX × RATE_LIMIT_KEY_MULTIPLE', async t => {
   const { app } = await buildTestApp(t, { RATE_LIMIT_MAX: '2', RATE_LIMIT_KEY_MULTIPLE: '3' })
   const game = await createGame(app)
-  // Three addresses use their whole share: 6 requests, the key's total.
+  // Three addresses use their whole share: 6 signed submits, the key's total.
   for (let address = 1; address <= 3; address++) {
     for (let i = 0; i < 2; i++) {
       const res = await call(app, 'submit', validFields(game, 'submit'), `10.3.0.${address}`)
-      expectOk(t, res, `address ${address}, call ${i + 1}`)
+      expectOk(t, res, `address ${address}, submit ${i + 1}`)
       t.equal(res.headers['x-ratelimit-limit'], '2', 'the headers count (key, address), as in v1')
     }
   }
-  const over = await call(app, 'top', validFields(game, 'top'), '10.3.0.4')
+  const over = await call(app, 'submit', validFields(game, 'submit'), '10.3.0.4')
   expectError(t, over, 'rate_limited', 'a fourth address: the key has used its total')
   t.equal(over.headers['x-ratelimit-limit'], '6', 'the refusal names the limit that refused')
   t.match(over.headers['retry-after'], /^\d+$/)
-  // Requests an address's own limit refused do not eat the key's total.
-  const busy = await buildTestApp(t, { RATE_LIMIT_MAX: '2', RATE_LIMIT_KEY_MULTIPLE: '3' })
-  const busyGame = await createGame(busy.app)
-  for (let i = 0; i < 20; i++) await call(busy.app, 'top', validFields(busyGame, 'top'), '10.4.0.1')
-  for (let address = 2; address <= 3; address++) {
-    for (let i = 0; i < 2; i++) expectOk(t, await call(busy.app, 'top', validFields(busyGame, 'top'), `10.4.0.${address}`), `address ${address} after a hammering neighbour`)
+  expectOk(t, await call(app, 'top', validFields(game, 'top'), '10.3.0.5'), 'reads are not part of the total')
+})
+
+t.test('rate_limited: knowing the public api_key is not enough to use up its total', async t => {
+  const { app } = await buildTestApp(t, { RATE_LIMIT_MAX: '2', RATE_LIMIT_KEY_MULTIPLE: '3' })
+  const game = await createGame(app)
+  // Twenty addresses read, and send submits with a wrong signature: none of it counts toward the total.
+  for (let address = 1; address <= 20; address++) {
+    await call(app, 'top', validFields(game, 'top'), `10.4.0.${address}`)
+    expectError(t, await call(app, 'submit', { ...validFields(game, 'submit'), sign: 'f'.repeat(64) }, `10.4.0.${address}`), 'invalid_signature', `forged submit from address ${address}`)
   }
+  for (let i = 0; i < 2; i++) expectOk(t, await call(app, 'submit', validFields(game, 'submit'), '10.4.1.1'), `the game server's signed submit ${i + 1}`)
 })
 
 t.test('rate_limited: an IPv6 client is counted by its /64', async t => {
