@@ -90,7 +90,15 @@ export default fp(async (fastify) => {
     // HTTPS is the proxy's in development too; browsers ignore HSTS over plain HTTP anyway.
     strictTransportSecurity: production ? { maxAge: 31_536_000 } : false
   })
+}, { name: 'security-headers', dependencies: ['config'] })
+
+/**
+ * Cache-Control: no-store on routes that ask for it and on every answer that
+ * sets a cookie. Registered after the session plugin: @fastify/cookie writes
+ * Set-Cookie in an onSend hook of its own, which must have run before this one.
+ */
+export const noStore = fp(async (fastify) => {
   fastify.addHook('onSend', async (request, reply) => {
     if (request.routeOptions.config.noStore === true || reply.hasHeader('set-cookie')) reply.header('cache-control', 'no-store')
   })
-}, { name: 'security-headers', dependencies: ['config'] })
+}, { name: 'no-store', dependencies: ['session'] })

@@ -6,7 +6,7 @@ import type { Config } from './config.js'
 import { parseUrlEncoded } from './params.js'
 import configPlugin from '../plugins/config.js'
 import envelopePlugin, { frameworkErrors } from '../plugins/envelope.js'
-import securityHeadersPlugin from '../plugins/security-headers.js'
+import securityHeadersPlugin, { noStore } from '../plugins/security-headers.js'
 import redisPlugin from '../plugins/redis.js'
 import storePlugin from '../plugins/store.js'
 import formsPlugin from '../plugins/forms.js'
@@ -139,6 +139,7 @@ async function app (fastify: FastifyInstance, { config }: { config: Config }): P
   await fastify.register(adminAuthPlugin)
   await fastify.register(apiKeyAuthPlugin)
   await fastify.register(sessionPlugin)
+  await fastify.register(noStore)
   await fastify.register(docsPlugin)
   await fastify.register(healthRoutes)
   await fastify.register(publicRoutes)

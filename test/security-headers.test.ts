@@ -93,7 +93,10 @@ t.test('answers with a session id or a secret are never cached', async t => {
   t.equal(key.headers['cache-control'], 'no-store', 'a new api_secret')
   const session = await admin(app, 'POST', '/admin/sessions', { username: 'cachey' })
   t.equal(session.headers['cache-control'], 'no-store', 'a new session id')
-  t.equal((await app.inject({ method: 'POST', url: '/auth/logout', payload: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).headers['cache-control'], 'no-store', 'logout clears a cookie')
+  const logout = await app.inject({ method: 'POST', url: '/auth/logout', payload: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+  t.match(String(logout.headers['set-cookie']), /^sid=;/, 'logout clears the cookie')
+  t.equal(logout.headers['cache-control'], 'no-store', 'an answer that sets a cookie is no-store, whatever its route says')
+  t.equal((await get(app, '/healthz')).headers['cache-control'], undefined, 'other answers are left to HTTP')
 })
 
 t.test('production adds Strict-Transport-Security', async t => {

@@ -62,7 +62,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
     method: 'POST',
     url: '/auth/logout',
     schema: routeSchemas.logout,
-    config: { noStore: true },
+    // No noStore here: the cookie it clears makes the answer no-store (plugins/security-headers.ts).
     preValidation: fastify.readFields,
     preHandler: fastify.checkOrigin,
     handler: async (request, reply) => {
