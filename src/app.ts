@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import fp from 'fastify-plugin'
@@ -71,6 +72,14 @@ function serializeError (error: Error & { code?: unknown, statusCode?: unknown }
 function clientErrorHandler (this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return
   this.log.debug({ err: { code: error.code, message: error.message } }, 'client error')
+  // A request before this one on the same connection is still being answered
+  // (Node keeps it as the socket's _httpMessage): let that answer go out
+  // whole, then close; the bytes that are not HTTP get no answer of their own.
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage
+  if (inFlight !== null && inFlight !== undefined && !inFlight.writableFinished) {
+    inFlight.once('close', () => { socket.destroy() })
+    return
+  }
   const [code, message] = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
     ? ['invalid_body', 'The request did not arrive in time.'] as const
     : error.code === 'HPE_HEADER_OVERFLOW'

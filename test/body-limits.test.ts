@@ -77,6 +77,10 @@ t.test('headers past 16 KiB and requests that are not HTTP are answered in the e
   t.equal(big.headers.connection, 'close')
   const garbage = await rawRequest(port, 'NOT HTTP AT ALL\r\n\r\n')
   t.same(JSON.parse(garbage.body), { ok: false, error: 'invalid_body', message: 'The request cannot be parsed as HTTP.' })
+  // Garbage behind a good request on the same connection: the good one is answered whole first.
+  const behind = await rawRequest(port, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nNOT HTTP AT ALL\r\n\r\n')
+  t.equal(behind.status, 200)
+  t.ok(behind.body.startsWith('{"ok":true,"data":{"redis":"up"}}'), `the request before the garbage is answered: ${behind.body.slice(0, 60)}`)
   const smuggled = await rawRequest(port, `POST ${SUBMIT} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`)
   t.equal(JSON.parse(smuggled.body).error, 'invalid_body', 'Content-Length with Transfer-Encoding is refused')
 })
