@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import type { ServerResponse } from 'node:http'
+import type { Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from './config.js'
 import { parseUrlEncoded } from './params.js'
@@ -72,11 +72,13 @@ function serializeError (error: Error & { code?: unknown, statusCode?: unknown }
 function clientErrorHandler (this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return
   this.log.debug({ err: { code: error.code, message: error.message } }, 'client error')
-  // A request before this one on the same connection is still being answered
-  // (Node keeps it as the socket's _httpMessage): let that answer go out
-  // whole, then close; the bytes that are not HTTP get no answer of their own.
+  // A request before this one on the same connection, received whole, is
+  // still being answered (Node keeps its answer as the socket's
+  // _httpMessage): let that answer go out, then close; the bytes that are not
+  // HTTP get no answer of their own. (A request that timed out is the one in
+  // flight itself, received only in part: it is answered here.)
   const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage
-  if (inFlight !== null && inFlight !== undefined && !inFlight.writableFinished) {
+  if (inFlight !== null && inFlight !== undefined && !inFlight.writableFinished && (inFlight.headersSent || inFlight.req.complete)) {
     inFlight.once('close', () => { socket.destroy() })
     return
   }
@@ -98,7 +100,7 @@ export interface ServerExtras {
 }
 
 /** Fastify's own options: logging, proxies, limits, and the envelope for framework errors. */
-export function serverOptions (config: Config, extras: ServerExtras = {}): FastifyServerOptions {
+export function serverOptions (config: Config, extras: ServerExtras = {}): FastifyHttpOptions<Server> {
   const pretty = config.nodeEnv === 'development' && process.stdout.isTTY && extras.logStream === undefined
   return {
     logger: {
@@ -121,8 +123,13 @@ export function serverOptions (config: Config, extras: ServerExtras = {}): Fasti
     clientErrorHandler,
     // Requests that arrive while closing are still answered, in the envelope.
     return503OnClosing: false,
-    // A client that stalls its request cannot hold a socket for ever.
-    requestTimeout: 30_000,
+    // A client that stalls its request cannot hold a socket for ever: Node
+    // checks open requests every connectionsCheckingInterval. The timeout is
+    // given to Node's constructor too, which also caps headersTimeout by it:
+    // set only afterwards (as Fastify does), with headersTimeout left at 60 s,
+    // Node never fires it.
+    requestTimeout: config.requestTimeoutMs,
+    http: { requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: Math.min(2000, config.requestTimeoutMs) },
     connectionTimeout: 60_000
   }
 }

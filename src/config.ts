@@ -27,6 +27,8 @@ export interface Config {
   loginAddressRateLimitMax: number
   sessionRateLimitMax: number
   bodyLimit: number
+  /** How long a client may take to send a whole request. */
+  requestTimeoutMs: number
   publicOrigin: string | undefined
   /** How often the play page reports play time, in seconds. */
   playtimeReportS: number
@@ -162,6 +164,7 @@ export function loadConfig (env: Env = process.env): Config {
     loginAddressRateLimitMax: integer(env, 'LOGIN_ADDRESS_RATE_LIMIT_MAX', 30, 1, 1_000_000),
     sessionRateLimitMax: integer(env, 'SESSION_RATE_LIMIT_MAX', 120, 1, 1_000_000_000),
     bodyLimit: integer(env, 'BODY_LIMIT', 16384, 1024, 1_048_576),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
     playtimeReportS: integer(env, 'PLAYTIME_REPORT_S', 30, 1, 300),
     publicOrigin: env.PUBLIC_ORIGIN === undefined || env.PUBLIC_ORIGIN === '' ? undefined : origin(env, 'PUBLIC_ORIGIN', env.PUBLIC_ORIGIN),
     workers: integer(env, 'WORKERS', 1, 1, 64),

@@ -85,6 +85,17 @@ t.test('headers past 16 KiB and requests that are not HTTP are answered in the e
   t.equal(JSON.parse(smuggled.body).error, 'invalid_body', 'Content-Length with Transfer-Encoding is refused')
 })
 
+t.test('a body that stalls is answered "did not arrive in time" after REQUEST_TIMEOUT_MS, and closed', async t => {
+  const slow = await listeningApp(t, { REQUEST_TIMEOUT_MS: '1500' })
+  const slowPort = Number(new URL(slow.baseUrl).port)
+  const started = Date.now()
+  const answer = await rawRequest(slowPort, `POST ${SUBMIT} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\napi`, [], { timeoutMs: 8000 })
+  const seconds = (Date.now() - started) / 1000
+  t.same(JSON.parse(answer.body), { ok: false, error: 'invalid_body', message: 'The request did not arrive in time.' })
+  t.equal(answer.status, 200)
+  t.ok(seconds >= 1.4, `not before the timeout (${seconds.toFixed(1)} s)`)
+})
+
 t.test('a stream body without Content-Length is capped in inject too', async t => {
   const { payload, headers } = multipartBody({ f: 'a'.repeat(LIMIT) })
   const response = await app.inject({ method: 'POST', url: SUBMIT, headers, payload: Readable.from([Buffer.from(payload)]) })

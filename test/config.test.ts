@@ -15,6 +15,7 @@ t.test('defaults of DECISIONS.md section 6', async t => {
   t.equal(config.rateLimitWindowMs, 60000)
   t.equal(config.sessionRateLimitMax, 120)
   t.equal(config.bodyLimit, 16384)
+  t.equal(config.requestTimeoutMs, 30000)
   t.equal(config.publicOrigin, undefined)
   t.equal(config.playtimeReportS, 30)
   t.equal(config.workers, 1)
@@ -46,6 +47,7 @@ t.test('every variable is read', async t => {
     LOGIN_ADDRESS_RATE_LIMIT_MAX: '9',
     DEMO: 'true',
     BODY_LIMIT: '2048',
+    REQUEST_TIMEOUT_MS: '5000',
     PUBLIC_ORIGIN: 'https://games.example.com',
     PLAYTIME_REPORT_S: '5',
     WORKERS: '4',
@@ -70,6 +72,7 @@ t.test('every variable is read', async t => {
     loginRateLimitMax: 3,
     loginAddressRateLimitMax: 9,
     bodyLimit: 2048,
+    requestTimeoutMs: 5000,
     publicOrigin: 'https://games.example.com',
     playtimeReportS: 5,
     workers: 4,
@@ -96,7 +99,7 @@ t.test('a bad value stops start-up with one line naming the variable', async t =
     ['ALLOWED_ORIGINS', 'example.com'], ['ALLOWED_ORIGINS', 'https://a.com/path'],
     ['RATE_LIMIT_MAX', '0'], ['RATE_LIMIT_WINDOW_MS', '10'], ['SESSION_RATE_LIMIT_MAX', 'x'],
     ['RATE_LIMIT_KEY_MULTIPLE', '0'], ['LOGIN_RATE_LIMIT_MAX', '0'], ['LOGIN_ADDRESS_RATE_LIMIT_MAX', '-3'], ['DEMO', 'yes'],
-    ['BODY_LIMIT', '100'], ['PUBLIC_ORIGIN', 'ftp://x.com'], ['PLAYTIME_REPORT_S', '0'], ['WORKERS', '0'], ['NODE_ENV', 'staging'], ['LOG_LEVEL', 'loud']
+    ['BODY_LIMIT', '100'], ['REQUEST_TIMEOUT_MS', '10'], ['PUBLIC_ORIGIN', 'ftp://x.com'], ['PLAYTIME_REPORT_S', '0'], ['WORKERS', '0'], ['NODE_ENV', 'staging'], ['LOG_LEVEL', 'loud']
   ]
   for (const [name, value] of bad) {
     t.throws(() => loadConfig({ [name]: value }), ConfigError, `${name}=${value}`)
