@@ -21,35 +21,38 @@ import adminRoutes from './routes/admin.js'
 import healthRoutes from './routes/health.js'
 import playRoutes from './routes/play.js'
 
-/** Parameters whose values must never reach a log line, by their decoded name. */
-const SECRET_PARAMS = new Set(['api_key', 'api_secret', 'sign', 'password', 'session_id'])
-/** Admin path segments that name a secret (a key, a session). */
-const SECRET_SEGMENTS = /(\/admin\/(?:keys|sessions)\/)[^/?]+/g
+/**
+ * Parameters whose values must never reach a log line, by their decoded name
+ * in lower case with everything but letters taken out (so `SIGN`, `%73ign`
+ * and `sign%00` are all `sign`); and any name that speaks of a secret.
+ */
+const SECRET_PARAMS = new Set(['apikey', 'apisecret', 'sign', 'password', 'sessionid'])
+const SECRET_WORDS = /password|secret|token/
+/** Admin path segments that name a secret (a key, a session), however the path is spelled. */
+const SECRET_SEGMENTS = /(\/admin\/+(?:keys|sessions)\/+)[^/?]+/gi
 
-function decodedName (raw: string): string | undefined {
+function isSecretName (raw: string): boolean {
+  let name: string
   try {
-    return decodeURIComponent(raw.replace(/\+/g, ' '))
+    name = decodeURIComponent(raw.replace(/\+/g, ' '))
   } catch {
-    return undefined
+    return true // a name that cannot be decoded hides its value
   }
+  const letters = name.toLowerCase().replace(/[^a-z]/g, '')
+  return SECRET_PARAMS.has(letters) || SECRET_WORDS.test(letters)
 }
 
 /**
  * A URL as it may be logged: secret path segments replaced, and the value of
- * every query parameter whose decoded name is secret (`sign`, `%73ign`) or
- * cannot be decoded.
+ * every query parameter (split at `&` and `;`) whose name is secret.
  */
 export function redactUrl (url: string): string {
   const query = url.indexOf('?')
   const path = (query === -1 ? url : url.slice(0, query)).replace(SECRET_SEGMENTS, '$1[redacted]')
   if (query === -1) return path
-  const pairs = url.slice(query + 1).split('&').map(pair => {
-    const eq = pair.indexOf('=')
-    const name = decodedName(eq === -1 ? pair : pair.slice(0, eq))
-    if (eq === -1 || (name !== undefined && !SECRET_PARAMS.has(name))) return pair
-    return `${pair.slice(0, eq)}=[redacted]`
-  })
-  return `${path}?${pairs.join('&')}`
+  const redacted = url.slice(query + 1).replace(/(^|[&;])([^&;=]*)=[^&;]*/g, (pair, separator: string, name: string) =>
+    isSecretName(name) ? `${separator}${name}=[redacted]` : pair)
+  return `${path}?${redacted}`
 }
 
 /**

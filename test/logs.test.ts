@@ -88,4 +88,11 @@ t.test('redactUrl: secret parameters by their decoded name, secret admin segment
   t.equal(redactUrl('/admin/sessions/abc?x=1'), '/admin/sessions/[redacted]?x=1')
   t.equal(redactUrl('/admin/keys/rk_1/revoke'), '/admin/keys/[redacted]/revoke')
   t.equal(redactUrl('/play/demo'), '/play/demo')
+  for (const name of ['SIGN', 'Sign', 'sign%00', '+sign', 'api-key', 'API_KEY', 'new_password', 'client_secret', 'access_token']) {
+    t.equal(redactUrl(`/x?${name}=abc`), `/x?${name}=[redacted]`, `${name} in any spelling`)
+  }
+  t.equal(redactUrl('/x?a=1;sign=abc'), '/x?a=1;sign=[redacted]', 'a ; separator')
+  t.equal(redactUrl('/x?a=1&b=2'), '/x?a=1&b=2', 'other values stay readable')
+  t.equal(redactUrl('/ADMIN/Sessions/abc'), '/ADMIN/Sessions/[redacted]')
+  t.equal(redactUrl('//admin//sessions//abc'), '//admin//sessions//[redacted]')
 })
