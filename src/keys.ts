@@ -45,7 +45,7 @@ export const keys = {
    * decides visibility atomically without looking outside its slot.
    */
   boardHiddenUsers: (gameId: string) => `${PREFIX}:{game:${gameId}}:hidden-users`,
-  /** HASH meta_bytes: the bytes of meta stored for this game, kept by the submit and delete scripts (the cap of max_meta_bytes). */
+  /** HASH entries, meta_bytes: what the game stores, kept by the submit and delete scripts (the caps max_entries, max_meta_bytes). */
   usage: (gameId: string) => `${PREFIX}:{game:${gameId}}:usage`,
   /**
    * STRING, one per accepted signed submit, until its ts leaves the ±300 s

@@ -107,6 +107,29 @@ t.test('max_entries: a new player past the cap is quota_exceeded; existing playe
   t.equal(dataOf(await top(app, game)).total, 4, 'a raised cap takes effect at once')
 })
 
+t.test('max_entries counts hidden entries too', async t => {
+  const game = await createGame(app)
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { max_entries: 2 }))
+  dataOf(await submit(app, game, { player: 'p1', score: 1 }))
+  dataOf(await submit(app, game, { player: 'p2', score: 2 }))
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}/players/p1`, { hidden: true }))
+  t.equal(errorOf(await submit(app, game, { player: 'p3', score: 3 })), 'quota_exceeded', 'a hidden entry still takes its place')
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}/players/p1`, { hidden: false }))
+  t.equal(dataOf(await top(app, game)).total, 2, 'showing it again keeps the board within the cap')
+  t.equal(await app.redis.hget(keys.usage(game.gameId), 'entries'), '2')
+})
+
+t.test('a game from before the entry count starts from its board and hidden players', async t => {
+  const game = await createGame(app)
+  for (const player of ['old1', 'old2', 'old3']) dataOf(await submit(app, game, { player, score: 1 }))
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}/players/old3`, { hidden: true }))
+  await app.redis.hdel(keys.usage(game.gameId), 'entries')
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { max_entries: 4 }))
+  dataOf(await submit(app, game, { player: 'new1', score: 1 }))
+  t.equal(await app.redis.hget(keys.usage(game.gameId), 'entries'), '4', '2 on the board + 1 hidden + the new one')
+  t.equal(errorOf(await submit(app, game, { player: 'new2', score: 1 })), 'quota_exceeded')
+})
+
 t.test('max_meta_bytes: meta past the cap is quota_exceeded; scores without meta still count', async t => {
   const game = await createGame(app)
   dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { max_meta_bytes: 100 }))

@@ -84,9 +84,17 @@ local oldMeta = redis.call('HSTRLEN', metas, player)
 local newMeta = 0
 if hasMeta == '1' then newMeta = #meta end
 local metaBytes = tonumber(redis.call('HGET', usage, 'meta_bytes') or '0')
-if not entry and redis.call('ZCARD', board) >= maxEntries then return {'full_entries'} end
+local entryCount
+if not entry then
+  -- Every stored entry, hidden ones too. A game from before the count was
+  -- kept starts from its board plus its hidden players (an upper bound).
+  entryCount = tonumber(redis.call('HGET', usage, 'entries') or
+    (redis.call('ZCARD', board) + redis.call('SCARD', hidden) + redis.call('SCARD', hiddenUsers)))
+  if entryCount >= maxEntries then return {'full_entries'} end
+end
 if newMeta > oldMeta and metaBytes + newMeta - oldMeta > maxMetaBytes then return {'full_meta'} end
 if ts ~= '' then redis.call('SET', seen, '1', 'PXAT', seenUntil) end
+if entryCount then redis.call('HSET', usage, 'entries', entryCount + 1) end
 
 if entry then redis.call('ZREM', board, ms .. player) end
 local now = redis.call('TIME')
@@ -175,6 +183,8 @@ if metaLength > 0 then
   redis.call('HSET', usage, 'meta_bytes', math.max(0, tonumber(redis.call('HGET', usage, 'meta_bytes') or '0') - metaLength))
 end
 redis.call('SREM', hidden, ARGV[1])
+local entryCount = redis.call('HGET', usage, 'entries')
+if entryCount then redis.call('HSET', usage, 'entries', math.max(0, tonumber(entryCount) - 1)) end
 redis.call('SET', deleted, redis.call('TIME')[1], 'EX', ARGV[2])
 return 1
 `
