@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { isIP } from 'node:net'
 import fp from 'fastify-plugin'
 import rateLimit, { normalizeIP } from '@fastify/rate-limit'
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
@@ -34,8 +35,14 @@ export interface Limit { max: number, windowMs: number }
 
 export const ADMIN_FAILURE_LIMIT: Limit = { max: 10, windowMs: 60_000 }
 
-/** The address a client is counted by: IPv4, or the /64 of an IPv6 address (IPv4-mapped ones are IPv4). */
+/**
+ * The address a client is counted by: IPv4, or the /64 of an IPv6 address
+ * (IPv4-mapped ones are IPv4). Behind a trusted proxy the address comes from
+ * X-Forwarded-For, which may hold any text: that is counted by a short hash,
+ * so no header can make a long Redis key.
+ */
 export function clientAddress (request: FastifyRequest): string {
+  if (isIP(request.ip) === 0) return `text-${createHash('sha256').update(request.ip).digest('base64url').slice(0, 16)}`
   return normalizeIP(request.ip, 64)
 }
 

@@ -142,8 +142,10 @@ export function loadConfig (env: Env = process.env): Config {
     throw new ConfigError('ADMIN_TOKEN', `must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters in production (try: openssl rand -hex 32)`, `(${adminToken.length} characters)`)
   }
   const warnings: string[] = []
-  if (env.TRUST_PROXY === 'true') {
-    warnings.push('TRUST_PROXY=true believes every X-Forwarded-For, so a client that reaches the service directly picks its own address for rate limits; set the number of proxy hops (TRUST_PROXY=1) or the proxy\'s address instead')
+  const proxies = trustProxy(env)
+  // `true`, or a range of every address, believes every X-Forwarded-For.
+  if (proxies === true || (Array.isArray(proxies) && proxies.some(entry => /\/0$/.test(entry)))) {
+    warnings.push(`TRUST_PROXY=${env.TRUST_PROXY ?? ''} believes every X-Forwarded-For, so a client that reaches the service directly picks its own address for rate limits; set the number of proxy hops (TRUST_PROXY=1) or the proxy's address instead`)
   }
   const redis = redisUrl(env)
   const demo = oneOf(env, 'DEMO', 'auto', ['true', 'false', 'auto'] as const)
@@ -155,7 +157,7 @@ export function loadConfig (env: Env = process.env): Config {
     adminToken: adminToken === '' ? undefined : adminToken,
     sessionTtlS: integer(env, 'SESSION_TTL_S', 2592000, 1, 315360000),
     sessionCookie: sessionCookie === '' ? 'sid' : sessionCookie,
-    trustProxy: trustProxy(env),
+    trustProxy: proxies,
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').filter(entry => entry.trim() !== '').map(entry => origin(env, 'ALLOWED_ORIGINS', entry)),
     rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 30, 1, 1_000_000_000),
     rateLimitKeyMultiple: integer(env, 'RATE_LIMIT_KEY_MULTIPLE', 100, 1, 1_000_000),

@@ -133,6 +133,8 @@ t.test('TRUST_PROXY=true is taken, with a warning that a hop count or the proxy 
   t.equal(config.trustProxy, true)
   t.equal(config.warnings.length, 1)
   t.match(config.warnings[0], /TRUST_PROXY=1.*proxy's address/)
+  t.equal(loadConfig({ TRUST_PROXY: '10.0.0.1,0.0.0.0/0' }).warnings.length, 1, 'every IPv4 address is as bad')
+  t.equal(loadConfig({ TRUST_PROXY: '::/0' }).warnings.length, 1, 'every IPv6 address too')
   t.same(loadConfig({ TRUST_PROXY: '1' }).warnings, [])
   t.same(loadConfig({ TRUST_PROXY: '10.0.0.1' }).warnings, [])
 })

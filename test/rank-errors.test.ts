@@ -556,6 +556,16 @@ t.test('rate_limited: X-Forwarded-For does not pick the address unless TRUST_PRO
   expectError(t, await trusted.app.inject({ method: 'GET', url: query(3), headers: { 'x-forwarded-for': '203.0.113.2' } }), 'invalid_key', 'trusted: another client is counted on its own')
 })
 
+t.test('rate_limited: an X-Forwarded-For that is no address is counted by a short hash', async t => {
+  const { app } = await buildTestApp(t, { RATE_LIMIT_MAX: '1', TRUST_PROXY: '1' })
+  const forwarded = 'not-an-address-'.repeat(500)
+  const query = (n: number): string => `/api/rank?action=top&api_key=rk_unknown${n}&game_id=g`
+  expectError(t, await app.inject({ method: 'GET', url: query(1), headers: { 'x-forwarded-for': forwarded } }), 'invalid_key', 'first call')
+  expectError(t, await app.inject({ method: 'GET', url: query(2), headers: { 'x-forwarded-for': forwarded } }), 'rate_limited', 'the same text is the same client')
+  const counters = await app.redis.keys('rank:rl:*')
+  t.ok(counters.length > 0 && counters.every(key => key.length < 120), `every counter key is short: ${counters.join(', ')}`)
+})
+
 t.test('rate_limited: fixed window from RATE_LIMIT_WINDOW_MS', async t => {
   // 2 s, so a loaded machine cannot let the window pass between the first two calls.
   const { app } = await buildTestApp(t, { RATE_LIMIT_MAX: '1', RATE_LIMIT_WINDOW_MS: '2000' })
