@@ -45,6 +45,11 @@ export const PASSWORD_CHECKS_IN_FLIGHT = 8
 
 let checksInFlight = 0
 
+/** How many password checks are running in this process now. */
+export function passwordChecksInFlight (): number {
+  return checksInFlight
+}
+
 /** verifyPassword, or undefined at once when PASSWORD_CHECKS_IN_FLIGHT checks are already running. */
 export async function verifyPasswordBounded (password: string, stored: string | undefined): Promise<boolean | undefined> {
   if (checksInFlight >= PASSWORD_CHECKS_IN_FLIGHT) return undefined

@@ -43,7 +43,7 @@ t.test('the path form reaches every name a client sends unchanged, and says why 
   t.match(await call('GET', `/admin/games/${game.gameId}/players/${encodeURIComponent('a/b')}`), { ok: true, data: { player_name: 'a/b' } }, 'a/b through its encoded path segment')
   dataOf(await submit(app, game, { player: '..', score: 1 }))
   const rewritten = await call('GET', `/admin/games/${game.gameId}/players/%2E%2E`)
-  t.equal(rewritten.ok, false, 'fetch rewrote /players/%2E%2E into /admin/games/<id>: no entry there')
+  t.same(rewritten, { ok: false, error: 'not_found', message: 'No such route.' }, 'fetch rewrote /players/%2E%2E into /admin/games/<id>/, which is no route')
 })
 
 t.test('the query form: missing_param, invalid_param, not_found', async t => {

@@ -84,6 +84,12 @@ t.test('hostile static paths are not_found, never internal_error, and log no err
     t.equal(answer.status, 200, `${path.slice(0, 60)} (status)`)
     t.equal(JSON.parse(answer.body).error, 'not_found', path.slice(0, 60))
   }
+  // A file that exists, with a precondition or range that does not hold: the ordinary HTTP answers.
+  const precondition = await rawRequest(port, 'GET /static/play.js HTTP/1.1\r\nHost: 127.0.0.1\r\nIf-Match: "nope"\r\nConnection: close\r\n\r\n')
+  t.equal(precondition.status, 412)
+  const range = await rawRequest(port, 'GET /static/play.js HTTP/1.1\r\nHost: 127.0.0.1\r\nRange: bytes=999999-\r\nConnection: close\r\n\r\n')
+  t.equal(range.status, 416)
+  t.match(range.headers['content-range'], /^bytes \*\/\d+$/)
   t.same(lines.filter(line => /"level":(40|50|60)/.test(line)), [], 'no warning or error was logged')
   t.notOk(lines.some(line => line.includes('"stack"')), 'no stack trace was logged')
 })

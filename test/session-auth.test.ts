@@ -1,5 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { PASSWORD_CHECKS_IN_FLIGHT, passwordChecksInFlight } from '../src/passwords.js'
 import { admin, buildTestApp, createGame, dataOf, errorOf, formBody, expectError } from './helpers/app.js'
 
 /*
@@ -239,7 +240,11 @@ t.test('login: limits come from LOGIN_RATE_LIMIT_MAX and LOGIN_ADDRESS_RATE_LIMI
 
 t.test('login: at most 8 password checks run at once; the rest are rate_limited at once', async t => {
   const busy = await buildTestApp(t, { LOGIN_ADDRESS_RATE_LIMIT_MAX: '1000', LOGIN_RATE_LIMIT_MAX: '1000' })
+  let most = 0
+  const watch = setInterval(() => { most = Math.max(most, passwordChecksInFlight()) }, 1)
   const answers = await Promise.all(Array.from({ length: 40 }, async (_, i) => await login(busy.app, { username: `flood${i}`, password: 'x' }, {}, `10.1.${i}.1`)))
+  clearInterval(watch)
+  t.equal(most, PASSWORD_CHECKS_IN_FLIGHT, `at most ${PASSWORD_CHECKS_IN_FLIGHT} checks ran at once, and the bound was reached`)
   const codes = answers.map(answer => errorOf(answer))
   const refused = answers.filter(answer => errorOf(answer) === 'rate_limited')
   t.ok(refused.length >= 1, `${refused.length} of 40 concurrent logins were refused while 8 were being checked`)

@@ -44,7 +44,10 @@ ${body}
  */
 async function staticFiles (fastify: FastifyInstance): Promise<void> {
   fastify.setErrorHandler(async (error, request, reply) => {
-    const { statusCode, code } = error as { statusCode?: number, code?: string }
+    const { statusCode, code, headers } = error as { statusCode?: number, code?: string, headers?: Record<string, string> }
+    // A file that exists but whose precondition or range does not hold gets
+    // the ordinary HTTP answer, as files do (DECISIONS.md section 1).
+    if (statusCode === 412 || statusCode === 416) return await reply.code(statusCode).headers(headers ?? {}).send('')
     const clientFault = (statusCode !== undefined && statusCode >= 400 && statusCode < 500) || (code !== undefined && NO_SUCH_FILE.has(code))
     if (!clientFault) throw error
     request.log.debug({ code }, 'no such file')
