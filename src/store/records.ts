@@ -58,7 +58,7 @@ function keyFromHash (apiKey: string, hash: Hash): KeyRecord | null {
  * on every instance (store/cache.ts).
  */
 export function createRecordStore (redis: Redis, cache?: RecordCache) {
-  const { createHash, updateHash } = hashScripts(redis)
+  const { createHash, createGame, updateHash } = hashScripts(redis)
 
   return {
     /**
@@ -109,7 +109,7 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
       await redis.sadd(keys.games(), game.game_id)
       const hiddenUsers = await redis.smembers(keys.hiddenUsers())
       if (hiddenUsers.length > 0) await redis.sadd(keys.boardHiddenUsers(game.game_id), ...hiddenUsers)
-      const created = await createHash([keys.game(game.game_id)], [
+      const created = await createGame([keys.game(game.game_id), keys.usage(game.game_id)], [
         'name', game.name, 'developer', game.developer ?? '', 'approved', game.approved ? '1' : '0', 'created_at', game.created_at,
         'max_entries', String(game.max_entries), 'max_meta_bytes', String(game.max_meta_bytes)
       ])

@@ -27,10 +27,24 @@ if #ARGV > 0 then redis.call('HSET', KEYS[1], unpack(ARGV)) end
 return 1
 `
 
+/**
+ * Creates a game's record (KEYS[1]) only when it does not exist yet, and
+ * starts its usage (KEYS[2]) at zero in the same step: a new game stores
+ * nothing, and without the count the submit script would start from an
+ * estimate that includes every hidden user. Returns 1 when created.
+ */
+const CREATE_GAME = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV))
+redis.call('HSET', KEYS[2], 'entries', 0, 'meta_bytes', 0)
+return 1
+`
+
 /** The record scripts (games, keys, users): create-if-absent and update-if-present. */
 export function hashScripts (redis: Redis) {
   return {
     createHash: defineScript<number>(redis, 'rankCreateHash', 1, CREATE_HASH),
+    createGame: defineScript<number>(redis, 'rankCreateGame', 2, CREATE_GAME),
     updateHash: defineScript<number>(redis, 'rankUpdateHash', 1, UPDATE_HASH)
   }
 }
