@@ -298,7 +298,15 @@ t.test('invalid_player_name: names that cannot impersonate', async t => {
     expectError(t, await submit(app, game, { player, score: 1 }), 'invalid_player_name', `no visible character in ${label(player)}`)
   }
   // Names that draw exactly as "alice" but are other names.
-  const lookalikes = ['al\u200Bice', 'alice\u2060', 'al\u00ADice', 'alice\uFEFF', 'a\u180Eb', 'alice\u{E0061}\u{E007F}', 'a\u200Db', 'a\u200Cb', 'alice\uFE0F', 'ali\u034Fce', 'ali\u2028ce', 'ali\u2029ce', 'a\u2061b']
+  const lookalikes = ['al\u200Bice', 'alice\u2060', 'al\u00ADice', 'alice\uFEFF', 'a\u180Eb', 'alice\u{E0061}\u{E007F}', 'a\u200Db', 'a\u200Cb', 'alice\uFE0F', 'ali\u034Fce', 'ali\u2028ce', 'ali\u2029ce', 'a\u2061b',
+    // a non-joiner where nothing joins: CJK, Hangul, kana, Thai, after an Arabic letter that never joins onward, at either end, across scripts
+    '李\u200C小', '한\u200C국', 'か\u200Cな', 'ก\u200Cข', 'د\u200Cا', 'و\u200Cب', 'نور\u200C', '\u200Cنور', 'ن\u200Cक',
+    // selectors where no variant exists: text, a digit with no keycap, a standardized selector after an emoji, a Mongolian selector after Latin
+    'a\uFE0E', '1\uFE0F', '#\uFE0F', '😀\uFE00', '😀\u{E0100}', 'a\u180B', '❤\uFE0F\uFE0F',
+    // tags that are not a subdivision flag: no cancel tag, tag space, too short, not after the black flag
+    '🏴\u{E0067}\u{E0062}\u{E0073}', '🏴\u{E0020}\u{E0067}\u{E007F}', '🏴\u{E0067}\u{E007F}', '🏳\u{E0067}\u{E0062}\u{E007F}', '🏴\u{E0067}\u{E0062}\u{E007F}\u{E0067}\u{E0062}\u{E007F}',
+    // a joiner after a mark that is not a virama
+    'e\u0301\u200Dx']
   for (const player of lookalikes) {
     expectError(t, await submit(app, game, { player, score: 1 }), 'invalid_player_name', `an invisible character in ${label(player)}`)
   }
@@ -306,7 +314,10 @@ t.test('invalid_player_name: names that cannot impersonate', async t => {
 
   // Joiners inside emoji sequences, and emoji with modifiers and flags, stay valid.
   // ...and so do a Persian non-joiner between letters, a heart with its emoji presentation, accents.
-  const valid = ['👨‍👩‍👧‍👦', '🏳️‍🌈', '👍🏽', '🇯🇵', '🏴󠁧󠁢󠁳󠁣󠁴󠁿', '👩🏽‍💻 ada', 'Zoë', 'Zoe\u0308', '李小龙', 'मनोज', 'نور', 'می\u200Cخواهم', '❤\uFE0F', '😀'.repeat(30), '👩‍💻'.repeat(10)]
+  const valid = ['👨‍👩‍👧‍👦', '🏳️‍🌈', '👍🏽', '🇯🇵', '🏴󠁧󠁢󠁳󠁣󠁴󠁿', '👩🏽‍💻 ada', 'Zoë', 'Zoe\u0308', '李小龙', 'मनोज', 'نور', 'می\u200Cخواهم', '❤\uFE0F', '😀'.repeat(30), '👩‍💻'.repeat(10),
+    // joiners and non-joiners where scripts use them: Sinhala "Sri" (virama + joiner), Devanagari half form and explicit virama,
+    // a Persian non-joiner after a mark, Kannada, Mongolian variation selectors, a keycap, an ideographic variation selector
+    'ශ්\u200Dරී', 'क्\u200Dष', 'क्\u200Cष', 'ক্\u200Cষ', 'مِ\u200Cی', 'ನ್\u200Cನ', 'ᠠ\u180Bᠢ', '1\uFE0F\u20E3', '葛\u{E0100}', '☺\uFE0E']
   let rank = 0
   for (const player of valid) {
     t.same(dataOf(await submit(app, game, { player, score: 100 - rank })), { score: 100 - rank, improved: true, best_score: 100 - rank, rank: ++rank }, `valid: ${label(player)}`)
