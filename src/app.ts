@@ -28,31 +28,58 @@ import playRoutes from './routes/play.js'
  */
 const SECRET_PARAMS = new Set(['apikey', 'apisecret', 'sign', 'password', 'sessionid'])
 const SECRET_WORDS = /password|secret|token/
-/** Admin path segments that name a secret (a key, a session), however the path is spelled. */
-const SECRET_SEGMENTS = /(\/admin\/+(?:keys|sessions)\/+)[^/?]+/gi
+/** Admin collections whose next path segment is a secret (an API key, a session id). */
+const SECRET_COLLECTIONS = new Set(['keys', 'sessions'])
+
+function decodeOr (raw: string, fallback: string | null): string | null {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '))
+  } catch {
+    return fallback
+  }
+}
 
 function isSecretName (raw: string): boolean {
-  let name: string
-  try {
-    name = decodeURIComponent(raw.replace(/\+/g, ' '))
-  } catch {
-    return true // a name that cannot be decoded hides its value
-  }
+  const name = decodeOr(raw, null)
+  if (name === null) return true // a name that cannot be decoded hides its value
   const letters = name.toLowerCase().replace(/[^a-z]/g, '')
   return SECRET_PARAMS.has(letters) || SECRET_WORDS.test(letters)
 }
 
+/** `/admin/keys/<key>` and `/admin/sessions/<id>` however spelled: any case, doubled slashes, percent-encoded letters. */
+function redactPath (path: string): string {
+  const segments = path.split('/')
+  let previous: string[] = []
+  for (const [index, segment] of segments.entries()) {
+    if (segment === '') continue
+    if (previous[0] === 'admin' && SECRET_COLLECTIONS.has(previous[1] ?? '')) segments[index] = '[redacted]'
+    previous = [previous[1] ?? '', (decodeOr(segment, segment) as string).toLowerCase()]
+  }
+  return segments.join('/')
+}
+
 /**
- * A URL as it may be logged: secret path segments replaced, and the value of
- * every query parameter (split at `&` and `;`) whose name is secret.
+ * A query string as it may be logged: the value of every parameter whose name
+ * is secret, up to the next `&` (where the parser ends it). A secret named
+ * after a `;` (some parsers split there too) is hidden up to the same `&`, so
+ * no reading of the query shows any of it.
  */
+function redactQuery (query: string): string {
+  return query.split('&').map(pair => {
+    const equals = pair.indexOf('=')
+    if (equals !== -1 && isSecretName(pair.slice(0, equals))) return `${pair.slice(0, equals)}=[redacted]`
+    for (const match of pair.matchAll(/;([^;=]*)=/g)) {
+      if (isSecretName(match[1] as string)) return `${pair.slice(0, match.index + match[0].length)}[redacted]`
+    }
+    return pair
+  }).join('&')
+}
+
+/** A URL as it may be logged: secret admin path segments and secret query values replaced. */
 export function redactUrl (url: string): string {
   const query = url.indexOf('?')
-  const path = (query === -1 ? url : url.slice(0, query)).replace(SECRET_SEGMENTS, '$1[redacted]')
-  if (query === -1) return path
-  const redacted = url.slice(query + 1).replace(/(^|[&;])([^&;=]*)=[^&;]*/g, (pair, separator: string, name: string) =>
-    isSecretName(name) ? `${separator}${name}=[redacted]` : pair)
-  return `${path}?${redacted}`
+  if (query === -1) return redactPath(url)
+  return `${redactPath(url.slice(0, query))}?${redactQuery(url.slice(query + 1))}`
 }
 
 /**
@@ -70,19 +97,33 @@ function serializeError (error: Error & { code?: unknown, statusCode?: unknown }
  * A request Node cannot parse as HTTP (or that times out, or whose headers
  * are too large) never reaches a route: it is answered here, in the envelope
  * like everything else, and the connection is closed. Its raw bytes, which
- * carry the client's headers, are never logged.
+ * carry the client's headers, are never logged. Only the first error of a
+ * connection is handled: the socket stops being read, so a client sending
+ * more garbage adds nothing.
  */
+const failedSockets = new WeakSet<Socket>()
+
 function clientErrorHandler (this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  if (error.code === 'ECONNRESET' || socket.destroyed || failedSockets.has(socket)) return
+  failedSockets.add(socket)
+  socket.pause()
   this.log.debug({ err: { code: error.code, message: error.message } }, 'client error')
-  // A request before this one on the same connection, received whole, is
-  // still being answered (Node keeps its answer as the socket's
-  // _httpMessage): let that answer go out, then close; the bytes that are not
-  // HTTP get no answer of their own. (A request that timed out is the one in
-  // flight itself, received only in part: it is answered here.)
+  answerAfterEarlierRequests(socket, error)
+}
+
+/**
+ * Requests received whole before the bad bytes (pipelined on the same
+ * connection) are still being answered, one after the other (Node keeps the
+ * one being written as the socket's _httpMessage and hands the socket to the
+ * next as it finishes): let each answer go out, then answer the error and
+ * close. A request that timed out is the one in flight itself, received only
+ * in part: it gets the error answer at once.
+ */
+function answerAfterEarlierRequests (socket: Socket, error: Error & { code?: string }): void {
   const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage
-  if (inFlight !== null && inFlight !== undefined && !inFlight.writableFinished && (inFlight.headersSent || inFlight.req.complete)) {
-    inFlight.once('close', () => { socket.destroy() })
+  // Node detaches an answer from the socket just before its 'close', so one still attached has not closed yet.
+  if (inFlight !== null && inFlight !== undefined && (inFlight.headersSent || inFlight.req.complete)) {
+    inFlight.once('close', () => { answerAfterEarlierRequests(socket, error) })
     return
   }
   const [code, message] = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
@@ -94,7 +135,7 @@ function clientErrorHandler (this: FastifyInstance, error: Error & { code?: stri
   if (socket.writable) {
     socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
   }
-  socket.destroy()
+  socket.destroySoon()
 }
 
 export interface ServerExtras {

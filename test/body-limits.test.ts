@@ -1,3 +1,4 @@
+import { connect } from 'node:net'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { Readable } from 'node:stream'
@@ -81,6 +82,12 @@ t.test('headers past 16 KiB and requests that are not HTTP are answered in the e
   const behind = await rawRequest(port, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nNOT HTTP AT ALL\r\n\r\n')
   t.equal(behind.status, 200)
   t.ok(behind.body.startsWith('{"ok":true,"data":{"redis":"up"}}'), `the request before the garbage is answered: ${behind.body.slice(0, 60)}`)
+  // Several requests pipelined before the garbage: each is answered, in order, then the error, then the close.
+  const pipelined = await readUntilClosed(port, 'GET /healthz HTTP/1.1\r\nHost: a\r\n\r\n'.repeat(3) + 'NOT HTTP AT ALL\r\n\r\nMORE GARBAGE\r\n\r\n')
+  const statuses = pipelined.match(/HTTP\/1\.1 \d+/g) ?? []
+  t.same(statuses, ['HTTP/1.1 200', 'HTTP/1.1 200', 'HTTP/1.1 200', 'HTTP/1.1 200'], 'three answers and the error')
+  t.equal(pipelined.split('{"ok":true,"data":{"redis":"up"}}').length - 1, 3, 'the three requests are answered whole')
+  t.ok(pipelined.endsWith('{"ok":false,"error":"invalid_body","message":"The request cannot be parsed as HTTP."}'), 'the error is answered last')
   const smuggled = await rawRequest(port, `POST ${SUBMIT} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`)
   t.equal(JSON.parse(smuggled.body).error, 'invalid_body', 'Content-Length with Transfer-Encoding is refused')
 })
@@ -159,3 +166,16 @@ t.test('afterwards the service still takes scores', async t => {
   const response = await app.inject({ method: 'POST', url: SUBMIT, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(submitFields(game, { player: 'after', score: 3 })).toString() })
   t.same(dataOf(response), { score: 3, improved: true, best_score: 3, rank: 2 })
 })
+
+/** Writes `text` on a fresh connection and reads everything until the server closes it. */
+async function readUntilClosed (port: number, text: string): Promise<string> {
+  return await new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1')
+    const chunks: Buffer[] = []
+    const timer = setTimeout(() => { socket.destroy(); reject(new Error('the server did not close the connection')) }, 10_000)
+    socket.on('data', chunk => chunks.push(chunk))
+    socket.on('error', () => {})
+    socket.on('close', () => { clearTimeout(timer); resolve(Buffer.concat(chunks).toString('utf8')) })
+    socket.write(text)
+  })
+}
