@@ -106,11 +106,25 @@ function trustProxy (env: Env): Config['trustProxy'] {
     const [address, prefix, extra] = entry.split('/')
     const family = isIP(address ?? '')
     const maxPrefix = family === 6 ? 128 : 32
-    if (family === 0 || extra !== undefined || (prefix !== undefined && !(/^\d+$/.test(prefix) && Number(prefix) <= maxPrefix))) {
+    if (family === 0 || extra !== undefined || (prefix !== undefined && !(/^(0|[1-9]\d*)$/.test(prefix) && Number(prefix) <= maxPrefix))) {
       throw new ConfigError('TRUST_PROXY', 'must be true, false, a hop count, or a comma-separated list of IP addresses or CIDR ranges', raw)
     }
   }
   return entries
+}
+
+/**
+ * A TRUST_PROXY range wider than any network of proxies: an IPv4 range wider
+ * than /8 (10.0.0.0/8 is the widest private one), the same inside IPv6's
+ * IPv4-mapped block, or an IPv6 range wider than /7 (fc00::/7, all private).
+ */
+function trustsTheWorld (entry: string): boolean {
+  const [address = '', prefixText] = entry.split('/')
+  if (prefixText === undefined) return false
+  const prefix = Number(prefixText)
+  if (isIP(address) === 4) return prefix < 8
+  if (/^::ffff:/i.test(address) && prefix >= 96) return prefix - 96 < 8
+  return prefix < 7
 }
 
 function redisUrl (env: Env): string | undefined {
@@ -143,8 +157,8 @@ export function loadConfig (env: Env = process.env): Config {
   }
   const warnings: string[] = []
   const proxies = trustProxy(env)
-  // `true`, or a range of every address, believes every X-Forwarded-For.
-  if (proxies === true || (Array.isArray(proxies) && proxies.some(entry => /\/0$/.test(entry)))) {
+  // `true`, or a range wider than any proxy network, believes every X-Forwarded-For.
+  if (proxies === true || (Array.isArray(proxies) && proxies.some(trustsTheWorld))) {
     warnings.push(`TRUST_PROXY=${env.TRUST_PROXY ?? ''} believes every X-Forwarded-For, so a client that reaches the service directly picks its own address for rate limits; set the number of proxy hops (TRUST_PROXY=1) or the proxy's address instead`)
   }
   const redis = redisUrl(env)

@@ -95,7 +95,7 @@ t.test('a bad value stops start-up with one line naming the variable', async t =
     ['REDIS_URL', 'http://localhost'], ['REDIS_URL', 'not a url'],
     ['ADMIN_TOKEN', 'has space'],
     ['SESSION_TTL_S', '0'], ['SESSION_COOKIE', 'bad;name'],
-    ['TRUST_PROXY', 'maybe'], ['TRUST_PROXY', '10.0.0.0/40'], ['TRUST_PROXY', '1.2.3.4/8/9'],
+    ['TRUST_PROXY', 'maybe'], ['TRUST_PROXY', '10.0.0.0/40'], ['TRUST_PROXY', '1.2.3.4/8/9'], ['TRUST_PROXY', '10.0.0.0/08'], ['TRUST_PROXY', '0.0.0.0/00'],
     ['ALLOWED_ORIGINS', 'example.com'], ['ALLOWED_ORIGINS', 'https://a.com/path'],
     ['RATE_LIMIT_MAX', '0'], ['RATE_LIMIT_WINDOW_MS', '10'], ['SESSION_RATE_LIMIT_MAX', 'x'],
     ['RATE_LIMIT_KEY_MULTIPLE', '0'], ['LOGIN_RATE_LIMIT_MAX', '0'], ['LOGIN_ADDRESS_RATE_LIMIT_MAX', '-3'], ['DEMO', 'yes'],
@@ -135,6 +135,12 @@ t.test('TRUST_PROXY=true is taken, with a warning that a hop count or the proxy 
   t.match(config.warnings[0], /TRUST_PROXY=1.*proxy's address/)
   t.equal(loadConfig({ TRUST_PROXY: '10.0.0.1,0.0.0.0/0' }).warnings.length, 1, 'every IPv4 address is as bad')
   t.equal(loadConfig({ TRUST_PROXY: '::/0' }).warnings.length, 1, 'every IPv6 address too')
+  for (const wide of ['0.0.0.0/1', '128.0.0.0/4', '::ffff:0.0.0.0/96', '::ffff:0:0/100', '2000::/3']) {
+    t.equal(loadConfig({ TRUST_PROXY: wide }).warnings.length, 1, `${wide} is wider than any proxy network`)
+  }
+  for (const narrow of ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7', '::ffff:10.0.0.0/104', '203.0.113.5', '2001:db8::1/128']) {
+    t.equal(loadConfig({ TRUST_PROXY: narrow }).warnings.length, 0, `${narrow} is a proxy network`)
+  }
   t.same(loadConfig({ TRUST_PROXY: '1' }).warnings, [])
   t.same(loadConfig({ TRUST_PROXY: '10.0.0.1' }).warnings, [])
 })
