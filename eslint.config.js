@@ -2,5 +2,5 @@ import neostandard from 'neostandard'
 
 export default neostandard({
   ts: true,
-  ignores: ['dist/**', 'coverage/**', '.tap/**', 'data/**', 'node_modules/**']
+  ignores: ['dist/**', 'sdk/dist/**', 'coverage/**', '.tap/**', 'data/**', 'node_modules/**']
 })

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import fp from 'fastify-plugin'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { ApiError, fail } from '../src/envelope.js'
+import { ApiError, fail } from '../src/http/envelope.js'
 import { clientAddress } from './rate-limit.js'
 
 declare module 'fastify' {

@@ -1,8 +1,9 @@
 import fp from 'fastify-plugin'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { fail } from '../src/envelope.js'
-import { checkTimestamp, param } from '../src/params.js'
-import { signatureMatches } from '../src/signature.js'
+import { fail } from '../src/http/envelope.js'
+import { playableGame } from '../src/http/games.js'
+import { checkTimestamp, param } from '../src/http/params.js'
+import { signatureMatches } from '../src/http/signature.js'
 import { clientAddress } from './rate-limit.js'
 import type { GameRecord, KeyRecord } from '../src/store/records.js'
 
@@ -27,7 +28,7 @@ declare module 'fastify' {
 }
 
 /**
- * API-key authentication in the check order of DECISIONS.md section 1:
+ * API-key authentication in the check order (docs/interface.md#check-order):
  * key (invalid_key, key_revoked), game (invalid_game, key_game_mismatch),
  * timestamp (invalid_param, expired_ts), then invalid_signature; a signed
  * submit then counts against its key's total (rate_limited).
@@ -45,10 +46,10 @@ export default fp(async (fastify) => {
   })
 
   fastify.decorate('verifyApiKey', async (request: FastifyRequest, reply: FastifyReply) => {
-    const { apiKey: key, game, fields } = request
+    const { apiKey: key, fields } = request
     if (key === null) fail('invalid_key')
     if (key.revoked) fail('key_revoked')
-    if (game === null || !game.approved) fail('invalid_game')
+    const game = playableGame(request.game)
     if (key.game_id !== game.game_id) fail('key_game_mismatch')
     if (request.routeOptions.config.signed !== true) return
     checkTimestamp(param(fields, 'ts'))

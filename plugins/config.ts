@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import type { Config } from '../src/config.js'
+import type { Config } from '../src/ops/config.js'
 
 declare module 'fastify' {
   interface FastifyInstance {

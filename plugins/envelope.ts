@@ -1,11 +1,11 @@
 import fp from 'fastify-plugin'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import type { Redis } from 'ioredis'
-import { ApiError, type ErrorCode } from '../src/envelope.js'
+import { ApiError, type ErrorCode } from '../src/http/envelope.js'
 import { isRedisUnavailable } from '../src/store/redis-client.js'
 
 /**
- * Every answer is HTTP 200 with the envelope (DECISIONS.md section 1): the
+ * Every answer is HTTP 200 with the envelope (docs/interface.md#response-envelope): the
  * error handler, the not-found handler and Fastify's framework errors all end
  * in sendError, the one place that writes `{ok:false, error, message}`.
  */

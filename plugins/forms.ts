@@ -3,8 +3,8 @@ import formbody from '@fastify/formbody'
 import multipart from '@fastify/multipart'
 import type { Readable, Writable } from 'node:stream'
 import type { FastifyRequest } from 'fastify'
-import { fail } from '../src/envelope.js'
-import { collectParams, parseFormBody, type Params } from '../src/params.js'
+import { fail } from '../src/http/envelope.js'
+import { collectParams, parseFormBody, type Params } from '../src/http/params.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -86,7 +86,7 @@ function capBody (request: FastifyRequest, limit: number): void {
 
 /**
  * POST parameters arrive form-encoded or as multipart form data and give the
- * same plain map of strings (spec section 4). Every body, whatever its type,
+ * same plain map of strings (docs/interface.md#requests). Every body, whatever its type,
  * is capped at the route's body limit by capBody; multipart bodies take
  * fields only (a file part is invalid_body) and at most MULTIPART_FIELDS of them.
  */

@@ -3,11 +3,11 @@ import { isIP } from 'node:net'
 import fp from 'fastify-plugin'
 import rateLimit, { normalizeIP } from '@fastify/rate-limit'
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
-import { ApiError } from '../src/envelope.js'
-import { keys } from '../src/keys.js'
+import { ApiError } from '../src/http/envelope.js'
+import { keys } from '../src/store/keys.js'
 
 /**
- * Every rate limit of the service, in one place (DECISIONS.md section 3 and
+ * Every rate limit of the service, in one place (docs/interface.md#rate-limits and
  * docs/security.md). Fixed windows kept in Redis by @fastify/rate-limit, so
  * every instance shares the counters. A limit counts a subject:
  *

@@ -1,9 +1,10 @@
 import fp from 'fastify-plugin'
 import cookie from '@fastify/cookie'
 import type { FastifyRequest } from 'fastify'
-import { normalizeOrigin } from '../src/config.js'
-import { fail } from '../src/envelope.js'
-import { param } from '../src/params.js'
+import { normalizeOrigin } from '../src/ops/config.js'
+import { fail } from '../src/http/envelope.js'
+import { playableGame } from '../src/http/games.js'
+import { param } from '../src/http/params.js'
 import type { StoredUser } from '../src/store/users.js'
 
 declare module 'fastify' {
@@ -26,7 +27,7 @@ declare module 'fastify' {
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 /**
- * Session mode (DECISIONS.md section 4): the login cookie names an opaque
+ * Session mode (docs/interface.md#sessions-and-login): the login cookie names an opaque
  * session id whose Redis record names the user; flags come from the user
  * record on each request, so changing them takes effect at once.
  */
@@ -63,8 +64,6 @@ export default fp(async (fastify) => {
   })
 
   fastify.decorate('requireApprovedGame', async (request: FastifyRequest) => {
-    const game = await fastify.records.game(param(request.fields, 'game_id'))
-    if (game === null || !game.approved) fail('invalid_game')
-    request.game = game
+    request.game = playableGame(await fastify.records.game(param(request.fields, 'game_id')))
   })
 }, { name: 'session', dependencies: ['config', 'store', 'forms', 'api-key-auth'] })

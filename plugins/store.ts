@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import { createAdmin, type Admin } from '../src/admin.js'
+import { createAdmin, type Admin } from '../src/ops/admin.js'
 import { createLeaderboard, type Leaderboard } from '../src/store/leaderboard.js'
 import { createPlaytime, type Playtime } from '../src/store/playtime.js'
 import { createRatings, type Ratings } from '../src/store/ratings.js'

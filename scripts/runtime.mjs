@@ -40,9 +40,9 @@ export function ensureDependencies () {
 
 /** Compiles src/ and plugins/ when dist/ is missing or older than them. */
 export function ensureBuild () {
-  const sources = ['src', 'plugins', 'sdk', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'].map(name => join(root, name))
+  const sources = ['src', 'plugins', 'sdk/index.ts', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'].map(name => join(root, name))
   const newestSource = Math.max(...sources.map(path => existsSync(path) ? newestMtime(path) : 0))
-  if (existsSync(join(root, 'dist', 'src', 'server.js')) && mtime(stamp) >= newestSource) return
+  if (existsSync(join(root, 'dist', 'src', 'ops', 'server.js')) && mtime(stamp) >= newestSource) return
   run('npm', ['run', 'build', '--silent'])
   writeFileSync(stamp, `${new Date().toISOString()}\n`)
 }

@@ -7,7 +7,7 @@
  * browser game can be read by any player, who can then submit any score.
  */
 
-import type { ErrorCode as ServiceErrorCode } from '../src/envelope.js'
+import type { ErrorCode as ServiceErrorCode } from '../src/http/envelope.js'
 
 /**
  * Every error code the service answers with (defined once, in the service's

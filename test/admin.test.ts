@@ -3,7 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, errorOf, formBody, me, multipartBody, submit, top, type TestGame } from './helpers/app.js'
 
 /*
- * The operator API (DECISIONS.md section 5): POST/PATCH /admin/games,
+ * The operator API (docs/interface.md#operator-api): POST/PATCH /admin/games,
  * POST /admin/keys, POST /admin/keys/:api_key/revoke, in the admin check
  * order unauthorized -> missing_param -> invalid_param -> not_found ->
  * already_exists.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 import t from 'tap'
-import { keys } from '../src/keys.js'
+import { keys } from '../src/store/keys.js'
 import { admin, createGame, dataOf, get, submit } from './helpers/app.js'
 import { listeningApp } from './helpers/listening.js'
 
@@ -83,7 +83,7 @@ t.test('a player logs in, plays the demo game, rates it, and play time is report
  * nothing overflows sideways, names keep their direction inside <bdi>.
  * Screenshots go to SCREENSHOT_DIR (default: a temp folder, printed).
  */
-t.test('the play and login pages at desktop and phone size', async t => {
+t.test('the front door, the play, login and unapproved-game pages at desktop and phone size', async t => {
   const { app, baseUrl } = await listeningApp(t)
   const game = await createGame(app, { gameId: 'demo' })
   dataOf(await admin(app, 'POST', '/admin/users', { username: 'grace', password: 'hopper-1906' }))
@@ -92,6 +92,7 @@ t.test('the play and login pages at desktop and phone size', async t => {
     dataOf(await submit(app, game, { player, score: 900 - i * 100 }))
   }
   const session = dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'grace' }))
+  dataOf(await admin(app, 'POST', '/admin/games', { game_id: 'draft', name: 'A draft game' }))
   const folder = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'ranking-screens-'))
   mkdirSync(folder, { recursive: true })
   t.comment(`screenshots in ${folder}`)
@@ -108,6 +109,14 @@ t.test('the play and login pages at desktop and phone size', async t => {
     page.on('pageerror', error => { problems.push(error.message) })
     page.on('console', message => { if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text()) })
     const overflow = async (): Promise<number> => await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+
+    await page.goto(`${baseUrl}/`)
+    for (const selector of ['h1', 'a[href="/play/demo"]', 'a[href="/docs"]', 'a[href="/healthz"]']) {
+      t.ok(await page.locator(selector).isVisible(), `${size} front door: ${selector} is visible`)
+    }
+    t.equal(await page.locator('a[href="/play/draft"]').count(), 0, `${size} front door: an unapproved game is not listed`)
+    t.ok(await overflow() <= 0, `${size} front door: nothing overflows sideways`)
+    await page.screenshot({ path: join(folder, `home-${size}.png`), fullPage: true })
 
     await page.goto(`${baseUrl}/login?next=/play/demo`)
     for (const selector of ['h1', 'input[name=username]', 'input[name=password]', 'form.login button[type=submit]']) {
@@ -128,7 +137,28 @@ t.test('the play and login pages at desktop and phone size', async t => {
     const frame = await page.locator('iframe#game').boundingBox()
     t.ok(frame !== null && frame.width >= viewport.width * (size === 'phone' ? 0.85 : 0.5), `${size}: the game takes the width it should (${frame?.width ?? 0} px)`)
     t.ok(await overflow() <= 0, `${size} play page: nothing overflows sideways`)
+    // The demo game fits its frame: its button, and its result line with the longest text it shows, inside the frame, nothing scrolled away.
+    const game = page.frameLocator('#game')
+    await game.locator('#result').evaluate(element => { element.textContent = 'Score 2750. New best! Rank 1.' })
+    for (const selector of ['canvas', '#target', '#status', '#result']) {
+      const box = await game.locator(selector).boundingBox()
+      t.ok(box !== null && frame !== null && box.y >= frame.y && box.y + box.height <= frame.y + frame.height && box.x >= frame.x && box.x + box.width <= frame.x + frame.width,
+        `${size}: the game's ${selector} is inside the frame (${JSON.stringify(box)} in ${JSON.stringify(frame)})`)
+    }
+    t.ok(await game.locator('html').evaluate(root => root.scrollHeight <= window.innerHeight && root.scrollWidth <= window.innerWidth), `${size}: the game does not scroll inside its frame`)
     await page.screenshot({ path: join(folder, `play-${size}.png`), fullPage: true })
+
+    // A game that is not approved yet: its page frames a page for people that says so, never JSON.
+    await page.goto(`${baseUrl}/play/draft`)
+    const draft = page.frameLocator('#game')
+    await draft.locator('h1').filter({ hasText: 'Not available yet' }).waitFor()
+    t.ok(await draft.locator('h1').isVisible(), `${size} unapproved game: the frame says it is not available yet`)
+    t.notMatch(await draft.locator('body').textContent() ?? '', /^\s*\{/, `${size} unapproved game: no JSON in the frame`)
+    const colours = await draft.locator('h1').evaluate(h1 => [getComputedStyle(h1).color, getComputedStyle(document.body).backgroundColor])
+    t.ok(colours[1] !== 'rgba(0, 0, 0, 0)' && colours[0] !== colours[1], `${size} unapproved game: the frame's text stands on its own background (${colours.join(' on ')})`)
+    t.equal(await page.locator('.stars').count(), 0, `${size} unapproved game: no rating widget for a game that cannot be rated`)
+    t.ok(await overflow() <= 0, `${size} unapproved game: nothing overflows sideways`)
+    await page.screenshot({ path: join(folder, `unapproved-${size}.png`), fullPage: true })
     t.same(problems, [], `${size}: no script errors and no blocked content`)
     await context.close()
   }

@@ -1,7 +1,7 @@
 import t from 'tap'
-import { buildApp } from '../src/app.js'
-import { runCli } from '../src/cli.js'
-import { loadConfig } from '../src/config.js'
+import { buildApp } from '../src/http/app.js'
+import { runCli } from '../src/ops/cli.js'
+import { loadConfig } from '../src/ops/config.js'
 import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, errorOf, get, submit } from './helpers/app.js'
 
 /** Pub/sub delivery is asynchronous: poll briefly for the other instance to hear of a change. */

@@ -1,13 +1,13 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { runCli } from '../src/cli.js'
-import { keys } from '../src/keys.js'
+import { runCli } from '../src/ops/cli.js'
+import { keys } from '../src/store/keys.js'
 import { buildTestApp, createGame, dataOf, errorOf, formBody, me, submit, top } from './helpers/app.js'
 
 /*
- * The operator CLI for users, sessions and board entries (DECISIONS.md
- * section 5: "A command-line tool does the same operations directly against
- * Redis"), run against the test's own Redis and checked over HTTP.
+ * The operator CLI for users, sessions and board entries
+ * (docs/interface.md#command-line-tool: the same operations, directly
+ * against Redis), run against the test's own Redis and checked over HTTP.
  */
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/

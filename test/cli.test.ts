@@ -1,5 +1,5 @@
 import t from 'tap'
-import { runCli, USAGE } from '../src/cli.js'
+import { runCli, USAGE } from '../src/ops/cli.js'
 import { buildTestApp, dataOf, submit } from './helpers/app.js'
 
 async function cli (env: Record<string, string>, ...argv: string[]): Promise<{ code: number, out: string, err: string }> {

@@ -1,7 +1,7 @@
 import t from 'tap'
-import { ConfigError, loadConfig, normalizeOrigin } from '../src/config.js'
+import { ConfigError, loadConfig, normalizeOrigin } from '../src/ops/config.js'
 
-t.test('defaults of DECISIONS.md section 6', async t => {
+t.test('defaults of docs/interface.md#configuration', async t => {
   const config = loadConfig({})
   t.equal(config.port, 3000)
   t.equal(config.host, '127.0.0.1')

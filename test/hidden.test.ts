@@ -3,7 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, formBody, me, submit, top, type TestGame, expectError } from './helpers/app.js'
 
 /*
- * Hidden players (DECISIONS.md section 2 and the board-entry routes of
+ * Hidden players (docs/interface.md#hidden-players and the board-entry routes of
  * section 5): a hidden player keeps the stored best score but is not on the
  * board: not listed by top, not counted in total / total_players, pushes
  * nobody down, and sees rank null. Un-hiding puts them back in their place.

@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser'
 import type { OpenAPIV3 } from 'openapi-types'
 import t from 'tap'
-import { ERROR_CODES } from '../src/envelope.js'
+import { ERROR_CODES } from '../src/http/envelope.js'
 import { buildTestApp, get } from './helpers/app.js'
 
 t.test('the OpenAPI document validates and covers every public route', async t => {
@@ -39,7 +39,9 @@ t.test('the OpenAPI document validates and covers every public route', async t =
     '/admin/games/{game_id}/player': ['get', 'patch', 'delete'],
     '/play/{game_id}': ['get'],
     '/login': ['get'],
-    '/play/{game_id}/board': ['get']
+    '/play/{game_id}/board': ['get'],
+    '/play/{game_id}/unavailable': ['get'],
+    '/': ['get']
   }
   t.same(Object.keys(document.paths).sort(), Object.keys(expected).sort(), 'exactly the public routes')
   for (const [path, methods] of Object.entries(expected)) {
@@ -47,7 +49,7 @@ t.test('the OpenAPI document validates and covers every public route', async t =
       const operation = (document.paths[path] as Record<string, OpenAPIV3.OperationObject>)[method]
       t.ok(operation, `${method.toUpperCase()} ${path} is documented`)
       // The HTML pages answer HTML.
-      if ((path.startsWith('/play/{game_id}') && !path.endsWith('/board')) || path === '/login') continue
+      if ((path.startsWith('/play/{game_id}') && !path.endsWith('/board')) || path === '/login' || path === '/') continue
       const failure = (operation?.responses.default as OpenAPIV3.ResponseObject | undefined)?.content?.['application/json']?.schema as OpenAPIV3.SchemaObject | undefined
       const codes = ((failure?.properties?.error as OpenAPIV3.SchemaObject | undefined)?.anyOf ?? []).map(option => (option as { enum?: string[] }).enum?.[0])
       t.ok(codes.includes('internal_error'), `${method.toUpperCase()} ${path} lists its error codes`)

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { seedDemo } from '../src/demo.js'
+import { seedDemo } from '../src/ops/demo.js'
 import { admin, buildTestApp, createGame, dataOf, errorOf, get } from './helpers/app.js'
 import { listeningApp } from './helpers/listening.js'
 import { rawRequest } from './helpers/raw-http.js'
@@ -33,10 +33,44 @@ t.test('an unknown game is a 404 page; an unapproved one says so and cannot subm
   dataOf(await admin(app, 'POST', '/admin/games', { game_id: 'draft', name: '<script>alert(1)</script> & "Co"' }))
   const draft = await get(app, '/play/draft')
   t.equal(draft.statusCode, 200)
-  t.match(draft.body, 'not approved yet')
+  t.match(draft.body, '<iframe id="game" src="/play/draft/unavailable"', 'the frame shows a page that says why, not the game')
+  const unavailable = await get(app, '/play/draft/unavailable')
+  t.equal(unavailable.headers['content-type'], 'text/html; charset=utf-8')
+  t.match(unavailable.body, '<h1>Not available yet</h1>')
+  t.match(unavailable.body, 'waiting for an operator to approve it')
+  t.match(unavailable.headers['content-security-policy'], "frame-ancestors 'self'", 'the play page may frame it')
   t.match(draft.body, '<h1><bdi>&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Co&quot;</bdi></h1>', 'the name is escaped')
   t.notMatch(draft.body, '<script>alert(1)', 'no markup from the name')
   t.equal(errorOf(await get(app, '/play/draft/board')), 'invalid_game')
+})
+
+t.test('an approved game without files frames a page that says so; an unknown one too', async t => {
+  const { app } = await buildTestApp(t)
+  await createGame(app, { gameId: 'no_files_yet' })
+  const play = await get(app, '/play/no_files_yet')
+  t.match(play.body, '<iframe id="game" src="/play/no_files_yet/unavailable"')
+  const frame = await get(app, '/play/no_files_yet/unavailable')
+  t.match(frame.body, '<h1>Not installed yet</h1>')
+  t.match(frame.body, '<code>public/games/no_files_yet/</code>')
+  t.match((await get(app, '/play/nobody_here/unavailable')).body, '<h1>Game not found</h1>')
+  await createGame(app, { gameId: 'demo' })
+  t.match((await get(app, '/play/demo/unavailable')).body, '<a href="/games/demo/">start it</a>', 'a game that can be played links to itself')
+})
+
+t.test('the front door lists the approved games and points to the docs and health', async t => {
+  const { app } = await buildTestApp(t)
+  await createGame(app, { gameId: 'front_a' })
+  dataOf(await admin(app, 'PATCH', '/admin/games/front_a', { name: 'Asteroids <3' }))
+  dataOf(await admin(app, 'POST', '/admin/games', { game_id: 'front_draft', name: 'Secret draft' }))
+  const home = await get(app, '/')
+  t.equal(home.statusCode, 200)
+  t.equal(home.headers['content-type'], 'text/html; charset=utf-8')
+  t.match(home.body, '<h1>Ranking service</h1>')
+  t.match(home.body, '<a href="/play/front_a"><bdi>Asteroids &lt;3</bdi></a>', 'an approved game, its name escaped')
+  t.notMatch(home.body, 'Secret draft', 'an unapproved game is not listed')
+  t.match(home.body, '<a href="/docs">API reference</a>')
+  t.match(home.body, '<a href="/healthz">Health</a>')
+  t.equal(errorOf(await app.inject({ method: 'POST', url: '/' })), 'method_not_allowed')
 })
 
 t.test('a logged-in player sees their name, canSubmit, the board beside the game', async t => {

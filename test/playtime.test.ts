@@ -3,7 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { admin, buildTestApp, createGame, dataOf, formBody, expectError } from './helpers/app.js'
 
 /*
- * POST /api/playtime (spec section 4.3, DECISIONS.md section 2): data
+ * POST /api/playtime (docs/interface.md#play-time): data
  * {total_playtime_seconds, user_playtime_seconds, credited_seconds}. A report
  * claims the `seconds` just before it arrived; per user and game the service
  * remembers up to when play was credited, credits only the part of the claim

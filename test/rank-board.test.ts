@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { admin, buildTestApp, createGame, dataOf, errorOf, me, multipartBody, post, submit, submitFields, top, type TestGame } from './helpers/app.js'
 
 /*
- * Ranking semantics with exact values (DECISIONS.md section 2): best only,
+ * Ranking semantics with exact values (docs/interface.md#ranking-rule): best only,
  * ties by who reached the score first, unique ranks, paging, created_at,
  * player names kept exactly, meta kept private, and atomic submits.
  */

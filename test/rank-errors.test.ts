@@ -9,8 +9,8 @@ import {
 
 /*
  * Every error code that the API-key actions (submit, top, me) can produce,
- * each from a real request (ranking-service-v1.md sections 5 and 7,
- * DECISIONS.md sections 1-3).
+ * each from a real request (docs/interface.md#error-codes
+ * and #check-order).
  */
 
 /** The assertions the helpers below use, from the root test or any subtest. */
@@ -591,8 +591,8 @@ t.test('rate_limited: fixed window from RATE_LIMIT_WINDOW_MS', async t => {
 
 t.test('rate_limited: counters live in Redis and are shared by instances', async t => {
   const first = await buildTestApp(t, { RATE_LIMIT_MAX: '2' })
-  const { buildApp } = await import('../src/app.js')
-  const { loadConfig } = await import('../src/config.js')
+  const { buildApp } = await import('../src/http/app.js')
+  const { loadConfig } = await import('../src/ops/config.js')
   const second = await buildApp(loadConfig({ NODE_ENV: 'test', ADMIN_TOKEN, REDIS_URL: first.redis.url, RATE_LIMIT_MAX: '2' }))
   t.teardown(async () => { await second.close() })
   const game = await createGame(first.app)

@@ -3,7 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { admin, buildTestApp, createGame, dataOf, errorOf, formBody, get, me, multipartBody, post, submitFields, top, type Fields, type TestGame } from './helpers/app.js'
 
 /*
- * The check order of DECISIONS.md section 1, one test per row: when a request
+ * The check order of docs/interface.md#response-envelope, one test per row: when a request
  * has several faults, the first in this order is the one reported.
  *
  *   route: not_found, unknown_action, method_not_allowed

@@ -3,7 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { admin, buildTestApp, createGame, dataOf, formBody, expectError } from './helpers/app.js'
 
 /*
- * /api/rate (spec section 4.2, DECISIONS.md sections 1, 2 and 4): one rating
+ * /api/rate (docs/interface.md#ratings): one rating
  * of 1..10 half-star units per user and game; read data {avg, count, mine},
  * avg in stars units rounded to 2 decimals and 0 when nobody rated, mine null
  * when the caller has not rated. game_id from the query (a form field when

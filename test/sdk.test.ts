@@ -1,6 +1,6 @@
 import t from 'tap'
 import { RankingError, createRankingClient, hmacSha256Hex, signatureBase } from '../sdk/index.js'
-import { computeSignature } from '../src/signature.js'
+import { computeSignature } from '../src/http/signature.js'
 import { createGame } from './helpers/app.js'
 import { listeningApp } from './helpers/listening.js'
 

@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { LightMyRequestResponse } from 'fastify'
-import { safeNext } from '../src/routes/play.js'
+import { safeNext } from '../src/http/routes/play.js'
 import { admin, buildTestApp, createGame, dataOf, formBody, get } from './helpers/app.js'
 
 /*

@@ -4,10 +4,10 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
-import { loadConfig } from '../src/config.js'
-import { runningManagedRedis, startManagedRedis } from '../src/managed-redis.js'
-import { startService } from '../src/server.js'
-import { computeSignature } from '../src/signature.js'
+import { loadConfig } from '../src/ops/config.js'
+import { runningManagedRedis, startManagedRedis } from '../src/ops/managed-redis.js'
+import { startService } from '../src/ops/server.js'
+import { computeSignature } from '../src/http/signature.js'
 import { startTestRedis } from './helpers/redis.js'
 
 function tempDir (t: { teardown: (fn: () => void) => void }): string {
@@ -186,7 +186,7 @@ t.test('WORKERS: workers that cannot start are retried, then the primary gives u
   const redis = await startTestRedis()
   t.teardown(redis.stop)
   // The port is taken by the test Redis, so every worker fails to listen.
-  const child = spawn(process.execPath, [...process.execArgv, 'src/server.ts'], {
+  const child = spawn(process.execPath, [...process.execArgv, 'src/ops/server.ts'], {
     env: { ...process.env, NODE_ENV: 'test', WORKERS: '2', PORT: String(redis.port), REDIS_URL: redis.url },
     stdio: ['ignore', 'ignore', 'pipe']
   })
@@ -199,7 +199,7 @@ t.test('WORKERS: workers that cannot start are retried, then the primary gives u
 t.test('SIGTERM: in-flight requests finish, then Redis is closed and a managed redis-server stopped', async t => {
   const dataDir = tempDir(t)
   const port = 20000 + Math.floor(Math.random() * 20000)
-  const child = spawn(process.execPath, [...process.execArgv, 'src/server.ts'], {
+  const child = spawn(process.execPath, [...process.execArgv, 'src/ops/server.ts'], {
     env: { ...process.env, NODE_ENV: 'test', PORT: String(port), DATA_DIR: dataDir, REDIS_URL: '' },
     stdio: ['ignore', 'ignore', 'pipe']
   })
@@ -230,7 +230,7 @@ t.test('SIGTERM: in-flight requests finish, then Redis is closed and a managed r
 t.test('WORKERS=2: two processes share the port and the managed Redis; a dead worker is replaced', async t => {
   const dataDir = tempDir(t)
   const port = 20000 + Math.floor(Math.random() * 20000)
-  const child = spawn(process.execPath, [...process.execArgv, 'src/server.ts'], {
+  const child = spawn(process.execPath, [...process.execArgv, 'src/ops/server.ts'], {
     env: { ...process.env, NODE_ENV: 'test', WORKERS: '2', PORT: String(port), DATA_DIR: dataDir, REDIS_URL: '' },
     stdio: ['ignore', 'ignore', 'pipe']
   })
@@ -277,7 +277,7 @@ t.test('WORKERS=2: two processes share the port and the managed Redis; a dead wo
 })
 
 t.test('bad configuration stops the entry point with one line and exit 1', async t => {
-  const child = spawn(process.execPath, [...process.execArgv, 'src/server.ts'], {
+  const child = spawn(process.execPath, [...process.execArgv, 'src/ops/server.ts'], {
     env: { ...process.env, NODE_ENV: 'test', PORT: 'eighty' },
     stdio: ['ignore', 'ignore', 'pipe']
   })

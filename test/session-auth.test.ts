@@ -1,10 +1,10 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { PASSWORD_CHECKS_IN_FLIGHT, passwordChecksInFlight } from '../src/passwords.js'
+import { PASSWORD_CHECKS_IN_FLIGHT, passwordChecksInFlight } from '../src/store/passwords.js'
 import { admin, buildTestApp, createGame, dataOf, errorOf, formBody, expectError } from './helpers/app.js'
 
 /*
- * Login sessions (DECISIONS.md sections 1, 3, 4, 5): POST /auth/login and
+ * Login sessions (docs/interface.md#sessions-and-login): POST /auth/login and
  * /auth/logout, the session cookie, the Origin check, the login rate limit,
  * and the session routes of the operator API.
  */

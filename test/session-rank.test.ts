@@ -3,8 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { admin, buildTestApp, createGame, dataOf, formBody, me, multipartBody, submit, top, expectError } from './helpers/app.js'
 
 /*
- * Session mode on /api/rank: submit-self and me-self (spec section 4.1,
- * DECISIONS.md sections 1-4). The player is the logged-in user, on the same
+ * Session mode on /api/rank: submit-self and me-self (docs/interface.md#session-mode). The player is the logged-in user, on the same
  * board as API-key submits.
  */
 

@@ -1,8 +1,8 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { buildApp } from '../src/app.js'
-import { runCli } from '../src/cli.js'
-import { keys } from '../src/keys.js'
+import { buildApp } from '../src/http/app.js'
+import { runCli } from '../src/ops/cli.js'
+import { keys } from '../src/store/keys.js'
 import { admin, buildTestApp, createGame, dataOf, errorOf, formBody } from './helpers/app.js'
 
 /*

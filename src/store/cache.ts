@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis'
-import { keys } from '../keys.js'
+import { keys } from './keys.js'
 
 /**
  * An in-process cache of records read on every request (API keys, games,

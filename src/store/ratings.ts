@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis'
-import { keys } from '../keys.js'
-import { defineScript } from './scripts.js'
+import { keys } from './keys.js'
+import { defineScript, luaSource } from './scripts.js'
 
 /*
  * One rating (1..10 half-star units) per user and game. The sum and the count
@@ -8,32 +8,9 @@ import { defineScript } from './scripts.js'
  * two HGETs and never a scan, and concurrent changes never drift apart.
  * Every script returns {sum, count, mine or ''}.
  */
-const RATE = `
-local ratings, stats, user, stars = KEYS[1], KEYS[2], ARGV[1], tonumber(ARGV[2])
-local old = tonumber(redis.call('HGET', ratings, user) or '0')
-redis.call('HSET', ratings, user, stars)
-redis.call('HINCRBY', stats, 'sum', stars - old)
-if old == 0 then redis.call('HINCRBY', stats, 'count', 1) end
-local s = redis.call('HMGET', stats, 'sum', 'count')
-return {tonumber(s[1]), tonumber(s[2]), stars}
-`
-
-const UNRATE = `
-local ratings, stats, user = KEYS[1], KEYS[2], ARGV[1]
-local old = tonumber(redis.call('HGET', ratings, user) or '0')
-if old > 0 then
-  redis.call('HDEL', ratings, user)
-  redis.call('HINCRBY', stats, 'sum', -old)
-  redis.call('HINCRBY', stats, 'count', -1)
-end
-local s = redis.call('HMGET', stats, 'sum', 'count')
-return {tonumber(s[1] or '0'), tonumber(s[2] or '0'), ''}
-`
-
-const READ = `
-local s = redis.call('HMGET', KEYS[2], 'sum', 'count')
-return {tonumber(s[1] or '0'), tonumber(s[2] or '0'), redis.call('HGET', KEYS[1], ARGV[1]) or ''}
-`
+const RATE = luaSource('rate')
+const UNRATE = luaSource('unrate')
+const READ = luaSource('rating-read')
 
 export interface RatingSummary {
   /** In stars units (1.0..10.0), 2 decimals; 0 when nobody rated. */

@@ -1,10 +1,10 @@
 import type { Redis } from 'ioredis'
-import { keys, API_KEY_PATTERN } from '../keys.js'
-import { isGameId } from '../params.js'
+import { keys, API_KEY_PATTERN } from './keys.js'
+import { isGameId } from '../http/params.js'
 import { invalidate, type RecordCache } from './cache.js'
 import { hashScripts } from './scripts.js'
 
-/** A game as operators see it (DECISIONS.md section 5), with its storage caps. */
+/** A game as operators see it (docs/interface.md#operator-api), with its storage caps. */
 export interface GameRecord {
   game_id: string
   name: string

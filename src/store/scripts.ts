@@ -1,6 +1,21 @@
+import { readFileSync } from 'node:fs'
 import type { Redis } from 'ioredis'
+import { projectPath } from '../ops/paths.js'
 
 export type ScriptArg = string | number
+
+/** Where the Lua scripts live: one file each, read once when the service starts. */
+export const LUA_FOLDER = projectPath('src', 'store', 'lua')
+
+/**
+ * A script's source, from LUA_FOLDER/<name>.lua. Numbers the TypeScript
+ * shares with it (`constants`) become locals on its first line, so line
+ * numbers in Redis's error messages still match the file.
+ */
+export function luaSource (name: string, constants: Record<string, number> = {}): string {
+  const prelude = Object.entries(constants).map(([constant, value]) => `local ${constant} = ${value}; `).join('')
+  return prelude + readFileSync(`${LUA_FOLDER}/${name}.lua`, 'utf8')
+}
 
 /**
  * Registers a Lua script with ioredis (EVALSHA, falling back to EVAL after a
@@ -13,32 +28,10 @@ export function defineScript<T> (redis: Redis, name: string, numberOfKeys: numbe
   return async (keys, args) => await command.call(redis, ...keys, ...args)
 }
 
-/** Creates a hash only when the key does not exist yet. Returns 1 when created. */
-const CREATE_HASH = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV))
-return 1
-`
-
-/** Sets fields of a hash only when the key exists. Returns 1 when updated. */
-const UPDATE_HASH = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-if #ARGV > 0 then redis.call('HSET', KEYS[1], unpack(ARGV)) end
-return 1
-`
-
-/**
- * Creates a game's record (KEYS[1]) only when it does not exist yet, and
- * starts its usage (KEYS[2]) at zero in the same step: a new game stores
- * nothing, and without the count the submit script would start from an
- * estimate that includes every hidden user. Returns 1 when created.
- */
-const CREATE_GAME = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV))
-redis.call('HSET', KEYS[2], 'entries', 0, 'meta_bytes', 0)
-return 1
-`
+/** The record scripts: create-if-absent, update-if-present, and a game's creation with its usage. */
+const CREATE_HASH = luaSource('create-hash')
+const UPDATE_HASH = luaSource('update-hash')
+const CREATE_GAME = luaSource('create-game')
 
 /** The record scripts (games, keys, users): create-if-absent and update-if-present. */
 export function hashScripts (redis: Redis) {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import type { Redis } from 'ioredis'
-import { keys, SESSION_ID_PATTERN } from '../keys.js'
-import { USERNAME_PATTERN } from '../params.js'
+import { keys, SESSION_ID_PATTERN } from './keys.js'
+import { USERNAME_PATTERN } from '../http/params.js'
 import { invalidate, type RecordCache } from './cache.js'
-import { defineScript, hashScripts } from './scripts.js'
+import { defineScript, luaSource, hashScripts } from './scripts.js'
 
 /** A user as operators see it: never the password hash. */
 export interface UserRecord {
@@ -63,24 +63,8 @@ function sessionOwner (value: string): SessionOwner {
   return colon === -1 ? { username: value, epoch: 0 } : { username: value.slice(colon + 1), epoch: Number(value.slice(0, colon)) }
 }
 
-/** Raises a user's session epoch (KEYS[1], the user record), if the user exists. Returns the new epoch, or -1. */
-const NEXT_SESSION_EPOCH = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
-return redis.call('HINCRBY', KEYS[1], 'session_epoch', 1)
-`
-
-/**
- * Adds a session id to its user's index (KEYS[1]) with its expiry (ARGV[2],
- * ms), drops the ids that have expired by now (ARGV[3]), and lets the index
- * itself expire with its last session.
- */
-const INDEX_SESSION = `
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
-redis.call('PEXPIREAT', KEYS[1], last[2])
-return 1
-`
+const NEXT_SESSION_EPOCH = luaSource('next-session-epoch')
+const INDEX_SESSION = luaSource('index-session')
 
 /**
  * Users and login sessions in Redis (layout in keys.ts). With a cache, users

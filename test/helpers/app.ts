@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import type tap from 'tap'
-import { buildApp, type ServerExtras } from '../../src/app.js'
-import { loadConfig, type Config } from '../../src/config.js'
-import { computeSignature } from '../../src/signature.js'
+import { buildApp, type ServerExtras } from '../../src/http/app.js'
+import { loadConfig, type Config } from '../../src/ops/config.js'
+import { computeSignature } from '../../src/http/signature.js'
 import { startTestRedis, type TestRedis } from './redis.js'
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789-abcdefghij'

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import { signatureBase } from '../sdk/index.js'
+import { signatureBase } from '../../sdk/index.js'
 
-/** The five signed values, exactly as the caller sent them (spec section 5). */
+/** The five signed values, exactly as the caller sent them (docs/interface.md#signature). */
 export type SignedFields = Parameters<typeof signatureBase>[0]
 
 // The signature base is defined once, in the SDK that games use to sign.

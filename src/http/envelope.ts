@@ -1,6 +1,6 @@
 /**
  * The one place that defines the error codes of the envelope
- * (ranking-service-v1.md section 7 and DECISIONS.md section 1).
+ * (docs/interface.md#error-codes).
  * Every failure the service answers carries one of these codes.
  */
 export const ERROR_MESSAGES = {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { ApiError } from './envelope.js'
+import { ApiError } from '../http/envelope.js'
 
 export const DEMO_GAME_ID = 'demo'
 /** Development only: the login printed at start-up for the play page. */

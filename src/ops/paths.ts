@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, realpathSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -17,4 +17,15 @@ export const projectRoot = findProjectRoot(dirname(fileURLToPath(import.meta.url
 
 export function projectPath (...parts: string[]): string {
   return join(projectRoot, ...parts)
+}
+
+/** Whether the module at `moduleUrl` is the script Node was started with (`node dist/src/ops/cli.js ...`). */
+export function isEntryPoint (moduleUrl: string): boolean {
+  const script = process.argv[1]
+  if (script === undefined) return false
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(moduleUrl))
+  } catch {
+    return false
+  }
 }

@@ -2,12 +2,13 @@ import { parseArgs } from 'node:util'
 import type { Redis } from 'ioredis'
 import { createAdmin, textFields } from './admin.js'
 import { ConfigError, loadConfig } from './config.js'
-import { ApiError } from './envelope.js'
+import { ApiError } from '../http/envelope.js'
 import { runningManagedRedis, startManagedRedis, type ManagedRedis } from './managed-redis.js'
-import { closeRedis, createRedisClient, waitUntilReady } from './store/redis-client.js'
-import { createLeaderboard } from './store/leaderboard.js'
-import { createRecordStore } from './store/records.js'
-import { createUserStore } from './store/users.js'
+import { isEntryPoint } from './paths.js'
+import { closeRedis, createRedisClient, waitUntilReady } from '../store/redis-client.js'
+import { createLeaderboard } from '../store/leaderboard.js'
+import { createRecordStore } from '../store/records.js'
+import { createUserStore } from '../store/users.js'
 
 export const USAGE = `Usage: npm run cli -- <command> [arguments] [--flag value ...]
 
@@ -182,3 +183,6 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
     await connection.managed?.stop()
   }
 }
+
+// The container's `ranking-admin` runs this file directly (Dockerfile).
+if (isEntryPoint(import.meta.url)) process.exitCode = await runCli(process.argv.slice(2))

@@ -2,7 +2,7 @@ import { isIP } from 'node:net'
 import { resolve } from 'node:path'
 
 /**
- * Configuration (DECISIONS.md section 6), read and validated once at start-up.
+ * Configuration (docs/interface.md#configuration), read and validated once at start-up.
  * A bad value throws ConfigError, whose message is the one line printed.
  */
 export interface Config {
@@ -77,7 +77,7 @@ function oneOf<T extends string> (env: Env, name: string, fallback: T, allowed: 
   return raw as T
 }
 
-/** `scheme://host[:port]`, lower-cased, default ports left out (DECISIONS.md section 4). */
+/** `scheme://host[:port]`, lower-cased, default ports left out (docs/interface.md#sessions-and-login). */
 export function normalizeOrigin (text: string): string | undefined {
   let url: URL
   try {

@@ -4,7 +4,7 @@ import { parseUrlEncoded, type RawValue } from '../params.js'
 
 /**
  * `/api/rank` is one path whose `action` query parameter picks the endpoint
- * (spec section 4.1). Each action is a route of its own, matched through a
+ * (docs/interface.md#api-key-mode). Each action is a route of its own, matched through a
  * router constraint on `action`, so each has its own hooks and schema.
  */
 export const RANK_PATH = '/api/rank'

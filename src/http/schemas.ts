@@ -1,15 +1,15 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import type { FastifySchema } from 'fastify'
 import type {} from '@fastify/swagger' // adds summary, tags and security to FastifySchema
-import { schemas as adminBodies } from './admin.js'
+import { schemas as adminBodies } from '../ops/admin.js'
 import { ERROR_MESSAGES, type ErrorCode } from './envelope.js'
 
 /*
  * The route schemas, in one place. They document the API (the OpenAPI
  * document at /docs) and serialize success answers. They do not validate
- * requests: the check order of DECISIONS.md section 1 interleaves
+ * requests: the check order (docs/interface.md#check-order) interleaves
  * authentication with field checks (a bad `limit` must not be reported before
- * a bad key), so field rules live in src/params.ts and src/admin.ts.
+ * a bad key), so field rules live in src/http/params.ts and src/ops/admin.ts.
  */
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
@@ -161,6 +161,8 @@ export const routeSchemas = {
   }),
   playBoard: envelope(Type.Object({ game_id: Type.String(), total: Type.Integer(), items: Type.Array(BoardItem) }), ['invalid_game'], 'The top 10 shown on the play page', { tags: ['platform'], params: gameParams }),
   playPage: { summary: 'The play page of a hosted game (HTML)', tags: ['platform'], params: gameParams } as FastifySchema,
+  playUnavailable: { summary: 'What the play page frames instead of a game that is unknown, not approved or not installed (HTML)', tags: ['platform'], params: gameParams } as FastifySchema,
+  home: { summary: 'The front door (HTML): what the service is, its games, the API reference and health', tags: ['platform'] } as FastifySchema,
   loginPage: { summary: 'The login page (HTML); after logging in it goes to `next`, a path on this site', tags: ['platform'], querystring: Type.Object({ next: Type.Optional(Type.String()) }) } as FastifySchema,
 
   createGame: envelope(Game, [...ADMIN, 'already_exists'], 'Create a game', { ...adminSecurity, body: adminBodies.createGame }),

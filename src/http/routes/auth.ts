@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { fail, ok } from '../envelope.js'
-import { verifyPasswordBounded } from '../passwords.js'
+import { verifyPasswordBounded } from '../../store/passwords.js'
 import { param } from '../params.js'
 import { requires } from './requires.js'
 import { routeSchemas } from '../schemas.js'
@@ -18,7 +18,7 @@ async function refuseCredentialsInUrl (request: FastifyRequest): Promise<void> {
 
 /**
  * The small part of the platform that makes session mode usable on its own
- * (DECISIONS.md section 4): log in with a username and password, log out.
+ * (docs/interface.md#sessions-and-login): log in with a username and password, log out.
  */
 export default async function authRoutes (fastify: FastifyInstance): Promise<void> {
   const { config } = fastify

@@ -1,13 +1,12 @@
 import cluster, { type Worker } from 'node:cluster'
 import { randomBytes } from 'node:crypto'
-import { realpathSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import closeWithGrace from 'close-with-grace'
 import Fastify, { type FastifyInstance } from 'fastify'
-import app, { serverOptions } from './app.js'
+import app, { serverOptions } from '../http/app.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { DEMO_LOGIN, curlExample, seedDemo, type DemoCredentials } from './demo.js'
 import { startManagedRedis, type ManagedRedis } from './managed-redis.js'
+import { isEntryPoint } from './paths.js'
 
 export interface Service {
   app: FastifyInstance
@@ -19,7 +18,7 @@ export interface Service {
 
 /**
  * `npm start` in development makes up an admin token when none is set and
- * prints it (DECISIONS.md section 6); anywhere else an unset ADMIN_TOKEN
+ * prints it (docs/interface.md#configuration); anywhere else an unset ADMIN_TOKEN
  * leaves the admin routes off (not_found).
  */
 function generatesAdminToken (config: Config): boolean {
@@ -62,6 +61,11 @@ export async function startService (baseConfig: Config, options: { welcome?: boo
   return service
 }
 
+/** The variables the README's shell examples read, as one line to paste. */
+export function readmeExports (baseUrl: string, adminToken: string): string {
+  return `export RANKING_URL=${baseUrl} ADMIN_TOKEN=${adminToken}`
+}
+
 function printWelcome ({ app: fastify, config, managedRedis }: Service, demo: DemoCredentials | undefined, generatedToken: boolean): void {
   const address = fastify.server.address()
   const port = typeof address === 'object' && address !== null ? address.port : config.port
@@ -74,8 +78,9 @@ function printWelcome ({ app: fastify, config, managedRedis }: Service, demo: De
     `  Admin token:  ${config.adminToken === undefined ? '(none: set ADMIN_TOKEN to enable /admin)' : config.adminToken}${generatedToken ? '   (generated for this run; set ADMIN_TOKEN to choose one)' : ''}`,
     `  API docs:     ${baseUrl}/docs`
   ]
+  const examples = config.adminToken === undefined ? [] : ['For the README examples, paste this line into another terminal:', '', readmeExports(baseUrl, config.adminToken), '']
   if (demo === undefined) {
-    lines.push('  Demo data:    off (DEMO=true creates the demo game, a demo login and a key)', '')
+    lines.push('  Demo data:    off (DEMO=true creates the demo game, a demo login and a key)', '', ...examples)
     console.log(lines.join('\n'))
     return
   }
@@ -89,7 +94,7 @@ function printWelcome ({ app: fastify, config, managedRedis }: Service, demo: De
   if (demo.apiSecret !== undefined) {
     lines.push('A signed submission, ready to paste:', '', curlExample(baseUrl, { ...demo, apiSecret: demo.apiSecret }), '')
   }
-  lines.push(`Top list: curl -s '${baseUrl}/api/rank?action=top&api_key=${demo.apiKey}&game_id=${demo.gameId}'`, '')
+  lines.push(`Top list: curl -s '${baseUrl}/api/rank?action=top&api_key=${demo.apiKey}&game_id=${demo.gameId}'`, '', ...examples)
   console.log(lines.join('\n'))
 }
 
@@ -193,14 +198,4 @@ export async function main (): Promise<void> {
   })
 }
 
-function isEntryPoint (): boolean {
-  const script = process.argv[1]
-  if (script === undefined) return false
-  try {
-    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url))
-  } catch {
-    return false
-  }
-}
-
-if (isEntryPoint()) await main()
+if (isEntryPoint(import.meta.url)) await main()

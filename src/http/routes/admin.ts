@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify'
 import { fail, ok } from '../envelope.js'
 import { requireParams } from '../params.js'
 import { routeSchemas } from '../schemas.js'
-import { textFields } from '../admin.js'
+import { textFields } from '../../ops/admin.js'
 
-/** Admin bodies may be up to 1 MiB (DECISIONS.md section 5). */
+/** Admin bodies may be up to 1 MiB (docs/interface.md#operator-api). */
 export const ADMIN_BODY_LIMIT = 1_048_576
 
 /**

@@ -4,7 +4,7 @@ import { param, parseSeconds, parseStars, requireParams } from '../params.js'
 import { requires } from './requires.js'
 import { routeSchemas } from '../schemas.js'
 
-/** `_method=DELETE` in a POST form is a DELETE (spec section 4.2). */
+/** `_method=DELETE` in a POST form is a DELETE (docs/interface.md#ratings). */
 function isDelete (request: FastifyRequest): boolean {
   if (request.method !== 'POST') return request.method === 'DELETE'
   const override = request.fields._method

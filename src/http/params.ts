@@ -1,7 +1,7 @@
 import { ApiError, fail } from './envelope.js'
 
 /**
- * Request parameters and the rule for each field (DECISIONS.md sections 1-2).
+ * Request parameters and the rule for each field (docs/interface.md#field-rules).
  * Everything here treats its input as hostile: maps are null-prototype, a
  * repeated parameter is refused, and a value that is not plain text is refused.
  */

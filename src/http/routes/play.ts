@@ -1,40 +1,17 @@
+import { access } from 'node:fs/promises'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
-import { ApiError, fail, ok } from '../envelope.js'
-import { sendError } from '../../plugins/envelope.js'
-import { projectPath } from '../paths.js'
+import { ApiError, ok } from '../envelope.js'
+import { isPlayable, playableGame } from '../games.js'
+import { html, page, scriptJson } from '../pages.js'
+import { sendError } from '../../../plugins/envelope.js'
+import { projectPath } from '../../ops/paths.js'
+import type { GameRecord } from '../../store/records.js'
 import { routeSchemas } from '../schemas.js'
-import { HELMET } from '../../plugins/security-headers.js'
+import { HELMET } from '../../../plugins/security-headers.js'
 
 /** How many entries the play page shows beside the game. */
 export const PLAY_BOARD_SIZE = 10
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
-
-function html (text: string): string {
-  return text.replace(/[&<>"']/g, char => HTML_ESCAPES[char] ?? char)
-}
-
-/** JSON that is safe inside a <script> element. */
-function scriptJson (value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, char => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
-}
-
-function page (title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${html(title)}</title>
-<link rel="stylesheet" href="/static/play.css">
-</head>
-<body>
-${body}
-</body>
-</html>
-`
-}
 
 /**
  * The platform's files (/static/) and the hosted games (/games/<game_id>/,
@@ -46,7 +23,7 @@ async function staticFiles (fastify: FastifyInstance): Promise<void> {
   fastify.setErrorHandler(async (error, request, reply) => {
     const { statusCode, code, headers } = error as { statusCode?: number, code?: string, headers?: Record<string, string> }
     // A file that exists but whose precondition or range does not hold gets
-    // the ordinary HTTP answer, as files do (DECISIONS.md section 1).
+    // the ordinary HTTP answer, as files do (docs/interface.md#response-envelope).
     if (statusCode === 412 || statusCode === 416) return await reply.code(statusCode).headers(headers ?? {}).send('')
     const clientFault = (statusCode !== undefined && statusCode >= 400 && statusCode < 500) || (code !== undefined && NO_SUCH_FILE.has(code))
     if (!clientFault) throw error
@@ -59,6 +36,17 @@ async function staticFiles (fastify: FastifyInstance): Promise<void> {
   })
   await fastify.register(fastifyStatic, { root: projectPath('public'), prefix: '/static/', allowedPath: (path) => !path.startsWith('/games/'), index: false })
   await fastify.register(fastifyStatic, { root: projectPath('public', 'games'), prefix: '/games/', decorateReply: false })
+}
+
+/** Whether a hosted game has its files: public/games/<game_id>/index.html (a game id is a safe file name). */
+async function hasFiles (gameId: string): Promise<boolean> {
+  return await access(projectPath('public', 'games', gameId, 'index.html')).then(() => true, () => false)
+}
+
+/** The play page frames the game itself when it can be played, else a page that says why. */
+async function frameSource (game: GameRecord): Promise<string> {
+  const id = encodeURIComponent(game.game_id)
+  return isPlayable(game) && await hasFiles(game.game_id) ? `/games/${id}/` : `/play/${id}/unavailable`
 }
 
 /** File-system answers that mean "no such file" for the path a client sent. */
@@ -79,7 +67,7 @@ export function safeNext (next: unknown): string | undefined {
  * a rating widget and play-time reports; and /login, a page of its own,
  * because a hosted game runs on this origin and could read a password typed
  * beside it (docs/security.md). HTML, CSS and scripts, not the JSON envelope
- * (DECISIONS.md section 1).
+ * (docs/interface.md#response-envelope).
  */
 export default async function playRoutes (fastify: FastifyInstance): Promise<void> {
   await fastify.register(staticFiles)
@@ -96,14 +84,16 @@ export default async function playRoutes (fastify: FastifyInstance): Promise<voi
       return page('Game not found', '<main><h1>Game not found</h1><p>There is no game by that name.</p></main>')
     }
     const user = await fastify.currentUser(request)
-    const platform = { gameId: game.game_id, username: user?.username ?? null, canSubmit: game.approved && user !== null }
+    const platform = { gameId: game.game_id, username: user?.username ?? null, canSubmit: isPlayable(game) && user !== null }
     const here = `/play/${encodeURIComponent(game.game_id)}`
     const account = user === null
       ? `<p><a id="login" href="/login?next=${encodeURIComponent(here)}">Log in</a> <span class="muted">to keep your scores, rate the game and count your play time.</span></p>`
       : `<p>Logged in as <strong><bdi>${html(user.username)}</bdi></strong> <button id="logout" type="button">Log out</button></p>`
-    const rating = user === null
-      ? '<p class="muted">Log in to rate this game.</p>'
-      : `<div class="stars" role="radiogroup" aria-label="Your rating, in half stars"></div>
+    const rating = !isPlayable(game)
+      ? '<p class="muted">Ratings open once the game is available.</p>'
+      : user === null
+        ? '<p class="muted">Log in to rate this game.</p>'
+        : `<div class="stars" role="radiogroup" aria-label="Your rating, in half stars"></div>
   <p><button id="rating-clear" type="button">Remove my rating</button></p>`
     return page(`${game.name} — play`, `<header>
 <h1><bdi>${html(game.name)}</bdi></h1>
@@ -111,8 +101,7 @@ ${account}
 </header>
 <main>
 <section aria-label="Game">
-  <iframe id="game" src="/games/${encodeURIComponent(game.game_id)}/" title="${html(game.name)}" allow="fullscreen"></iframe>
-  ${game.approved ? '' : '<p class="muted">This game is not approved yet: scores are not recorded.</p>'}
+  <iframe id="game" src="${await frameSource(game)}" title="${html(game.name)}" allow="fullscreen"></iframe>
 </section>
 <aside>
   <section aria-labelledby="board-title">
@@ -159,11 +148,23 @@ ${back}
 <script src="/static/login.js" defer></script>`)
   })
 
+  // What the frame shows instead of a game that cannot be played: a page for people, never the JSON of a missing file.
+  fastify.get<WithGame>('/play/:game_id/unavailable', { schema: routeSchemas.playUnavailable, helmet: HELMET.playPage, ...pageOptions }, async (request, reply) => {
+    const game = await fastify.records.game(request.params.game_id)
+    reply.type('text/html; charset=utf-8')
+    const [title, text] = game === null
+      ? ['Game not found', 'There is no game by that name.']
+      : !isPlayable(game)
+          ? ['Not available yet', 'This game is waiting for an operator to approve it. Scores are not recorded until then.']
+          : await hasFiles(game.game_id)
+            ? ['Ready', `The game is here: <a href="/games/${encodeURIComponent(game.game_id)}/">start it</a>.`]
+            : ['Not installed yet', `This game has no files on this server yet. Its operator puts them in <code>public/games/${html(game.game_id)}/</code>, starting with <code>index.html</code>.`]
+    return page(title, `<main class="narrow unavailable"><h1>${title}</h1><p>${text}</p></main>`)
+  })
+
   // The board beside the game: public, like the page itself.
   fastify.get<WithGame>('/play/:game_id/board', { schema: routeSchemas.playBoard, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate }, async (request) => {
-    const gameId = request.params.game_id
-    const game = await fastify.records.game(gameId)
-    if (game === null || !game.approved) fail('invalid_game')
+    const game = playableGame(await fastify.records.game(request.params.game_id))
     const { total, items } = await fastify.leaderboard.top(game.game_id, 0, PLAY_BOARD_SIZE)
     return ok({ game_id: game.game_id, total, items })
   })

@@ -3,22 +3,23 @@ import type { Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import fp from 'fastify-plugin'
-import type { Config } from './config.js'
+import type { Config } from '../ops/config.js'
 import { parseUrlEncoded } from './params.js'
-import configPlugin from '../plugins/config.js'
-import envelopePlugin, { frameworkErrors } from '../plugins/envelope.js'
-import securityHeadersPlugin, { noStore } from '../plugins/security-headers.js'
-import redisPlugin from '../plugins/redis.js'
-import storePlugin from '../plugins/store.js'
-import formsPlugin from '../plugins/forms.js'
-import rateLimitPlugin from '../plugins/rate-limit.js'
-import adminAuthPlugin from '../plugins/admin-auth.js'
-import apiKeyAuthPlugin from '../plugins/api-key-auth.js'
-import sessionPlugin from '../plugins/session.js'
-import docsPlugin from '../plugins/docs.js'
+import configPlugin from '../../plugins/config.js'
+import envelopePlugin, { frameworkErrors } from '../../plugins/envelope.js'
+import securityHeadersPlugin, { noStore } from '../../plugins/security-headers.js'
+import redisPlugin from '../../plugins/redis.js'
+import storePlugin from '../../plugins/store.js'
+import formsPlugin from '../../plugins/forms.js'
+import rateLimitPlugin from '../../plugins/rate-limit.js'
+import adminAuthPlugin from '../../plugins/admin-auth.js'
+import apiKeyAuthPlugin from '../../plugins/api-key-auth.js'
+import sessionPlugin from '../../plugins/session.js'
+import docsPlugin from '../../plugins/docs.js'
 import publicRoutes from './routes/public.js'
 import adminRoutes from './routes/admin.js'
 import healthRoutes from './routes/health.js'
+import homeRoutes from './routes/home.js'
 import playRoutes from './routes/play.js'
 
 /**
@@ -184,8 +185,8 @@ export function serverOptions (config: Config, extras: ServerExtras = {}): Fasti
  * sees its decorators.
  */
 async function app (fastify: FastifyInstance, { config }: { config: Config }): Promise<void> {
-  // Route schemas document and serialize; requests are checked by src/params.ts
-  // and src/admin.ts, in the check order of DECISIONS.md (see src/schemas.ts).
+  // Route schemas document and serialize; requests are checked by src/http/params.ts
+  // and src/ops/admin.ts, in the check order (docs/interface.md#check-order; see src/http/schemas.ts).
   fastify.setValidatorCompiler(() => () => true)
   for (const warning of config.warnings) fastify.log.warn(warning)
   await fastify.register(configPlugin, { config })
@@ -205,6 +206,7 @@ async function app (fastify: FastifyInstance, { config }: { config: Config }): P
   await fastify.register(publicRoutes)
   await fastify.register(adminRoutes)
   await fastify.register(playRoutes)
+  await fastify.register(homeRoutes)
 }
 
 export default fp(app, { name: 'ranking-service' })

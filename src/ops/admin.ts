@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto'
 import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import { fail } from './envelope.js'
-import { GAME_ID_PATTERN, USERNAME_PATTERN, isGameId } from './params.js'
-import { hashPassword } from './passwords.js'
-import type { BoardEntry, Leaderboard } from './store/leaderboard.js'
-import { DEFAULT_CAPS, type GameRecord, type KeyRecord, type RecordStore } from './store/records.js'
-import { publicUser, type UserRecord, type UserStore } from './store/users.js'
+import { fail } from '../http/envelope.js'
+import { GAME_ID_PATTERN, USERNAME_PATTERN, isGameId } from '../http/params.js'
+import { hashPassword } from '../store/passwords.js'
+import type { BoardEntry, Leaderboard } from '../store/leaderboard.js'
+import { DEFAULT_CAPS, type GameRecord, type KeyRecord, type RecordStore } from '../store/records.js'
+import { publicUser, type UserRecord, type UserStore } from '../store/users.js'
 
 /**
- * The operator operations (DECISIONS.md section 5), shared by the /admin
+ * The operator operations (docs/interface.md#operator-api), shared by the /admin
  * routes and the command-line tool, so each rule is written once. Input comes
  * from JSON, form fields or command-line flags and is checked in the admin
  * order: missing_param, then invalid_param, then not_found, then already_exists.
@@ -61,7 +61,7 @@ const TEXT_FIELDS = Symbol('fields that arrived as text')
 
 /**
  * Marks fields that arrived as text (form bodies, command-line flags), where
- * "true"/"false"/"1"/"0" are booleans (DECISIONS.md section 5). JSON keeps
+ * "true"/"false"/"1"/"0" are booleans (docs/interface.md#operator-api). JSON keeps
  * its types: `{"approved": "true"}` is invalid_param like `{"game_id": 5}`.
  */
 export function textFields (fields: unknown): unknown {

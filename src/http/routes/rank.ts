@@ -5,16 +5,16 @@ import { optional, param, parseLimit, parseMeta, parseOffset, parsePlayerName, p
 import { API_KEY_ACTIONS, RANK_ACTIONS, actionConstraint, actionOf, explainRankMiss } from './action.js'
 import { requires } from './requires.js'
 import { routeSchemas } from '../schemas.js'
-import { HELMET } from '../../plugins/security-headers.js'
-import type { GameCaps } from '../store/leaderboard.js'
-import type { GameRecord } from '../store/records.js'
+import { HELMET } from '../../../plugins/security-headers.js'
+import type { GameCaps } from '../../store/leaderboard.js'
+import type { GameRecord } from '../../store/records.js'
 
 function capsOf (game: GameRecord): GameCaps {
   return { maxEntries: game.max_entries, maxMetaBytes: game.max_meta_bytes }
 }
 
 /**
- * The actions of /api/rank (spec section 4.1): submit, top and me in API-key
+ * The actions of /api/rank (docs/interface.md#api-key-mode): submit, top and me in API-key
  * mode, submit-self and me-self in session mode. Registered under the prefix
  * RANK_PATH, so CORS and its preflight route stay on this path.
  */
@@ -28,7 +28,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     delegator: (request, callback) => {
       const action = actionOf(request.raw)
       callback(null, typeof action === 'string' && API_KEY_ACTIONS.has(action)
-        ? { origin: '*', methods: ['GET', 'POST'], maxAge: 86400, strictPreflight: false }
+        ? { origin: '*', methods: ['GET', 'POST'], exposedHeaders: ['Retry-After'], maxAge: 86400, strictPreflight: false }
         : { origin: false, strictPreflight: false })
     }
   })

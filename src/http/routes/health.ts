@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { fail, ok } from '../envelope.js'
 import { routeSchemas } from '../schemas.js'
-import { redisMemory } from '../store/redis-client.js'
+import { redisMemory } from '../../store/redis-client.js'
 
 /**
  * GET /healthz: up when Redis answers; `unavailable` (via the error handler)

@@ -6,7 +6,7 @@ import sessionRoutes from './session.js'
 
 /**
  * The public routes (/api/*, /auth/*) take form fields only, form-encoded or
- * multipart (spec section 4): JSON and plain text bodies are invalid_body.
+ * multipart (docs/interface.md#requests): JSON and plain text bodies are invalid_body.
  */
 export default async function publicRoutes (fastify: FastifyInstance): Promise<void> {
   fastify.removeContentTypeParser(['application/json', 'text/plain'])

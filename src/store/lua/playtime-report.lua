@@ -1,0 +1,25 @@
+-- The wall-clock rule. A report of `seconds` claims the time just before it
+-- arrived. Per user and game, c:<user> is the instant (ms, Redis clock) up to
+-- which play has been credited. A report credits from max(now - claim, that
+-- instant) for `seconds`, but never past now + 5 s; what it credits is whole
+-- seconds, and the instant moves to the end of it. So the first report
+-- credits `seconds`, a page reporting 30 every 30 s gets 30 each time despite
+-- jitter, and credited time never runs more than 5 s ahead of real time.
+-- Returns {game total, user total, credited seconds}.
+local playtime, user, claim = KEYS[1], ARGV[1], tonumber(ARGV[2])
+local now = redis.call('TIME')
+local nowMs = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local creditedUntil = tonumber(redis.call('HGET', playtime, 'c:' .. user) or '0')
+local startMs = math.max(nowMs - claim * 1000, creditedUntil)
+local endMs = math.min(startMs + claim * 1000, nowMs + LEAD_MS)
+local credited = math.max(0, math.floor((endMs - startMs) / 1000))
+local total, mine
+if credited > 0 then
+  redis.call('HSET', playtime, 'c:' .. user, string.format('%.0f', startMs + credited * 1000))
+  total = redis.call('HINCRBY', playtime, 'total', credited)
+  mine = redis.call('HINCRBY', playtime, 'u:' .. user, credited)
+else
+  total = tonumber(redis.call('HGET', playtime, 'total') or '0')
+  mine = tonumber(redis.call('HGET', playtime, 'u:' .. user) or '0')
+end
+return {total, mine, credited}

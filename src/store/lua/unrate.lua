@@ -1,0 +1,11 @@
+-- Removes a user's rating (KEYS[1]) and takes it out of the sum and count
+-- (KEYS[2]). Returns {sum, count, ''}.
+local ratings, stats, user = KEYS[1], KEYS[2], ARGV[1]
+local old = tonumber(redis.call('HGET', ratings, user) or '0')
+if old > 0 then
+  redis.call('HDEL', ratings, user)
+  redis.call('HINCRBY', stats, 'sum', -old)
+  redis.call('HINCRBY', stats, 'count', -1)
+end
+local s = redis.call('HMGET', stats, 'sum', 'count')
+return {tonumber(s[1] or '0'), tonumber(s[2] or '0'), ''}
