@@ -1,0 +1,17 @@
+// The compiled service (npm run build) as the harness uses it: every dist/
+// path of the harness is here, so a move in src/ is fixed in this one file.
+// Import it only after ensureBuild (scripts/runtime.mjs).
+import { keys } from '../../dist/src/store/keys.js'
+import * as leaderboard from '../../dist/src/store/leaderboard.js'
+import { computeSignature } from '../../dist/src/http/signature.js'
+
+/** The service's entry point, relative to the repository root (the cwd of the processes). */
+export const SERVER_ENTRY = 'dist/src/ops/server.js'
+
+if (leaderboard.encode === undefined) {
+  console.error('bench: dist/src/store/leaderboard.js has no `encode` export; rebuild with npm run build.')
+  process.exit(1)
+}
+const { encode } = leaderboard
+
+export { keys, encode, computeSignature }

@@ -1,0 +1,134 @@
+// What the run prints and writes: a console line per scenario, the results
+// (tables, Redis commands by name, memory, targets, failures) and the whole
+// of bench/RESULTS.md around them.
+import { readFileSync } from 'node:fs'
+import os from 'node:os'
+import { join } from 'node:path'
+import { root } from '../../scripts/runtime.mjs'
+import { SERVER_ENTRY } from './compiled.mjs'
+import { DISTURBED, disturbed } from './cpu.mjs'
+import { fmt, int, markdownTable, rowLabel, sizeLabel } from './format.mjs'
+import { playerName } from './seed.mjs'
+
+/** The console line of a scenario's row. */
+export function scenarioLine (row) {
+  return `bench:   ${rowLabel(row.name, row.size).padEnd(17)} ${int(row.rps).padStart(7)} req/s  p50 ${fmt(row.p50)} ms  p99 ${fmt(row.p99)} ms` +
+    (row.redis === undefined ? '' : `  redis ${fmt(row.redis.commands)} cmds, ${fmt(row.redis.topLevel)} top-level, ${fmt(row.redis.reads)} reads /req`) +
+    (row.scenario.countsImproved ? `  improved ${fmt(row.improved * 100, 0)}%` : '') +
+    (disturbed(row.cpu) ? `  (other processes used ${fmt(row.cpu.others)} CPUs, steal ${fmt(row.cpu.steal)})` : '')
+}
+
+/** The targets: PASS, FAIL or n/a lines. */
+function targets (opts, passes, memory) {
+  const checks = []
+  const check = (pass, text) => checks.push(`${pass ? 'PASS' : 'FAIL'} ${text}`)
+  const one = passes.find(pass => pass.workers === 1)
+  if (one !== undefined) {
+    for (const row of one.rows.filter(row => row.scenario.targets?.vsFloor)) {
+      check(row.ratio >= 0.6, `${row.name} ${sizeLabel(row.size)} with one worker: ${int(row.rps)} req/s = ${fmt(row.ratio * 100, 0)}% of the floor's ${int(one.floorRow.rps)} (target >= 60%)`)
+    }
+  } else {
+    checks.push('n/a  rps vs floor with one worker: WORKERS=1 was not run')
+  }
+  const big = opts.boards.includes(1_000_000)
+  const small = opts.boards.includes(1000)
+  for (const pass of passes) {
+    if (!big || !small) {
+      checks.push(`n/a  p99 at 1M vs 1k (WORKERS=${pass.workers}): needs boards of 1k and 1M`)
+      break
+    }
+    for (const at1k of pass.rows.filter(row => row.size === 1000 && row.scenario.targets?.p99Flat)) {
+      const at1m = pass.rows.find(row => row.name === at1k.name && row.size === 1_000_000)
+      check(at1m.p99 <= 1.3 * at1k.p99, `${at1k.name} p99 at 1M ${fmt(at1m.p99)} ms vs 1k ${fmt(at1k.p99)} ms = ${fmt(at1m.p99 / at1k.p99)}x (WORKERS=${pass.workers}, target <= 1.3x)`)
+    }
+  }
+  if (memory.size === 1_000_000) check(memory.perEntry <= 200, `${fmt(memory.perEntry, 1)} bytes per board entry at 1M (target <= 200)`)
+  else checks.push(`n/a  bytes per entry at 1M: largest board here is ${sizeLabel(memory.size)} (${fmt(memory.perEntry, 1)} bytes per entry)`)
+  return checks
+}
+
+/**
+ * The results, printed at the end and written as the "Results" section of
+ * bench/RESULTS.md. passes: { workers, processes, rows, floorRow, logLines }.
+ */
+export function results ({ opts, passes, memory, failures }) {
+  const report = []
+  const push = (...lines) => report.push(...lines)
+  push(`Scenarios: ${opts.connections} connections, pipelining 1, ${opts.warmup} s warm-up then ${opts.duration} s measured, each; ` +
+    'p50/p99 over every response of the measured part. "x floor" is req/s over the mean of the two floor runs of the same pass.', '')
+  push('Redis per request: "cmds" counts every command Redis ran, including those run inside Lua scripts (INFO stats total_commands_processed; ' +
+    'commandstats gives the same sum); "top-level" the commands the service itself sent, i.e. the Redis round trips on the request\'s path ' +
+    `(commandstats split into top-level and in-script with a MONITOR probe of ${opts.probeRequests} requests after each scenario); ` +
+    '"reads" Redis read events (INFO stats total_reads_processed), fewer than the round trips when commands of concurrent requests arrive in one read. ' +
+    'The INFO calls of the harness are subtracted. "other CPU": CPUs\' worth of time used during the measured part by processes that are not part of the run, plus hypervisor steal ' +
+    '(/proc/stat minus the CPU time of the harness, the service, redis-server and the floor); near 0 on a quiet box.', '')
+  for (const pass of passes) {
+    push(`### WORKERS=${pass.workers} (${pass.processes} service process${pass.processes === 1 ? '' : 'es'})`, '')
+    push(markdownTable(
+      ['scenario', 'board', 'req/s', 'p50 ms', 'p99 ms', 'x floor', 'cmds/req', 'top-level/req', 'reads/req', 'other CPU'],
+      pass.rows.map(row => [
+        row.name, row.size === undefined ? '-' : sizeLabel(row.size), int(row.rps), fmt(row.p50), fmt(row.p99),
+        fmt(row.ratio), row.redis === undefined ? '-' : fmt(row.redis.commands), row.redis === undefined ? '-' : fmt(row.redis.topLevel),
+        row.redis === undefined ? '-' : fmt(row.redis.reads),
+        fmt(row.cpu.others + row.cpu.steal)
+      ]),
+      'llrrrrrrrr'
+    ), '')
+    const submits = pass.rows.filter(row => row.scenario.countsImproved)
+    push(`Submits that improved the best: ${submits.map(row => `${row.name} ${sizeLabel(row.size)} ${fmt(row.improved * 100, 0)}%${row.wrapped ? ' (pool reused)' : ''}`).join(', ')}.`, '')
+    const disturbedRows = pass.rows.filter(row => disturbed(row.cpu))
+    if (disturbedRows.length > 0) push(`**Disturbed:** other processes on the box used ${DISTURBED} CPUs or more during ${disturbedRows.map(row => rowLabel(row.name, row.size)).join(', ')}; those figures are not representative.`, '')
+    if (pass.logLines.length > 0) push(`Service log at warn and above: ${pass.logLines.length} line(s), first: \`${pass.logLines[0].slice(0, 300)}\``, '')
+  }
+  const firstPass = passes[0]
+  push('### Redis commands per request, by name', '')
+  push(markdownTable(['scenario', 'board', 'top-level (under load)', 'inside scripts (under load)'],
+    firstPass.rows.filter(row => row.redis !== undefined).map(row => [row.name, row.size === undefined ? '-' : sizeLabel(row.size), row.redis.topNames, row.redis.scriptNames || '-']), 'llll'), '')
+  push(`(From the WORKERS=${firstPass.workers} pass.)`, '')
+  push(`### Memory at ${int(memory.size)} players`, '')
+  push(`- INFO memory used_memory grew by ${int(memory.usedAfter - memory.usedBefore)} bytes while the board was seeded: **${fmt(memory.perEntry, 1)} bytes per board entry** (board zset + entries hash together).`)
+  push(`- MEMORY USAGE ... SAMPLES 5000: board zset ${fmt(memory.boardPerEntry, 1)} + entries hash ${fmt(memory.entriesPerEntry, 1)} = ${fmt(memory.boardPerEntry + memory.entriesPerEntry, 1)} bytes per entry (encodings ${memory.encodings.join(' / ')}; player names \`bench_user_<i>\`, ${playerName(memory.size - 1).length} characters at most).`, '')
+
+  push('### Targets', '')
+  push(...targets(opts, passes, memory).map(line => `- ${line}`), '')
+
+  if (failures.length > 0) {
+    push('### FAILED responses', '')
+    for (const f of failures) push(`- WORKERS=${f.workers} ${rowLabel(f.name, f.size)}: ${f.failed} failed; e.g. ${f.examples.join(' / ')}`)
+    push('')
+  }
+  return report.join('\n')
+}
+
+/** The whole of bench/RESULTS.md: the command, the machine, the setup, then `body` (from results). */
+export function resultsFile ({ opts, argv, body, redisVersion, seeding, started }) {
+  const args = argv.join(' ')
+  const command = process.env.npm_lifecycle_event === 'bench' ? `npm run bench${args === '' ? '' : ` -- ${args}`}` : `node bench/run.mjs${args === '' ? '' : ` ${args}`}`
+  const cpus = os.cpus()
+  const machine = [
+    `- OS: ${os.type()} ${os.release()} (${os.arch()})`,
+    `- CPU: ${cpus[0]?.model ?? 'unknown'} x ${cpus.length}`,
+    `- Memory: ${fmt(os.totalmem() / 2 ** 30, 1)} GiB`,
+    `- Node.js ${process.version}, redis-server ${redisVersion}, autocannon ${JSON.parse(readFileSync(join(root, 'node_modules/autocannon/package.json'), 'utf8')).version}`
+  ]
+  return [
+    '# Benchmark results', '',
+    `The latest figures of \`npm run bench\` (code in \`bench/\`), from ${new Date().toISOString()} (run took ${fmt((Date.now() - started) / 60_000, 1)} min).`, '',
+    '```sh', command, '```', '',
+    '## Machine', '', ...machine,
+    '- Everything on this one box over 127.0.0.1: the autocannon client (one thread, in the harness process), the service, ' +
+    'redis-server and the floor server share these CPUs, so the figures are a lower bound of what a dedicated box gives.', '',
+    '## Setup', '',
+    '- redis-server with the project\'s `redis.conf`, but persistence off (`--save "" --appendonly no`) so seeding is not slowed by disk writes; ' +
+    'with AOF `everysec` (the production setting) writes cost a little more.',
+    `- The service: \`node ${SERVER_ENTRY}\` with NODE_ENV=production, LOG_LEVEL=warn, RATE_LIMIT_MAX and SESSION_RATE_LIMIT_MAX raised to 1000000000 (the rate limiter still runs), WORKERS=${opts.workers.join(' then ')}.`,
+    `- Boards of ${opts.boards.map(size => int(size)).join(', ')} players, seeded straight into Redis (pipelined HSET/ZADD of 1,000 entries, 10,000 per pipeline, 4 pipelines in flight) with the scripts' stored format (\`encode\` of src/store/leaderboard.ts), then checked through \`me\` and \`top\`: ${seeding.join(', ')}.`,
+    `- ${opts.users} users with a session each (admin API); submit-self, playtime and rate-get rotate over them (submit-self over the first min(${opts.users}, board size), all on the board).`,
+    '- submit: a pool of pre-signed bodies (fresh ts) for random seeded players; about half raise the player\'s best by 1..1000, the others are at or below it. me: random seeded players.',
+    '- playtime (seconds=30) and rate-get do not touch the board, so they run once per pass, on the smallest board\'s game.',
+    '- The floor: bench/floor.mjs, a bare Fastify server answering GET / with {"ok":true}, one process, loaded with the same settings at the start and at the end of each pass; "x floor" is to the mean of the two.',
+    '- Every response was checked: HTTP 2xx and `"ok":true` (none failed in this run).',
+    `- The box is shared: before each scenario the harness waited (up to ${opts.quietWait} s) until processes outside the run used less than ${DISTURBED} CPUs, and the "other CPU" column shows what they used during the measured part.`, '',
+    '## Results', '', body
+  ].join('\n')
+}

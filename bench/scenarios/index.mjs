@@ -1,0 +1,30 @@
+// The scenarios, in the order they run in each pass. A scenario is an object:
+//   name            its row in the tables
+//   makeFeed(ctx, poolSize)
+//                   a fresh request feed for one autocannon run, sized for
+//                   poolSize requests where it pre-builds them:
+//                   { request, commit?, feed? }. ctx: { board, key } of the
+//                   board it runs on (per-board scenarios), gameId, cookies
+//                   (a session per user) and smoke. commit() moves the board
+//                   mirror forward after the run; feed ({ sent, poolSize })
+//                   tells whether the pool wrapped.
+//   countsImproved  report the share of answers with "improved":true
+//   targets         { vsFloor, p99Flat }: held to the targets of the report
+// Seeding is shared: every scenario runs on the boards, users and sessions of
+// lib/seed.mjs. Every response of every scenario must be 2xx with "ok":true.
+import { floor } from './floor.mjs'
+import { me } from './me.mjs'
+import { playtime } from './playtime.mjs'
+import { rateGet } from './rate-get.mjs'
+import { submitSelf } from './submit-self.mjs'
+import { submit } from './submit.mjs'
+import { top100, top20 } from './top.mjs'
+
+/** On the floor server, at the start and at the end of each pass. */
+export { floor }
+
+/** On each board, in the order of --boards. */
+export const perBoard = [submit, top20, top100, me, submitSelf]
+
+/** They do not touch the board: once per pass, on the smallest board's game. */
+export const perPass = [playtime, rateGet]
