@@ -7,14 +7,42 @@
  * browser game can be read by any player, who can then submit any score.
  */
 
-import type { ErrorCode as ServiceErrorCode } from '../src/http/envelope.js'
-
 /**
- * Every error code the service answers with (defined once, in the service's
- * envelope module; a type only, so no runtime dependency), plus
- * `network_error`: the request did not get a JSON envelope back.
+ * Every error code the service answers with (docs/interface.md#error-codes;
+ * the service defines them in src/http/envelope.ts, and
+ * test/sdk-package.test.ts checks this list against the service's OpenAPI
+ * document), plus `network_error`: the request did not get a JSON envelope
+ * back. Written out here so the published package stands on its own.
  */
-export type ErrorCode = ServiceErrorCode | 'network_error'
+export type ErrorCode =
+  | 'missing_param'
+  | 'invalid_key'
+  | 'key_revoked'
+  | 'key_game_mismatch'
+  | 'invalid_game'
+  | 'invalid_signature'
+  | 'expired_ts'
+  | 'rate_limited'
+  | 'not_logged_in'
+  | 'invalid_stars'
+  | 'invalid_score'
+  | 'invalid_player_name'
+  | 'invalid_meta'
+  | 'invalid_seconds'
+  | 'invalid_param'
+  | 'unknown_action'
+  | 'method_not_allowed'
+  | 'not_found'
+  | 'invalid_body'
+  | 'payload_too_large'
+  | 'forbidden_origin'
+  | 'unauthorized'
+  | 'already_exists'
+  | 'invalid_credentials'
+  | 'quota_exceeded'
+  | 'unavailable'
+  | 'internal_error'
+  | 'network_error'
 
 export class RankingError extends Error {
   readonly code: ErrorCode
@@ -71,7 +99,7 @@ export interface RankingClientOptions {
   fetch?: typeof fetch
 }
 
-/** The five signed values, exactly as sent, joined by `|` (spec section 5). */
+/** The five signed values, exactly as sent, joined by `|` (docs/interface.md#signature). */
 export function signatureBase (fields: { api_key: string, game_id: string, player_name: string, score: string, ts: string }): string {
   return [fields.api_key, fields.game_id, fields.player_name, fields.score, fields.ts].join('|')
 }
@@ -149,10 +177,17 @@ export function createRankingClient (options: RankingClientOptions) {
      */
     async syncClock (): Promise<number> {
       const before = now()
-      const response = await doFetch(`${baseUrl}/healthz`)
+      let response: Response
+      try {
+        response = await doFetch(`${baseUrl}/healthz`)
+      } catch (error) {
+        throw new RankingError('network_error', `The ranking service could not be reached: ${(error as Error).message}`)
+      }
       const after = now()
+      // A page on another origin cannot read the Date header unless the
+      // service exposes it (CORS): that page gets this error too.
       const serverDate = Date.parse(response.headers.get('date') ?? '')
-      if (Number.isNaN(serverDate)) throw new RankingError('network_error', 'The service sent no Date header.')
+      if (Number.isNaN(serverDate)) throw new RankingError('network_error', 'The service sent no Date header (or, across origins, did not expose it).')
       // The Date header has whole seconds: aim at the middle of the second.
       clockOffsetMs = serverDate + 500 - (before + after) / 2
       return clockOffsetMs
