@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-// Runs before `npm test` (npm's pretest): the suite starts its own
-// redis-server and drives Debian's Chromium for the browser test.
-import { ensureDebianPackage } from './runtime.mjs'
+// Runs before `npm test` (npm's pretest), so `npm test` works as the first
+// command in a fresh clone: it installs the npm packages (tap is one), and
+// the suite starts its own redis-server and drives Debian's Chromium for the
+// browser tests.
+import { ensureDebianPackage, ensureDependencies } from './runtime.mjs'
 
+ensureDependencies()
 ensureDebianPackage({ binary: 'redis-server', pkg: 'redis-server', why: 'each test file starts its own redis-server' })
-ensureDebianPackage({ binary: 'chromium', pkg: 'chromium', why: 'the browser test drives headless Chromium' })
+ensureDebianPackage({ binary: 'chromium', pkg: 'chromium', why: 'the browser tests drive headless Chromium' })
