@@ -1,14 +1,11 @@
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type Browser } from 'playwright-core'
 import t from 'tap'
 import { keys } from '../src/store/keys.js'
 import { admin, createGame, dataOf, get, submit } from './helpers/app.js'
+import { CHROMIUM, launchBrowser } from './helpers/browser.js'
 import { listeningApp } from './helpers/listening.js'
-
-/** Debian's chromium package; .ci/run installs it (README, "The two commands"). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 /*
  * End to end in real headless Chromium: log in on the play page, play the
@@ -22,11 +19,7 @@ t.test('a player logs in, plays the demo game, rates it, and play time is report
   const game = await createGame(app, { gameId: 'demo' })
   dataOf(await admin(app, 'POST', '/admin/users', { username: 'ada', password: 'lovelace-1843' }))
 
-  const browser: Browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
-  })
-  t.teardown(async () => { await browser.close() })
+  const browser = await launchBrowser(t)
   const page = await browser.newPage()
   const pageErrors: string[] = []
   page.on('pageerror', error => { pageErrors.push(error.message) })
@@ -97,11 +90,7 @@ t.test('the front door, the play, login and unapproved-game pages at desktop and
   mkdirSync(folder, { recursive: true })
   t.comment(`screenshots in ${folder}`)
 
-  const browser: Browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
-  })
-  t.teardown(async () => { await browser.close() })
+  const browser = await launchBrowser(t)
   for (const [size, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]] as const) {
     const context = await browser.newContext({ viewport })
     const page = await context.newPage()

@@ -6,10 +6,11 @@ import { tmpdir } from 'node:os'
 import { isAbsolute, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import t from 'tap'
 import { createGame, submit } from './helpers/app.js'
 import { listeningApp } from './helpers/listening.js'
+import { CHROMIUM, launchBrowser } from './helpers/browser.js'
 
 /*
  * The SDK as its users get it: `npm pack` in sdk/ (which builds it), the
@@ -27,8 +28,6 @@ const PACKAGE = '@ranking-service/sdk'
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..')
 const SDK_DIR = join(ROOT, 'sdk')
 const EXAMPLE_README = process.env.SDK_EXAMPLE_README ?? 'README.md'
-/** Debian's chromium package, as in test/browser.test.ts. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 interface Run { code: number | null, stdout: string, stderr: string }
 
@@ -221,11 +220,7 @@ async function sdkPage (t: { teardown: (fn: () => unknown) => void }, serviceUrl
   const pageOrigin = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}`
   if (pageOrigin === new URL(serviceUrl).origin) throw new Error('the page must be on another origin than the service')
 
-  const browser: Browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
-  })
-  t.teardown(async () => { await browser.close() })
+  const browser = await launchBrowser(t)
   const page = await browser.newPage()
   const pageErrors: string[] = []
   page.on('pageerror', error => { pageErrors.push(error.message) })
