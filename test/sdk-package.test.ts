@@ -276,15 +276,12 @@ t.test('across origins: rate limits and syncClock reach the page as RankingError
   }, { baseUrl, apiKey: game.apiKey, gameId: game.gameId })
   t.match(answers.board, { game_id: game.gameId, total: 0, items: [] })
   t.match(answers.limited, { typed: true, code: 'rate_limited' }, 'rate_limited as a RankingError')
-  // The service does not list Retry-After in Access-Control-Expose-Headers,
-  // so a page on another origin cannot read it (Node can).
-  t.ok(typeof answers.limited?.retryAfter === 'number' && answers.limited.retryAfter >= 1, 'retryAfter readable across origins', { todo: 'the service\'s CORS answer must expose Retry-After' })
-  // /healthz has no CORS headers (and Date is not exposed): a page on another
-  // origin cannot measure the clock, and gets a network_error RankingError.
-  if ('offset' in answers.clock) t.ok(Math.abs(answers.clock.offset) < 2000, 'syncClock across origins')
-  else {
-    t.match(answers.clock, { typed: true, code: 'network_error' }, 'syncClock fails as a RankingError')
-    t.fail('syncClock across origins', { todo: 'the service must answer /healthz with CORS and expose Date' })
-  }
+  // The API-key actions expose Retry-After to other origins.
+  t.ok(typeof answers.limited?.retryAfter === 'number' && answers.limited.retryAfter >= 1, `retryAfter readable across origins (${String(answers.limited?.retryAfter)})`)
+  // /healthz answers no other origin (CORS is for the API-key actions only,
+  // docs/guide.md): a page elsewhere cannot measure the clock with
+  // syncClock() and gets a network_error RankingError; it passes
+  // clockOffsetMs instead. Node and same-origin pages can.
+  t.match(answers.clock, { typed: true, code: 'network_error' }, 'syncClock from another origin fails as a RankingError')
   t.ok(pageErrors.every(text => /CORS policy|net::ERR_FAILED/.test(text)), 'no other errors on the page')
 })
