@@ -16,6 +16,7 @@ t.test('defaults of docs/interface.md#configuration', async t => {
   t.equal(config.sessionRateLimitMax, 120)
   t.equal(config.bodyLimit, 16384)
   t.equal(config.requestTimeoutMs, 30000)
+  t.equal(config.shutdownTimeoutMs, 10000)
   t.equal(config.publicOrigin, undefined)
   t.equal(config.playtimeReportS, 30)
   t.equal(config.workers, 1)
@@ -48,6 +49,7 @@ t.test('every variable is read', async t => {
     DEMO: 'true',
     BODY_LIMIT: '2048',
     REQUEST_TIMEOUT_MS: '5000',
+    SHUTDOWN_TIMEOUT_MS: '2500',
     PUBLIC_ORIGIN: 'https://games.example.com',
     PLAYTIME_REPORT_S: '5',
     WORKERS: '4',
@@ -73,6 +75,7 @@ t.test('every variable is read', async t => {
     loginAddressRateLimitMax: 9,
     bodyLimit: 2048,
     requestTimeoutMs: 5000,
+    shutdownTimeoutMs: 2500,
     publicOrigin: 'https://games.example.com',
     playtimeReportS: 5,
     workers: 4,

@@ -29,6 +29,8 @@ export interface Config {
   bodyLimit: number
   /** How long a client may take to send a whole request. */
   requestTimeoutMs: number
+  /** How long a shutdown may spend answering what it received before closing the rest (docs/guide.md, rolling restarts). */
+  shutdownTimeoutMs: number
   publicOrigin: string | undefined
   /** How often the play page reports play time, in seconds. */
   playtimeReportS: number
@@ -181,6 +183,7 @@ export function loadConfig (env: Env = process.env): Config {
     sessionRateLimitMax: integer(env, 'SESSION_RATE_LIMIT_MAX', 120, 1, 1_000_000_000),
     bodyLimit: integer(env, 'BODY_LIMIT', 16384, 1024, 1_048_576),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     playtimeReportS: integer(env, 'PLAYTIME_REPORT_S', 30, 1, 300),
     publicOrigin: env.PUBLIC_ORIGIN === undefined || env.PUBLIC_ORIGIN === '' ? undefined : origin(env, 'PUBLIC_ORIGIN', env.PUBLIC_ORIGIN),
     workers: integer(env, 'WORKERS', 1, 1, 64),

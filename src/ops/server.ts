@@ -4,6 +4,7 @@ import closeWithGrace from 'close-with-grace'
 import Fastify, { type FastifyInstance } from 'fastify'
 import app, { serverOptions } from '../http/app.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
+import { drainOnClose } from './drain.js'
 import { DEMO_LOGIN, curlExample, seedDemo, type DemoCredentials } from './demo.js'
 import { startManagedRedis, type ManagedRedis } from './managed-redis.js'
 import { isEntryPoint } from './paths.js'
@@ -35,6 +36,7 @@ export async function startService (baseConfig: Config, options: { welcome?: boo
     adminToken: generatedToken ? randomBytes(18).toString('base64url') : baseConfig.adminToken
   }
   const fastify = Fastify(serverOptions(config))
+  drainOnClose(fastify, config.shutdownTimeoutMs)
   const service: Service = {
     app: fastify,
     config,
@@ -98,8 +100,10 @@ function printWelcome ({ app: fastify, config, managedRedis }: Service, demo: De
   console.log(lines.join('\n'))
 }
 
-/** How long a shutdown may take before the process exits anyway. */
-const SHUTDOWN_GRACE_MS = 15_000
+/** How long a shutdown may take before the process exits anyway: the drain, then closing Redis. */
+function shutdownGraceMs (config: Config): number {
+  return config.shutdownTimeoutMs + 5000
+}
 
 /** Workers that die before listening, in a row, after which the primary gives up. */
 const START_FAILURES_ALLOWED = 3
@@ -162,7 +166,7 @@ async function runPrimary (config: Config): Promise<void> {
     return worker
   }
   for (let index = 1; index <= config.workers; index++) fork(index)
-  closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, stopAll)
+  closeWithGrace({ delay: shutdownGraceMs(config) }, stopAll)
 }
 
 export async function main (): Promise<void> {
@@ -191,7 +195,7 @@ export async function main (): Promise<void> {
     console.error(`Start-up failed: ${(error as Error).message}`)
     process.exit(1)
   }
-  closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
+  closeWithGrace({ delay: shutdownGraceMs(config) }, async ({ signal, err }) => {
     if (err !== undefined) service.app.log.error({ err }, 'shutting down after an error')
     else service.app.log.info({ signal }, 'shutting down')
     await service.close()
