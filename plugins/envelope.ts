@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import type { Redis } from 'ioredis'
+import type { RedisClient as Redis } from '../src/store/redis-client.js'
 import { ApiError, type ErrorCode } from '../src/http/envelope.js'
 import { isRedisUnavailable } from '../src/store/redis-client.js'
 

@@ -1,10 +1,9 @@
 import fp from 'fastify-plugin'
-import type { Redis } from 'ioredis'
-import { closeRedis, createRedisClient, memoryWarnings, redisMemory, waitUntilReady } from '../src/store/redis-client.js'
+import { closeRedis, connectRedis, memoryWarnings, redisMemory, type RedisClient } from '../src/store/redis-client.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    redis: Redis
+    redis: RedisClient
   }
 }
 
@@ -14,24 +13,19 @@ const STARTUP_WAIT_MS = 10_000
 export default fp(async (fastify) => {
   const url = fastify.config.redisUrl
   if (url === undefined) throw new Error('No Redis URL: the server entry starts a managed redis-server first')
-  const redis = createRedisClient(url)
   // ioredis reports every failed reconnect; one line per outage is enough.
   let down = false
-  redis.on('error', (error: Error) => {
-    if (!down) fastify.log.warn({ err: { message: error.message } }, 'Redis connection lost; retrying')
-    down = true
+  const redis = await connectRedis(url, STARTUP_WAIT_MS, client => {
+    client.on('error', (error: Error) => {
+      if (!down) fastify.log.warn({ err: { message: error.message } }, 'Redis connection lost; retrying')
+      down = true
+    })
+    client.on('ready', () => {
+      if (down) fastify.log.info('Redis connection restored')
+      down = false
+    })
   })
-  redis.on('ready', () => {
-    if (down) fastify.log.info('Redis connection restored')
-    down = false
-  })
-  try {
-    await waitUntilReady(redis, STARTUP_WAIT_MS)
-  } catch (error) {
-    redis.disconnect()
-    throw error
-  }
-  fastify.decorate('redis', redis)
+  fastify.decorate<RedisClient>('redis', redis)
   for (const warning of memoryWarnings(await redisMemory(redis))) fastify.log.warn(warning)
   fastify.addHook('onClose', async () => { await closeRedis(redis) })
 }, { name: 'redis', dependencies: ['config'] })

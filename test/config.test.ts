@@ -89,6 +89,11 @@ t.test('every variable is read', async t => {
   t.equal(loadConfig({ TRUST_PROXY: '0' }).trustProxy, false)
   t.equal(loadConfig({ NODE_ENV: 'test' }).logLevel, 'silent')
   t.equal(loadConfig({ REDIS_URL: 'unix:///tmp/redis.sock' }).redisUrl, 'unix:///tmp/redis.sock')
+  t.equal(loadConfig({ REDIS_URL: 'redis://10.0.0.1:7000, redis://10.0.0.2:7000' }).redisUrl, 'redis://10.0.0.1:7000, redis://10.0.0.2:7000', 'seed nodes of a cluster')
+  t.throws(() => loadConfig({ REDIS_URL: 'redis://a:7000,unix:///tmp/redis.sock' }), /REDIS_URL/, 'a cluster is not reached over a Unix socket')
+  t.throws(() => loadConfig({ REDIS_URL: 'redis://a:7000,nope' }), /REDIS_URL/)
+  const hidden = (() => { try { loadConfig({ REDIS_URL: 'redis://user:s3cret-pass@a:7000,http://b' }) } catch (error) { return (error as Error).message } return '' })()
+  t.notMatch(hidden, 's3cret-pass', 'a password in REDIS_URL is not repeated in the error')
 })
 
 t.test('a bad value stops start-up with one line naming the variable', async t => {

@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util'
-import type { Redis } from 'ioredis'
+import type { RedisClient as Redis } from '../store/redis-client.js'
 import { createAdmin, textFields } from './admin.js'
 import { ConfigError, loadConfig } from './config.js'
 import { ApiError } from '../http/envelope.js'
 import { runningManagedRedis, startManagedRedis, type ManagedRedis } from './managed-redis.js'
 import { isEntryPoint } from './paths.js'
-import { closeRedis, createRedisClient, waitUntilReady } from '../store/redis-client.js'
+import { closeRedis, connectRedis } from '../store/redis-client.js'
 import { createLeaderboard } from '../store/leaderboard.js'
 import { createRecordStore } from '../store/records.js'
 import { createUserStore } from '../store/users.js'
@@ -107,16 +107,14 @@ async function connect (env: CliIo['env']): Promise<{ redis: Redis, managed: Man
     managed = await startManagedRedis(config.dataDir)
     url = managed.url
   }
-  const redis = createRedisClient(url)
-  redis.on('error', () => {}) // reported through the failed command instead
   try {
-    await waitUntilReady(redis, 5000)
+    // Errors are reported through the failed command instead.
+    const redis = await connectRedis(url, 5000, client => { client.on('error', () => {}) })
+    return { redis, managed }
   } catch (error) {
-    redis.disconnect()
     await managed?.stop()
     throw error
   }
-  return { redis, managed }
 }
 
 /** Runs one command; returns the process exit code. */

@@ -129,15 +129,20 @@ function trustsTheWorld (entry: string): boolean {
   return prefix < 7
 }
 
+/** One Redis URL, or several comma-separated seed nodes of one Redis Cluster. */
 function redisUrl (env: Env): string | undefined {
   const raw = env.REDIS_URL
   if (raw === undefined || raw === '') return undefined
-  let url: URL | undefined
-  try {
-    url = new URL(raw)
-  } catch {}
-  if (url === undefined || !['redis:', 'rediss:', 'unix:'].includes(url.protocol)) {
-    throw new ConfigError('REDIS_URL', 'must be a redis://, rediss:// or unix:// URL', raw)
+  const parts = raw.split(',').map(part => part.trim())
+  for (const part of parts) {
+    let url: URL | undefined
+    try {
+      url = new URL(part)
+    } catch {}
+    if (url === undefined || !['redis:', 'rediss:', 'unix:'].includes(url.protocol) || (parts.length > 1 && url.protocol === 'unix:')) {
+      // The message shows the value, never a password in it.
+      throw new ConfigError('REDIS_URL', 'must be a redis://, rediss:// or unix:// URL, or comma-separated redis:// or rediss:// URLs of cluster nodes', raw.replace(/\/\/([^:@/]*):[^@/]*@/g, '//$1:(hidden)@'))
+    }
   }
   return raw
 }

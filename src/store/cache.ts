@@ -1,4 +1,5 @@
-import type { Redis } from 'ioredis'
+import { Cluster } from 'ioredis'
+import type { RedisClient as Redis } from './redis-client.js'
 import { keys } from './keys.js'
 
 /**
@@ -110,6 +111,10 @@ export async function invalidate (redis: Redis, cache: RecordCache | undefined, 
  * Returns the cache and a function that closes the subscriber.
  */
 export async function createRecordCache (redis: Redis): Promise<{ cache: RecordCache, close: () => Promise<void> }> {
+  // On a cluster, records are read from Redis every time for now: a
+  // subscriber that follows a failover to another node without missing an
+  // invalidation is not built yet, and a stale cache would let a revoked key in.
+  if (redis instanceof Cluster) return { cache: new RecordCache(() => false), close: async () => {} }
   // Subscribed by hand on every (re)connection, so the cache is used only once
   // the subscription is confirmed; what was missed meanwhile is dropped.
   const subscriber = redis.duplicate({ enableOfflineQueue: true, autoResubscribe: false })

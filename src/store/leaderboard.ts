@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis'
+import type { RedisClient as Redis } from './redis-client.js'
 import { fail } from '../http/envelope.js'
 import { keys } from './keys.js'
 import { TS_TOLERANCE_S } from '../http/params.js'

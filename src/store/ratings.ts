@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis'
+import type { RedisClient as Redis } from './redis-client.js'
 import { keys } from './keys.js'
 import { defineScript, luaSource } from './scripts.js'
 

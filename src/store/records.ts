@@ -1,4 +1,5 @@
-import type { Redis } from 'ioredis'
+import { Cluster } from 'ioredis'
+import type { RedisClient as Redis } from './redis-client.js'
 import { keys, API_KEY_PATTERN } from './keys.js'
 import { isGameId } from '../http/params.js'
 import { invalidate, type RecordCache } from './cache.js'
@@ -57,6 +58,20 @@ function keyFromHash (apiKey: string, hash: Hash): KeyRecord | null {
  * records found are kept in process and every write here invalidates them
  * on every instance (store/cache.ts).
  */
+/**
+ * Several hashes in one round trip: a pipeline on one Redis; on a cluster,
+ * where a pipeline must stay in one slot, the reads go out together to
+ * the nodes that own them.
+ */
+async function readHashes (redis: Redis, hashKeys: string[]): Promise<Hash[]> {
+  if (redis instanceof Cluster) return await Promise.all(hashKeys.map(async key => await redis.hgetall(key)))
+  const pipeline = redis.pipeline()
+  for (const key of hashKeys) pipeline.hgetall(key)
+  const replies = (await pipeline.exec()) ?? []
+  for (const [error] of replies) if (error !== null) throw error
+  return replies.map(([, value]) => value as Hash)
+}
+
 export function createRecordStore (redis: Redis, cache?: RecordCache) {
   const { createHash, createGame, updateHash } = hashScripts(redis)
 
@@ -74,17 +89,14 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
       const readGame = validGame && game === null
       if (!readKey && !readGame) return { key, game }
       const stamp = cache?.stamp() ?? 0
-      const pipeline = redis.pipeline()
-      if (readKey) pipeline.hgetall(keys.apiKey(apiKey))
-      if (readGame) pipeline.hgetall(keys.game(gameId))
-      const replies = (await pipeline.exec()) ?? []
-      for (const [error] of replies) if (error !== null) throw error
+      const reads = [...(readKey ? [keys.apiKey(apiKey)] : []), ...(readGame ? [keys.game(gameId)] : [])]
+      const replies = await readHashes(redis, reads)
       if (readKey) {
-        key = keyFromHash(apiKey, replies[0]?.[1] as Hash)
+        key = keyFromHash(apiKey, replies[0] as Hash)
         if (key !== null) cache?.set('key', apiKey, key, stamp)
       }
       if (readGame) {
-        game = gameFromHash(gameId, replies[readKey ? 1 : 0]?.[1] as Hash)
+        game = gameFromHash(gameId, replies[readKey ? 1 : 0] as Hash)
         if (game !== null) cache?.set('game', gameId, game, stamp)
       }
       return { key, game }

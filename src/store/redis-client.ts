@@ -1,4 +1,7 @@
-import { Redis, ReplyError, type RedisOptions } from 'ioredis'
+import { Cluster, Redis, ReplyError, type RedisOptions } from 'ioredis'
+
+/** One Redis server, or a Redis Cluster (docs/guide.md, scaling out): the store works on either. */
+export type RedisClient = Redis | Cluster
 
 /**
  * One Redis client per process, set to fail fast: with the offline queue off,
@@ -37,8 +40,56 @@ export function createRedisClient (url: string): Redis {
   return new Redis(redisOptions(url))
 }
 
+/** REDIS_URL names one server, or any node(s) of a cluster, comma-separated. */
+export function redisUrls (url: string): string[] {
+  return url.split(',').map(part => part.trim()).filter(part => part !== '')
+}
+
+/**
+ * Connects to what REDIS_URL names, within timeoutMs: a Redis Cluster when
+ * the first node says `cluster_enabled:1` (or several seed nodes are given),
+ * through ioredis's cluster client with the same fail-fast settings; a
+ * single server otherwise. `watch` sees the client before it is ready, for
+ * its error and ready events.
+ */
+export async function connectRedis (url: string, timeoutMs: number, watch: (client: RedisClient) => void = () => {}): Promise<RedisClient> {
+  const [first, ...others] = redisUrls(url)
+  if (first === undefined) throw new Error('REDIS_URL names no Redis')
+  const single = createRedisClient(first)
+  watch(single)
+  try {
+    await waitUntilReady(single, timeoutMs)
+    if (others.length === 0 && !/^cluster_enabled:1\b/m.test(await single.info('cluster'))) return single
+  } catch (error) {
+    single.disconnect()
+    throw error
+  }
+  single.disconnect()
+  const { host, port, path, db: _db, ...options } = redisOptions(first)
+  if (path !== undefined) throw new Error('a Redis Cluster is reached over TCP, not a Unix socket')
+  const cluster = new Cluster([{ host, port }, ...others.map(seed => { const { host, port } = redisOptions(seed); return { host, port } })], {
+    redisOptions: options,
+    enableOfflineQueue: false,
+    enableReadyCheck: true,
+    // Slots move on failover: learn the new layout quickly, and retry a
+    // command redirected by MOVED/ASK, never one that may have run.
+    slotsRefreshTimeout: COMMAND_TIMEOUT_MS,
+    retryDelayOnFailover: 100,
+    retryDelayOnClusterDown: 100,
+    clusterRetryStrategy: (attempt: number) => Math.min(attempt * 50, 1000)
+  })
+  watch(cluster)
+  try {
+    await waitUntilReady(cluster, timeoutMs)
+  } catch (error) {
+    cluster.disconnect()
+    throw error
+  }
+  return cluster
+}
+
 /** Resolves when the client is ready; rejects with one clear line after timeoutMs. */
-export async function waitUntilReady (redis: Redis, timeoutMs: number): Promise<void> {
+export async function waitUntilReady (redis: RedisClient, timeoutMs: number): Promise<void> {
   if (redis.status === 'ready') return
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -59,7 +110,7 @@ export async function waitUntilReady (redis: Redis, timeoutMs: number): Promise<
 }
 
 /** Closes politely when possible, at once otherwise. */
-export async function closeRedis (redis: Redis): Promise<void> {
+export async function closeRedis (redis: RedisClient): Promise<void> {
   if (redis.status === 'ready') {
     try {
       await redis.quit()
@@ -73,7 +124,7 @@ const UNAVAILABLE_REPLIES = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READ
 const UNAVAILABLE_CLIENT_ERRORS = /Command timed out|Connection is closed|Stream isn't writeable|max retries|Reached the max retries|connect ECONNREFUSED|connect ENOENT/i
 
 /** True when an error means "Redis cannot serve right now" rather than a bug. */
-export function isRedisUnavailable (error: unknown, redis: Redis | undefined): boolean {
+export function isRedisUnavailable (error: unknown, redis: RedisClient | undefined): boolean {
   if (error instanceof ReplyError) return UNAVAILABLE_REPLIES.test((error as Error).message)
   if (error instanceof Error && UNAVAILABLE_CLIENT_ERRORS.test(error.message)) return true
   return redis !== undefined && redis.status !== 'ready'
@@ -87,7 +138,7 @@ export interface RedisMemory {
 }
 
 /** How full Redis is, from INFO memory (allowed where CONFIG is not, as on managed Redis). */
-export async function redisMemory (redis: Redis): Promise<RedisMemory> {
+export async function redisMemory (redis: RedisClient): Promise<RedisMemory> {
   const info = await redis.info('memory')
   const field = (name: string): string => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim() ?? ''
   return { usedBytes: Number(field('used_memory')), maxBytes: Number(field('maxmemory')), policy: field('maxmemory_policy') }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import type { Redis } from 'ioredis'
+import type { RedisClient as Redis } from './redis-client.js'
 import { projectPath } from '../ops/paths.js'
 
 export type ScriptArg = string | number

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { Redis } from 'ioredis'
+import type { RedisClient as Redis } from './redis-client.js'
 import { keys, SESSION_ID_PATTERN } from './keys.js'
 import { USERNAME_PATTERN } from '../http/params.js'
 import { invalidate, type RecordCache } from './cache.js'

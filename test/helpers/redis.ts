@@ -19,7 +19,7 @@ export interface TestRedis {
   stop: () => Promise<void>
 }
 
-async function freePort (): Promise<number> {
+export async function freePort (): Promise<number> {
   for (;;) {
     const port = await new Promise<number>((resolve, reject) => {
       const server = createServer()
@@ -33,7 +33,7 @@ async function freePort (): Promise<number> {
   }
 }
 
-async function waitForPing (port: number, child: ChildProcess): Promise<void> {
+export async function waitForPing (port: number, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 10_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`test redis-server exited with ${child.exitCode}`)

@@ -1,0 +1,45 @@
+import { Cluster } from 'ioredis'
+import t from 'tap'
+import { buildApp } from '../src/http/app.js'
+import { loadConfig } from '../src/ops/config.js'
+import { ADMIN_TOKEN, admin, createGame, dataOf, me, submit, top } from './helpers/app.js'
+import { startTestCluster } from './helpers/cluster.js'
+
+/*
+ * Redis Cluster as a backend (docs/guide.md, scaling out): REDIS_URL naming
+ * one node of a real local cluster (3 masters, 1 replica each, started
+ * here) makes the service use ioredis's cluster client, and the API-key
+ * path works across slots owned by different masters.
+ */
+
+const cluster = await startTestCluster()
+t.teardown(cluster.stop)
+
+async function clusterApp (t: { teardown: (fn: () => unknown) => void }, redisUrl = cluster.url): Promise<Awaited<ReturnType<typeof buildApp>>> {
+  const app = await buildApp(loadConfig({ NODE_ENV: 'test', ADMIN_TOKEN, REDIS_URL: redisUrl, RATE_LIMIT_MAX: '1000000', LOG_LEVEL: process.env.CLUSTER_LOG ?? 'silent' }))
+  t.teardown(async () => { await app.close() })
+  return app
+}
+
+t.test('REDIS_URL naming one node of a cluster uses the cluster client', async t => {
+  const app = await clusterApp(t)
+  t.ok(app.redis instanceof Cluster, 'a cluster client')
+  t.same(dataOf(await app.inject({ method: 'GET', url: '/healthz' })), { redis: 'up' })
+  const seeds = await clusterApp(t, cluster.ports.slice(3).map(port => `redis://127.0.0.1:${port}`).join(','))
+  t.ok(seeds.redis instanceof Cluster, 'several seed nodes, comma-separated, too')
+})
+
+t.test('games on different masters: create, submit, top and me', async t => {
+  const app = await clusterApp(t)
+  const owners = new Set<number>()
+  for (let i = 0; i < 6; i++) {
+    const game = await createGame(app, { gameId: `cluster_${i}` })
+    owners.add(await cluster.masterOf(`{game:${game.gameId}}`))
+    t.same(dataOf(await submit(app, game, { player: 'alice', score: 10 + i })), { score: 10 + i, improved: true, best_score: 10 + i, rank: 1 })
+    t.same(dataOf(await submit(app, game, { player: 'bob', score: 100 })), { score: 100, improved: true, best_score: 100, rank: 1 })
+    t.match(dataOf(await top(app, game)), { total: 2, items: [{ rank: 1, player_name: 'bob' }, { rank: 2, player_name: 'alice' }] })
+    t.same(dataOf(await me(app, game, 'alice')), { player_name: 'alice', best_score: 10 + i, rank: 2 })
+  }
+  t.ok(owners.size >= 2, `the games live on ${owners.size} different masters`)
+  t.match(dataOf(await admin(app, 'GET', '/admin/games/cluster_0/players/alice')), { player_name: 'alice', best_score: 10 })
+})
