@@ -5,6 +5,7 @@ import { playableGame } from '../src/http/games.js'
 import { checkTimestamp, param } from '../src/http/params.js'
 import { signatureMatches } from '../src/http/signature.js'
 import { clientAddress } from './rate-limit.js'
+import { keys } from '../src/store/keys.js'
 import type { GameRecord, KeyRecord } from '../src/store/records.js'
 
 declare module 'fastify' {
@@ -42,7 +43,7 @@ export default fp(async (fastify) => {
     request.apiKey = key
     request.game = game
     // A known key is counted per (key, address); an unknown one per address.
-    if (key !== null) request.rateLimitSubject = `key:${key.api_key}:${clientAddress(request)}`
+    if (key !== null) request.rateLimitSubject = keys.apiKeyLimitSubject(key.game_id, key.api_key, clientAddress(request))
   })
 
   fastify.decorate('verifyApiKey', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -64,6 +65,6 @@ export default fp(async (fastify) => {
     // Counted only once the signature holds: the api_key is public (top and
     // me are called from browsers), and knowing it must not be enough to use
     // up the key's share and lock its game server out.
-    await fastify.rateLimits.enforce(request, reply, 'apiKeyTotal', `key:${key.api_key}`)
+    await fastify.rateLimits.enforce(request, reply, 'apiKeyTotal', keys.apiKeyLimitSubject(key.game_id, key.api_key))
   })
 }, { name: 'api-key-auth', dependencies: ['store', 'forms', 'rate-limit'] })

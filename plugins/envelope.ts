@@ -101,7 +101,7 @@ export default fp(async (fastify) => {
   fastify.setErrorHandler(async (error, request, reply) => {
     const apiError = toApiError(error, request, fastify.redis)
     if (apiError.code === 'internal_error') request.log.error({ err: error }, 'unexpected error')
-    else if (apiError.code === 'unavailable') request.log.warn({ err: { message: (error as Error).message } }, 'Redis unavailable')
+    else if (apiError.code === 'unavailable') request.log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'Redis unavailable')
     else request.log.debug({ code: apiError.code }, apiError.message)
     return sendError(reply, apiError)
   })

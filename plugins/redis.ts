@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import { closeRedis, connectRedis, memoryWarnings, redisMemory, type RedisClient } from '../src/store/redis-client.js'
+import { closeRedis, connectRedis, memoryWarnings, redisMemory, setWriteConcern, type RedisClient } from '../src/store/redis-client.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -25,6 +25,7 @@ export default fp(async (fastify) => {
       down = false
     })
   })
+  setWriteConcern(redis, fastify.config.writeConcern)
   fastify.decorate<RedisClient>('redis', redis)
   for (const warning of memoryWarnings(await redisMemory(redis))) fastify.log.warn(warning)
   fastify.addHook('onClose', async () => { await closeRedis(redis) })

@@ -2,7 +2,8 @@ import { Cluster } from 'ioredis'
 import t from 'tap'
 import { buildApp } from '../src/http/app.js'
 import { loadConfig } from '../src/ops/config.js'
-import { ADMIN_TOKEN, admin, createGame, dataOf, me, submit, top } from './helpers/app.js'
+import { keys } from '../src/store/keys.js'
+import { ADMIN_TOKEN, admin, createGame, dataOf, errorOf, me, submit, top } from './helpers/app.js'
 import { startTestCluster } from './helpers/cluster.js'
 
 /*
@@ -42,4 +43,25 @@ t.test('games on different masters: create, submit, top and me', async t => {
   }
   t.ok(owners.size >= 2, `the games live on ${owners.size} different masters`)
   t.match(dataOf(await admin(app, 'GET', '/admin/games/cluster_0/players/alice')), { player_name: 'alice', best_score: 10 })
+})
+
+t.test('the record cache works on a cluster: one instance caches, another revokes, the first refuses at once', async t => {
+  const first = await clusterApp(t)
+  const second = await clusterApp(t)
+  const game = await createGame(first, { gameId: 'cluster_cache' })
+  t.match(dataOf(await top(first, game)), { total: 0 })
+  // Proof that the first instance answers from its cache: the stored record can go, the answer stays.
+  const stored = await first.redis.hgetall(keys.apiKey(game.apiKey))
+  await first.redis.del(keys.apiKey(game.apiKey))
+  t.match(dataOf(await top(first, game)), { total: 0 }, 'served from the cache')
+  await first.redis.hset(keys.apiKey(game.apiKey), stored)
+  // The revocation goes through the other instance; its invalidation reaches the first through any node.
+  dataOf(await admin(second, 'POST', `/admin/keys/${game.apiKey}/revoke`))
+  const deadline = Date.now() + 2000
+  let answer = ''
+  while (Date.now() < deadline && answer !== 'key_revoked') {
+    answer = errorOf(await top(first, game)) ?? ''
+    await new Promise(resolve => setTimeout(resolve, 20))
+  }
+  t.equal(answer, 'key_revoked', 'the first instance refuses the revoked key')
 })

@@ -17,6 +17,7 @@ t.test('defaults of docs/interface.md#configuration', async t => {
   t.equal(config.bodyLimit, 16384)
   t.equal(config.requestTimeoutMs, 30000)
   t.equal(config.shutdownTimeoutMs, 10000)
+  t.same(config.writeConcern, { replicas: 0, timeoutMs: 500 }, 'a write is acknowledged when the master has it')
   t.equal(config.publicOrigin, undefined)
   t.equal(config.playtimeReportS, 30)
   t.equal(config.workers, 1)
@@ -50,6 +51,8 @@ t.test('every variable is read', async t => {
     BODY_LIMIT: '2048',
     REQUEST_TIMEOUT_MS: '5000',
     SHUTDOWN_TIMEOUT_MS: '2500',
+    REDIS_WAIT_REPLICAS: '1',
+    REDIS_WAIT_TIMEOUT_MS: '250',
     PUBLIC_ORIGIN: 'https://games.example.com',
     PLAYTIME_REPORT_S: '5',
     WORKERS: '4',
@@ -76,6 +79,7 @@ t.test('every variable is read', async t => {
     bodyLimit: 2048,
     requestTimeoutMs: 5000,
     shutdownTimeoutMs: 2500,
+    writeConcern: { replicas: 1, timeoutMs: 250 },
     publicOrigin: 'https://games.example.com',
     playtimeReportS: 5,
     workers: 4,
@@ -107,7 +111,7 @@ t.test('a bad value stops start-up with one line naming the variable', async t =
     ['ALLOWED_ORIGINS', 'example.com'], ['ALLOWED_ORIGINS', 'https://a.com/path'],
     ['RATE_LIMIT_MAX', '0'], ['RATE_LIMIT_WINDOW_MS', '10'], ['SESSION_RATE_LIMIT_MAX', 'x'],
     ['RATE_LIMIT_KEY_MULTIPLE', '0'], ['LOGIN_RATE_LIMIT_MAX', '0'], ['LOGIN_ADDRESS_RATE_LIMIT_MAX', '-3'], ['DEMO', 'yes'],
-    ['BODY_LIMIT', '100'], ['REQUEST_TIMEOUT_MS', '10'], ['PUBLIC_ORIGIN', 'ftp://x.com'], ['PLAYTIME_REPORT_S', '0'], ['WORKERS', '0'], ['NODE_ENV', 'staging'], ['LOG_LEVEL', 'loud']
+    ['BODY_LIMIT', '100'], ['REQUEST_TIMEOUT_MS', '10'], ['REDIS_WAIT_REPLICAS', '-1'], ['REDIS_WAIT_REPLICAS', '17'], ['REDIS_WAIT_TIMEOUT_MS', '0'], ['REDIS_WAIT_TIMEOUT_MS', '1000'], ['PUBLIC_ORIGIN', 'ftp://x.com'], ['PLAYTIME_REPORT_S', '0'], ['WORKERS', '0'], ['NODE_ENV', 'staging'], ['LOG_LEVEL', 'loud']
   ]
   for (const [name, value] of bad) {
     t.throws(() => loadConfig({ [name]: value }), ConfigError, `${name}=${value}`)

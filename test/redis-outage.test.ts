@@ -1,10 +1,10 @@
 import t from 'tap'
-import { buildTestApp, createGame, dataOf, errorOf, get, submit } from './helpers/app.js'
+import { STOPS_ITS_REDIS, buildTestApp, createGame, dataOf, errorOf, get, submit } from './helpers/app.js'
 
 /** "Within about a second": generous enough for a loaded CI machine, far below a hang. */
 const FAIL_FAST_MS = 3000
 
-t.test('Redis down: requests fail fast with unavailable; Redis back: the service recovers alone', async t => {
+t.test('Redis down: requests fail fast with unavailable; Redis back: the service recovers alone', STOPS_ITS_REDIS, async t => {
   const { app, redis } = await buildTestApp(t)
   const game = await createGame(app)
   t.equal(dataOf(await submit(app, game, { player: 'before', score: 1 })).improved, true)
@@ -37,7 +37,7 @@ t.test('Redis down: requests fail fast with unavailable; Redis back: the service
   t.same(dataOf(await submit(app, again, { player: 'after', score: 3 })), { score: 3, improved: true, best_score: 3, rank: 1 })
 })
 
-t.test('a Redis that hangs (SIGSTOP) is reported unavailable by the command timeout', async t => {
+t.test('a Redis that hangs (SIGSTOP) is reported unavailable by the command timeout', STOPS_ITS_REDIS, async t => {
   const { app, redis } = await buildTestApp(t)
   const game = await createGame(app)
   const pid = await app.redis.info('server').then(text => Number(/process_id:(\d+)/.exec(text)?.[1]))

@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from './config.js'
 import { ApiError } from '../http/envelope.js'
 import { runningManagedRedis, startManagedRedis, type ManagedRedis } from './managed-redis.js'
 import { isEntryPoint } from './paths.js'
-import { closeRedis, connectRedis } from '../store/redis-client.js'
+import { closeRedis, connectRedis, setWriteConcern } from '../store/redis-client.js'
 import { createLeaderboard } from '../store/leaderboard.js'
 import { createRecordStore } from '../store/records.js'
 import { createUserStore } from '../store/users.js'
@@ -110,6 +110,7 @@ async function connect (env: CliIo['env']): Promise<{ redis: Redis, managed: Man
   try {
     // Errors are reported through the failed command instead.
     const redis = await connectRedis(url, 5000, client => { client.on('error', () => {}) })
+    setWriteConcern(redis, config.writeConcern)
     return { redis, managed }
   } catch (error) {
     await managed?.stop()

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net'
 import { resolve } from 'node:path'
+import { COMMAND_TIMEOUT_MS, type WriteConcern } from '../store/redis-client.js'
 
 /**
  * Configuration (docs/interface.md#configuration), read and validated once at start-up.
@@ -29,6 +30,8 @@ export interface Config {
   bodyLimit: number
   /** How long a client may take to send a whole request. */
   requestTimeoutMs: number
+  /** REDIS_WAIT_REPLICAS, REDIS_WAIT_TIMEOUT_MS: how many replicas confirm a write before it is acknowledged (docs/guide.md, scaling out). */
+  writeConcern: WriteConcern
   /** How long a shutdown may spend answering what it received before closing the rest (docs/guide.md, rolling restarts). */
   shutdownTimeoutMs: number
   publicOrigin: string | undefined
@@ -189,6 +192,11 @@ export function loadConfig (env: Env = process.env): Config {
     bodyLimit: integer(env, 'BODY_LIMIT', 16384, 1024, 1_048_576),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    writeConcern: {
+      replicas: integer(env, 'REDIS_WAIT_REPLICAS', 0, 0, 16),
+      // Below the client's command timeout, so a replica that does not confirm is a clear `unavailable`.
+      timeoutMs: integer(env, 'REDIS_WAIT_TIMEOUT_MS', 500, 1, COMMAND_TIMEOUT_MS - 100)
+    },
     playtimeReportS: integer(env, 'PLAYTIME_REPORT_S', 30, 1, 300),
     publicOrigin: env.PUBLIC_ORIGIN === undefined || env.PUBLIC_ORIGIN === '' ? undefined : origin(env, 'PUBLIC_ORIGIN', env.PUBLIC_ORIGIN),
     workers: integer(env, 'WORKERS', 1, 1, 64),

@@ -1,5 +1,5 @@
-import { Cluster } from 'ioredis'
-import type { RedisClient as Redis } from './redis-client.js'
+import { Cluster, Redis } from 'ioredis'
+import type { RedisClient } from './redis-client.js'
 import { keys } from './keys.js'
 
 /**
@@ -79,10 +79,10 @@ export class RecordCache {
    * token comes back, all earlier ones have been applied. For tests and for
    * operators' tools that must see their change take effect.
    */
-  async sync (redis: Redis): Promise<void> {
+  async sync (redis: RedisClient): Promise<void> {
     const token = `${process.pid}-${Math.random().toString(36).slice(2)}`
     const arrived = new Promise<void>(resolve => this.syncs.set(token, resolve))
-    await redis.publish(keys.invalidations(), `sync:${token}`)
+    await publish(redis, `sync:${token}`)
     await arrived
     this.syncs.delete(token)
   }
@@ -101,44 +101,92 @@ export class RecordCache {
 }
 
 /** Tells every instance (this one at once) that a record changed. */
-export async function invalidate (redis: Redis, cache: RecordCache | undefined, kind: CachedKind, id: string): Promise<void> {
+export async function invalidate (redis: RedisClient, cache: RecordCache | undefined, kind: CachedKind, id: string): Promise<void> {
   cache?.invalidate(kind, id)
-  await redis.publish(keys.invalidations(), `${kind}:${id}`)
+  await publish(redis, `${kind}:${id}`)
+}
+
+/**
+ * Publishes on the invalidation channel. On a cluster a command without a
+ * key goes to any node; sending every message of this process through the
+ * same master keeps them in order, which sync() relies on.
+ */
+async function publish (redis: RedisClient, message: string): Promise<void> {
+  if (!(redis instanceof Cluster)) {
+    await redis.publish(keys.invalidations(), message)
+    return
+  }
+  const masters = redis.nodes('master').sort((a, b) => `${a.options.host ?? ''}:${a.options.port ?? 0}`.localeCompare(`${b.options.host ?? ''}:${b.options.port ?? 0}`))
+  await (masters[0] ?? redis).publish(keys.invalidations(), message)
 }
 
 /**
  * The cache of one process, fed by a subscriber connection of its own.
  * Returns the cache and a function that closes the subscriber.
+ *
+ * Plain pub/sub, on one server and on a cluster alike: invalidations are
+ * rare (operator actions, logouts) and every instance needs every one, and
+ * a cluster forwards a PUBLISH to every node, so a subscriber on any node
+ * hears it. (Sharded pub/sub would tie the channel to one slot's master,
+ * with nothing gained at this rate.)
  */
-export async function createRecordCache (redis: Redis): Promise<{ cache: RecordCache, close: () => Promise<void> }> {
-  // On a cluster, records are read from Redis every time for now: a
-  // subscriber that follows a failover to another node without missing an
-  // invalidation is not built yet, and a stale cache would let a revoked key in.
-  if (redis instanceof Cluster) return { cache: new RecordCache(() => false), close: async () => {} }
-  // Subscribed by hand on every (re)connection, so the cache is used only once
-  // the subscription is confirmed; what was missed meanwhile is dropped.
-  const subscriber = redis.duplicate({ enableOfflineQueue: true, autoResubscribe: false })
+export async function createRecordCache (redis: RedisClient): Promise<{ cache: RecordCache, close: () => Promise<void> }> {
   let live = false
   const cache = new RecordCache(() => live)
   let subscribed: () => void = () => {}
   const firstSubscription = new Promise<void>(resolve => { subscribed = resolve })
-  subscriber.on('message', (_channel: string, message: string) => { cache.receive(message) })
-  subscriber.on('ready', () => {
-    subscriber.subscribe(keys.invalidations()).then(() => {
-      cache.clear()
-      live = true
-      subscribed()
-    }, () => {}) // a failed subscribe is retried on the next connection
-  })
-  subscriber.on('error', () => {}) // the main client reports Redis outages
-  subscriber.on('close', () => { live = false })
+  let closed = false
+  let subscriber: Redis | undefined
+
+  // Subscribed by hand on every (re)connection, so the cache is used only once
+  // the subscription is confirmed; what was missed meanwhile is dropped.
+  function listen (connection: Redis, onClose: () => void): void {
+    subscriber = connection
+    connection.on('message', (_channel: string, message: string) => { cache.receive(message) })
+    connection.on('ready', () => {
+      connection.subscribe(keys.invalidations()).then(() => {
+        cache.clear()
+        live = true
+        subscribed()
+      }, () => {}) // a failed subscribe is retried on the next connection
+    })
+    connection.on('error', () => {}) // the main client reports Redis outages
+    connection.on('close', () => {
+      live = false
+      onClose()
+    })
+  }
+
+  if (redis instanceof Cluster) {
+    // One plain connection to one node at a time; when that node goes (a
+    // failover), the next known node takes over.
+    let turn = 0
+    const next = (): void => {
+      if (closed) return
+      const nodes = redis.nodes('all')
+      const node = nodes[turn++ % Math.max(1, nodes.length)]
+      if (node === undefined) {
+        setTimeout(next, 200).unref()
+        return
+      }
+      const connection = new Redis({ ...redis.options.redisOptions, host: node.options.host, port: node.options.port, enableOfflineQueue: true, autoResubscribe: false, retryStrategy: () => null })
+      listen(connection, () => {
+        connection.disconnect()
+        setTimeout(next, 100).unref()
+      })
+    }
+    next()
+  } else {
+    listen(redis.duplicate({ enableOfflineQueue: true, autoResubscribe: false }), () => {})
+  }
   // Start-up does not wait on the cache for long: without it, requests read Redis.
   await Promise.race([firstSubscription, new Promise(resolve => setTimeout(resolve, 2000).unref())])
   return {
     cache,
     close: async () => {
+      closed = true
       live = false
-      subscriber.disconnect()
+      subscriber?.disconnect()
     }
   }
 }

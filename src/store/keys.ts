@@ -87,7 +87,13 @@ export const keys = {
   /** Pub/sub channel: `<kind>:<id>` of a changed key, game, user or session record. */
   invalidations: () => `${PREFIX}:invalidate`,
   /** Prefix of the fixed-window counters of @fastify/rate-limit. */
-  rateLimitNamespace: () => `${PREFIX}:rl:`
+  rateLimitNamespace: () => `${PREFIX}:rl:`,
+  /**
+   * The rate-limit subject of an API key (after the namespace): in its
+   * game's slot, so a cluster keeps a game's counters beside its board.
+   * With an address: the per-(key, address) limit; without: the key's total.
+   */
+  apiKeyLimitSubject: (gameId: string, apiKey: string, address?: string) => `{game:${gameId}}:key:${apiKey}${address === undefined ? '' : `:${address}`}`
 } as const
 
 /** What an api_key may look like before it is used in a key name. */

@@ -108,12 +108,12 @@ function rankOrNull (zeroBased: number): number | null {
 }
 
 export function createLeaderboard (redis: Redis) {
-  const submitScript = defineScript<[string, number?, string?, string?, number?, number?]>(redis, 'rankSubmit', 8, SUBMIT)
+  const submitScript = defineScript<[string, number?, string?, string?, number?, number?]>(redis, 'rankSubmit', 8, SUBMIT, { writes: true })
   const meScript = defineScript<[string, string, number, number]>(redis, 'rankMe', 2, ME)
   const topScript = defineScript<[number, ...string[]]>(redis, 'rankTop', 1, TOP)
-  const visibilityScript = defineScript<number>(redis, 'rankSetVisibility', 4, SET_VISIBILITY)
+  const visibilityScript = defineScript<number>(redis, 'rankSetVisibility', 4, SET_VISIBILITY, { writes: true })
   const entryScript = defineScript<[string, string, string, number, number, number] | []>(redis, 'rankEntry', 4, ENTRY)
-  const deleteScript = defineScript<number>(redis, 'rankDeleteEntry', 6, DELETE_ENTRY)
+  const deleteScript = defineScript<number>(redis, 'rankDeleteEntry', 6, DELETE_ENTRY, { writes: true })
   const entryKeys = (gameId: string, player: string): string[] => [keys.board(gameId), keys.entries(gameId, player), keys.meta(gameId, player), keys.hiddenPlayers(gameId)]
 
   return {

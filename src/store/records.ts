@@ -1,5 +1,5 @@
 import { Cluster } from 'ioredis'
-import type { RedisClient as Redis } from './redis-client.js'
+import { confirmWrites, type RedisClient as Redis } from './redis-client.js'
 import { keys, API_KEY_PATTERN } from './keys.js'
 import { isGameId } from '../http/params.js'
 import { invalidate, type RecordCache } from './cache.js'
@@ -121,6 +121,7 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
       await redis.sadd(keys.games(), game.game_id)
       const hiddenUsers = await redis.smembers(keys.hiddenUsers())
       if (hiddenUsers.length > 0) await redis.sadd(keys.boardHiddenUsers(game.game_id), ...hiddenUsers)
+      await confirmWrites(redis, [keys.games(), keys.boardHiddenUsers(game.game_id)])
       const created = await createGame([keys.game(game.game_id), keys.usage(game.game_id)], [
         'name', game.name, 'developer', game.developer ?? '', 'approved', game.approved ? '1' : '0', 'created_at', game.created_at,
         'max_entries', String(game.max_entries), 'max_meta_bytes', String(game.max_meta_bytes)
@@ -155,6 +156,7 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
       ])
       if (created === 0) return null
       await redis.sadd(keys.gameKeys(key.game_id), key.api_key)
+      await confirmWrites(redis, [keys.gameKeys(key.game_id)])
       return key
     },
 

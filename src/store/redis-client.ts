@@ -71,11 +71,16 @@ export async function connectRedis (url: string, timeoutMs: number, watch: (clie
     redisOptions: options,
     enableOfflineQueue: false,
     enableReadyCheck: true,
-    // Slots move on failover: learn the new layout quickly, and retry a
-    // command redirected by MOVED/ASK, never one that may have run.
+    // Slots move on failover: ask for the layout every second, so a
+    // promoted replica is found within about 1 s of its promotion.
     slotsRefreshTimeout: COMMAND_TIMEOUT_MS,
-    retryDelayOnFailover: 100,
+    slotsRefreshInterval: 1000,
+    // Retry what Redis refused without running (MOVED, ASK, TRYAGAIN,
+    // CLUSTERDOWN), a few times; never a command whose connection dropped
+    // (it may have run), which fails at once as `unavailable`.
+    retryDelayOnFailover: 0,
     retryDelayOnClusterDown: 100,
+    maxRedirections: 5,
     clusterRetryStrategy: (attempt: number) => Math.min(attempt * 50, 1000)
   })
   watch(cluster)
@@ -120,11 +125,65 @@ export async function closeRedis (redis: RedisClient): Promise<void> {
   redis.disconnect()
 }
 
+/**
+ * How many replicas must confirm a write before it is acknowledged
+ * (REDIS_WAIT_REPLICAS; docs/guide.md, what an acknowledged write survives).
+ * 0, the default, acknowledges what the master has: a failover may lose the
+ * last writes the replica had not received yet.
+ */
+export interface WriteConcern {
+  replicas: number
+  /** How long WAIT may take (below COMMAND_TIMEOUT_MS, so the answer is `unavailable`, not a timeout). */
+  timeoutMs: number
+}
+
+const writeConcerns = new WeakMap<RedisClient, WriteConcern>()
+
+export function setWriteConcern (redis: RedisClient, concern: WriteConcern): void {
+  writeConcerns.set(redis, concern)
+}
+
+export function writeConcernOf (redis: RedisClient): WriteConcern {
+  return writeConcerns.get(redis) ?? { replicas: 0, timeoutMs: 0 }
+}
+
+/** A write that fewer replicas than required confirmed in time: not acknowledged, so `unavailable`. */
+export class WriteNotReplicatedError extends Error {
+  constructor (confirmed: number, concern: WriteConcern) {
+    super(`WAIT: ${confirmed} of ${concern.replicas} replicas confirmed the write within ${concern.timeoutMs} ms`)
+    this.name = 'WriteNotReplicatedError'
+  }
+}
+
+/** Throws WriteNotReplicatedError unless WAIT's reply reaches the write concern. */
+export function checkReplicated (confirmed: unknown, concern: WriteConcern): void {
+  if (typeof confirmed !== 'number' || confirmed < concern.replicas) throw new WriteNotReplicatedError(Number(confirmed), concern)
+}
+
+/**
+ * Waits until the writes just made to these keys reach the write concern's
+ * replicas (nothing to do when it asks for none). WAIT covers every earlier
+ * write of the connection it is sent on, so one WAIT per node suffices: on a
+ * cluster it goes to the master of each key's slot (a pipeline with a
+ * key-read is routed there), on one server once.
+ */
+export async function confirmWrites (redis: RedisClient, writtenKeys: string[]): Promise<void> {
+  const concern = writeConcernOf(redis)
+  if (concern.replicas === 0) return
+  const targets = redis instanceof Cluster ? [...new Set(writtenKeys)] : writtenKeys.slice(0, 1)
+  await Promise.all(targets.map(async key => {
+    const replies = await redis.pipeline().exists(key).call('WAIT', concern.replicas, concern.timeoutMs).exec() ?? []
+    for (const [error] of replies) if (error !== null) throw error
+    checkReplicated(replies[1]?.[1], concern)
+  }))
+}
+
 const UNAVAILABLE_REPLIES = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY|OOM|NOREPLICAS)\b/
-const UNAVAILABLE_CLIENT_ERRORS = /Command timed out|Connection is closed|Stream isn't writeable|max retries|Reached the max retries|connect ECONNREFUSED|connect ENOENT/i
+const UNAVAILABLE_CLIENT_ERRORS = /Command timed out|Connection is closed|Stream isn't writeable|max retries|Reached the max retries|connect ECONNREFUSED|connect ENOENT|Too many Cluster redirections|Cluster isn't ready|Failed to refresh slots cache|None of startup nodes is available|Command aborted due to connection close|Cluster is ended/i
 
 /** True when an error means "Redis cannot serve right now" rather than a bug. */
 export function isRedisUnavailable (error: unknown, redis: RedisClient | undefined): boolean {
+  if (error instanceof WriteNotReplicatedError) return true
   if (error instanceof ReplyError) return UNAVAILABLE_REPLIES.test((error as Error).message)
   if (error instanceof Error && UNAVAILABLE_CLIENT_ERRORS.test(error.message)) return true
   return redis !== undefined && redis.status !== 'ready'
@@ -139,7 +198,17 @@ export interface RedisMemory {
 
 /** How full Redis is, from INFO memory (allowed where CONFIG is not, as on managed Redis). */
 export async function redisMemory (redis: RedisClient): Promise<RedisMemory> {
-  const info = await redis.info('memory')
+  if (!(redis instanceof Cluster)) return parseMemory(await redis.info('memory'))
+  // On a cluster the master that will refuse writes first speaks for all:
+  // one without maxmemory or with an eviction policy, else the fullest.
+  const masters = await Promise.all(redis.nodes('master').map(async node => parseMemory(await node.info('memory'))))
+  const ratio = (memory: RedisMemory): number => memory.maxBytes === 0 ? 0 : memory.usedBytes / memory.maxBytes
+  return masters.find(memory => memory.maxBytes === 0) ??
+    masters.find(memory => memory.policy !== 'noeviction') ??
+    masters.reduce((fullest, memory) => ratio(memory) > ratio(fullest) ? memory : fullest)
+}
+
+function parseMemory (info: string): RedisMemory {
   const field = (name: string): string => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim() ?? ''
   return { usedBytes: Number(field('used_memory')), maxBytes: Number(field('maxmemory')), policy: field('maxmemory_policy') }
 }

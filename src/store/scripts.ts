@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import type { RedisClient as Redis } from './redis-client.js'
+import { checkReplicated, writeConcernOf, type RedisClient as Redis } from './redis-client.js'
 import { projectPath } from '../ops/paths.js'
 
 export type ScriptArg = string | number
@@ -18,14 +18,27 @@ export function luaSource (name: string, constants: Record<string, number> = {})
 }
 
 /**
- * Registers a Lua script with ioredis (EVALSHA, falling back to EVAL after a
- * Redis restart empties the script cache) and returns a typed caller.
+ * Registers a Lua script with ioredis (EVAL on a connection's first use,
+ * EVALSHA after) and returns a typed caller. A script that `writes` honours
+ * the client's write concern (REDIS_WAIT_REPLICAS): WAIT follows it in the
+ * same pipeline, to the same node, in the same round trip, and the write is
+ * acknowledged only when enough replicas confirm it.
  */
-export function defineScript<T> (redis: Redis, name: string, numberOfKeys: number, lua: string): (keys: string[], args: ScriptArg[]) => Promise<T> {
+export function defineScript<T> (redis: Redis, name: string, numberOfKeys: number, lua: string, { writes = false } = {}): (keys: string[], args: ScriptArg[]) => Promise<T> {
   if (!(name in redis)) redis.defineCommand(name, { numberOfKeys, lua })
-  // defineCommand has just added the method.
-  const command = (redis as unknown as Record<string, (...args: ScriptArg[]) => Promise<T>>)[name]!
-  return async (keys, args) => await command.call(redis, ...keys, ...args)
+  // defineCommand has just added the method, to the client and its pipelines.
+  type Command = (...args: ScriptArg[]) => unknown
+  const command = (redis as unknown as Record<string, Command>)[name]!
+  const concern = writeConcernOf(redis)
+  if (!writes || concern.replicas === 0) return async (keys, args) => await (command.call(redis, ...keys, ...args) as Promise<T>)
+  return async (keys, args) => {
+    const pipeline = redis.pipeline()
+    ;(pipeline as unknown as Record<string, Command>)[name]!.call(pipeline, ...keys, ...args)
+    const replies = await pipeline.call('WAIT', concern.replicas, concern.timeoutMs).exec() ?? []
+    for (const [error] of replies) if (error !== null) throw error
+    checkReplicated(replies[1]?.[1], concern)
+    return replies[0]?.[1] as T
+  }
 }
 
 /** The record scripts: create-if-absent, update-if-present, and a game's creation with its usage. */
@@ -36,8 +49,8 @@ const CREATE_GAME = luaSource('create-game')
 /** The record scripts (games, keys, users): create-if-absent and update-if-present. */
 export function hashScripts (redis: Redis) {
   return {
-    createHash: defineScript<number>(redis, 'rankCreateHash', 1, CREATE_HASH),
-    createGame: defineScript<number>(redis, 'rankCreateGame', 2, CREATE_GAME),
-    updateHash: defineScript<number>(redis, 'rankUpdateHash', 1, UPDATE_HASH)
+    createHash: defineScript<number>(redis, 'rankCreateHash', 1, CREATE_HASH, { writes: true }),
+    createGame: defineScript<number>(redis, 'rankCreateGame', 2, CREATE_GAME, { writes: true }),
+    updateHash: defineScript<number>(redis, 'rankUpdateHash', 1, UPDATE_HASH, { writes: true })
   }
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { RedisClient as Redis } from './redis-client.js'
+import { confirmWrites, type RedisClient as Redis } from './redis-client.js'
 import { keys, SESSION_ID_PATTERN } from './keys.js'
 import { USERNAME_PATTERN } from '../http/params.js'
 import { invalidate, type RecordCache } from './cache.js'
@@ -73,13 +73,14 @@ const INDEX_SESSION = luaSource('index-session')
  */
 export function createUserStore (redis: Redis, cache?: RecordCache) {
   const { createHash, updateHash } = hashScripts(redis)
-  const indexSession = defineScript<number>(redis, 'rankIndexSession', 1, INDEX_SESSION)
-  const nextSessionEpoch = defineScript<number>(redis, 'rankNextSessionEpoch', 1, NEXT_SESSION_EPOCH)
+  const indexSession = defineScript<number>(redis, 'rankIndexSession', 1, INDEX_SESSION, { writes: true })
+  const nextSessionEpoch = defineScript<number>(redis, 'rankNextSessionEpoch', 1, NEXT_SESSION_EPOCH, { writes: true })
 
   /** Deletes session records (each in a slot of its own) and tells every instance; returns how many existed. */
   async function deleteSessions (sessionIds: string[]): Promise<number> {
     const deleted = await Promise.all(sessionIds.map(async sessionId => {
       const existed = await redis.del(keys.session(sessionId))
+      await confirmWrites(redis, [keys.session(sessionId)])
       await invalidate(redis, cache, 'session', sessionId)
       return existed
     }))
@@ -101,6 +102,7 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
     async setHiddenUser (username: string, hidden: boolean): Promise<void> {
       if (hidden) await redis.sadd(keys.hiddenUsers(), username)
       else await redis.srem(keys.hiddenUsers(), username)
+      await confirmWrites(redis, [keys.hiddenUsers()])
     },
 
     async createUser (user: Omit<StoredUser, 'sessionEpoch'>): Promise<StoredUser | null> {
@@ -110,6 +112,7 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       if (created === 0) return null
       await invalidate(redis, cache, 'user', user.username)
       await redis.sadd(keys.users(), user.username)
+      await confirmWrites(redis, [keys.users()])
       return { ...user, sessionEpoch: 0 }
     },
 
@@ -136,6 +139,7 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       const expiresAtMs = now + ttlSeconds * 1000
       await indexSession([keys.userSessions(user.username)], [sessionId, expiresAtMs, now])
       await redis.set(keys.session(sessionId), sessionValue({ username: user.username, epoch: user.sessionEpoch }), 'EX', ttlSeconds)
+      await confirmWrites(redis, [keys.session(sessionId)])
       return { sessionId, username: user.username, expiresAt: new Date(expiresAtMs).toISOString() }
     },
 
@@ -163,6 +167,7 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       if (sessionIds.length === 0) return 0
       const ended = await deleteSessions(sessionIds)
       await redis.zrem(index, ...sessionIds)
+      await confirmWrites(redis, [index])
       return ended
     },
 
@@ -191,7 +196,11 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       if (!SESSION_ID_PATTERN.test(sessionId)) return false
       const value = await redis.get(keys.session(sessionId))
       const deleted = await deleteSessions([sessionId]) === 1
-      if (value !== null) await redis.zrem(keys.userSessions(sessionOwner(value).username), sessionId)
+      if (value !== null) {
+        const index = keys.userSessions(sessionOwner(value).username)
+        await redis.zrem(index, sessionId)
+        await confirmWrites(redis, [index])
+      }
       return deleted
     }
   }

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { Cluster } from 'ioredis'
 import type tap from 'tap'
 import { buildApp, type ServerExtras } from '../../src/http/app.js'
 import { loadConfig, type Config } from '../../src/ops/config.js'
 import { computeSignature } from '../../src/http/signature.js'
+import { startTestCluster, type TestCluster } from './cluster.js'
 import { startTestRedis, type TestRedis } from './redis.js'
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789-abcdefghij'
@@ -16,14 +18,56 @@ export interface TestContext {
   config: Config
 }
 
-/** A fresh redis-server and the app built on it, without listening. */
+/**
+ * TEST_REDIS=cluster runs the tests that get their Redis here against a real
+ * local Redis Cluster instead (3 masters, 1 replica each). A test file keeps
+ * a few clusters: an app gets one no other live app uses, emptied first, so
+ * every app starts from nothing as it does on its own redis-server.
+ */
+export const ON_CLUSTER = process.env.TEST_REDIS === 'cluster'
+/** For tests that stop their Redis: a cluster's nodes keep running (its failover has a test of its own). */
+export const STOPS_ITS_REDIS = { skip: ON_CLUSTER ? 'TEST_REDIS=cluster keeps its nodes running' : false }
+const idleClusters: TestCluster[] = []
+
+async function freshRedis (t: Teardown): Promise<TestRedis> {
+  if (!ON_CLUSTER) {
+    const redis = await startTestRedis()
+    t.teardown(async () => { await redis.stop() })
+    return redis
+  }
+  let cluster = idleClusters.pop()
+  if (cluster === undefined) {
+    // Kept for the file's next apps; its nodes are killed when the test process exits.
+    cluster = await startTestCluster()
+    cluster.unref()
+  }
+  await cluster.flush()
+  const mine = cluster
+  t.teardown(() => { idleClusters.push(mine) })
+  const unsupported = async (): Promise<void> => { throw new Error('this test stops its Redis, which TEST_REDIS=cluster does not') }
+  return { url: cluster.url, port: cluster.ports[0] as number, kill: unsupported, start: unsupported, stop: async () => {} }
+}
+
+/** A fresh redis-server (or an emptied cluster, TEST_REDIS=cluster) and the app built on it, without listening. */
 export async function buildTestApp (t: Teardown, env: Record<string, string> = {}, extras: ServerExtras = {}): Promise<TestContext> {
-  const redis = await startTestRedis()
-  t.teardown(async () => { await redis.stop() })
+  const redis = await freshRedis(t)
   const config = loadConfig({ NODE_ENV: 'test', ADMIN_TOKEN, REDIS_URL: redis.url, RATE_LIMIT_MAX: '1000000', ...env })
   const app = await buildApp(config, extras)
   t.teardown(async () => { await app.close() })
   return { app, redis, config }
+}
+
+/** Several instances of the service on one fresh Redis (or one emptied cluster), like processes behind a load balancer. */
+export async function buildTestApps (t: Teardown, count: number, env: Record<string, string> = {}): Promise<TestContext & { apps: FastifyInstance[] }> {
+  const redis = await freshRedis(t)
+  const config = loadConfig({ NODE_ENV: 'test', ADMIN_TOKEN, REDIS_URL: redis.url, RATE_LIMIT_MAX: '1000000', ...env })
+  const apps: FastifyInstance[] = []
+  for (let i = 0; i < count; i++) {
+    const app = await buildApp(config)
+    t.teardown(async () => { await app.close() })
+    apps.push(app)
+  }
+  return { app: apps[0] as FastifyInstance, apps, redis, config }
 }
 
 export type Fields = Record<string, string>
@@ -133,4 +177,10 @@ export function dataOf (response: LightMyRequestResponse): any {
   const body = response.json()
   if (response.statusCode !== 200 || body.ok !== true) throw new Error(`expected a success envelope, got ${response.statusCode} ${response.body}`)
   return body.data
+}
+
+/** Every key matching a pattern, on one server or on every master of a cluster (KEYS reaches one node only). */
+export async function keysMatching (redis: FastifyInstance['redis'], pattern: string): Promise<string[]> {
+  if (!(redis instanceof Cluster)) return await redis.keys(pattern)
+  return (await Promise.all(redis.nodes('master').map(async node => await node.keys(pattern)))).flat()
 }

@@ -12,14 +12,28 @@ const run = promisify(execFile)
  * A real local Redis Cluster started by the test itself: Debian's
  * redis-server on free loopback ports, 3 masters with 1 replica each, made
  * with `redis-cli --cluster create`, no persistence, a node timeout of 1 s so
- * a failover happens within seconds.
+ * a failover happens within seconds, and each node's log in its folder.
  */
 export interface TestCluster {
   /** redis:// URL of the first master (any node would do). */
   url: string
   ports: number[]
+  /** Where the nodes keep their cluster configuration. */
+  dir: string
   /** The port of the master that owns a key's slot. */
   masterOf: (key: string) => Promise<number>
+  /** Lets the test process exit while the nodes run (whoever calls it kills them on exit). */
+  unref: () => void
+  /** Empties every master (FLUSHALL), so the next test starts from nothing. */
+  flush: () => Promise<void>
+  /** The port of the replica of a master. */
+  replicaOf: (masterPort: number) => Promise<number>
+  /** Whether a node is a master now (a replica becomes one when it is promoted). */
+  isMaster: (port: number) => Promise<boolean>
+  /** A client of one node, for the test's own commands; the caller disconnects it. */
+  node: (port: number) => Redis
+  /** Starts a killed node again: it rejoins the cluster with its old identity (as a replica, if it was replaced). */
+  start: (port: number) => Promise<void>
   /** SIGKILL one node, like a crash. */
   kill: (port: number) => Promise<void>
   stop: () => Promise<void>
@@ -36,21 +50,31 @@ export async function startTestCluster (): Promise<TestCluster> {
     while (ports.includes(port) || ports.includes(port - 10000) || port + 10000 > 65535) port = await freePort()
     ports.push(port)
   }
+  // A node that fails leaves the others serving their slots
+  // (cluster-require-full-coverage no, as docs/guide.md advises).
+  async function start (port: number): Promise<void> {
+    const child = spawn('redis-server', [
+      '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir,
+      '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '1000',
+      '--cluster-require-full-coverage', 'no', '--repl-diskless-sync-delay', '0',
+      '--daemonize', 'no', '--logfile', join(dir, `redis-${port}.log`), '--maxmemory', '256mb', '--maxmemory-policy', 'noeviction'
+    ], { stdio: 'ignore' })
+    nodes.set(port, child)
+    await waitForPing(port, child)
+  }
+  // However the test process ends, its nodes end with it.
+  const killAll = (): void => {
+    for (const child of nodes.values()) child.kill('SIGKILL')
+    rmSync(dir, { recursive: true, force: true })
+  }
+  process.once('exit', killAll)
   try {
-    for (const port of ports) {
-      const child = spawn('redis-server', [
-        '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir,
-        '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '1000',
-        '--daemonize', 'no', '--maxmemory', '256mb', '--maxmemory-policy', 'noeviction'
-      ], { stdio: 'ignore' })
-      nodes.set(port, child)
-      await waitForPing(port, child)
-    }
+    for (const port of ports) await start(port)
     await run('redis-cli', ['--cluster', 'create', ...ports.map(port => `127.0.0.1:${port}`), '--cluster-replicas', '1', '--cluster-yes'])
     await waitForClusterOk(ports)
   } catch (error) {
-    for (const child of nodes.values()) child.kill('SIGKILL')
-    rmSync(dir, { recursive: true, force: true })
+    killAll()
+    process.off('exit', killAll)
     throw error
   }
 
@@ -66,6 +90,7 @@ export async function startTestCluster (): Promise<TestCluster> {
   return {
     url: `redis://127.0.0.1:${ports[0] as number}`,
     ports,
+    dir,
     async masterOf (key: string): Promise<number> {
       const client = new Redis({ port: ports[0], host: '127.0.0.1', maxRetriesPerRequest: 0 })
       try {
@@ -78,15 +103,56 @@ export async function startTestCluster (): Promise<TestCluster> {
         client.disconnect()
       }
     },
+    async replicaOf (masterPort: number): Promise<number> {
+      const client = nodeClient(masterPort)
+      try {
+        const port = /^slave0:.*port=(\d+)/m.exec(await client.info('replication'))?.[1]
+        if (port === undefined) throw new Error(`the master on ${masterPort} has no replica`)
+        return Number(port)
+      } finally {
+        client.disconnect()
+      }
+    },
+    async isMaster (port: number): Promise<boolean> {
+      const client = nodeClient(port)
+      try {
+        return /^role:master/m.test(await client.info('replication'))
+      } catch {
+        return false
+      } finally {
+        client.disconnect()
+      }
+    },
+    node: nodeClient,
+    unref () {
+      for (const child of nodes.values()) child.unref()
+    },
+    async flush () {
+      await Promise.all(ports.map(async port => {
+        const client = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0 })
+        try {
+          // Replicas refuse writes; FLUSHALL on the masters reaches them too.
+          if (/role:master/.test(await client.info('replication'))) await client.flushall()
+        } finally {
+          client.disconnect()
+        }
+      }))
+    },
+    start,
     kill,
     async stop () {
       await Promise.all(ports.map(kill))
       rmSync(dir, { recursive: true, force: true })
+      process.off('exit', killAll)
     }
   }
 }
 
-/** Until every node says cluster_state:ok (the create command returns before gossip settles). */
+function nodeClient (port: number): Redis {
+  return new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0, retryStrategy: () => null })
+}
+
+/** Until every node says cluster_state:ok (the create command returns before gossip settles) and every replica has synced. */
 async function waitForClusterOk (ports: number[]): Promise<void> {
   const deadline = Date.now() + 20_000
   for (const port of ports) {
@@ -94,7 +160,10 @@ async function waitForClusterOk (ports: number[]): Promise<void> {
     try {
       for (;;) {
         const info = await client.call('CLUSTER', 'INFO') as string
-        if (info.includes('cluster_state:ok')) break
+        // A replica that has not finished its first sync could not take over.
+        const replication = await client.info('replication')
+        if (info.includes('cluster_state:ok') && !/^role:slave/m.test(replication)) break
+        if (info.includes('cluster_state:ok') && /^master_link_status:up/m.test(replication)) break
         if (Date.now() > deadline) throw new Error(`the test cluster did not reach cluster_state:ok: ${info}`)
         await new Promise(resolve => setTimeout(resolve, 100))
       }
