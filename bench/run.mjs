@@ -47,7 +47,8 @@ const { parseInfo, redisClient, startRedis } = await import('./lib/redis.mjs')
 const { results, resultsFile, scenarioLine } = await import('./lib/report.mjs')
 const { createGames, createSessions, gameIdOf, measureMemory, memoryInfo, seedBoard, verifySeed } = await import('./lib/seed.mjs')
 const { startFloor, startService } = await import('./lib/service.mjs')
-const { floor: floorScenario, perBoard, perPass } = await import('./scenarios/index.mjs')
+const { floor: floorScenario, perBoard, perPass, scaling: scalingScenarios } = await import('./scenarios/index.mjs')
+const { startCluster } = await import('./lib/cluster.mjs')
 
 const started = Date.now()
 const failures = []
@@ -140,7 +141,57 @@ try {
     passes.push({ workers, processes, rows, floorRow, logLines: log === '' ? [] : log.split('\n') })
   }
 
-  const body = results({ opts, passes, memory, failures })
+  // Scaling out: the same requests through one Redis and through a local
+  // cluster, each setup after the other, on the smallest board.
+  const scaling = []
+  {
+    const size = Math.min(...opts.boards)
+    const setups = [
+      { label: 'one Redis, 1 instance', workers: 1 },
+      { label: 'one Redis, 2 instances', workers: 2 },
+      { label: 'cluster 3+3, 2 instances', workers: 2, cluster: true },
+      { label: 'cluster 3+3, 2 instances, REDIS_WAIT_REPLICAS=1', workers: 2, cluster: true, env: { REDIS_WAIT_REPLICAS: '1' } }
+    ]
+    let cluster
+    let clusterCtx
+    for (const setup of setups) {
+      await stopProcess(service.child)
+      if (setup.cluster && cluster === undefined) {
+        cluster = await startCluster()
+        console.log(`\nbench: Redis Cluster of 3 masters + 3 replicas on ports ${cluster.ports.join(', ')}`)
+      }
+      service = await startService(setup.cluster ? cluster.ports[0] : redisServer.port, setup.workers, setup.env)
+      let ctx = { board: boards[size], key: games[size].key, gameId: boards[size].gameId, cookies }
+      if (setup.cluster) {
+        if (clusterCtx === undefined) {
+          const clusterGames = await createGames(service.base, [size])
+          const clusterCookies = await createSessions(service.base, opts.users)
+          const seeder = await cluster.masterClientFor(`{game:${gameIdOf(size)}}`)
+          const board = await seedBoard(seeder, gameIdOf(size), size)
+          seeder.disconnect()
+          await verifySeed(service, board, clusterGames[size].key.api_key)
+          clusterCtx = { board, key: clusterGames[size].key, gameId: board.gameId, cookies: clusterCookies }
+        }
+        ctx = clusterCtx
+      }
+      console.log(`bench: scaling: ${setup.label}`)
+      for (const scenario of scalingScenarios) {
+        const row = await measureScenario({ name: scenario.name, size, port: service.port, makeFeed: (poolSize) => scenario.makeFeed({ smoke, ...ctx }, poolSize), redisCost: false }, measuring)
+        row.setup = setup.label
+        row.scenario = scenario
+        scaling.push(row)
+        if (row.failed > 0) {
+          failures.push({ workers: setup.label, name: scenario.name, size, failed: row.failed, examples: row.examples })
+          console.log(`bench: FAILED ${scenario.name} (${setup.label}): ${row.failed} responses failed; e.g. ${row.examples.join(' / ')}`)
+        }
+        if (exited(service.child)) throw new Error(`the service exited during ${scenario.name} (${setup.label}):\n${logTail(service.child)}`)
+        console.log(scenarioLine(row))
+      }
+    }
+    for (const child of cluster?.children ?? []) await stopProcess(child)
+  }
+
+  const body = results({ opts, passes, memory, failures, scaling })
   console.log(`\n${body}`)
   console.log(`bench: finished in ${fmt((Date.now() - started) / 1000, 0)} s`)
 

@@ -51,7 +51,7 @@ function targets (opts, passes, memory) {
  * The results, printed at the end and written as the "Results" section of
  * bench/RESULTS.md. passes: { workers, processes, rows, floorRow, logLines }.
  */
-export function results ({ opts, passes, memory, failures }) {
+export function results ({ opts, passes, memory, failures, scaling = [] }) {
   const report = []
   const push = (...lines) => report.push(...lines)
   push(`Scenarios: ${opts.connections} connections, pipelining 1, ${opts.warmup} s warm-up then ${opts.duration} s measured, each; ` +
@@ -88,6 +88,16 @@ export function results ({ opts, passes, memory, failures }) {
   push(`### Memory at ${int(memory.size)} players`, '')
   push(`- INFO memory used_memory grew by ${int(memory.usedAfter - memory.usedBefore)} bytes while the board was seeded: **${fmt(memory.perEntry, 1)} bytes per board entry** (board zset + entries hash together).`)
   push(`- MEMORY USAGE ... SAMPLES 5000: board zset ${fmt(memory.boardPerEntry, 1)} + entries hash ${fmt(memory.entriesPerEntry, 1)} = ${fmt(memory.boardPerEntry + memory.entriesPerEntry, 1)} bytes per entry (encodings ${memory.encodings.join(' / ')}; player names \`bench_user_<i>\`, ${playerName(memory.size - 1).length} characters at most).`, '')
+
+  if (scaling.length > 0) {
+    const base = new Map(scaling.filter(row => row.setup === scaling[0].setup).map(row => [row.name, row.rps]))
+    push(`### Scaling out: one Redis and a local Redis Cluster (board of ${int(scaling[0].size)})`, '')
+    push('The same requests through each setup in turn, back to back: one redis-server, or a cluster of 3 masters with 1 replica each ' +
+      '(6 redis-servers); 1 or 2 service processes (WORKERS). "x first" is req/s over the first setup\'s for the same scenario. ' +
+      'Everything shares this box\'s CPUs, so a cluster cannot add capacity here: the ratios show what the cluster client and WAIT cost, not how far a cluster of machines grows.', '')
+    push(markdownTable(['setup', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'x first', 'other CPU'],
+      scaling.map(row => [row.setup, row.name, int(row.rps), fmt(row.p50), fmt(row.p99), fmt(row.rps / (base.get(row.name) ?? row.rps)), fmt(row.cpu.others + row.cpu.steal)]), 'llrrrrr'), '')
+  }
 
   push('### Targets', '')
   push(...targets(opts, passes, memory).map(line => `- ${line}`), '')

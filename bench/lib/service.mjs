@@ -8,6 +8,7 @@ import { SERVER_ENTRY } from './compiled.mjs'
 import { exited, freePort, logTail, startProcess, tmp } from './processes.mjs'
 
 const adminToken = randomBytes(24).toString('hex')
+let started = 0
 
 async function waitForHttp (child, url, isReady, what) {
   const deadline = Date.now() + 30_000
@@ -22,7 +23,7 @@ async function waitForHttp (child, url, isReady, what) {
   throw new Error(`${what} did not become ready within 30 s:\n${logTail(child)}`)
 }
 
-export async function startService (redisPort, workers) {
+export async function startService (redisPort, workers, extraEnv = {}) {
   const port = await freePort()
   const env = {
     ...process.env,
@@ -35,9 +36,10 @@ export async function startService (redisPort, workers) {
     RATE_LIMIT_MAX: '1000000000',
     SESSION_RATE_LIMIT_MAX: '1000000000',
     WORKERS: String(workers),
-    DATA_DIR: join(tmp, 'service-data')
+    DATA_DIR: join(tmp, 'service-data'),
+    ...extraEnv
   }
-  const logPath = join(tmp, `service-workers-${workers}.log`)
+  const logPath = join(tmp, `service-${++started}-workers-${workers}.log`)
   const child = startProcess('service', process.execPath, [SERVER_ENTRY], { env, logPath })
   await waitForHttp(child, `http://127.0.0.1:${port}/healthz`, body => body?.ok === true, 'the service')
   return { child, port, base: `http://127.0.0.1:${port}`, logPath }

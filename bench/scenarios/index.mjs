@@ -28,3 +28,6 @@ export const perBoard = [submit, top20, top100, me, submitSelf]
 
 /** They do not touch the board: once per pass, on the smallest board's game. */
 export const perPass = [playtime, rateGet]
+
+/** The scaling rows (one Redis, a cluster; one or two instances), on the smallest board. */
+export const scaling = [submit, top20, playtime]
