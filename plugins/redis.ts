@@ -25,8 +25,18 @@ export default fp(async (fastify) => {
       down = false
     })
   })
-  setWriteConcern(redis, fastify.config.writeConcern)
+  try {
+    await setWriteConcern(redis, fastify.config.writeConcern, STARTUP_WAIT_MS)
+  } catch (error) {
+    await closeRedis(redis)
+    throw error
+  }
   fastify.decorate<RedisClient>('redis', redis)
-  for (const warning of memoryWarnings(await redisMemory(redis))) fastify.log.warn(warning)
+  // Best effort: a cluster that has lost a master must not keep every instance from starting.
+  try {
+    for (const warning of memoryWarnings(await redisMemory(redis))) fastify.log.warn(warning)
+  } catch (error) {
+    fastify.log.warn({ reason: (error as Error).message }, 'could not read Redis memory settings at start-up')
+  }
   fastify.addHook('onClose', async () => { await closeRedis(redis) })
 }, { name: 'redis', dependencies: ['config'] })

@@ -2,6 +2,7 @@ import t from 'tap'
 import { buildApp } from '../src/http/app.js'
 import { runCli } from '../src/ops/cli.js'
 import { loadConfig } from '../src/ops/config.js'
+import { MAX_AGE_MS, RecordCache } from '../src/store/cache.js'
 import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, errorOf, get, submit } from './helpers/app.js'
 
 /** Pub/sub delivery is asynchronous: poll briefly for the other instance to hear of a change. */
@@ -69,4 +70,20 @@ t.test('a session is cached no longer than its TTL', async t => {
   await new Promise(resolve => setTimeout(resolve, 1100))
   t.equal(errorOf(await app.inject({ method: 'GET', url, headers })), 'not_logged_in')
   t.equal(errorOf(await get(app, url)), 'not_logged_in')
+})
+
+t.test('a cached record is read again after MAX_AGE_MS, even when no invalidation came', async t => {
+  let now = 1_000_000
+  const cache = new RecordCache(() => true, () => now)
+  cache.set('key', 'rk_a', { revoked: false }, cache.stamp())
+  cache.set('session', 's1', { username: 'u' }, cache.stamp(), now + 5000)
+  now += 4999
+  t.same(cache.get('key', 'rk_a'), { revoked: false }, 'served from the cache while young')
+  t.same(cache.get('session', 's1'), { username: 'u' })
+  now += 1
+  t.equal(cache.get('session', 's1'), undefined, 'a session goes with its own TTL')
+  now += MAX_AGE_MS - 5000 - 1
+  t.same(cache.get('key', 'rk_a'), { revoked: false }, 'until MAX_AGE_MS')
+  now += 1
+  t.equal(cache.get('key', 'rk_a'), undefined, 'then it is gone')
 })

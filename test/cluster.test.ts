@@ -3,7 +3,7 @@ import t from 'tap'
 import { buildApp } from '../src/http/app.js'
 import { loadConfig } from '../src/ops/config.js'
 import { keys } from '../src/store/keys.js'
-import { ADMIN_TOKEN, admin, createGame, dataOf, errorOf, me, submit, top } from './helpers/app.js'
+import { ADMIN_TOKEN, admin, createGame, dataOf, me, submit, top } from './helpers/app.js'
 import { startTestCluster } from './helpers/cluster.js'
 
 /*
@@ -60,7 +60,7 @@ t.test('the record cache works on a cluster: one instance caches, another revoke
   const deadline = Date.now() + 2000
   let answer = ''
   while (Date.now() < deadline && answer !== 'key_revoked') {
-    answer = errorOf(await top(first, game)) ?? ''
+    answer = String((await top(first, game)).json().error ?? '')
     await new Promise(resolve => setTimeout(resolve, 20))
   }
   t.equal(answer, 'key_revoked', 'the first instance refuses the revoked key')

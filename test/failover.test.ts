@@ -112,6 +112,14 @@ for (const waitReplicas of [0, 1]) {
       if (await cluster.masterOf(`{game:${candidate.gameId}}`) !== master && await cluster.masterOf(`{${candidate.apiKey}}`) !== master) other = candidate
     }
 
+    dataOf(await admin(app, 'POST', '/admin/users', { username: 'player' }))
+    const cookie = `sid=${String(dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'player' })).session_id)}`
+    const playtime = async (): Promise<string> => {
+      const body = (await app.inject({ method: 'POST', url: '/api/playtime', payload: `game_id=${game.gameId}&seconds=30`, headers: { 'content-type': 'application/x-www-form-urlencoded', cookie } })).json()
+      return body.ok === true ? 'ok' : String(body.error)
+    }
+    t.equal(await playtime(), 'ok', 'play time is reported before the kill')
+
     const load = submitLoop(app, game, 8)
     t.teardown(load.stop)
     await until('acknowledged submits', () => load.answers.filter(answer => answer.outcome === 'ok').length >= 200)
@@ -120,6 +128,7 @@ for (const waitReplicas of [0, 1]) {
     const firstUnavailable = await until('an unavailable answer', () => load.answers.some(answer => answer.at >= killedAt && answer.outcome === 'unavailable'))
     const otherDuring = await submit(app, other, { player: 'elsewhere', score: 1 })
     t.equal(otherDuring.json().error, undefined, 'a game on another master is served during the outage')
+    t.equal(await playtime(), 'unavailable', 'a play-time report for the lost master is unavailable, not an internal error')
     const promotedAt = await until('the replica is promoted', async () => await cluster.isMaster(replica))
     let rejoinedAt: number | undefined
     if (waitReplicas > 0) {
@@ -132,6 +141,7 @@ for (const waitReplicas of [0, 1]) {
     }
     const recoveredAt = await until('a submit acknowledged after the promotion', () => load.answers.some(answer => answer.at > (rejoinedAt ?? promotedAt) && answer.outcome === 'ok'))
     await until('more submits after the recovery', () => load.answers.filter(answer => answer.at > recoveredAt && answer.outcome === 'ok').length >= 50)
+    t.equal(await playtime(), 'ok', 'play time is reported again after the recovery')
     await load.stop()
 
     const outcomes = new Set(load.answers.map(answer => answer.outcome))
@@ -173,13 +183,17 @@ for (const waitReplicas of [0, 1]) {
     await replicaClient.call('CLIENT', 'KILL', 'TYPE', 'master')
     await until('the replica link is down', async () => /master_link_status:down/.test(await replicaClient.info('replication')))
 
-    const answers: Answer[] = []
-    for (let i = 0; i < 20; i++) {
+    // Twenty submits at once, and a read of the same game while they wait.
+    const submits = Array.from({ length: 20 }, async (_, i): Promise<Answer> => {
       const player = `lag${i}`
       const started = Date.now()
       const body = (await submit(app, game, { player, score: i })).json()
-      answers.push({ at: Date.now(), tookMs: Date.now() - started, outcome: body.ok === true ? 'ok' : body.error, player })
-    }
+      return { at: Date.now(), tookMs: Date.now() - started, outcome: body.ok === true ? 'ok' : body.error, player }
+    })
+    await new Promise(resolve => setTimeout(resolve, 100)) // the writes are waiting for the replica by now
+    const read = top(app, game)
+    const answers = await Promise.all(submits)
+    t.equal((await read).json().ok, true, 'a read of the game is served meanwhile: writes waiting for a replica do not hold it up')
     t.match(await replicaClient.info('replication'), /master_link_status:down/, 'the replica missed all of them')
     await cluster.kill(master)
     await replicaClient.config('SET', 'masterauth', '')

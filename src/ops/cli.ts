@@ -110,7 +110,12 @@ async function connect (env: CliIo['env']): Promise<{ redis: Redis, managed: Man
   try {
     // Errors are reported through the failed command instead.
     const redis = await connectRedis(url, 5000, client => { client.on('error', () => {}) })
-    setWriteConcern(redis, config.writeConcern)
+    try {
+      await setWriteConcern(redis, config.writeConcern)
+    } catch (error) {
+      await closeRedis(redis)
+      throw error
+    }
     return { redis, managed }
   } catch (error) {
     await managed?.stop()

@@ -144,7 +144,7 @@ function redisUrl (env: Env): string | undefined {
     } catch {}
     if (url === undefined || !['redis:', 'rediss:', 'unix:'].includes(url.protocol) || (parts.length > 1 && url.protocol === 'unix:')) {
       // The message shows the value, never a password in it.
-      throw new ConfigError('REDIS_URL', 'must be a redis://, rediss:// or unix:// URL, or comma-separated redis:// or rediss:// URLs of cluster nodes', raw.replace(/\/\/([^:@/]*):[^@/]*@/g, '//$1:(hidden)@'))
+      throw new ConfigError('REDIS_URL', 'must be a redis://, rediss:// or unix:// URL, or comma-separated redis:// or rediss:// URLs of cluster nodes', raw.includes('@') ? '(not shown: it carries credentials)' : raw)
     }
   }
   return raw

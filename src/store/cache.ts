@@ -14,12 +14,19 @@ export type CachedKind = 'key' | 'game' | 'user' | 'session'
 
 interface Entry {
   value: unknown
-  /** ms since epoch; Infinity for records without a TTL. */
+  /** ms since epoch: the record's own TTL, at most MAX_AGE_MS from when it was read. */
   expiresAt: number
 }
 
 /** Entries per kind; the oldest goes first when full. */
 const MAX_ENTRIES = 20_000
+
+/**
+ * The longest a record stays cached, even when no invalidation comes: a
+ * backstop for a message lost in the cluster bus or a publish that failed
+ * after its write. Invalidations remain what makes changes take effect at once.
+ */
+export const MAX_AGE_MS = 60_000
 
 export class RecordCache {
   private readonly maps = new Map<CachedKind, Map<string, Entry>>()
@@ -28,7 +35,7 @@ export class RecordCache {
   /** Bumped by every invalidation, so a read that raced a write is not cached. */
   private generation = 0
 
-  constructor (private readonly isLive: () => boolean) {}
+  constructor (private readonly isLive: () => boolean, private readonly now: () => number = Date.now) {}
 
   private map (kind: CachedKind): Map<string, Entry> {
     let map = this.maps.get(kind)
@@ -44,7 +51,7 @@ export class RecordCache {
     const map = this.map(kind)
     const entry = map.get(id)
     if (entry === undefined) return undefined
-    if (entry.expiresAt <= Date.now()) {
+    if (entry.expiresAt <= this.now()) {
       map.delete(id)
       return undefined
     }
@@ -60,7 +67,7 @@ export class RecordCache {
     if (!this.isLive() || stamp !== this.generation) return
     const map = this.map(kind)
     if (map.size >= MAX_ENTRIES) map.delete(map.keys().next().value as string)
-    map.set(id, { value, expiresAt })
+    map.set(id, { value, expiresAt: Math.min(expiresAt, this.now() + MAX_AGE_MS) })
   }
 
   invalidate (kind: CachedKind, id: string): void {
@@ -107,9 +114,27 @@ export async function invalidate (redis: RedisClient, cache: RecordCache | undef
 }
 
 /**
+ * Runs a write of a cached record, then tells every instance. When the write
+ * fails it may still have been applied (a WAIT no replica confirmed, a
+ * connection lost after sending), so every instance is told then too.
+ */
+export async function changeRecord<T> (redis: RedisClient, cache: RecordCache | undefined, kind: CachedKind, id: string, write: () => Promise<T>): Promise<T> {
+  let result: T
+  try {
+    result = await write()
+  } catch (error) {
+    await invalidate(redis, cache, kind, id).catch(() => {})
+    throw error
+  }
+  await invalidate(redis, cache, kind, id)
+  return result
+}
+
+/**
  * Publishes on the invalidation channel. On a cluster a command without a
  * key goes to any node; sending every message of this process through the
- * same master keeps them in order, which sync() relies on.
+ * same master keeps them in order, which sync() relies on; when that master
+ * is down, the next one in the same order takes the message.
  */
 async function publish (redis: RedisClient, message: string): Promise<void> {
   if (!(redis instanceof Cluster)) {
@@ -117,7 +142,16 @@ async function publish (redis: RedisClient, message: string): Promise<void> {
     return
   }
   const masters = redis.nodes('master').sort((a, b) => `${a.options.host ?? ''}:${a.options.port ?? 0}`.localeCompare(`${b.options.host ?? ''}:${b.options.port ?? 0}`))
-  await (masters[0] ?? redis).publish(keys.invalidations(), message)
+  let lastError: unknown = new Error('Cluster has no master to publish through')
+  for (const master of masters) {
+    try {
+      await master.publish(keys.invalidations(), message)
+      return
+    } catch (error) {
+      lastError = error
+    }
+  }
+  throw lastError
 }
 
 /**
@@ -148,7 +182,7 @@ export async function createRecordCache (redis: RedisClient): Promise<{ cache: R
         cache.clear()
         live = true
         subscribed()
-      }, () => {}) // a failed subscribe is retried on the next connection
+      }, () => { connection.disconnect(true) }) // a failed subscribe is retried on a new connection
     })
     connection.on('error', () => {}) // the main client reports Redis outages
     connection.on('close', () => {

@@ -2,7 +2,7 @@ import { Cluster } from 'ioredis'
 import { confirmWrites, type RedisClient as Redis } from './redis-client.js'
 import { keys, API_KEY_PATTERN } from './keys.js'
 import { isGameId } from '../http/params.js'
-import { invalidate, type RecordCache } from './cache.js'
+import { changeRecord, type RecordCache } from './cache.js'
 import { hashScripts } from './scripts.js'
 
 /** A game as operators see it (docs/interface.md#operator-api), with its storage caps. */
@@ -122,13 +122,11 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
       const hiddenUsers = await redis.smembers(keys.hiddenUsers())
       if (hiddenUsers.length > 0) await redis.sadd(keys.boardHiddenUsers(game.game_id), ...hiddenUsers)
       await confirmWrites(redis, [keys.games(), keys.boardHiddenUsers(game.game_id)])
-      const created = await createGame([keys.game(game.game_id), keys.usage(game.game_id)], [
+      const created = await changeRecord(redis, cache, 'game', game.game_id, async () => await createGame([keys.game(game.game_id), keys.usage(game.game_id)], [
         'name', game.name, 'developer', game.developer ?? '', 'approved', game.approved ? '1' : '0', 'created_at', game.created_at,
         'max_entries', String(game.max_entries), 'max_meta_bytes', String(game.max_meta_bytes)
-      ])
-      if (created === 0) return null
-      await invalidate(redis, cache, 'game', game.game_id)
-      return game
+      ]))
+      return created === 0 ? null : game
     },
 
     /** Updates the given fields; null when the game does not exist. */
@@ -139,8 +137,7 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
       if (changes.approved !== undefined) fields.push('approved', changes.approved ? '1' : '0')
       if (changes.max_entries !== undefined) fields.push('max_entries', String(changes.max_entries))
       if (changes.max_meta_bytes !== undefined) fields.push('max_meta_bytes', String(changes.max_meta_bytes))
-      if (await updateHash([keys.game(gameId)], fields) === 0) return null
-      await invalidate(redis, cache, 'game', gameId)
+      if (await changeRecord(redis, cache, 'game', gameId, async () => await updateHash([keys.game(gameId)], fields)) === 0) return null
       return await this.game(gameId)
     },
 
@@ -162,8 +159,7 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
 
     async revokeKey (apiKey: string): Promise<KeyRecord | null> {
       if (!API_KEY_PATTERN.test(apiKey)) return null
-      if (await updateHash([keys.apiKey(apiKey)], ['revoked', '1']) === 0) return null
-      await invalidate(redis, cache, 'key', apiKey)
+      if (await changeRecord(redis, cache, 'key', apiKey, async () => await updateHash([keys.apiKey(apiKey)], ['revoked', '1'])) === 0) return null
       return await this.key(apiKey)
     },
 

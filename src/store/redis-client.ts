@@ -114,8 +114,13 @@ export async function waitUntilReady (redis: RedisClient, timeoutMs: number): Pr
   })
 }
 
-/** Closes politely when possible, at once otherwise. */
+/** Closes politely when possible, at once otherwise (the writer connection too). */
 export async function closeRedis (redis: RedisClient): Promise<void> {
+  const writer = writers.get(redis)
+  if (writer !== undefined) {
+    writers.delete(redis)
+    await closeRedis(writer)
+  }
   if (redis.status === 'ready') {
     try {
       await redis.quit()
@@ -138,13 +143,30 @@ export interface WriteConcern {
 }
 
 const writeConcerns = new WeakMap<RedisClient, WriteConcern>()
+/**
+ * The connection(s) writing scripts use when writes wait for replicas. WAIT
+ * blocks the connection it is sent on until the replicas answer, so it gets
+ * connections of its own: reads and rate-limit counters never queue behind it.
+ */
+const writers = new WeakMap<RedisClient, RedisClient>()
 
-export function setWriteConcern (redis: RedisClient, concern: WriteConcern): void {
+/** Sets the write concern of a client (before the store is built on it); with replicas, opens its writer connection. */
+export async function setWriteConcern (redis: RedisClient, concern: WriteConcern, timeoutMs = COMMAND_TIMEOUT_MS * 5): Promise<void> {
   writeConcerns.set(redis, concern)
+  if (concern.replicas === 0 || writers.has(redis)) return
+  const writer = redis.duplicate()
+  writer.on('error', () => {}) // the main client reports Redis outages
+  writers.set(redis, writer)
+  await waitUntilReady(writer, timeoutMs)
 }
 
 export function writeConcernOf (redis: RedisClient): WriteConcern {
   return writeConcerns.get(redis) ?? { replicas: 0, timeoutMs: 0 }
+}
+
+/** Where writing scripts go: the writer connection when writes wait for replicas, else the client itself. */
+export function writerOf (redis: RedisClient): RedisClient {
+  return writers.get(redis) ?? redis
 }
 
 /** A write that fewer replicas than required confirmed in time: not acknowledged, so `unavailable`. */
@@ -178,7 +200,8 @@ export async function confirmWrites (redis: RedisClient, writtenKeys: string[]):
   }))
 }
 
-const UNAVAILABLE_REPLIES = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY|OOM|NOREPLICAS)\b/
+// MOVED and ASK reach the caller only from a pipeline ioredis did not retry (the slot moved twice, or a resharding is under way).
+const UNAVAILABLE_REPLIES = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY|OOM|NOREPLICAS|MOVED|ASK)\b/
 const UNAVAILABLE_CLIENT_ERRORS = /Command timed out|Connection is closed|Stream isn't writeable|max retries|Reached the max retries|connect ECONNREFUSED|connect ENOENT|Too many Cluster redirections|Cluster isn't ready|Failed to refresh slots cache|None of startup nodes is available|Command aborted due to connection close|Cluster is ended/i
 
 /** True when an error means "Redis cannot serve right now" rather than a bug. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { confirmWrites, type RedisClient as Redis } from './redis-client.js'
 import { keys, SESSION_ID_PATTERN } from './keys.js'
 import { USERNAME_PATTERN } from '../http/params.js'
-import { invalidate, type RecordCache } from './cache.js'
+import { changeRecord, type RecordCache } from './cache.js'
 import { defineScript, luaSource, hashScripts } from './scripts.js'
 
 /** A user as operators see it: never the password hash. */
@@ -79,10 +79,11 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
   /** Deletes session records (each in a slot of its own) and tells every instance; returns how many existed. */
   async function deleteSessions (sessionIds: string[]): Promise<number> {
     const deleted = await Promise.all(sessionIds.map(async sessionId => {
-      const existed = await redis.del(keys.session(sessionId))
-      await confirmWrites(redis, [keys.session(sessionId)])
-      await invalidate(redis, cache, 'session', sessionId)
-      return existed
+      return await changeRecord(redis, cache, 'session', sessionId, async () => {
+        const existed = await redis.del(keys.session(sessionId))
+        await confirmWrites(redis, [keys.session(sessionId)])
+        return existed
+      })
     }))
     return deleted.reduce((sum, count) => sum + count, 0)
   }
@@ -106,11 +107,10 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
     },
 
     async createUser (user: Omit<StoredUser, 'sessionEpoch'>): Promise<StoredUser | null> {
-      const created = await createHash([keys.user(user.username)], [
+      const created = await changeRecord(redis, cache, 'user', user.username, async () => await createHash([keys.user(user.username)], [
         'password', user.passwordHash ?? '', 'is_admin', user.is_admin ? '1' : '0', 'hidden', user.hidden ? '1' : '0', 'created_at', user.created_at
-      ])
+      ]))
       if (created === 0) return null
-      await invalidate(redis, cache, 'user', user.username)
       await redis.sadd(keys.users(), user.username)
       await confirmWrites(redis, [keys.users()])
       return { ...user, sessionEpoch: 0 }
@@ -122,8 +122,7 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       if (changes.passwordHash !== undefined) fields.push('password', changes.passwordHash)
       if (changes.is_admin !== undefined) fields.push('is_admin', changes.is_admin ? '1' : '0')
       if (changes.hidden !== undefined) fields.push('hidden', changes.hidden ? '1' : '0')
-      if (await updateHash([keys.user(username)], fields) === 0) return null
-      await invalidate(redis, cache, 'user', username)
+      if (await changeRecord(redis, cache, 'user', username, async () => await updateHash([keys.user(username)], fields)) === 0) return null
       return await this.user(username)
     },
 
@@ -160,8 +159,7 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
      */
     async endSessions (username: string): Promise<number> {
       if (!USERNAME_PATTERN.test(username)) return 0
-      if (await nextSessionEpoch([keys.user(username)], []) === -1) return 0
-      await invalidate(redis, cache, 'user', username)
+      if (await changeRecord(redis, cache, 'user', username, async () => await nextSessionEpoch([keys.user(username)], [])) === -1) return 0
       const index = keys.userSessions(username)
       const sessionIds = await redis.zrange(index, 0, -1)
       if (sessionIds.length === 0) return 0

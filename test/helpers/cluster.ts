@@ -1,10 +1,10 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { execFile, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { Redis } from 'ioredis'
-import { freePort, waitForPing } from './redis.js'
+import { freePort, spawnRedisServer, waitForPing } from './redis.js'
 
 const run = promisify(execFile)
 
@@ -53,12 +53,12 @@ export async function startTestCluster (): Promise<TestCluster> {
   // A node that fails leaves the others serving their slots
   // (cluster-require-full-coverage no, as docs/guide.md advises).
   async function start (port: number): Promise<void> {
-    const child = spawn('redis-server', [
+    const child = spawnRedisServer([
       '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir,
       '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '1000',
       '--cluster-require-full-coverage', 'no', '--repl-diskless-sync-delay', '0',
       '--daemonize', 'no', '--logfile', join(dir, `redis-${port}.log`), '--maxmemory', '256mb', '--maxmemory-policy', 'noeviction'
-    ], { stdio: 'ignore' })
+    ])
     nodes.set(port, child)
     await waitForPing(port, child)
   }

@@ -19,6 +19,18 @@ export interface TestRedis {
   stop: () => Promise<void>
 }
 
+/**
+ * Starts redis-server under a watchdog: a shell checks every second that this
+ * test process is still alive and kills the server when it is not, so a test
+ * file that tap kills on its timeout (SIGKILL: no exit handler runs) leaves
+ * no server behind. The shell execs redis-server, so the child's pid is the
+ * server's, and killing the child kills the server.
+ */
+export function spawnRedisServer (args: string[]): ChildProcess {
+  const watchdog = `(while kill -0 ${process.pid} 2>/dev/null && kill -0 $$ 2>/dev/null; do sleep 1; done; kill -9 $$ 2>/dev/null) & exec redis-server "$@"`
+  return spawn('sh', ['-c', watchdog, 'redis-server', ...args], { stdio: 'ignore' })
+}
+
 export async function freePort (): Promise<number> {
   for (;;) {
     const port = await new Promise<number>((resolve, reject) => {
@@ -57,7 +69,7 @@ export async function startTestRedis (): Promise<TestRedis> {
 
   async function start (): Promise<void> {
     // Memory settings as in the project's redis.conf; no persistence.
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', '--maxmemory', '1gb', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' })
+    child = spawnRedisServer(['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', '--maxmemory', '1gb', '--maxmemory-policy', 'noeviction'])
     await waitForPing(port, child)
   }
 
