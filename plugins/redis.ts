@@ -25,12 +25,7 @@ export default fp(async (fastify) => {
       down = false
     })
   })
-  try {
-    await setWriteConcern(redis, fastify.config.writeConcern, STARTUP_WAIT_MS)
-  } catch (error) {
-    await closeRedis(redis)
-    throw error
-  }
+  setWriteConcern(redis, fastify.config.writeConcern)
   fastify.decorate<RedisClient>('redis', redis)
   // Best effort: a cluster that has lost a master must not keep every instance from starting.
   try {

@@ -183,17 +183,14 @@ for (const waitReplicas of [0, 1]) {
     await replicaClient.call('CLIENT', 'KILL', 'TYPE', 'master')
     await until('the replica link is down', async () => /master_link_status:down/.test(await replicaClient.info('replication')))
 
-    // Twenty submits at once, and a read of the same game while they wait.
+    // Twenty submits at once.
     const submits = Array.from({ length: 20 }, async (_, i): Promise<Answer> => {
       const player = `lag${i}`
       const started = Date.now()
       const body = (await submit(app, game, { player, score: i })).json()
       return { at: Date.now(), tookMs: Date.now() - started, outcome: body.ok === true ? 'ok' : body.error, player }
     })
-    await new Promise(resolve => setTimeout(resolve, 100)) // the writes are waiting for the replica by now
-    const read = top(app, game)
     const answers = await Promise.all(submits)
-    t.equal((await read).json().ok, true, 'a read of the game is served meanwhile: writes waiting for a replica do not hold it up')
     t.match(await replicaClient.info('replication'), /master_link_status:down/, 'the replica missed all of them')
     await cluster.kill(master)
     await replicaClient.config('SET', 'masterauth', '')

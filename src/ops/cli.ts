@@ -110,12 +110,7 @@ async function connect (env: CliIo['env']): Promise<{ redis: Redis, managed: Man
   try {
     // Errors are reported through the failed command instead.
     const redis = await connectRedis(url, 5000, client => { client.on('error', () => {}) })
-    try {
-      await setWriteConcern(redis, config.writeConcern)
-    } catch (error) {
-      await closeRedis(redis)
-      throw error
-    }
+    setWriteConcern(redis, config.writeConcern)
     return { redis, managed }
   } catch (error) {
     await managed?.stop()

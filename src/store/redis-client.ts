@@ -114,13 +114,8 @@ export async function waitUntilReady (redis: RedisClient, timeoutMs: number): Pr
   })
 }
 
-/** Closes politely when possible, at once otherwise (the writer connection too). */
+/** Closes politely when possible, at once otherwise. */
 export async function closeRedis (redis: RedisClient): Promise<void> {
-  const writer = writers.get(redis)
-  if (writer !== undefined) {
-    writers.delete(redis)
-    await closeRedis(writer)
-  }
   if (redis.status === 'ready') {
     try {
       await redis.quit()
@@ -143,30 +138,12 @@ export interface WriteConcern {
 }
 
 const writeConcerns = new WeakMap<RedisClient, WriteConcern>()
-/**
- * The connection(s) writing scripts use when writes wait for replicas. WAIT
- * blocks the connection it is sent on until the replicas answer, so it gets
- * connections of its own: reads and rate-limit counters never queue behind it.
- */
-const writers = new WeakMap<RedisClient, RedisClient>()
-
-/** Sets the write concern of a client (before the store is built on it); with replicas, opens its writer connection. */
-export async function setWriteConcern (redis: RedisClient, concern: WriteConcern, timeoutMs = COMMAND_TIMEOUT_MS * 5): Promise<void> {
+export function setWriteConcern (redis: RedisClient, concern: WriteConcern): void {
   writeConcerns.set(redis, concern)
-  if (concern.replicas === 0 || writers.has(redis)) return
-  const writer = redis.duplicate()
-  writer.on('error', () => {}) // the main client reports Redis outages
-  writers.set(redis, writer)
-  await waitUntilReady(writer, timeoutMs)
 }
 
 export function writeConcernOf (redis: RedisClient): WriteConcern {
   return writeConcerns.get(redis) ?? { replicas: 0, timeoutMs: 0 }
-}
-
-/** Where writing scripts go: the writer connection when writes wait for replicas, else the client itself. */
-export function writerOf (redis: RedisClient): RedisClient {
-  return writers.get(redis) ?? redis
 }
 
 /** A write that fewer replicas than required confirmed in time: not acknowledged, so `unavailable`. */

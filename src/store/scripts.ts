@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { Cluster } from 'ioredis'
-import { checkReplicated, writeConcernOf, writerOf, type RedisClient as Redis } from './redis-client.js'
+import { checkReplicated, writeConcernOf, type RedisClient as Redis } from './redis-client.js'
 import { projectPath } from '../ops/paths.js'
 
 export type ScriptArg = string | number
@@ -23,7 +23,10 @@ export function luaSource (name: string, constants: Record<string, number> = {})
  * EVALSHA after) and returns a typed caller. A script that `writes` honours
  * the client's write concern (REDIS_WAIT_REPLICAS): WAIT follows it in the
  * same pipeline, to the same node, in the same round trip, and the write is
- * acknowledged only when enough replicas confirm it. (A script the server
+ * acknowledged only when enough replicas confirm it. WAIT holds up the
+ * connection it is sent on, which is the one every command to that node
+ * shares: while a replica is slow or away, the node's other commands wait
+ * behind it (docs/guide.md, what an acknowledged write survives). (A script the server
  * has lost, after a SCRIPT FLUSH on a live connection, is sent again by
  * ioredis outside the pipeline, after the WAIT: that one write would go
  * unconfirmed. The service never flushes scripts.)
@@ -35,17 +38,15 @@ export function defineScript<T> (redis: Redis, name: string, numberOfKeys: numbe
   const command = (redis as unknown as Record<string, Command>)[name]!
   const concern = writeConcernOf(redis)
   if (!writes || concern.replicas === 0) return async (keys, args) => await (command.call(redis, ...keys, ...args) as Promise<T>)
-  const writer = writerOf(redis)
-  if (!(name in writer)) writer.defineCommand(name, { numberOfKeys, lua })
   return async (keys, args) => {
     for (let attempt = 1; ; attempt++) {
-      const pipeline = writer.pipeline()
+      const pipeline = redis.pipeline()
       ;(pipeline as unknown as Record<string, Command>)[name]!.call(pipeline, ...keys, ...args)
       const replies = await pipeline.call('WAIT', concern.replicas, concern.timeoutMs).exec() ?? []
       const scriptError = replies[0]?.[0]
       // MOVED/ASK: the script did not run (its slot has moved); learn the new layout and send it again.
-      if (scriptError instanceof Error && /^(MOVED|ASK) /.test(scriptError.message) && writer instanceof Cluster && attempt < 3) {
-        await new Promise<void>(resolve => { writer.refreshSlotsCache(() => { resolve() }) })
+      if (scriptError instanceof Error && /^(MOVED|ASK) /.test(scriptError.message) && redis instanceof Cluster && attempt < 3) {
+        await new Promise<void>(resolve => { redis.refreshSlotsCache(() => { resolve() }) })
         continue
       }
       for (const [error] of replies) if (error !== null) throw error
