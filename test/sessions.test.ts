@@ -27,10 +27,11 @@ async function meSelf (cookie: string, on: FastifyInstance = app): Promise<Light
   return await on.inject({ method: 'GET', url: `/api/rank?action=me-self&game_id=${game.gameId}`, headers: { cookie } })
 }
 
-async function cli (argv: string[]): Promise<{ code: number, out: string }> {
+async function cli (argv: string[]): Promise<{ code: number, out: string, err: string }> {
   let out = ''
-  const code = await runCli(argv, { out: line => { out += line }, err: () => {}, env: { REDIS_URL: redis.url }, readLine: async () => '' })
-  return { code, out }
+  let err = ''
+  const code = await runCli(argv, { out: line => { out += line }, err: line => { err += line }, env: { REDIS_URL: redis.url }, readLine: async () => '' })
+  return { code, out, err }
 }
 
 t.test('an operator lists a user\'s sessions and ends them all', async t => {
@@ -103,6 +104,7 @@ t.test('the CLI lists and ends a user\'s sessions, and a password set there ends
   t.equal(listed.code, 0)
   t.equal(JSON.parse(listed.out).sessions.length, 2)
   const ended = await cli(['sessions', 'end', 'ed'])
+  t.equal(ended.code, 0, ended.err)
   t.same(JSON.parse(ended.out), { ended: 2 })
   await app.syncRecordCache()
   t.equal(errorOf(await meSelf(first)), 'not_logged_in')
