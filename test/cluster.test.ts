@@ -3,6 +3,7 @@ import t from 'tap'
 import { buildApp } from '../src/http/app.js'
 import { loadConfig } from '../src/ops/config.js'
 import { keys } from '../src/store/keys.js'
+import { closeRedis, connectRedis } from '../src/store/redis-client.js'
 import { ADMIN_TOKEN, admin, createGame, dataOf, me, submit, top } from './helpers/app.js'
 import { startTestCluster } from './helpers/cluster.js'
 
@@ -64,4 +65,15 @@ t.test('the record cache works on a cluster: one instance caches, another revoke
     await new Promise(resolve => setTimeout(resolve, 20))
   }
   t.equal(answer, 'key_revoked', 'the first instance refuses the revoked key')
+})
+
+t.test('requests sent the moment the client is connected are served on every master', async t => {
+  // Each master's connection is open before connectRedis returns; a command
+  // sent to a master whose connection is still opening would be refused.
+  for (let round = 0; round < 5; round++) {
+    const redis = await connectRedis(cluster.url, 5000, client => { client.on('error', () => {}) })
+    const results = await Promise.allSettled(Array.from({ length: 30 }, async (_, i) => await redis.set(`{game:burst_${i}}:k`, String(round))))
+    await closeRedis(redis)
+    t.same(results.filter(result => result.status === 'rejected').map(result => String((result as PromiseRejectedResult).reason)), [], `round ${round}: every command answered`)
+  }
 })

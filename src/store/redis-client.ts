@@ -86,6 +86,14 @@ export async function connectRedis (url: string, timeoutMs: number, watch: (clie
   watch(cluster)
   try {
     await waitUntilReady(cluster, timeoutMs)
+    // The cluster is "ready" once it knows the slots; each master's own
+    // connection is opened on first use, and without an offline queue a
+    // command sent while it is still connecting is refused ("Connection is
+    // closed."). So every master's connection is opened before any request.
+    await Promise.all(cluster.nodes('master').map(async node => {
+      if (node.status === 'wait') node.connect().catch(() => {})
+      await waitUntilReady(node, timeoutMs)
+    }))
   } catch (error) {
     cluster.disconnect()
     throw error
