@@ -1,6 +1,6 @@
 import { isIP } from 'node:net'
 import { resolve } from 'node:path'
-import { COMMAND_TIMEOUT_MS, type WriteConcern } from '../store/redis-client.js'
+import { COMMAND_TIMEOUT_MS, redisUrls, type WriteConcern } from '../store/redis-client.js'
 
 /**
  * Configuration (docs/interface.md#configuration), read and validated once at start-up.
@@ -136,7 +136,7 @@ function trustsTheWorld (entry: string): boolean {
 function redisUrl (env: Env): string | undefined {
   const raw = env.REDIS_URL
   if (raw === undefined || raw === '') return undefined
-  const parts = raw.split(',').map(part => part.trim())
+  const parts = redisUrls(raw)
   for (const part of parts) {
     let url: URL | undefined
     try {

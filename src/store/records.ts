@@ -54,11 +54,6 @@ function keyFromHash (apiKey: string, hash: Hash): KeyRecord | null {
 }
 
 /**
- * Game and key records in Redis hashes (layout in keys.ts). With a cache,
- * records found are kept in process and every write here invalidates them
- * on every instance (store/cache.ts).
- */
-/**
  * Several hashes in one round trip: a pipeline on one Redis; on a cluster,
  * where a pipeline must stay in one slot, the reads go out together to
  * the nodes that own them.
@@ -72,6 +67,11 @@ async function readHashes (redis: Redis, hashKeys: string[]): Promise<Hash[]> {
   return replies.map(([, value]) => value as Hash)
 }
 
+/**
+ * Game and key records in Redis hashes (layout in keys.ts). With a cache,
+ * records found are kept in process and every write here invalidates them
+ * on every instance (store/cache.ts).
+ */
 export function createRecordStore (redis: Redis, cache?: RecordCache) {
   const { createHash, createGame, updateHash } = hashScripts(redis)
 

@@ -40,9 +40,9 @@ export function createRedisClient (url: string): Redis {
   return new Redis(redisOptions(url))
 }
 
-/** REDIS_URL names one server, or any node(s) of a cluster, comma-separated. */
+/** REDIS_URL names one server, or any node(s) of a cluster, comma-separated (config.ts refuses empty parts). */
 export function redisUrls (url: string): string[] {
-  return url.split(',').map(part => part.trim()).filter(part => part !== '')
+  return url.split(',').map(part => part.trim())
 }
 
 /**
@@ -54,7 +54,7 @@ export function redisUrls (url: string): string[] {
  */
 export async function connectRedis (url: string, timeoutMs: number, watch: (client: RedisClient) => void = () => {}): Promise<RedisClient> {
   const [first, ...others] = redisUrls(url)
-  if (first === undefined) throw new Error('REDIS_URL names no Redis')
+  if (first === undefined || first === '') throw new Error('REDIS_URL names no Redis')
   const single = createRedisClient(first)
   watch(single)
   try {
