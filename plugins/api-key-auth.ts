@@ -1,12 +1,19 @@
 import fp from 'fastify-plugin'
-import type { FastifyReply, FastifyRequest } from 'fastify'
-import { fail } from '../src/http/envelope.js'
+import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify'
+import { ApiError, fail } from '../src/http/envelope.js'
 import { playableGame } from '../src/http/games.js'
-import { checkTimestamp, param } from '../src/http/params.js'
+import { checkTimestamp, collectParams, param, requireParams, type Params } from '../src/http/params.js'
 import { signatureMatches } from '../src/http/signature.js'
-import { clientAddress } from './rate-limit.js'
-import { keys } from '../src/store/keys.js'
+import type { Limits } from '../src/store/limits.js'
 import type { GameRecord, KeyRecord } from '../src/store/records.js'
+
+/**
+ * What an API-key action does once the key, the game and (for `submit`) the
+ * signature hold: reads its fields (a bad one throws, step 9 of the check
+ * order) and returns its one script call, to be made with the request's
+ * rate limits.
+ */
+export type ApiKeyAction = (fields: Params, game: GameRecord) => (limits: Limits) => Promise<unknown>
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -14,45 +21,43 @@ declare module 'fastify' {
     game: GameRecord | null
   }
   interface FastifyInstance {
-    /** preValidation: looks up the key and the game in one round trip; judges nothing yet. */
-    loadApiKey: (request: FastifyRequest) => Promise<void>
     /**
-     * preHandler, after the rate limit: key, game, then for `submit` the
-     * timestamp, the signature, and the key's total of signed submits.
+     * The handler of an API-key action (`submit`, `top`, `me`): the whole
+     * check order after the route and the body, and one Redis script call.
      */
-    verifyApiKey: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
-  }
-  interface FastifyContextConfig {
-    /** The action carries `ts` and `sign` (only `submit`). */
-    signed?: boolean
+    apiKeyHandler: (options: { required: readonly string[], signed?: boolean }, action: ApiKeyAction) => RouteHandlerMethod
   }
 }
 
 /**
- * API-key authentication in the check order (docs/interface.md#check-order):
- * key (invalid_key, key_revoked), game (invalid_game, key_game_mismatch),
- * timestamp (invalid_param, expired_ts), then invalid_signature; a signed
- * submit then counts against its key's total (rate_limited).
+ * API-key requests in the check order (docs/interface.md#check-order):
+ * missing_param; rate_limited; the key (invalid_key, key_revoked); the game
+ * (invalid_game, key_game_mismatch); for `submit` the timestamp
+ * (invalid_param, expired_ts), invalid_signature and the key's total
+ * (rate_limited); the field values; then the action.
+ *
+ * Every check but the counting runs in the process first, on records the
+ * cache holds, so an accepted request costs Redis one script call: the
+ * action's own, which counts the limits before its work and skips the work
+ * when one is over (store/limits.ts). A request refused by a check in the
+ * process still counts, in a call of its own, and is answered rate_limited
+ * instead when that puts it over. Either way the answer is the one the
+ * check order gives.
  */
 export default fp(async (fastify) => {
   fastify.decorateRequest('apiKey', null)
   fastify.decorateRequest('game', null)
 
-  fastify.decorate('loadApiKey', async (request: FastifyRequest) => {
-    const { key, game } = await fastify.records.keyAndGame(param(request.fields, 'api_key'), param(request.fields, 'game_id'))
-    request.apiKey = key
-    request.game = game
-    // A known key is counted per (key, address); an unknown one per address.
-    if (key !== null) request.rateLimitSubject = keys.apiKeyLimitSubject(key.game_id, key.api_key, clientAddress(request))
-  })
-
-  fastify.decorate('verifyApiKey', async (request: FastifyRequest, reply: FastifyReply) => {
-    const { apiKey: key, fields } = request
+  /** The game of a key that passes the checks up to the signature, else the check's ApiError. */
+  function checkKey (key: KeyRecord | null, game: GameRecord | null): GameRecord {
     if (key === null) fail('invalid_key')
     if (key.revoked) fail('key_revoked')
-    const game = playableGame(request.game)
-    if (key.game_id !== game.game_id) fail('key_game_mismatch')
-    if (request.routeOptions.config.signed !== true) return
+    const playable = playableGame(game)
+    if (key.game_id !== playable.game_id) fail('key_game_mismatch')
+    return playable
+  }
+
+  function checkSignature (key: KeyRecord, game: GameRecord, fields: Params): void {
     checkTimestamp(param(fields, 'ts'))
     const signed = {
       api_key: key.api_key,
@@ -62,9 +67,30 @@ export default fp(async (fastify) => {
       ts: param(fields, 'ts')
     }
     if (!signatureMatches(key.secret, signed, param(fields, 'sign'))) fail('invalid_signature')
-    // Counted only once the signature holds: the api_key is public (top and
-    // me are called from browsers), and knowing it must not be enough to use
-    // up the key's share and lock its game server out.
-    await fastify.rateLimits.enforce(request, reply, 'apiKeyTotal', keys.apiKeyLimitSubject(key.game_id, key.api_key))
+  }
+
+  fastify.decorate('apiKeyHandler', ({ required, signed = false }, action) => async function (request: FastifyRequest, reply: FastifyReply) {
+    const fields = request.fields = collectParams(request.query, request.body)
+    requireParams(fields, required)
+    const { key, game } = await fastify.records.keyAndGame(param(fields, 'api_key'), param(fields, 'game_id'))
+    request.apiKey = key
+    request.game = game
+    const limits = fastify.rateLimits.apiKey(request, reply, key)
+    let work: (limits: Limits) => Promise<unknown>
+    try {
+      const playable = checkKey(key, game)
+      if (signed) {
+        checkSignature(key as KeyRecord, playable, fields)
+        // Counted only once the signature holds: the api_key is public (top and
+        // me are called from browsers), and knowing it must not be enough to use
+        // up the key's share and lock its game server out.
+        limits.countKeyTotal()
+      }
+      work = action(fields, playable)
+    } catch (error) {
+      if (error instanceof ApiError) await fastify.rateLimits.countAlone(limits)
+      throw error
+    }
+    return await work(limits)
   })
 }, { name: 'api-key-auth', dependencies: ['store', 'forms', 'rate-limit'] })

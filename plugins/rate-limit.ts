@@ -1,10 +1,16 @@
 import { createHash } from 'node:crypto'
 import { isIP } from 'node:net'
 import fp from 'fastify-plugin'
-import rateLimit, { normalizeIP } from '@fastify/rate-limit'
+import rateLimit, { normalizeIP, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import { ApiError } from '../src/http/envelope.js'
 import { keys } from '../src/store/keys.js'
+import { createLimitStore, limitState, type Counter, type Limits, type LimitState } from '../src/store/limits.js'
+import type { KeyRecord } from '../src/store/records.js'
+
+export type { LimitState }
+
+type StoreCallback = (error: Error | null, result: { current: number, ttl: number }) => void
 
 /**
  * Every rate limit of the service, in one place (docs/interface.md#rate-limits and
@@ -46,13 +52,6 @@ export function clientAddress (request: FastifyRequest): string {
   return normalizeIP(request.ip, 64)
 }
 
-export interface LimitState {
-  max: number
-  remaining: number
-  ttlInSeconds: number
-  exceeded: boolean
-}
-
 declare module 'fastify' {
   interface FastifyContextConfig {
     rateLimitPolicy?: RateLimitPolicy
@@ -72,6 +71,17 @@ declare module 'fastify' {
        * Retry-After. `headers` also sets x-ratelimit-* (the route's main limit).
        */
       enforce: (request: FastifyRequest, reply: FastifyReply, name: LimitName, subject: string, options?: { headers?: boolean }) => Promise<void>
+      /**
+       * The limits of an API-key request, counted in its action's one script
+       * call (or by countAlone when a check in the process refused it): the
+       * (key, address) counter, or the address's for an unknown key, with the
+       * key's own rate_limit when it has one. countKeyTotal adds the key's
+       * total once a signature holds. Settling sets x-ratelimit-*; over a
+       * limit, it answers rate_limited with Retry-After.
+       */
+      apiKey: (request: FastifyRequest, reply: FastifyReply, key: KeyRecord | null) => Limits & { countKeyTotal: () => void }
+      /** Counts limits without an action: a request refused by a check in the process. */
+      countAlone: (limits: Limits) => Promise<void>
       /** Counts without judging (for limits that count failures only). */
       count: (request: FastifyRequest, name: LimitName, subject: string) => Promise<LimitState>
       /** Reads a counter without counting. */
@@ -92,16 +102,37 @@ export default fp(async (fastify) => {
     loginUsername: { max: config.loginRateLimitMax, windowMs: 60_000 },
     adminFailures: ADMIN_FAILURE_LIMIT
   }
+  const namespace = keys.rateLimitNamespace()
+  const counterOf = (name: LimitName, subject: string, max = limits[name].max): Counter =>
+    ({ key: `${namespace}${name}:${subject}`, max, windowMs: limits[name].windowMs })
 
-  // @fastify/rate-limit keeps the counters; which counter and which limit a
-  // call means is handed over per call, through this map (calls never overlap
-  // for one request: each is awaited before the next).
+  // @fastify/rate-limit counts through the one counting rule of store/limits.ts.
+  const store = createLimitStore(fastify.redis)
+  class Store {
+    incr (key: string, callback: StoreCallback, windowMs: number, max: number): void {
+      let counted = { current: 0, ttl: 0 }
+      const counter = { key: `${namespace}${key}`, max, windowMs }
+      store.count({ counters: [counter], settle: ([current = 0, ttl = 0]) => { counted = { current, ttl } } })
+        .then(() => { callback(null, counted) }, (error: Error) => { callback(error, counted) })
+    }
+
+    read (key: string, callback: StoreCallback, windowMs: number, max: number): void {
+      store.peek({ key: `${namespace}${key}`, max, windowMs })
+        .then(state => { callback(null, { current: state.max - state.remaining, ttl: state.ttlInSeconds * 1000 }) }, (error: Error) => { callback(error, { current: 0, ttl: 0 }) })
+    }
+
+    child (): Store {
+      return this
+    }
+  }
+
+  // Which counter and which limit a call means is handed over per call, through
+  // this map (calls never overlap for one request: each is awaited before the next).
   const calls = new WeakMap<FastifyRequest, { key: string, limit: Limit }>()
   const call = (request: FastifyRequest): { key: string, limit: Limit } => calls.get(request) as { key: string, limit: Limit }
   await fastify.register(rateLimit, {
     global: false,
-    redis: fastify.redis,
-    nameSpace: keys.rateLimitNamespace(),
+    store: Store as unknown as FastifyRateLimitStoreCtor,
     keyGenerator: (request) => call(request).key,
     max: async (request) => call(request).limit.max,
     timeWindow: async (request) => call(request).limit.windowMs
@@ -123,15 +154,39 @@ export default fp(async (fastify) => {
     reply.header('x-ratelimit-reset', state.ttlInSeconds)
   }
 
+  function refuse (reply: FastifyReply, state: LimitState): never {
+    setHeaders(reply, state)
+    reply.header('retry-after', state.ttlInSeconds)
+    throw new ApiError('rate_limited', `Too many requests; retry in ${state.ttlInSeconds} s.`)
+  }
+
   const rateLimits: typeof fastify.rateLimits = {
     async enforce (request, reply, name, subject, options = {}) {
       const state = await read(request, name, subject, true)
-      if (options.headers === true || state.exceeded) setHeaders(reply, state)
-      if (state.exceeded) {
-        reply.header('retry-after', state.ttlInSeconds)
-        throw new ApiError('rate_limited', `Too many requests; retry in ${state.ttlInSeconds} s.`)
+      if (state.exceeded) refuse(reply, state)
+      if (options.headers === true) setHeaders(reply, state)
+    },
+    apiKey (request, reply, key) {
+      const address = clientAddress(request)
+      const max = key?.rate_limit ?? limits.apiKey.max
+      const counters = [key === null
+        ? counterOf('apiKey', `ip:${address}`)
+        : counterOf('apiKey', keys.apiKeyLimitSubject(key.game_id, key.api_key, address), max)]
+      return {
+        counters,
+        countKeyTotal () {
+          if (key !== null) counters.push(counterOf('apiKeyTotal', keys.apiKeyLimitSubject(key.game_id, key.api_key), max * config.rateLimitKeyMultiple))
+        },
+        settle (counts) {
+          request.rateLimitApplied = true
+          const states = counters.slice(0, counts.length / 2).map((one, i) => limitState(one, counts[2 * i] as number, counts[2 * i + 1] as number))
+          const last = states[states.length - 1] as LimitState
+          if (last.exceeded) refuse(reply, last)
+          setHeaders(reply, states[0] as LimitState)
+        }
       }
     },
+    countAlone: async (limits) => { await store.count(limits) },
     count: async (request, name, subject) => await read(request, name, subject, true),
     peek: async (request, name, subject) => await read(request, name, subject, false)
   }

@@ -29,6 +29,7 @@ t.test('the OpenAPI document validates and covers every public route', async t =
     '/admin/games': ['post'],
     '/admin/games/{game_id}': ['patch'],
     '/admin/keys': ['post'],
+    '/admin/keys/{api_key}': ['patch'],
     '/admin/keys/{api_key}/revoke': ['post'],
     '/admin/users': ['post'],
     '/admin/users/{username}': ['patch'],

@@ -52,7 +52,9 @@ export function cleanupSync () {
   if (cleanedUp) return
   cleanedUp = true
   for (const child of children) killGroup(child, 'SIGKILL')
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true })
+  // BENCH_KEEP=1 keeps the run's folder (logs, profiles) for a look afterwards.
+  if (process.env.BENCH_KEEP === '1') console.error(`bench: kept ${tempDirs.join(', ')}`)
+  else for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true })
 }
 
 process.on('exit', cleanupSync)

@@ -23,7 +23,7 @@ async function waitForHttp (child, url, isReady, what) {
   throw new Error(`${what} did not become ready within 30 s:\n${logTail(child)}`)
 }
 
-export async function startService (redisPort, workers, extraEnv = {}) {
+export async function startService (redisPort, workers, extraEnv = {}, nodeArgs = []) {
   const port = await freePort()
   const env = {
     ...process.env,
@@ -40,7 +40,7 @@ export async function startService (redisPort, workers, extraEnv = {}) {
     ...extraEnv
   }
   const logPath = join(tmp, `service-${++started}-workers-${workers}.log`)
-  const child = startProcess('service', process.execPath, [SERVER_ENTRY], { env, logPath })
+  const child = startProcess('service', process.execPath, [...nodeArgs, SERVER_ENTRY], { env, logPath })
   await waitForHttp(child, `http://127.0.0.1:${port}/healthz`, body => body?.ok === true, 'the service')
   return { child, port, base: `http://127.0.0.1:${port}`, logPath }
 }

@@ -83,7 +83,8 @@ const Game = Type.Object({
   max_entries: Type.Integer({ description: 'most players the board keeps; a new player past it is quota_exceeded' }),
   max_meta_bytes: Type.Integer({ description: 'most bytes of meta kept over all entries' })
 })
-const Key = Type.Object({ api_key: Type.String(), game_id: Type.String(), revoked: Type.Boolean(), created_at: Type.String({ format: 'date-time' }) })
+const KeyRateLimit = Type.Optional(Type.Integer({ minimum: 1, description: 'requests per window from one address with this key; absent: the global RATE_LIMIT_MAX' }))
+const Key = Type.Object({ api_key: Type.String(), game_id: Type.String(), revoked: Type.Boolean(), created_at: Type.String({ format: 'date-time' }), rate_limit: KeyRateLimit })
 const User = Type.Object({ username: Type.String(), is_admin: Type.Boolean(), hidden: Type.Boolean(), created_at: Type.String({ format: 'date-time' }) })
 const Entry = Type.Object({ player_name: Type.String(), best_score: Type.Integer(), created_at: Type.String({ format: 'date-time' }), meta: Nullable(Type.String()), hidden: Type.Boolean(), rank: Nullable(Type.Integer()) })
 const Empty = Type.Object({})
@@ -167,7 +168,8 @@ export const routeSchemas = {
 
   createGame: envelope(Game, [...ADMIN, 'already_exists'], 'Create a game', { ...adminSecurity, body: adminBodies.createGame }),
   updateGame: envelope(Game, ADMIN, 'Change a game', { ...adminSecurity, params: gameParams, body: adminBodies.updateGame }),
-  createKey: envelope(Type.Object({ api_key: Type.String(), api_secret: Type.String({ description: 'shown this once' }), game_id: Type.String(), revoked: Type.Literal(false), created_at: Type.String({ format: 'date-time' }) }), [...ADMIN, 'invalid_game'], 'Issue an API key for a game', { ...adminSecurity, body: adminBodies.createKey }),
+  createKey: envelope(Type.Object({ api_key: Type.String(), api_secret: Type.String({ description: 'shown this once' }), game_id: Type.String(), revoked: Type.Literal(false), created_at: Type.String({ format: 'date-time' }), rate_limit: KeyRateLimit }), [...ADMIN, 'invalid_game'], 'Issue an API key for a game', { ...adminSecurity, body: adminBodies.createKey }),
+  updateKey: envelope(Key, ADMIN, "Change an API key's settings (rate_limit)", { ...adminSecurity, params: Type.Object({ api_key: Type.String() }), body: adminBodies.updateKey }),
   revokeKey: envelope(Key, ADMIN, 'Revoke an API key', { ...adminSecurity, params: Type.Object({ api_key: Type.String() }) }),
   createUser: envelope(User, [...ADMIN, 'already_exists'], 'Create a user', { ...adminSecurity, body: adminBodies.createUser }),
   updateUser: envelope(User, ADMIN, 'Change a user (password, admin flag, hidden on every board); a new password ends all their sessions', { ...adminSecurity, params: Type.Object({ username: Type.String() }), body: adminBodies.updateUser }),

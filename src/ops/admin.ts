@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox'
+import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { fail } from '../http/envelope.js'
 import { GAME_ID_PATTERN, USERNAME_PATTERN, isGameId } from '../http/params.js'
@@ -22,6 +22,10 @@ const Password = Type.String({ minLength: 1, maxLength: 1024, description: '1 to
 const MaxEntries = Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: `an integer from 1 to 1000000000 (default ${DEFAULT_CAPS.max_entries})` })
 const MaxMetaBytes = Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description: `an integer from 0 to 1000000000000 (default ${DEFAULT_CAPS.max_meta_bytes})` })
 
+const KeyRateLimit = Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000_000 }), Type.Null()], {
+  description: 'requests per window from one address with this key, 1 to 1000000000; null (or "default" as text) for the global RATE_LIMIT_MAX'
+})
+
 export const schemas = {
   createGame: Type.Object({
     game_id: GameId,
@@ -38,7 +42,8 @@ export const schemas = {
     max_entries: Type.Optional(MaxEntries),
     max_meta_bytes: Type.Optional(MaxMetaBytes)
   }, { additionalProperties: false }),
-  createKey: Type.Object({ game_id: Type.String() }, { additionalProperties: false }),
+  createKey: Type.Object({ game_id: Type.String(), rate_limit: Type.Optional(KeyRateLimit) }, { additionalProperties: false }),
+  updateKey: Type.Object({ rate_limit: Type.Optional(KeyRateLimit) }, { additionalProperties: false }),
   createUser: Type.Object({
     username: Username,
     password: Type.Optional(Password),
@@ -83,8 +88,11 @@ export function readInput<T extends TObject<TProperties>> (schema: T, input: unk
     if (property === undefined) fail('invalid_param', `Unknown parameter "${name.slice(0, 40)}".`)
     const value = fields[name]
     if (Array.isArray(value)) fail('invalid_param', `Parameter "${name}" was sent more than once.`)
-    if (asText && property.type === 'boolean' && typeof value === 'string' && Object.hasOwn(BOOLEAN_TEXT, value)) fields[name] = BOOLEAN_TEXT[value]
-    if (asText && property.type === 'integer' && typeof value === 'string' && /^\d{1,15}$/.test(value)) fields[name] = Number(value)
+    if (!asText || typeof value !== 'string') continue
+    const types = (property.anyOf as TSchema[] | undefined)?.map(one => one.type as unknown) ?? [property.type]
+    if (types.includes('boolean') && Object.hasOwn(BOOLEAN_TEXT, value)) fields[name] = BOOLEAN_TEXT[value]
+    if (types.includes('integer') && /^\d{1,15}$/.test(value)) fields[name] = Number(value)
+    if (types.includes('null') && value === 'default') fields[name] = null
   }
   const error = Value.Errors(schema, fields).First()
   if (error !== undefined) {
@@ -99,9 +107,12 @@ function now (): string {
   return new Date().toISOString()
 }
 
-/** The key record as operators may see it after creation: never the secret. */
-export function publicKey ({ secret: _secret, ...key }: KeyRecord): Omit<KeyRecord, 'secret'> {
-  return key
+/** An API key as operators see it: never the secret; `rate_limit` only when the key has its own (v1 answers stay as they were). */
+export type PublicKey = Omit<KeyRecord, 'secret' | 'rate_limit'> & { rate_limit?: number }
+
+/** The key record as operators may see it after creation. */
+export function publicKey ({ secret: _secret, rate_limit: rateLimit, ...key }: KeyRecord): PublicKey {
+  return rateLimit === null ? key : { ...key, rate_limit: rateLimit }
 }
 
 export interface AdminDeps {
@@ -156,7 +167,7 @@ export function createAdmin ({ records, users, leaderboard, sessionTtlS, session
     },
 
     /** A new key and its secret; the secret is shown this once. */
-    async createKey (input: unknown): Promise<{ api_key: string, api_secret: string, game_id: string, revoked: false, created_at: string }> {
+    async createKey (input: unknown): Promise<PublicKey & { api_secret: string }> {
       const body = readInput(schemas.createKey, input)
       if (await records.game(body.game_id) === null) fail('invalid_game', 'No such game.')
       const key: KeyRecord = {
@@ -164,13 +175,21 @@ export function createAdmin ({ records, users, leaderboard, sessionTtlS, session
         game_id: body.game_id,
         secret: randomBytes(32).toString('hex'),
         revoked: false,
-        created_at: now()
+        created_at: now(),
+        rate_limit: body.rate_limit ?? null
       }
       if (await records.createKey(key) === null) fail('internal_error', 'The new key collided with an existing one; try again.')
-      return { api_key: key.api_key, api_secret: key.secret, game_id: key.game_id, revoked: false, created_at: key.created_at }
+      const { api_key: apiKey, ...rest } = publicKey(key)
+      return { api_key: apiKey, api_secret: key.secret, ...rest }
     },
 
-    async revokeKey (apiKey: string, input?: unknown): Promise<Omit<KeyRecord, 'secret'>> {
+    async updateKey (apiKey: string, input: unknown): Promise<PublicKey> {
+      const body = readInput(schemas.updateKey, input)
+      const key = await records.updateKey(apiKey, body)
+      return key === null ? fail('not_found', 'No such API key.') : publicKey(key)
+    },
+
+    async revokeKey (apiKey: string, input?: unknown): Promise<PublicKey> {
       readInput(schemas.none, input)
       const key = await records.revokeKey(apiKey)
       return key === null ? fail('not_found', 'No such API key.') : publicKey(key)

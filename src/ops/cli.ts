@@ -16,7 +16,10 @@ Games and keys:
   games create <game_id> [--name TEXT] [--developer USERNAME] [--approved true|false]
                [--max_entries N] [--max_meta_bytes N]
   games update <game_id> (the same flags)
-  keys create <game_id>                 prints api_key and api_secret (the secret is shown once)
+  keys create <game_id> [--rate_limit N]
+                                        prints api_key and api_secret (the secret is shown once)
+  keys update <api_key> --rate_limit N|default
+                                        this key's limit per address and window (default: RATE_LIMIT_MAX)
   keys revoke <api_key>
 
 Users and sessions:
@@ -83,7 +86,8 @@ function argument (args: string[], index: number, name: string): string {
 const COMMANDS: Record<string, Command> = {
   'games create': async (admin, args, flags) => await admin.createGame(fieldsOf(flags, { game_id: argument(args, 0, 'game_id') })),
   'games update': async (admin, args, flags) => await admin.updateGame(argument(args, 0, 'game_id'), fieldsOf(flags)),
-  'keys create': async (admin, args) => await admin.createKey({ game_id: argument(args, 0, 'game_id') }),
+  'keys create': async (admin, args, flags) => await admin.createKey(fieldsOf(flags, { game_id: argument(args, 0, 'game_id') })),
+  'keys update': async (admin, args, flags) => await admin.updateKey(argument(args, 0, 'api_key'), fieldsOf(flags)),
   'keys revoke': async (admin, args) => await admin.revokeKey(argument(args, 0, 'api_key')),
   'users create': async (admin, args, flags) => await admin.createUser(fieldsOf(flags, { username: argument(args, 0, 'username') })),
   'users update': async (admin, args, flags) => await admin.updateUser(argument(args, 0, 'username'), fieldsOf(flags)),
@@ -131,6 +135,7 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
         approved: { type: 'string' },
         max_entries: { type: 'string' },
         max_meta_bytes: { type: 'string' },
+        rate_limit: { type: 'string' },
         password: { type: 'string' },
         'password-stdin': { type: 'boolean' },
         is_admin: { type: 'string' },

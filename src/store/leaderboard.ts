@@ -2,7 +2,8 @@ import type { RedisClient as Redis } from './redis-client.js'
 import { fail } from '../http/envelope.js'
 import { keys } from './keys.js'
 import { TS_TOLERANCE_S } from '../http/params.js'
-import { defineScript, luaSource } from './scripts.js'
+import { defineLimitedScript, defineScript, luaSource } from './scripts.js'
+import type { Limits } from './limits.js'
 
 /*
  * Board order (docs/interface.md#ranking-rule): best score descending, then earlier
@@ -108,12 +109,13 @@ function rankOrNull (zeroBased: number): number | null {
 }
 
 export function createLeaderboard (redis: Redis) {
-  const submitScript = defineScript<[string, number?, string?, string?, number?, number?]>(redis, 'rankSubmit', 8, SUBMIT, { writes: true })
-  const meScript = defineScript<[string, string, number, number]>(redis, 'rankMe', 2, ME)
-  const topScript = defineScript<[number, ...string[]]>(redis, 'rankTop', 1, TOP)
-  const visibilityScript = defineScript<number>(redis, 'rankSetVisibility', 4, SET_VISIBILITY, { writes: true })
-  const entryScript = defineScript<[string, string, string, number, number, number] | []>(redis, 'rankEntry', 4, ENTRY)
-  const deleteScript = defineScript<number>(redis, 'rankDeleteEntry', 6, DELETE_ENTRY, { writes: true })
+  // The high-traffic actions count their rate limits in the same call (store/limits.ts).
+  const submitScript = defineLimitedScript<[string, number?, string?, string?, number?, number?]>(redis, 'rankSubmit', SUBMIT, { writes: true })
+  const meScript = defineLimitedScript<[string, string, number, number]>(redis, 'rankMe', ME)
+  const topScript = defineLimitedScript<[number, ...string[]]>(redis, 'rankTop', TOP)
+  const visibilityScript = defineScript<number>(redis, 'rankSetVisibility', SET_VISIBILITY, { writes: true })
+  const entryScript = defineScript<[string, string, string, number, number, number] | []>(redis, 'rankEntry', ENTRY)
+  const deleteScript = defineScript<number>(redis, 'rankDeleteEntry', DELETE_ENTRY, { writes: true })
   const entryKeys = (gameId: string, player: string): string[] => [keys.board(gameId), keys.entries(gameId, player), keys.meta(gameId, player), keys.hiddenPlayers(gameId)]
 
   return {
@@ -121,14 +123,16 @@ export function createLeaderboard (redis: Redis) {
      * One atomic script call: replay and deletion checks (signed submits),
      * the game's caps, compare, store, rank, count. A replay answers the
      * current standing with improved false; a refusal is expired_ts or
-     * quota_exceeded, and stores nothing.
+     * quota_exceeded, and stores nothing. `limits` are counted first, in the
+     * same call (rate_limited when over: nothing stored).
      */
-    async submit (gameId: string, player: string, score: number, meta: string | undefined, caps: GameCaps, signed?: Signed): Promise<SubmitResult> {
+    async submit (gameId: string, player: string, score: number, meta: string | undefined, caps: GameCaps, signed?: Signed, limits?: Limits): Promise<SubmitResult> {
       const [outcome, improved, best, , rank, total] = await submitScript(
         [...entryKeys(gameId, player), keys.boardHiddenUsers(gameId), keys.usage(gameId),
           keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player)],
         [player, String(score), String(negate(String(score))), meta ?? '', meta === undefined ? '0' : '1',
-          caps.maxEntries, caps.maxMetaBytes, signed?.ts ?? '', signed === undefined ? 0 : (Number(signed.ts) + TS_TOLERANCE_S + 1) * 1000]
+          caps.maxEntries, caps.maxMetaBytes, signed?.ts ?? '', signed === undefined ? 0 : (Number(signed.ts) + TS_TOLERANCE_S + 1) * 1000],
+        limits
       )
       if (outcome === 'stale') fail('expired_ts', 'This submission was signed before its entry was deleted; sign a new one.')
       if (outcome === 'full_entries') fail('quota_exceeded', `This game's board is full (max_entries ${caps.maxEntries}); an operator can raise it.`)
@@ -136,13 +140,13 @@ export function createLeaderboard (redis: Redis) {
       return { improved: improved === 1, bestScore: Number(best), rank: rankOrNull(rank ?? -1), totalPlayers: total ?? 0 }
     },
 
-    async standing (gameId: string, player: string): Promise<PlayerStanding> {
-      const [best, , rank, total] = await meScript([keys.board(gameId), keys.entries(gameId, player)], [player])
+    async standing (gameId: string, player: string, limits?: Limits): Promise<PlayerStanding> {
+      const [best, , rank, total] = await meScript([keys.board(gameId), keys.entries(gameId, player)], [player], limits)
       return { bestScore: best === '' ? null : Number(best), rank: rankOrNull(rank), totalPlayers: total }
     },
 
-    async top (gameId: string, offset: number, limit: number): Promise<{ total: number, items: BoardItem[] }> {
-      const [total, ...page] = await topScript([keys.board(gameId)], [offset, offset + limit - 1])
+    async top (gameId: string, offset: number, limit: number, limits?: Limits): Promise<{ total: number, items: BoardItem[] }> {
+      const [total, ...page] = await topScript([keys.board(gameId)], [offset, offset + limit - 1], limits)
       const items: BoardItem[] = []
       for (let i = 0; i < page.length; i += 2) {
         const member = page[i] as string

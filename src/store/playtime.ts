@@ -15,7 +15,7 @@ export interface PlaytimeReport {
 }
 
 export function createPlaytime (redis: Redis) {
-  const report = defineScript<[number, number, number]>(redis, 'rankPlaytime', 1, REPORT, { writes: true })
+  const report = defineScript<[number, number, number]>(redis, 'rankPlaytime', REPORT, { writes: true })
   return {
     async report (gameId: string, username: string, seconds: number): Promise<PlaytimeReport> {
       const [total, mine, credited] = await report([keys.playtime(gameId)], [username, seconds])

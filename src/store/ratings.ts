@@ -29,9 +29,9 @@ function summary ([sum, count, mine]: [number, number, number | string]): Rating
 }
 
 export function createRatings (redis: Redis) {
-  const rate = defineScript<[number, number, number]>(redis, 'rankRate', 2, RATE, { writes: true })
-  const unrate = defineScript<[number, number, string]>(redis, 'rankUnrate', 2, UNRATE, { writes: true })
-  const read = defineScript<[number, number, string]>(redis, 'rankRatingRead', 2, READ)
+  const rate = defineScript<[number, number, number]>(redis, 'rankRate', RATE, { writes: true })
+  const unrate = defineScript<[number, number, string]>(redis, 'rankUnrate', UNRATE, { writes: true })
+  const read = defineScript<[number, number, string]>(redis, 'rankRatingRead', READ)
   const keysOf = (gameId: string): string[] => [keys.ratings(gameId), keys.ratingStats(gameId)]
 
   return {

@@ -31,6 +31,13 @@ export interface KeyRecord {
   secret: string
   revoked: boolean
   created_at: string
+  /**
+   * This key's own limit per (key, address) and window, when an operator set
+   * one (a game server that signs for all its players from one address);
+   * null: the global RATE_LIMIT_MAX. The key's total is it times
+   * RATE_LIMIT_KEY_MULTIPLE either way.
+   */
+  rate_limit: number | null
 }
 
 type Hash = Record<string, string>
@@ -50,7 +57,8 @@ function gameFromHash (gameId: string, hash: Hash): GameRecord | null {
 
 function keyFromHash (apiKey: string, hash: Hash): KeyRecord | null {
   if (hash.game_id === undefined || hash.secret === undefined) return null
-  return { api_key: apiKey, game_id: hash.game_id, secret: hash.secret, revoked: hash.revoked === '1', created_at: hash.created_at as string }
+  const rateLimit = hash.rate_limit === undefined || hash.rate_limit === '' ? null : Number(hash.rate_limit)
+  return { api_key: apiKey, game_id: hash.game_id, secret: hash.secret, revoked: hash.revoked === '1', created_at: hash.created_at as string, rate_limit: rateLimit }
 }
 
 /**
@@ -149,7 +157,8 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
 
     async createKey (key: KeyRecord): Promise<KeyRecord | null> {
       const created = await createHash([keys.apiKey(key.api_key)], [
-        'game_id', key.game_id, 'secret', key.secret, 'revoked', key.revoked ? '1' : '0', 'created_at', key.created_at
+        'game_id', key.game_id, 'secret', key.secret, 'revoked', key.revoked ? '1' : '0', 'created_at', key.created_at,
+        'rate_limit', key.rate_limit === null ? '' : String(key.rate_limit)
       ])
       if (created === 0) return null
       await redis.sadd(keys.gameKeys(key.game_id), key.api_key)
@@ -158,8 +167,16 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
     },
 
     async revokeKey (apiKey: string): Promise<KeyRecord | null> {
+      return await this.updateKey(apiKey, { revoked: true })
+    },
+
+    /** Updates the given fields (a rate_limit of null: back to the global limit); null when the key does not exist. */
+    async updateKey (apiKey: string, changes: Partial<Pick<KeyRecord, 'revoked' | 'rate_limit'>>): Promise<KeyRecord | null> {
       if (!API_KEY_PATTERN.test(apiKey)) return null
-      if (await changeRecord(redis, cache, 'key', apiKey, async () => await updateHash([keys.apiKey(apiKey)], ['revoked', '1'])) === 0) return null
+      const fields: string[] = []
+      if (changes.revoked !== undefined) fields.push('revoked', changes.revoked ? '1' : '0')
+      if (changes.rate_limit !== undefined) fields.push('rate_limit', changes.rate_limit === null ? '' : String(changes.rate_limit))
+      if (await changeRecord(redis, cache, 'key', apiKey, async () => await updateHash([keys.apiKey(apiKey)], fields)) === 0) return null
       return await this.key(apiKey)
     },
 

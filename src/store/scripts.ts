@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { Cluster } from 'ioredis'
 import { checkReplicated, writeConcernOf, type RedisClient as Redis } from './redis-client.js'
 import { projectPath } from '../ops/paths.js'
+import type { Limits } from './limits.js'
 
 export type ScriptArg = string | number
 
@@ -20,7 +21,8 @@ export function luaSource (name: string, constants: Record<string, number> = {})
 
 /**
  * Registers a Lua script with ioredis (EVAL on a connection's first use,
- * EVALSHA after) and returns a typed caller. A script that `writes` honours
+ * EVALSHA after) and returns a typed caller; the number of keys is the length
+ * of the `keys` given to each call. A script that `writes` honours
  * the client's write concern (REDIS_WAIT_REPLICAS): WAIT follows it in the
  * same pipeline, to the same node, in the same round trip, and the write is
  * acknowledged only when enough replicas confirm it. WAIT holds up the
@@ -31,17 +33,17 @@ export function luaSource (name: string, constants: Record<string, number> = {})
  * ioredis outside the pipeline, after the WAIT: that one write would go
  * unconfirmed. The service never flushes scripts.)
  */
-export function defineScript<T> (redis: Redis, name: string, numberOfKeys: number, lua: string, { writes = false } = {}): (keys: string[], args: ScriptArg[]) => Promise<T> {
-  if (!(name in redis)) redis.defineCommand(name, { numberOfKeys, lua })
+export function defineScript<T> (redis: Redis, name: string, lua: string, { writes = false } = {}): (keys: string[], args: ScriptArg[]) => Promise<T> {
+  if (!(name in redis)) redis.defineCommand(name, { lua })
   // defineCommand has just added the method, to the client and its pipelines.
   type Command = (...args: ScriptArg[]) => unknown
   const command = (redis as unknown as Record<string, Command>)[name]!
   const concern = writeConcernOf(redis)
-  if (!writes || concern.replicas === 0) return async (keys, args) => await (command.call(redis, ...keys, ...args) as Promise<T>)
+  if (!writes || concern.replicas === 0) return async (keys, args) => await (command.call(redis, keys.length, ...keys, ...args) as Promise<T>)
   return async (keys, args) => {
     for (let attempt = 1; ; attempt++) {
       const pipeline = redis.pipeline()
-      ;(pipeline as unknown as Record<string, Command>)[name]!.call(pipeline, ...keys, ...args)
+      ;(pipeline as unknown as Record<string, Command>)[name]!.call(pipeline, keys.length, ...keys, ...args)
       const replies = await pipeline.call('WAIT', concern.replicas, concern.timeoutMs).exec() ?? []
       const scriptError = replies[0]?.[0]
       // MOVED/ASK: the script did not run (its slot has moved); learn the new layout and send it again.
@@ -56,6 +58,29 @@ export function defineScript<T> (redis: Redis, name: string, numberOfKeys: numbe
   }
 }
 
+const LIMITS = luaSource('limits')
+
+/**
+ * A script whose call also takes rate-limit counters (store/limits.ts): they
+ * are counted first, in the same call, and when one is over its max the
+ * script's own work does not run. The script's source becomes the body of a
+ * function `work` (on its first line, so Redis's line numbers still match
+ * its file), followed by lua/limits.lua, which counts and then calls it.
+ * Without `limits`, or with no counters, it is the plain script.
+ */
+export function defineLimitedScript<T> (redis: Redis, name: string, lua: string, options: { writes?: boolean } = {}): (keys: string[], args: ScriptArg[], limits?: Limits) => Promise<T> {
+  const run = defineScript<[number[], T?]>(redis, name, `local function work () ${lua}\nend\n${LIMITS}`, options)
+  return async (keys, args, limits) => {
+    const counters = limits?.counters ?? []
+    const [counts, result] = await run(
+      counters.length === 0 ? keys : [...keys, ...counters.map(counter => counter.key)],
+      [...args, ...counters.flatMap(counter => [counter.max, counter.windowMs]), counters.length]
+    )
+    limits?.settle(counts)
+    return result as T
+  }
+}
+
 /** The record scripts: create-if-absent, update-if-present, and a game's creation with its usage. */
 const CREATE_HASH = luaSource('create-hash')
 const UPDATE_HASH = luaSource('update-hash')
@@ -64,8 +89,8 @@ const CREATE_GAME = luaSource('create-game')
 /** The record scripts (games, keys, users): create-if-absent and update-if-present. */
 export function hashScripts (redis: Redis) {
   return {
-    createHash: defineScript<number>(redis, 'rankCreateHash', 1, CREATE_HASH, { writes: true }),
-    createGame: defineScript<number>(redis, 'rankCreateGame', 2, CREATE_GAME, { writes: true }),
-    updateHash: defineScript<number>(redis, 'rankUpdateHash', 1, UPDATE_HASH, { writes: true })
+    createHash: defineScript<number>(redis, 'rankCreateHash', CREATE_HASH, { writes: true }),
+    createGame: defineScript<number>(redis, 'rankCreateGame', CREATE_GAME, { writes: true }),
+    updateHash: defineScript<number>(redis, 'rankUpdateHash', UPDATE_HASH, { writes: true })
   }
 }

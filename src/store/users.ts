@@ -73,8 +73,8 @@ const INDEX_SESSION = luaSource('index-session')
  */
 export function createUserStore (redis: Redis, cache?: RecordCache) {
   const { createHash, updateHash } = hashScripts(redis)
-  const indexSession = defineScript<number>(redis, 'rankIndexSession', 1, INDEX_SESSION, { writes: true })
-  const nextSessionEpoch = defineScript<number>(redis, 'rankNextSessionEpoch', 1, NEXT_SESSION_EPOCH, { writes: true })
+  const indexSession = defineScript<number>(redis, 'rankIndexSession', INDEX_SESSION, { writes: true })
+  const nextSessionEpoch = defineScript<number>(redis, 'rankNextSessionEpoch', NEXT_SESSION_EPOCH, { writes: true })
 
   /** Deletes session records (each in a slot of its own) and tells every instance; returns how many existed. */
   async function deleteSessions (sessionIds: string[]): Promise<number> {

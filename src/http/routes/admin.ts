@@ -32,6 +32,7 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   fastify.post('/admin/games', body(routeSchemas.createGame), async (request) => ok(await fastify.admin.createGame(input(request))))
   fastify.patch<WithGame>('/admin/games/:game_id', body(routeSchemas.updateGame), async (request) => ok(await fastify.admin.updateGame(request.params.game_id, input(request))))
   fastify.post('/admin/keys', body(routeSchemas.createKey), async (request) => ok(await fastify.admin.createKey(input(request))))
+  fastify.patch<WithKey>('/admin/keys/:api_key', body(routeSchemas.updateKey), async (request) => ok(await fastify.admin.updateKey(request.params.api_key, input(request))))
   fastify.post<WithKey>('/admin/keys/:api_key/revoke', body(routeSchemas.revokeKey), async (request) => ok(await fastify.admin.revokeKey(request.params.api_key, input(request))))
   fastify.post('/admin/users', body(routeSchemas.createUser), async (request) => ok(await fastify.admin.createUser(input(request))))
   fastify.patch<WithUser>('/admin/users/:username', body(routeSchemas.updateUser), async (request) => ok(await fastify.admin.updateUser(request.params.username, input(request))))

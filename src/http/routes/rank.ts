@@ -43,19 +43,17 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     constraints: { action: 'submit' },
     schema: routeSchemas.submit,
     ...crossOrigin,
-    config: { ...apiKeyRoute, signed: true },
-    preValidation: [fastify.readFields, requires('api_key', 'game_id', 'player_name', 'score', 'ts', 'sign'), fastify.loadApiKey],
-    preHandler: [fastify.limitRate, fastify.verifyApiKey],
-    handler: async (request) => {
-      const { fields } = request
+    config: apiKeyRoute,
+    handler: fastify.apiKeyHandler({ required: ['api_key', 'game_id', 'player_name', 'score', 'ts', 'sign'], signed: true }, (fields, game) => {
       const player = parsePlayerName(param(fields, 'player_name'))
       const score = parseScore(param(fields, 'score'))
       const meta = parseMeta(optional(fields, 'meta'))
-      const game = request.game!
       const signed = { ts: param(fields, 'ts'), sign: param(fields, 'sign') }
-      const result = await fastify.leaderboard.submit(game.game_id, player, score, meta, capsOf(game), signed)
-      return ok({ score, improved: result.improved, best_score: result.bestScore, rank: result.rank })
-    }
+      return async (limits) => {
+        const result = await fastify.leaderboard.submit(game.game_id, player, score, meta, capsOf(game), signed, limits)
+        return ok({ score, improved: result.improved, best_score: result.bestScore, rank: result.rank })
+      }
+    })
   })
 
   fastify.route({
@@ -65,15 +63,14 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     schema: routeSchemas.top,
     ...crossOrigin,
     config: apiKeyRoute,
-    preValidation: [fastify.readFields, requires('api_key', 'game_id'), fastify.loadApiKey],
-    preHandler: [fastify.limitRate, fastify.verifyApiKey],
-    handler: async (request) => {
-      const limit = parseLimit(optional(request.fields, 'limit'))
-      const offset = parseOffset(optional(request.fields, 'offset'))
-      const gameId = request.game!.game_id
-      const { total, items } = await fastify.leaderboard.top(gameId, offset, limit)
-      return ok({ game_id: gameId, total, items })
-    }
+    handler: fastify.apiKeyHandler({ required: ['api_key', 'game_id'] }, (fields, game) => {
+      const limit = parseLimit(optional(fields, 'limit'))
+      const offset = parseOffset(optional(fields, 'offset'))
+      return async (limits) => {
+        const { total, items } = await fastify.leaderboard.top(game.game_id, offset, limit, limits)
+        return ok({ game_id: game.game_id, total, items })
+      }
+    })
   })
 
   fastify.route({
@@ -83,13 +80,13 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     schema: routeSchemas.me,
     ...crossOrigin,
     config: apiKeyRoute,
-    preValidation: [fastify.readFields, requires('api_key', 'game_id', 'player_name'), fastify.loadApiKey],
-    preHandler: [fastify.limitRate, fastify.verifyApiKey],
-    handler: async (request) => {
-      const player = parsePlayerName(param(request.fields, 'player_name'))
-      const standing = await fastify.leaderboard.standing(request.game!.game_id, player)
-      return ok({ player_name: player, best_score: standing.bestScore, rank: standing.rank })
-    }
+    handler: fastify.apiKeyHandler({ required: ['api_key', 'game_id', 'player_name'] }, (fields, game) => {
+      const player = parsePlayerName(param(fields, 'player_name'))
+      return async (limits) => {
+        const standing = await fastify.leaderboard.standing(game.game_id, player, limits)
+        return ok({ player_name: player, best_score: standing.bestScore, rank: standing.rank })
+      }
+    })
   })
 
   // Session mode: the player is the logged-in user, on the same board.

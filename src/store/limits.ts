@@ -1,0 +1,70 @@
+import type { RedisClient as Redis } from './redis-client.js'
+import { defineLimitedScript, defineScript } from './scripts.js'
+
+/**
+ * Rate-limit counters in Redis: fixed windows, one key per counted subject,
+ * in the format of @fastify/rate-limit's RedisStore (a number with a TTL).
+ * The counting rule is lua/limits.lua, and only there: the hot path counts
+ * inside the action's own script call (scripts.ts, defineLimitedScript),
+ * everything else through `count` here, and @fastify/rate-limit through
+ * `LimitStore`. Which limits exist and what they count is plugins/rate-limit.ts.
+ */
+
+/** One counter to count: its Redis key, and the window's max and length. */
+export interface Counter {
+  key: string
+  max: number
+  windowMs: number
+}
+
+/** What a counter said: x-ratelimit-* and Retry-After are made of this. */
+export interface LimitState {
+  max: number
+  remaining: number
+  /** Whole seconds until the window ends, at least 1. */
+  ttlInSeconds: number
+  exceeded: boolean
+}
+
+/**
+ * The counters a script call takes, and what to do with their counts:
+ * `settle` gets {current, ttl ms, ...} of the counters counted (the count
+ * stops at the first one over its max) and throws when that one is over.
+ */
+export interface Limits {
+  counters: Counter[]
+  settle: (counts: number[]) => void
+}
+
+export function limitState (counter: Counter, current: number, ttlMs: number): LimitState {
+  return {
+    max: counter.max,
+    remaining: Math.max(0, counter.max - current),
+    ttlInSeconds: Math.max(1, Math.ceil(ttlMs / 1000)),
+    exceeded: current > counter.max
+  }
+}
+
+/** Reads a counter without counting: {current, ttl ms}, {0, 0} when absent. */
+const PEEK = `local current = redis.call('GET', KEYS[1])
+if not current then return {0, 0} end
+return {tonumber(current), math.max(0, redis.call('PTTL', KEYS[1]))}`
+
+export function createLimitStore (redis: Redis) {
+  const countOnly = defineLimitedScript<undefined>(redis, 'rankLimits', 'return nil')
+  const peekScript = defineScript<[number, number]>(redis, 'rankLimitPeek', PEEK)
+
+  return {
+    /** Counts the counters (and settles them), without other work: for requests refused before their action. */
+    async count (limits: Limits): Promise<void> {
+      await countOnly([], [], limits)
+    },
+
+    async peek (counter: Counter): Promise<LimitState> {
+      const [current, ttl] = await peekScript([counter.key], [])
+      return limitState(counter, current, ttl)
+    }
+  }
+}
+
+export type LimitStore = ReturnType<typeof createLimitStore>
