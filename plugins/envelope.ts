@@ -50,6 +50,7 @@ export function toApiError (error: unknown, request: FastifyRequest, redis: Redi
 }
 
 export function sendError (reply: FastifyReply, error: ApiError): FastifyReply {
+  reply.request.outcome = error.code
   // The rest of an oversized body is never read: end the connection with the answer.
   if (error.code === 'payload_too_large') reply.header('connection', 'close')
   return reply
@@ -93,8 +94,9 @@ export default fp(async (fastify) => {
   }
 
   // Answer unknown routes before any body is read, so a route fault is reported first.
-  fastify.addHook('onRequest', async (request) => {
+  fastify.addHook('onRequest', (request, _reply, done) => {
     if (request.is404) throw routeError(request)
+    done()
   })
   fastify.setNotFoundHandler(async (request, reply) => sendError(reply, routeError(request)))
 

@@ -7,6 +7,7 @@ import { ApiError } from '../src/http/envelope.js'
 import { keys } from '../src/store/keys.js'
 import { createLimitStore, limitState, type Counter, type Limits, type LimitState } from '../src/store/limits.js'
 import type { KeyRecord } from '../src/store/records.js'
+import { child, metrics } from '../src/ops/metrics.js'
 
 export type { LimitState }
 
@@ -154,7 +155,8 @@ export default fp(async (fastify) => {
     reply.header('x-ratelimit-reset', state.ttlInSeconds)
   }
 
-  function refuse (reply: FastifyReply, state: LimitState): never {
+  function refuse (reply: FastifyReply, state: LimitState, name: LimitName): never {
+    child(metrics.rateLimited, name).inc()
     setHeaders(reply, state)
     reply.header('retry-after', state.ttlInSeconds)
     throw new ApiError('rate_limited', `Too many requests; retry in ${state.ttlInSeconds} s.`)
@@ -163,7 +165,7 @@ export default fp(async (fastify) => {
   const rateLimits: typeof fastify.rateLimits = {
     async enforce (request, reply, name, subject, options = {}) {
       const state = await read(request, name, subject, true)
-      if (state.exceeded) refuse(reply, state)
+      if (state.exceeded) refuse(reply, state, name)
       if (options.headers === true) setHeaders(reply, state)
     },
     apiKey (request, reply, key) {
@@ -181,7 +183,7 @@ export default fp(async (fastify) => {
           request.rateLimitApplied = true
           const states = counters.slice(0, counts.length / 2).map((one, i) => limitState(one, counts[2 * i] as number, counts[2 * i + 1] as number))
           const last = states[states.length - 1] as LimitState
-          if (last.exceeded) refuse(reply, last)
+          if (last.exceeded) refuse(reply, last, states.length === 1 ? 'apiKey' : 'apiKeyTotal')
           setHeaders(reply, states[0] as LimitState)
         }
       }
@@ -211,12 +213,15 @@ export default fp(async (fastify) => {
   // A limited route answers with its headers even when the request failed
   // before its turn to be counted (missing_param, not_logged_in, ...): the
   // counter is read, not incremented.
-  fastify.addHook('onSend', async (request, reply) => {
-    if (request.rateLimitApplied || request.routeOptions.config.rateLimitPolicy === undefined) return
-    try {
-      setHeaders(reply, await rateLimits.peek(request, policyOf(request), subjectOf(request)))
-    } catch {
-      // Redis is away: the answer (unavailable) goes out without the headers.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    if (request.rateLimitApplied || request.routeOptions.config.rateLimitPolicy === undefined) {
+      done(null, payload)
+      return
     }
+    rateLimits.peek(request, policyOf(request), subjectOf(request)).then(
+      (state) => { setHeaders(reply, state) },
+      // Redis is away: the answer (unavailable) goes out without the headers.
+      () => {}
+    ).finally(() => { done(null, payload) })
   })
 }, { name: 'rate-limit', dependencies: ['config', 'redis'] })

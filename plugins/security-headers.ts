@@ -1,8 +1,10 @@
 import fp from 'fastify-plugin'
-import helmet, { type FastifyHelmetOptions } from '@fastify/helmet'
+import { randomBytes } from 'node:crypto'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import helmet, { type HelmetOptions } from 'helmet'
 
 /**
- * Security headers with @fastify/helmet (docs/security.md). By default every
+ * Security headers with helmet (docs/security.md). By default every
  * answer is one that nothing may frame, load as a page or sniff: the JSON
  * API, the operator API, static assets. The pages that must differ say so
  * in their route options with the policies below:
@@ -19,18 +21,27 @@ import helmet, { type FastifyHelmetOptions } from '@fastify/helmet'
  * routes, and any answer that sets a cookie) and per-user pages are never
  * stored by a cache: `Cache-Control: no-store` (route option `noStore`).
  */
-type RouteHelmet = Omit<FastifyHelmetOptions, 'global'>
+/** A route's policy: helmet's options over the defaults below, and per-request CSP nonces for pages with an inline script. */
+type RouteHelmet = HelmetOptions & { enableCSPNonces?: boolean }
 
 declare module 'fastify' {
+  interface RouteShorthandOptions {
+    /** This route's security-header policy, over the defaults (see HELMET). */
+    helmet?: RouteHelmet
+  }
   interface FastifyContextConfig {
     /** Cache-Control: no-store on every answer of the route. */
     noStore?: boolean
     /**
-     * Where @fastify/helmet reads a route's policy at request time; set it in
-     * an onRoute hook for routes a plugin registers (static files, the docs),
-     * whose `helmet` route option we cannot pass.
+     * The route's policy as the request sees it; set it in an onRoute hook
+     * for routes a plugin registers (static files, the docs), whose
+     * `helmet` route option we cannot pass.
      */
     helmet?: RouteHelmet
+  }
+  interface FastifyReply {
+    /** The nonces of a page whose policy enables them: its inline script and style carry them. */
+    cspNonce: { script: string, style: string }
   }
 }
 
@@ -80,17 +91,63 @@ export const HELMET = {
   crossOrigin: { crossOriginResourcePolicy: { policy: 'cross-origin' } } satisfies RouteHelmet
 }
 
+/**
+ * Sets a route's security headers with helmet. The headers of a policy are
+ * worked out once, the first time one of its routes answers, not for every
+ * request (@fastify/helmet builds helmet's middleware anew on every request,
+ * which was a tenth of the CPU of a top list: bench/RESULTS.md). Pages with
+ * CSP nonces get fresh ones, and their own policy, on every request.
+ */
 export default fp(async (fastify) => {
   const production = fastify.config.nodeEnv === 'production'
-  await fastify.register(helmet, {
-    global: true,
+  const defaults: HelmetOptions = {
     contentSecurityPolicy: { useDefaults: false, directives: NOTHING },
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
     // HTTPS is the proxy's in development too; browsers ignore HSTS over plain HTTP anyway.
     strictTransportSecurity: production ? { maxAge: 31_536_000 } : false
+  }
+  type Apply = (request: FastifyRequest, reply: FastifyReply) => void
+
+  function compile (policy: RouteHelmet = {}): Apply {
+    const { enableCSPNonces = false, ...options } = policy
+    const merged = { ...defaults, ...options } as HelmetOptions
+    if (!enableCSPNonces || typeof merged.contentSecurityPolicy !== 'object') {
+      const middleware = helmet(merged)
+      return (request, reply) => { middleware(request.raw, reply.raw, rethrow) }
+    }
+    const { directives = {}, ...csp } = merged.contentSecurityPolicy
+    const withNonce = (sources: unknown, nonce: string): string[] => [...(Array.isArray(sources) ? sources as string[] : []), `'nonce-${nonce}'`]
+    return (request, reply) => {
+      const nonce = { script: randomBytes(16).toString('hex'), style: randomBytes(16).toString('hex') }
+      reply.cspNonce = nonce
+      const policyWithNonces = { ...directives, scriptSrc: withNonce(directives.scriptSrc, nonce.script), styleSrc: withNonce(directives.styleSrc, nonce.style) }
+      helmet({ ...merged, contentSecurityPolicy: { ...csp, directives: policyWithNonces } })(request.raw, reply.raw, rethrow)
+    }
+  }
+
+  // By the route's config object, which is one per route: policies set by
+  // other plugins' onRoute hooks are there by the first request.
+  const compiled = new WeakMap<object, Apply>()
+  fastify.decorateReply('cspNonce', null as unknown as FastifyReply['cspNonce'])
+  fastify.addHook('onRoute', (route) => {
+    if (route.helmet !== undefined) route.config = { ...route.config, helmet: route.helmet }
+  })
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const config = request.routeOptions.config
+    let apply = compiled.get(config)
+    if (apply === undefined) {
+      apply = compile(config.helmet)
+      compiled.set(config, apply)
+    }
+    apply(request, reply)
+    done()
   })
 }, { name: 'security-headers', dependencies: ['config'] })
+
+function rethrow (error?: unknown): void {
+  if (error !== undefined && error !== null) throw error
+}
 
 /**
  * Cache-Control: no-store on routes that ask for it and on every answer that
@@ -98,7 +155,8 @@ export default fp(async (fastify) => {
  * Set-Cookie in an onSend hook of its own, which must have run before this one.
  */
 export const noStore = fp(async (fastify) => {
-  fastify.addHook('onSend', async (request, reply) => {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     if (request.routeOptions.config.noStore === true || reply.hasHeader('set-cookie')) reply.header('cache-control', 'no-store')
+    done(null, payload)
   })
 }, { name: 'no-store', dependencies: ['session'] })

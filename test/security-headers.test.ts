@@ -4,7 +4,7 @@ import { safeNext } from '../src/http/routes/play.js'
 import { admin, buildTestApp, createGame, dataOf, formBody, get } from './helpers/app.js'
 
 /*
- * Item 9 of the hardening issue: security headers from @fastify/helmet.
+ * Item 9 of the hardening issue: security headers from helmet (plugins/security-headers.ts).
  * Nothing frames the API or the login page; only the play page frames a
  * game, and only the service's own origin frames the play page; answers
  * with a session id or a secret are never cached.

@@ -16,6 +16,7 @@ import adminAuthPlugin from '../../plugins/admin-auth.js'
 import apiKeyAuthPlugin from '../../plugins/api-key-auth.js'
 import sessionPlugin from '../../plugins/session.js'
 import docsPlugin from '../../plugins/docs.js'
+import metricsPlugin from '../../plugins/metrics.js'
 import publicRoutes from './routes/public.js'
 import adminRoutes from './routes/admin.js'
 import healthRoutes from './routes/health.js'
@@ -201,6 +202,7 @@ async function app (fastify: FastifyInstance, { config }: { config: Config }): P
   await fastify.register(apiKeyAuthPlugin)
   await fastify.register(sessionPlugin)
   await fastify.register(noStore)
+  await fastify.register(metricsPlugin)
   await fastify.register(docsPlugin)
   await fastify.register(healthRoutes)
   await fastify.register(publicRoutes)

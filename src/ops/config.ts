@@ -14,6 +14,10 @@ export interface Config {
   /** Where a managed redis-server keeps its data. */
   dataDir: string
   adminToken: string | undefined
+  /** GET /metrics on the service's port answers `Authorization: Bearer <METRICS_TOKEN>` (docs/guide.md, metrics). */
+  metricsToken: string | undefined
+  /** The metrics are also served, without a token, on this port of HOST: by the primary when WORKERS > 1. */
+  metricsPort: number | undefined
   sessionTtlS: number
   sessionCookie: string
   trustProxy: boolean | number | string[]
@@ -165,6 +169,13 @@ export function loadConfig (env: Env = process.env): Config {
   if (nodeEnv === 'production' && adminToken !== undefined && adminToken !== '' && adminToken.length < ADMIN_TOKEN_MIN_LENGTH) {
     throw new ConfigError('ADMIN_TOKEN', `must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters in production (try: openssl rand -hex 32)`, `(${adminToken.length} characters)`)
   }
+  const metricsToken = env.METRICS_TOKEN
+  if (metricsToken !== undefined && metricsToken !== '' && !/^[\x21-\x7e]{16,}$/.test(metricsToken)) {
+    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters of printable ASCII without spaces', '(hidden)')
+  }
+  const port = integer(env, 'PORT', 3000, 0, 65535)
+  const metricsPort = env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? undefined : integer(env, 'METRICS_PORT', 0, 1, 65535)
+  if (metricsPort !== undefined && metricsPort === port) throw new ConfigError('METRICS_PORT', 'must differ from PORT', String(metricsPort))
   const warnings: string[] = []
   const proxies = trustProxy(env)
   // `true`, or a range wider than any proxy network, believes every X-Forwarded-For.
@@ -174,11 +185,13 @@ export function loadConfig (env: Env = process.env): Config {
   const redis = redisUrl(env)
   const demo = oneOf(env, 'DEMO', 'auto', ['true', 'false', 'auto'] as const)
   return {
-    port: integer(env, 'PORT', 3000, 0, 65535),
+    port,
     host: host === '' ? '127.0.0.1' : host,
     redisUrl: redis,
     dataDir: resolve(env.DATA_DIR === undefined || env.DATA_DIR === '' ? 'data' : env.DATA_DIR),
     adminToken: adminToken === '' ? undefined : adminToken,
+    metricsToken: metricsToken === '' ? undefined : metricsToken,
+    metricsPort,
     sessionTtlS: integer(env, 'SESSION_TTL_S', 2592000, 1, 315360000),
     sessionCookie: sessionCookie === '' ? 'sid' : sessionCookie,
     trustProxy: proxies,

@@ -8,6 +8,7 @@ import { drainOnClose } from './drain.js'
 import { DEMO_LOGIN, curlExample, seedDemo, type DemoCredentials } from './demo.js'
 import { startManagedRedis, type ManagedRedis } from './managed-redis.js'
 import { isEntryPoint } from './paths.js'
+import { answerWorkersForMetrics, serveMetrics } from './metrics.js'
 
 export interface Service {
   app: FastifyInstance
@@ -37,11 +38,13 @@ export async function startService (baseConfig: Config, options: { welcome?: boo
   }
   const fastify = Fastify(serverOptions(config))
   drainOnClose(fastify, config.shutdownTimeoutMs)
+  let metricsServer: { close: () => Promise<void> } | undefined
   const service: Service = {
     app: fastify,
     config,
     managedRedis,
     async close () {
+      await metricsServer?.close()
       await fastify.close()
       await managedRedis?.stop()
     }
@@ -49,6 +52,8 @@ export async function startService (baseConfig: Config, options: { welcome?: boo
   try {
     await fastify.register(app, { config })
     await fastify.listen({ port: config.port, host: config.host })
+    // With workers, the primary serves METRICS_PORT.
+    if (config.metricsPort !== undefined && cluster.isPrimary) metricsServer = await serveMetrics(config.host, config.metricsPort)
     // One process seeds and greets (the first worker when there are several).
     if (options.welcome !== false) {
       const demo = config.demo ? await seedDemo(fastify) : undefined
@@ -56,6 +61,7 @@ export async function startService (baseConfig: Config, options: { welcome?: boo
       else if (demo !== undefined) fastify.log.warn(`DEMO=true: the demo game "${demo.gameId}" and the login ${DEMO_LOGIN.username} / ${DEMO_LOGIN.password} exist; anyone can log in with it`)
     }
   } catch (error) {
+    await metricsServer?.close()
     await fastify.close().catch(() => {})
     await managedRedis?.stop()
     throw error
@@ -165,8 +171,19 @@ async function runPrimary (config: Config): Promise<void> {
     })
     return worker
   }
+  // The workers' metrics, added up: on METRICS_PORT, and for a worker asked on the service's port.
+  const metricsServer = config.metricsPort === undefined
+    ? undefined
+    : await serveMetrics(config.host, config.metricsPort).catch(async (error: unknown) => {
+      await managedRedis?.stop()
+      throw error
+    })
+  if (config.metricsToken !== undefined) answerWorkersForMetrics()
   for (let index = 1; index <= config.workers; index++) fork(index)
-  closeWithGrace({ delay: shutdownGraceMs(config) }, stopAll)
+  closeWithGrace({ delay: shutdownGraceMs(config) }, async () => {
+    await metricsServer?.close()
+    await stopAll()
+  })
 }
 
 export async function main (): Promise<void> {

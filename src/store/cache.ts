@@ -1,4 +1,5 @@
 import { Cluster, Redis } from 'ioredis'
+import { child, metrics } from '../ops/metrics.js'
 import type { RedisClient } from './redis-client.js'
 import { keys } from './keys.js'
 
@@ -47,6 +48,12 @@ export class RecordCache {
   }
 
   get<T> (kind: CachedKind, id: string): T | undefined {
+    const value = this.lookUp<T>(kind, id)
+    child(metrics.cacheLookups, kind, value === undefined ? 'miss' : 'hit').inc()
+    return value
+  }
+
+  private lookUp<T> (kind: CachedKind, id: string): T | undefined {
     if (!this.isLive()) return undefined
     const map = this.map(kind)
     const entry = map.get(id)

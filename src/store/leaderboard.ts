@@ -4,6 +4,7 @@ import { keys } from './keys.js'
 import { TS_TOLERANCE_S } from '../http/params.js'
 import { defineLimitedScript, defineScript, luaSource } from './scripts.js'
 import type { Limits } from './limits.js'
+import { child, metrics } from '../ops/metrics.js'
 
 /*
  * Board order (docs/interface.md#ranking-rule): best score descending, then earlier
@@ -100,8 +101,23 @@ function negate (text: string): number {
   return 0 - Number(text)
 }
 
+/**
+ * The ISO time of a stored 13-digit ms, remembered: a top list shows the
+ * same entries to every reader, and Date's toISOString was the largest cost
+ * of serving one in the profile (bench/RESULTS.md). Forgotten wholesale when
+ * full, which is cheap and keeps memory bounded.
+ */
+const isoTimes = new Map<string, string>()
+const ISO_TIMES_MAX = 100_000
+
 function isoFromMs (ms: string): string {
-  return new Date(Number(ms)).toISOString()
+  let iso = isoTimes.get(ms)
+  if (iso === undefined) {
+    if (isoTimes.size >= ISO_TIMES_MAX) isoTimes.clear()
+    iso = new Date(Number(ms)).toISOString()
+    isoTimes.set(ms, iso)
+  }
+  return iso
 }
 
 function rankOrNull (zeroBased: number): number | null {
@@ -137,6 +153,7 @@ export function createLeaderboard (redis: Redis) {
       if (outcome === 'stale') fail('expired_ts', 'This submission was signed before its entry was deleted; sign a new one.')
       if (outcome === 'full_entries') fail('quota_exceeded', `This game's board is full (max_entries ${caps.maxEntries}); an operator can raise it.`)
       if (outcome === 'full_meta') fail('quota_exceeded', `This game's meta storage is full (max_meta_bytes ${caps.maxMetaBytes}); submit without meta, or ask an operator to raise it.`)
+      child(metrics.submits, signed === undefined ? 'session' : 'api_key', outcome === 'replay' ? 'replay' : improved === 1 ? 'improved' : 'unchanged').inc()
       return { improved: improved === 1, bestScore: Number(best), rank: rankOrNull(rank ?? -1), totalPlayers: total ?? 0 }
     },
 

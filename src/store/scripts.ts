@@ -3,6 +3,7 @@ import { Cluster } from 'ioredis'
 import { checkReplicated, writeConcernOf, type RedisClient as Redis } from './redis-client.js'
 import { projectPath } from '../ops/paths.js'
 import type { Limits } from './limits.js'
+import { child, metrics } from '../ops/metrics.js'
 
 export type ScriptArg = string | number
 
@@ -39,8 +40,9 @@ export function defineScript<T> (redis: Redis, name: string, lua: string, { writ
   type Command = (...args: ScriptArg[]) => unknown
   const command = (redis as unknown as Record<string, Command>)[name]!
   const concern = writeConcernOf(redis)
-  if (!writes || concern.replicas === 0) return async (keys, args) => await (command.call(redis, keys.length, ...keys, ...args) as Promise<T>)
-  return async (keys, args) => {
+  const timed = timedBy(name)
+  if (!writes || concern.replicas === 0) return timed(async (keys, args) => await (command.call(redis, keys.length, ...keys, ...args) as Promise<T>))
+  return timed(async (keys, args) => {
     for (let attempt = 1; ; attempt++) {
       const pipeline = redis.pipeline()
       ;(pipeline as unknown as Record<string, Command>)[name]!.call(pipeline, keys.length, ...keys, ...args)
@@ -54,6 +56,23 @@ export function defineScript<T> (redis: Redis, name: string, lua: string, { writ
       for (const [error] of replies) if (error !== null) throw error
       checkReplicated(replies[1]?.[1], concern)
       return replies[0]?.[1] as T
+    }
+  })
+}
+
+/** Wraps a script's caller so that its calls are timed and its failures counted (ops/metrics.ts). */
+function timedBy (name: string) {
+  const duration = child(metrics.redisDuration, name)
+  const errors = child(metrics.redisErrors, name)
+  return <A extends unknown[], T>(call: (...args: A) => Promise<T>) => async (...args: A): Promise<T> => {
+    const started = performance.now()
+    try {
+      return await call(...args)
+    } catch (error) {
+      errors.inc()
+      throw error
+    } finally {
+      duration.observe((performance.now() - started) / 1000)
     }
   }
 }
