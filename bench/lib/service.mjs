@@ -1,6 +1,7 @@
 // The servers under load: the compiled service in production mode (its rate
 // limits raised out of the way, though the limiter still runs) and the floor
-// (bench/floor.mjs), plus the service's admin API.
+// (bench/floor.mjs), plus the service's admin API. (The minimal service is
+// started by lib/minimal.mjs.)
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -10,7 +11,8 @@ import { exited, freePort, logTail, startProcess, tmp } from './processes.mjs'
 const adminToken = randomBytes(24).toString('hex')
 let started = 0
 
-async function waitForHttp (child, url, isReady, what) {
+/** Polls `url` until isReady(its JSON) is true; fails when `child` exits or after 30 s. */
+export async function waitForHttp (child, url, isReady, what) {
   const deadline = Date.now() + 30_000
   while (Date.now() < deadline) {
     if (exited(child)) throw new Error(`${what} exited at start (code ${child.exitCode ?? child.signalCode}):\n${logTail(child)}`)
