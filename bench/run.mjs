@@ -4,7 +4,11 @@
 // production mode, seeds boards of 1,000, 100,000 and 1,000,000 players
 // straight into Redis (pipelined, in the exact stored format of the scripts),
 // then drives each scenario with autocannon after a warm-up and compares it
-// with a bare Fastify server (bench/floor.mjs) loaded the same way. It also
+// with a bare Fastify server (bench/floor.mjs) loaded the same way. Then,
+// in the same pass, the service's submit and top20 are held to a hand-written
+// minimal service (bench/minimal.mjs, same requests, its own board): rounds
+// of floor, minimal submit, submit, minimal top20, top20, each service run
+// compared with the minimal run of its round. It also
 // measures what each request costs Redis (INFO commandstats / stats around
 // each scenario, plus a short MONITOR probe that tells top-level commands
 // from the ones run inside scripts) and the memory per board entry.
@@ -22,6 +26,8 @@
 //   --boards=1000,...    board sizes [BENCH_BOARDS]
 //   --quiet-wait=120     before each scenario, wait up to this many seconds
 //                        while other processes keep the CPUs busy (0 in smoke) [BENCH_QUIET_WAIT]
+//   --rounds=3           rounds against the minimal service per pass (1 in smoke) [BENCH_ROUNDS]
+//   --minimal-duration=5 seconds per run of those rounds (--duration when shorter) [BENCH_MINIMAL_DURATION]
 //
 // This file runs the passes and writes the report; the parts are in lib/
 // (processes, Redis, load, measurement, seeding, report) and the scenarios
@@ -47,7 +53,8 @@ const { parseInfo, redisClient, startRedis } = await import('./lib/redis.mjs')
 const { results, resultsFile, scenarioLine } = await import('./lib/report.mjs')
 const { createGames, createSessions, gameIdOf, measureMemory, memoryInfo, seedBoard, verifySeed } = await import('./lib/seed.mjs')
 const { startFloor, startService } = await import('./lib/service.mjs')
-const { floor: floorScenario, perBoard, perPass, scaling: scalingScenarios } = await import('./scenarios/index.mjs')
+const { minimalKey, seedMinimalBoard, startMinimal } = await import('./lib/minimal.mjs')
+const { floor: floorScenario, perBoard, perPass, scaling: scalingScenarios, versusMinimal } = await import('./scenarios/index.mjs')
 const { startCluster } = await import('./lib/cluster.mjs')
 
 const started = Date.now()
@@ -56,12 +63,14 @@ const passes = []
 let redisServer
 let service
 let floor
+let minimal
 let redis
 let statsRedis
 
 try {
   console.log(`bench: ${smoke ? 'SMOKE run' : 'full run'}: boards ${opts.boards.map(sizeLabel).join(', ')}; WORKERS ${opts.workers.join(', ')}; ` +
-    `${opts.connections} connections, ${opts.warmup} s warm-up + ${opts.duration} s per scenario, pipelining 1`)
+    `${opts.connections} connections, ${opts.warmup} s warm-up + ${opts.duration} s per scenario, pipelining 1; ` +
+    `${opts.rounds} round(s) against the minimal service, ${opts.warmup} s + ${opts.minimalDuration} s per run`)
 
   redisServer = await startRedis()
   redis = redisClient(redisServer.port)
@@ -96,7 +105,14 @@ try {
   }
 
   const smallest = Math.min(...opts.boards)
+  // the minimal service's own key and board, as large as the smallest board (lib/minimal.mjs)
+  const ownKey = minimalKey(gameIdOf(smallest))
+  const minimalCtx = { board: await seedMinimalBoard(redis, ownKey, smallest), key: ownKey, gameId: ownKey.game_id }
+  console.log(`bench: seeded the minimal service's ${ownKey.board}: ${int(smallest)} players`)
+
   const measuring = { opts, statsRedis, redisPort: redisServer.port }
+  // the rounds against the minimal service: shorter runs, the same warm-up
+  const measuringRounds = { ...measuring, opts: { ...opts, duration: opts.minimalDuration } }
 
   for (const [passIndex, workers] of opts.workers.entries()) {
     if (passIndex > 0) {
@@ -107,24 +123,27 @@ try {
     console.log(`\nbench: WORKERS=${workers}: service ${service.base}, ${processes} process(es) in its group`)
     const rows = []
 
-    /** Measures one scenario on `port`, as row `name`; failed responses are recorded, not thrown. */
-    async function runScenario (scenario, { name = scenario.name, size, port = service.port, ctx = {}, redisCost = true } = {}) {
+    /**
+     * Measures one scenario on `server` (the service, the floor or the minimal
+     * service), as row `name` of `into`; failed responses are recorded, not thrown.
+     */
+    async function runScenario (scenario, { name = scenario.name, size, server = service, ctx = {}, redisCost = true, into = rows, settings = measuring } = {}) {
       const makeFeed = (poolSize) => scenario.makeFeed({ smoke, cookies, ...ctx }, poolSize)
-      const row = await measureScenario({ name, size, port, makeFeed, redisCost }, measuring)
+      const row = await measureScenario({ name, size, port: server.port, makeFeed, redisCost }, settings)
       row.scenario = scenario
-      rows.push(row)
+      into.push(row)
       if (row.failed > 0) {
         failures.push({ workers, name, size, failed: row.failed, examples: row.examples })
         console.log(`bench: FAILED ${name} ${size === undefined ? '' : sizeLabel(size)}: ${row.failed} responses failed; e.g. ${row.examples.join(' / ')}`)
       }
-      if (exited(service.child)) throw new Error(`the service exited during ${name}:\n${logTail(service.child)}`)
+      if (exited(server.child)) throw new Error(`the ${server.child.benchName} process exited during ${name}:\n${logTail(server.child)}`)
       console.log(scenarioLine(row))
       return row
     }
 
     // the floor at the start and at the end of the pass; ratios are to the mean of the two
     floor = await startFloor()
-    const floorStart = await runScenario(floorScenario, { port: floor.port, redisCost: false })
+    const floorStart = await runScenario(floorScenario, { server: floor, redisCost: false })
 
     for (const size of opts.boards) {
       const ctx = { board: boards[size], key: games[size].key, gameId: boards[size].gameId }
@@ -133,12 +152,32 @@ try {
     // play time and ratings do not touch the board: run once, on the smallest board's game
     for (const scenario of perPass) await runScenario(scenario, { ctx: { gameId: gameIdOf(smallest) } })
 
-    const floorEnd = await runScenario(floorScenario, { name: 'floor (end)', port: floor.port, redisCost: false })
-    await stopProcess(floor.child)
+    const floorEnd = await runScenario(floorScenario, { name: 'floor (end)', server: floor, redisCost: false })
     const floorRow = { rps: (floorStart.rps + floorEnd.rps) / 2 }
     for (const row of rows) row.ratio = row.rps / floorRow.rps
+
+    // Against the minimal service, with as many workers as the service: each
+    // request on the minimal service then on the service, back to back, so
+    // both meet the same state of the box; alternating rounds average out drift.
+    minimal = await startMinimal(redisServer.port, workers, ownKey, smallest)
+    const versus = { processes: processCount(minimal.child), rounds: [] }
+    const serviceCtx = { board: boards[smallest], key: games[smallest].key, gameId: boards[smallest].gameId }
+    for (let round = 1; round <= opts.rounds; round++) {
+      console.log(`bench: WORKERS=${workers}: round ${round} of ${opts.rounds} against the minimal service (${versus.processes} process(es))`)
+      const runs = []
+      await runScenario(floorScenario, { server: floor, redisCost: false, into: runs, settings: measuringRounds })
+      for (const scenario of versusMinimal) {
+        const base = await runScenario(scenario, { name: `minimal ${scenario.name}`, size: smallest, server: minimal, ctx: minimalCtx, into: runs, settings: measuringRounds })
+        const row = await runScenario(scenario, { size: smallest, ctx: serviceCtx, into: runs, settings: measuringRounds })
+        row.minimal = base
+      }
+      versus.rounds.push(runs)
+    }
+    await stopProcess(minimal.child)
+    await stopProcess(floor.child)
+
     const log = readFileSync(service.logPath, 'utf8').trim()
-    passes.push({ workers, processes, rows, floorRow, logLines: log === '' ? [] : log.split('\n') })
+    passes.push({ workers, processes, rows, floorRow, versus, logLines: log === '' ? [] : log.split('\n') })
   }
 
   // Scaling out: the same requests through one Redis and through a local
@@ -210,6 +249,7 @@ try {
   redis?.disconnect()
   statsRedis?.disconnect()
   await stopProcess(floor?.child)
+  await stopProcess(minimal?.child)
   await stopProcess(service?.child)
   await stopProcess(redisServer?.child)
   cleanupSync()

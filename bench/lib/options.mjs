@@ -2,7 +2,7 @@
 // a BENCH_* environment variable and then to a default (smaller in --smoke).
 // The flags are listed at the top of bench/run.mjs.
 
-const FLAGS = /^--(workers|duration|warmup|connections|boards|quiet-wait)=/
+const FLAGS = /^--(workers|duration|warmup|connections|boards|quiet-wait|rounds|minimal-duration)=/
 
 function positiveNumbers (name, text) {
   const values = String(text).split(',').map(part => part.trim()).filter(part => part !== '').map(Number)
@@ -31,10 +31,14 @@ export function parseOptions (argv, env) {
   }
 
   const smoke = argv.includes('--smoke') || env.BENCH_SMOKE === '1'
+  const duration = positiveNumbers('duration', option('duration', 'BENCH_DURATION', smoke ? '2' : '10'))[0]
   return {
     smoke,
     workers: positiveNumbers('workers', option('workers', 'BENCH_WORKERS', smoke ? '1' : '1,2')),
-    duration: positiveNumbers('duration', option('duration', 'BENCH_DURATION', smoke ? '2' : '10'))[0],
+    duration,
+    // the rounds against the minimal service: 5 runs each, shorter so the full run stays near 20 minutes
+    rounds: positiveNumbers('rounds', option('rounds', 'BENCH_ROUNDS', smoke ? '1' : '3'))[0],
+    minimalDuration: positiveNumbers('minimal-duration', option('minimal-duration', 'BENCH_MINIMAL_DURATION', String(Math.min(5, duration))))[0],
     warmup: positiveNumbers('warmup', option('warmup', 'BENCH_WARMUP', smoke ? '1' : '3'))[0],
     connections: positiveNumbers('connections', option('connections', 'BENCH_CONNECTIONS', '50'))[0],
     boards: positiveNumbers('boards', option('boards', 'BENCH_BOARDS', smoke ? '1000' : '1000,100000,1000000')),

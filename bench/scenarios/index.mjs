@@ -9,9 +9,10 @@
 //                   mirror forward after the run; feed ({ sent, poolSize })
 //                   tells whether the pool wrapped.
 //   countsImproved  report the share of answers with "improved":true
-//   targets         { vsFloor, p99Flat }: held to the targets of the report
+//   targets         { p99Flat }: held to the p99 target of the report
 // Seeding is shared: every scenario runs on the boards, users and sessions of
-// lib/seed.mjs. Every response of every scenario must be 2xx with "ok":true.
+// lib/seed.mjs (versusMinimal also on the minimal service's own key and board,
+// lib/minimal.mjs). Every response of every scenario must be 2xx with "ok":true.
 import { floor } from './floor.mjs'
 import { me } from './me.mjs'
 import { playtime } from './playtime.mjs'
@@ -28,6 +29,12 @@ export const perBoard = [submit, top20, top100, me, submitSelf]
 
 /** They do not touch the board: once per pass, on the smallest board's game. */
 export const perPass = [playtime, rateGet]
+
+/**
+ * Held to the minimal service (bench/minimal.mjs): each runs on the minimal
+ * service, then on the service, in alternating rounds on the smallest board.
+ */
+export const versusMinimal = [submit, top20]
 
 /** The scaling rows (one Redis, a cluster; one or two instances), on the smallest board. */
 export const scaling = [submit, top20, playtime]

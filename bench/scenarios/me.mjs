@@ -6,7 +6,7 @@ import { randInt } from '../lib/random.mjs'
 
 export const me = {
   name: 'me',
-  targets: { vsFloor: true, p99Flat: true },
+  targets: { p99Flat: true },
   makeFeed ({ board, key, smoke }) {
     const paths = Array.from({ length: smoke ? 2000 : 20_000 }, () =>
       `/api/rank?action=me&api_key=${key.api_key}&game_id=${board.gameId}&player_name=${playerName(randInt(board.size))}`)

@@ -11,5 +11,5 @@ function top (limit, targets) {
   }
 }
 
-export const top20 = top(20, { vsFloor: true, p99Flat: true })
+export const top20 = top(20, { p99Flat: true })
 export const top100 = top(100, { p99Flat: true })
