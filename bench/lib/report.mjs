@@ -48,7 +48,7 @@ function versusRows (versus) {
       disturbed: runs.some(row => disturbed(row.cpu)),
       redis: first.redis === undefined
         ? undefined
-        : { commands: mean(runs.map(row => row.redis.commands)), topLevel: mean(runs.map(row => row.redis.topLevel)), topNames: first.redis.topNames }
+        : { commands: mean(runs.map(row => row.redis.commands)), topLevel: mean(runs.map(row => row.redis.topLevel)), reads: mean(runs.map(row => row.redis.reads)), topNames: first.redis.topNames }
     }
     summary.floorRatio = summary.rps / floorRps
     if (first.minimal !== undefined) {
@@ -108,7 +108,7 @@ export function results ({ opts, passes, memory, failures, scaling = [] }) {
     `(commandstats split into top-level and in-script with a MONITOR probe of ${opts.probeRequests} requests after each scenario); ` +
     '"reads" Redis read events (INFO stats total_reads_processed), fewer than the round trips when commands of concurrent requests arrive in one read. ' +
     'The INFO calls of the harness are subtracted. "other CPU": CPUs\' worth of time used during the measured part by processes that are not part of the run, plus hypervisor steal ' +
-    '(/proc/stat minus the CPU time of the harness, the service, redis-server and the floor); near 0 on a quiet box.', '')
+    '(/proc/stat minus the CPU time of the harness, the service, redis-server, the floor and the minimal service); near 0 on a quiet box.', '')
   push(`Against the minimal service (bench/minimal.mjs), in each pass: ${opts.rounds} round${opts.rounds === 1 ? '' : 's'} of floor, minimal submit, submit, minimal top20, top20, ` +
     `${opts.warmup} s warm-up then ${opts.minimalDuration} s measured each, on the board of ${int(Math.min(...opts.boards))} (the minimal service on its own board of as many players). ` +
     'req/s, p50, p99 and Redis per request are means over the rounds, "other CPU" the highest of them, "top-level commands" from the first round. ' +
@@ -134,14 +134,14 @@ export function results ({ opts, passes, memory, failures, scaling = [] }) {
     const versus = versusRows(pass.versus)
     push(`#### WORKERS=${pass.workers} against the minimal service (${pass.versus.processes} minimal process${pass.versus.processes === 1 ? '' : 'es'})`, '')
     push(markdownTable(
-      ['scenario', 'board', 'req/s', 'p50 ms', 'p99 ms', 'x floor', 'x minimal', 'per round', 'cmds/req', 'top-level/req', 'top-level commands', 'other CPU'],
+      ['scenario', 'board', 'req/s', 'p50 ms', 'p99 ms', 'x floor', 'x minimal', 'per round', 'cmds/req', 'top-level/req', 'reads/req', 'top-level commands', 'other CPU'],
       versus.map(row => [
         row.name, row.size === undefined ? '-' : sizeLabel(row.size), int(row.rps), fmt(row.p50), fmt(row.p99), fmt(row.floorRatio),
         row.vsMinimal === undefined ? '-' : fmt(row.vsMinimal), row.vsMinimal === undefined ? '-' : `${fmt(row.lowest)}..${fmt(row.highest)}`,
-        row.redis === undefined ? '-' : fmt(row.redis.commands), row.redis === undefined ? '-' : fmt(row.redis.topLevel), row.redis?.topNames ?? '-',
-        fmt(row.otherCpu)
+        row.redis === undefined ? '-' : fmt(row.redis.commands), row.redis === undefined ? '-' : fmt(row.redis.topLevel),
+        row.redis === undefined ? '-' : fmt(row.redis.reads), row.redis?.topNames ?? '-', fmt(row.otherCpu)
       ]),
-      'llrrrrrrrrlr'
+      'llrrrrrrrrrlr'
     ), '')
     push(`Submits that improved the best: ${versus.filter(row => row.scenario.countsImproved).map(row => `${row.name} ${fmt(row.improved * 100, 0)}%${row.wrapped ? ' (pool reused)' : ''}`).join(', ')}.`, '')
     const disturbedRuns = versus.filter(row => row.disturbed)
