@@ -1,10 +1,11 @@
 // `npm run bench:profile`: where a request's time goes. For signed `submit`
-// and `top?limit=20` on a board of 1,000, one service process (WORKERS=1)
-// runs under `node --cpu-prof` while autocannon drives the one request
-// (after a warm-up); the profile's samples taken during the measured run
-// are charged to phases (lib/cpu-profile.mjs) and divided by the requests
-// served, and Redis's INFO commandstats around the run gives the commands
-// per request. Prints the tables and writes them into bench/PROFILE.md.
+// and `top?limit=20` on a board of 1,000, one service process (WORKERS=1),
+// then the minimal service (bench/minimal.mjs) on a board of its own, runs
+// under `node --cpu-prof` while autocannon drives the one request (after a
+// warm-up); the profile's samples taken during the measured run are charged
+// to phases (lib/cpu-profile.mjs) and divided by the requests served, and
+// Redis's INFO commandstats around the run gives the commands per request.
+// Prints the tables side by side and writes them into bench/PROFILE.md.
 //
 // Options: --duration=10 (seconds measured), --warmup=3, --connections=50.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -27,6 +28,7 @@ const { cleanupSync, stopProcess, tmp } = await import('./lib/processes.mjs')
 const { diffStats, redisClient, redisStats, startRedis } = await import('./lib/redis.mjs')
 const { createGames, seedBoard, verifySeed } = await import('./lib/seed.mjs')
 const { startService } = await import('./lib/service.mjs')
+const { minimalKey, seedMinimalBoard, startMinimal } = await import('./lib/minimal.mjs')
 const { submit } = await import('./scenarios/submit.mjs')
 const { top20 } = await import('./scenarios/top.mjs')
 
@@ -47,38 +49,59 @@ try {
   await stopProcess(service.child)
   const ctx = { board, key: games[SIZE].key, gameId: board.gameId, smoke: false }
 
-  for (const scenario of [submit, top20]) {
-    const profileDir = join(tmp, `profile-${scenario.name}`)
-    service = await startService(redisServer.port, 1, {}, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`])
-    const warm = scenario.makeFeed(ctx, 30_000 * warmup)
-    await load(service.port, warm.request, { duration: warmup, connections })
+  const ownKey = minimalKey(board.gameId)
+  const minimalCtx = { board: await seedMinimalBoard(redis, ownKey, SIZE), key: ownKey, gameId: ownKey.game_id, smoke: false }
+
+  /** One server under --cpu-prof while the scenario runs: CPU by phase per request, and Redis commands per request. */
+  async function profiled (scenario, start, feedCtx, what) {
+    const profileDir = join(tmp, `profile-${what}-${scenario.name}`)
+    const server = await start(['--cpu-prof', `--cpu-prof-dir=${profileDir}`])
+    service = server
+    const warm = scenario.makeFeed(feedCtx, 30_000 * warmup)
+    await load(server.port, warm.request, { duration: warmup, connections })
     warm.commit?.()
-    const main = scenario.makeFeed(ctx, 30_000 * duration)
+    const main = scenario.makeFeed(feedCtx, 30_000 * duration)
     const before = await redisStats(redis)
     const from = nowUs()
-    const run = await load(service.port, main.request, { duration, connections })
+    const run = await load(server.port, main.request, { duration, connections })
     const to = nowUs()
     const after = await redisStats(redis)
     main.commit?.()
-    await stopProcess(service.child) // the profile is written as the process exits
+    await stopProcess(server.child) // the profile is written as the process exits
     service = undefined
-    if (run.failed > 0) throw new Error(`${scenario.name}: ${run.failed} responses failed, e.g. ${run.check.examples.join(' / ')}`)
+    if (run.failed > 0) throw new Error(`${what} ${scenario.name}: ${run.failed} responses failed, e.g. ${run.check.examples.join(' / ')}`)
     const file = readdirSync(profileDir).find(name => name.endsWith('.cpuprofile'))
-    if (file === undefined) throw new Error(`${scenario.name}: the service wrote no CPU profile`)
-    const profile = analyzeProfile(JSON.parse(readFileSync(join(profileDir, file), 'utf8')), from, to)
+    if (file === undefined) throw new Error(`${what} ${scenario.name}: no CPU profile was written`)
     const requests = run.result.requests.total
-    const redisCost = diffStats(before, after)
-    const perRequest = (us) => fmt(us / requests, 1)
+    return {
+      requests,
+      rps: requests / run.result.duration,
+      profile: analyzeProfile(JSON.parse(readFileSync(join(profileDir, file), 'utf8')), from, to),
+      redisCost: diffStats(before, after),
+      seconds: (to - from) / 1e6
+    }
+  }
+
+  for (const scenario of [submit, top20]) {
+    const ours = await profiled(scenario, async (nodeArgs) => await startService(redisServer.port, 1, {}, nodeArgs), ctx, 'service')
+    const theirs = await profiled(scenario, async (nodeArgs) => await startMinimal(redisServer.port, 1, ownKey, SIZE, nodeArgs), minimalCtx, 'minimal')
+    const per = (run, us) => us / run.requests
+    const describe = (run, who) => `${who}: ${int(run.rps)} req/s, busy ${fmt(run.profile.busyUs / (run.seconds * 1e6) * 100, 0)}% of the time, ` +
+      `**${fmt(per(run, run.profile.busyUs), 1)} µs of CPU per request**; Redis ${fmt(run.redisCost.total / run.requests, 2)} commands per request ` +
+      `(${Object.entries(run.redisCost.commands).sort((a, b) => b[1] - a[1]).map(([name, calls]) => `${name} ${fmt(calls / run.requests, 2)}`).join(', ')}).`
+    const phases = [...new Set([...ours.profile.phases, ...theirs.profile.phases].filter(phase => phase.name !== 'idle').map(phase => phase.name))]
+    const usOf = (run, name) => per(run, run.profile.phases.find(phase => phase.name === name)?.us ?? 0)
+    phases.sort((a, b) => usOf(ours, b) - usOf(ours, a))
     const lines = [
-      `### ${scenario.name} (board of ${int(SIZE)}, WORKERS=1, ${connections} connections, ${duration} s after ${warmup} s of warm-up)`, '',
-      `${int(requests)} requests, ${int(requests / run.result.duration)} req/s; the service process was busy ${fmt(profile.busyUs / (to - from) * 100, 0)}% of the time, ` +
-      `**${perRequest(profile.busyUs)} µs of CPU per request**. Redis: ${fmt(redisCost.total / requests, 2)} commands per request ` +
-      `(${Object.entries(redisCost.commands).sort((a, b) => b[1] - a[1]).map(([name, calls]) => `${name} ${fmt(calls / requests, 2)}`).join(', ')}).`, '',
-      '| phase | µs per request | share of busy CPU |', '|---|--:|--:|',
-      ...profile.phases.filter(phase => phase.name !== 'idle').map(phase => `| ${phase.name} | ${perRequest(phase.us)} | ${fmt(phase.us / profile.busyUs * 100, 1)}% |`), '',
-      'Functions with the most self time:', '',
+      `### ${scenario.name} (board of ${int(SIZE)}, one process, ${connections} connections, ${duration} s after ${warmup} s of warm-up)`, '',
+      `- ${describe(ours, 'The service')}`,
+      `- ${describe(theirs, 'The minimal service (bench/minimal.mjs)')}`, '',
+      '| phase | service µs/request | minimal µs/request | difference |', '|---|--:|--:|--:|',
+      ...phases.map(name => `| ${name} | ${fmt(usOf(ours, name), 1)} | ${fmt(usOf(theirs, name), 1)} | ${fmt(usOf(ours, name) - usOf(theirs, name), 1)} |`),
+      `| **all** | **${fmt(per(ours, ours.profile.busyUs), 1)}** | **${fmt(per(theirs, theirs.profile.busyUs), 1)}** | **${fmt(per(ours, ours.profile.busyUs) - per(theirs, theirs.profile.busyUs), 1)}** |`, '',
+      'The service\'s functions with the most self time:', '',
       '| function | where | phase | µs per request |', '|---|---|---|--:|',
-      ...profile.functions.map(fn => `| \`${fn.name}\` | ${fn.where === '' ? '(native)' : `\`${fn.where}\``} | ${fn.phase} | ${perRequest(fn.us)} |`), ''
+      ...ours.profile.functions.map(fn => `| \`${fn.name}\` | ${fn.where === '' ? '(native)' : `\`${fn.where}\``} | ${fn.phase} | ${fmt(per(ours, fn.us), 1)} |`), ''
     ]
     console.log(lines.join('\n'))
     sections.push(...lines)

@@ -18,6 +18,8 @@ t.test('defaults of docs/interface.md#configuration', async t => {
   t.equal(config.requestTimeoutMs, 30000)
   t.equal(config.shutdownTimeoutMs, 10000)
   t.same(config.writeConcern, { replicas: 0, timeoutMs: 500 }, 'a write is acknowledged when the master has it')
+  t.equal(config.metricsToken, undefined, 'no metrics unless asked for')
+  t.equal(config.metricsPort, undefined)
   t.equal(config.publicOrigin, undefined)
   t.equal(config.playtimeReportS, 30)
   t.equal(config.workers, 1)
@@ -53,6 +55,8 @@ t.test('every variable is read', async t => {
     SHUTDOWN_TIMEOUT_MS: '2500',
     REDIS_WAIT_REPLICAS: '1',
     REDIS_WAIT_TIMEOUT_MS: '250',
+    METRICS_TOKEN: 'a-metrics-token-0123',
+    METRICS_PORT: '9100',
     PUBLIC_ORIGIN: 'https://games.example.com',
     PLAYTIME_REPORT_S: '5',
     WORKERS: '4',
@@ -80,6 +84,8 @@ t.test('every variable is read', async t => {
     requestTimeoutMs: 5000,
     shutdownTimeoutMs: 2500,
     writeConcern: { replicas: 1, timeoutMs: 250 },
+    metricsToken: 'a-metrics-token-0123',
+    metricsPort: 9100,
     publicOrigin: 'https://games.example.com',
     playtimeReportS: 5,
     workers: 4,
@@ -114,7 +120,7 @@ t.test('a bad value stops start-up with one line naming the variable', async t =
     ['ALLOWED_ORIGINS', 'example.com'], ['ALLOWED_ORIGINS', 'https://a.com/path'],
     ['RATE_LIMIT_MAX', '0'], ['RATE_LIMIT_WINDOW_MS', '10'], ['SESSION_RATE_LIMIT_MAX', 'x'],
     ['RATE_LIMIT_KEY_MULTIPLE', '0'], ['LOGIN_RATE_LIMIT_MAX', '0'], ['LOGIN_ADDRESS_RATE_LIMIT_MAX', '-3'], ['DEMO', 'yes'],
-    ['BODY_LIMIT', '100'], ['REQUEST_TIMEOUT_MS', '10'], ['REDIS_WAIT_REPLICAS', '-1'], ['REDIS_WAIT_REPLICAS', '17'], ['REDIS_WAIT_TIMEOUT_MS', '0'], ['REDIS_WAIT_TIMEOUT_MS', '1000'], ['PUBLIC_ORIGIN', 'ftp://x.com'], ['PLAYTIME_REPORT_S', '0'], ['WORKERS', '0'], ['NODE_ENV', 'staging'], ['LOG_LEVEL', 'loud']
+    ['BODY_LIMIT', '100'], ['REQUEST_TIMEOUT_MS', '10'], ['REDIS_WAIT_REPLICAS', '-1'], ['REDIS_WAIT_REPLICAS', '17'], ['REDIS_WAIT_TIMEOUT_MS', '0'], ['REDIS_WAIT_TIMEOUT_MS', '1000'], ['PUBLIC_ORIGIN', 'ftp://x.com'], ['PLAYTIME_REPORT_S', '0'], ['WORKERS', '0'], ['METRICS_TOKEN', 'short'], ['METRICS_TOKEN', 'has a space in it ok'], ['METRICS_PORT', '0'], ['METRICS_PORT', '3000'], ['NODE_ENV', 'staging'], ['LOG_LEVEL', 'loud']
   ]
   for (const [name, value] of bad) {
     t.throws(() => loadConfig({ [name]: value }), ConfigError, `${name}=${value}`)

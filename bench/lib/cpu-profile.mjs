@@ -17,7 +17,7 @@ const PHASES = [
   ['rate limiting', (url) => /\/node_modules\/@fastify\/rate-limit\//.test(url) || /\/plugins\/rate-limit\.js$/.test(url)],
   ['security headers, CORS, cookies', (url) => /\/node_modules\/(@fastify\/helmet|helmet|@fastify\/cors|@fastify\/cookie|cookie|cookie-signature)\//.test(url) || /\/plugins\/security-headers\.js$/.test(url)],
   ['Fastify (routing, hooks, reply)', (url) => /\/node_modules\/(fastify|find-my-way|avvio|light-my-request|@fastify\/error|fastq|toad-cache|rfdc|process-warning|abstract-logging)\//.test(url)],
-  ['service code (src/, plugins/)', (url) => /\/dist\/(src|plugins)\//.test(url)],
+  ['service code (src/, plugins/)', (url) => /\/dist\/(src|plugins)\//.test(url) || /\/bench\/minimal\.mjs$/.test(url)],
   ['Node HTTP and sockets', (url) => /^node:(internal\/)?(http|_http|net|stream|internal\/streams|internal\/stream_base_commons|internal\/http|events|internal\/timers|timers|internal\/async_hooks|internal\/process\/task_queues|buffer|internal\/buffer|internal\/url|url)/.test(url) || /^node:_http_/.test(url)],
   ['other Node internals', (url) => url.startsWith('node:')],
   ['V8 and native, no JavaScript caller', (url, name) => name === '(program)' || url === '']

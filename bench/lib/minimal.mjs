@@ -40,10 +40,10 @@ export async function seedMinimalBoard (redis, key, size) {
 }
 
 /** Starts bench/minimal.mjs with `workers` processes sharing its port; ready once its top answers with the whole board. */
-export async function startMinimal (redisPort, workers, key, size) {
+export async function startMinimal (redisPort, workers, key, size, nodeArgs = []) {
   const port = await freePort()
   const env = { ...process.env, NODE_ENV: 'production', MINIMAL_KEYS: JSON.stringify([key]) }
-  const child = startProcess('minimal', process.execPath, ['bench/minimal.mjs', String(port), String(redisPort), String(workers)],
+  const child = startProcess('minimal', process.execPath, [...nodeArgs, 'bench/minimal.mjs', String(port), String(redisPort), String(workers)],
     { env, logPath: join(tmp, `minimal-workers-${workers}.log`) })
   // the key, the script and the seeding, checked at once
   const url = `http://127.0.0.1:${port}/api/rank?action=top&api_key=${key.api_key}&game_id=${key.game_id}&limit=1`

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net'
 import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from '../ops/config.js'
-import { parseUrlEncoded } from './params.js'
+import { parseQuery } from './params.js'
 import configPlugin from '../../plugins/config.js'
 import envelopePlugin, { frameworkErrors } from '../../plugins/envelope.js'
 import securityHeadersPlugin, { noStore } from '../../plugins/security-headers.js'
@@ -164,7 +164,7 @@ export function serverOptions (config: Config, extras: ServerExtras = {}): Fasti
     // Fastify accepts a hop count at run time; its types leave numbers out.
     trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
     bodyLimit: config.bodyLimit,
-    routerOptions: { querystringParser: parseUrlEncoded },
+    routerOptions: { querystringParser: parseQuery },
     frameworkErrors,
     clientErrorHandler,
     // Requests that arrive while closing are still answered, in the envelope.

@@ -50,6 +50,26 @@ export function parseUrlEncoded (text: string): RawParams {
   return result
 }
 
+let lastQuery: { text: string, params: RawParams } | undefined
+
+/**
+ * The parser of query strings, for the router's `action` constraint and for
+ * Fastify (its querystringParser). The router derives the action first and
+ * Fastify parses the query right after, synchronously, for the same request:
+ * the second call takes the first one's result, once, so a request's query
+ * is parsed once. Handed over once only, so no two requests share an object.
+ */
+export function parseQuery (text: string): RawParams {
+  if (lastQuery !== undefined && lastQuery.text === text) {
+    const { params } = lastQuery
+    lastQuery = undefined
+    return params
+  }
+  const params = parseUrlEncoded(text)
+  lastQuery = { text, params }
+  return params
+}
+
 /** The body parser used by @fastify/formbody: a broken escape is a bad body. */
 export function parseFormBody (text: string): RawParams {
   const params = parseUrlEncoded(text)

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ApiError } from '../envelope.js'
-import { parseUrlEncoded, type RawValue } from '../params.js'
+import { parseQuery, type RawValue } from '../params.js'
 
 /**
  * `/api/rank` is one path whose `action` query parameter picks the endpoint
@@ -37,7 +37,7 @@ export function actionOf (raw: { url?: string }): RawValue | undefined {
   if (actions.has(raw)) return actions.get(raw)
   const url = raw.url as string // always set on an incoming request
   const query = url.indexOf('?')
-  const action = query === -1 ? undefined : parseUrlEncoded(url.slice(query + 1)).action
+  const action = query === -1 ? undefined : parseQuery(url.slice(query + 1)).action
   actions.set(raw, action)
   return action
 }

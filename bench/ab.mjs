@@ -1,0 +1,86 @@
+// `npm run bench:ab -- NAME=value ...`: is a setting worth it? Two copies of
+// the service run side by side on one redis-server, A with the defaults and B
+// with the settings given, beside the minimal service (bench/minimal.mjs);
+// rounds of minimal, A, B for signed submit and top20 on a board of 1,000,
+// back to back, so all three meet the same state of the box. Prints each
+// one's req/s and its ratio to the minimal service of the same round.
+//
+// Options: --rounds=3, --duration=5, --warmup=2, --workers=1 (all three).
+import { ensureBuild, ensureDependencies } from '../scripts/runtime.mjs'
+
+const argv = process.argv.slice(2)
+const flag = (name, fallback) => Number(argv.find(arg => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback)
+const settings = Object.fromEntries(argv.filter(arg => !arg.startsWith('--')).map(arg => [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]))
+if (Object.keys(settings).length === 0 || Object.keys(settings).some(name => !/^[A-Z][A-Z0-9_]*$/.test(name))) {
+  console.error('usage: npm run bench:ab -- NAME=value [NAME=value ...] [--rounds=3] [--duration=5] [--warmup=2] [--workers=1]')
+  process.exit(2)
+}
+const opts = { rounds: flag('rounds', 3), duration: flag('duration', 5), warmup: flag('warmup', 2), workers: flag('workers', 1), connections: 50, quietWait: 60, probeRequests: 0 }
+
+ensureDependencies()
+ensureBuild()
+
+const { fmt, int, markdownTable } = await import('./lib/format.mjs')
+const { measureScenario } = await import('./lib/measure.mjs')
+const { minimalKey, seedMinimalBoard, startMinimal } = await import('./lib/minimal.mjs')
+const { cleanupSync, stopProcess } = await import('./lib/processes.mjs')
+const { redisClient, startRedis } = await import('./lib/redis.mjs')
+const { createGames, gameIdOf, seedBoard } = await import('./lib/seed.mjs')
+const { startService } = await import('./lib/service.mjs')
+const { versusMinimal } = await import('./scenarios/index.mjs')
+
+const SIZE = 1000
+const label = Object.entries(settings).map(([name, value]) => `${name}=${value}`).join(' ')
+const servers = []
+let redisServer
+let redis
+
+try {
+  redisServer = await startRedis()
+  redis = redisClient(redisServer.port)
+  const a = await startService(redisServer.port, opts.workers)
+  servers.push(a)
+  const b = await startService(redisServer.port, opts.workers, settings)
+  servers.push(b)
+  const games = await createGames(a.base, [SIZE])
+  const board = await seedBoard(redis, gameIdOf(SIZE), SIZE)
+  const ownKey = minimalKey(gameIdOf(SIZE))
+  const minimalCtx = { board: await seedMinimalBoard(redis, ownKey, SIZE), key: ownKey, gameId: ownKey.game_id }
+  const minimal = await startMinimal(redisServer.port, opts.workers, ownKey, SIZE)
+  servers.push(minimal)
+  const serviceCtx = { board, key: games[SIZE].key, gameId: board.gameId }
+  const measuring = { opts, statsRedis: redis, redisPort: redisServer.port }
+  const runs = { }
+  const run = async (scenario, name, server, ctx) => {
+    const row = await measureScenario({ name, size: SIZE, port: server.port, makeFeed: (poolSize) => scenario.makeFeed({ smoke: false, ...ctx }, poolSize), redisCost: false }, measuring)
+    if (row.failed > 0) throw new Error(`${name}: ${row.failed} responses failed, e.g. ${row.examples.join(' / ')}`)
+    console.log(`bench: ${name}: ${int(row.rps)} req/s, p99 ${fmt(row.p99)} ms`)
+    return row.rps
+  }
+  for (let round = 1; round <= opts.rounds; round++) {
+    console.log(`bench: round ${round} of ${opts.rounds}`)
+    for (const scenario of versusMinimal) {
+      const base = await run(scenario, `minimal ${scenario.name}`, minimal, minimalCtx)
+      const first = await run(scenario, `${scenario.name} (defaults)`, a, serviceCtx)
+      const second = await run(scenario, `${scenario.name} (${label})`, b, serviceCtx)
+      for (const [name, rps] of [[`minimal ${scenario.name}`, base], [`${scenario.name} (defaults)`, first], [`${scenario.name} (${label})`, second]]) {
+        runs[name] ??= []
+        runs[name].push({ rps, ratio: rps / base })
+      }
+    }
+  }
+  const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length
+  console.log(`\nWORKERS=${opts.workers}, ${opts.rounds} rounds of ${opts.warmup} s + ${opts.duration} s, ${opts.connections} connections\n`)
+  console.log(markdownTable(['run', 'req/s', 'x minimal', 'per round'], Object.entries(runs).map(([name, rows]) => [
+    name, int(mean(rows.map(row => row.rps))), name.startsWith('minimal') ? '-' : fmt(mean(rows.map(row => row.ratio))),
+    name.startsWith('minimal') ? '-' : rows.map(row => fmt(row.ratio)).join(', ')
+  ]), ['l', 'r', 'r', 'l']))
+} catch (error) {
+  console.error(`bench: ${error.stack ?? error}`)
+  process.exitCode = 1
+} finally {
+  redis?.disconnect()
+  for (const server of servers) await stopProcess(server.child)
+  await stopProcess(redisServer?.child)
+  cleanupSync()
+}
