@@ -109,9 +109,11 @@ try {
 
   writeFileSync(join(root, 'bench', 'PROFILE.md'), [
     '# Where a request\'s time goes', '',
-    `\`npm run bench:profile\` (bench/profile.mjs), ${new Date().toISOString()}. One service process under \`node --cpu-prof\`; ` +
+    `\`npm run bench:profile\` (bench/profile.mjs), ${new Date().toISOString()}. One service process, then the minimal service ` +
+    '(bench/minimal.mjs, one process), under `node --cpu-prof`; ' +
     'each sample of the measured run is charged to the function on top of the stack, and that function to a phase by the file it is in ' +
     '(bench/lib/cpu-profile.mjs); native code (the HMAC, JSON, socket writes) counts in the phase of the JavaScript that called it. ' +
+    '"Node HTTP and sockets" holds the write system calls: one per answer, and one per Redis call unless calls share a write. ' +
     'The autocannon client and redis-server run on the same box.', '',
     ...sections
   ].join('\n'))

@@ -1,7 +1,7 @@
 // What the run prints and writes: a console line per scenario, the results
 // (tables, Redis commands by name, memory, targets, failures) and the whole
 // of bench/RESULTS.md around them.
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import os from 'node:os'
 import { join } from 'node:path'
 import { root } from '../../scripts/runtime.mjs'
@@ -198,7 +198,7 @@ export function resultsFile ({ opts, argv, body, redisVersion, seeding, started 
     '## Setup', '',
     '- redis-server with the project\'s `redis.conf`, but persistence off (`--save "" --appendonly no`) so seeding is not slowed by disk writes; ' +
     'with AOF `everysec` (the production setting) writes cost a little more.',
-    `- The service: \`node ${SERVER_ENTRY}\` with NODE_ENV=production, LOG_LEVEL=warn, RATE_LIMIT_MAX and SESSION_RATE_LIMIT_MAX raised to 1000000000 (the rate limiter still runs), WORKERS=${opts.workers.join(' then ')}.`,
+    `- The service: \`node ${SERVER_ENTRY}\` with NODE_ENV=production, LOG_LEVEL=warn, METRICS_TOKEN set (metrics on), RATE_LIMIT_MAX and SESSION_RATE_LIMIT_MAX raised to 1000000000 (the rate limiter still runs), WORKERS=${opts.workers.join(' then ')}.`,
     `- Boards of ${opts.boards.map(size => int(size)).join(', ')} players, seeded straight into Redis (pipelined HSET/ZADD of 1,000 entries, 10,000 per pipeline, 4 pipelines in flight) with the scripts' stored format (\`encode\` of src/store/leaderboard.ts), then checked through \`me\` and \`top\`: ${seeding.join(', ')}.`,
     `- ${opts.users} users with a session each (admin API); submit-self, playtime and rate-get rotate over them (submit-self over the first min(${opts.users}, board size), all on the board).`,
     '- submit: a pool of pre-signed bodies (fresh ts) for random seeded players; about half raise the player\'s best by 1..1000, the others are at or below it. me: random seeded players.',
@@ -213,6 +213,25 @@ export function resultsFile ({ opts, argv, body, redisVersion, seeding, started 
     `It gets the service's submit and top20 requests unchanged (the same scenario code), with its own API key of the same form on the same game id, and its own sorted set of ${int(Math.min(...opts.boards))} players seeded like the service's board (pipelined ZADD).`,
     '- Every response was checked: HTTP 2xx and `"ok":true` (none failed in this run).',
     `- The box is shared: before each scenario the harness waited (up to ${opts.quietWait} s) until processes outside the run used less than ${DISTURBED} CPUs, and the "other CPU" column shows what they used during the measured part.`, '',
-    '## Results', '', body
+    '## Results', '', body,
+    ...profiles()
   ].join('\n')
+}
+
+/**
+ * The CPU profiles of `npm run bench:profile` (bench/PROFILE.md, the latest)
+ * and of the code before the hot-path work (bench/PROFILE-before.md, kept),
+ * as sections of the report.
+ */
+function profiles () {
+  const section = (file, title) => {
+    const path = join(root, 'bench', file)
+    if (!existsSync(path)) return []
+    const text = readFileSync(path, 'utf8').trim().split('\n').slice(1).join('\n').replace(/^### /gm, '#### ')
+    return [`### ${title}`, '', text, '']
+  }
+  const after = section('PROFILE.md', 'Now')
+  const before = section('PROFILE-before.md', 'Before the one-call hot path (main at 13a5bd2, the same tool, the service alone)')
+  if (after.length + before.length === 0) return []
+  return ['## Where the time goes (`npm run bench:profile`)', '', ...after, ...before]
 }

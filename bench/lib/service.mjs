@@ -31,6 +31,8 @@ export async function startService (redisPort, workers, extraEnv = {}, nodeArgs 
     ...process.env,
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
+    // metrics on, as an operator would run it: the hot path is measured with them
+    METRICS_TOKEN: randomBytes(16).toString('hex'),
     REDIS_URL: `redis://127.0.0.1:${redisPort}`,
     PORT: String(port),
     HOST: '127.0.0.1',
