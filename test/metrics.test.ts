@@ -102,8 +102,8 @@ t.test('METRICS_PORT with WORKERS=2: one scrape sums both workers', async t => {
   t.equal(answers.filter(answer => answer.ok).length, 40, 'all 40 stored')
 
   const onPort = await fetch(`http://127.0.0.1:${metricsPort}/metrics`)
-  t.match(onPort.headers.get('content-type'), /^text\/plain/)
   const text = await onPort.text()
+  t.match(onPort.headers.get('content-type'), /^text\/plain/, `METRICS_PORT answers the text format (got ${onPort.status}: ${text.slice(0, 200)}; the service said: ${stderr.slice(-500)})`)
   t.equal(sample(text, 'ranking_requests_total', { route: '/api/rank', action: 'submit', outcome: 'ok' }), 40, 'METRICS_PORT: the 40 submits, whichever worker served them')
   t.equal(sample(text, 'ranking_submits_total', { mode: 'api_key', result: 'improved' }), 40)
   const viaService = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text()

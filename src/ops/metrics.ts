@@ -151,7 +151,14 @@ export async function serveMetrics (host: string, port: number): Promise<{ port:
   enableMetrics()
   if (cluster.isPrimary) answerWorkersForMetrics()
   const server = Fastify({ logger: false })
-  server.get('/metrics', async (_request, reply) => await reply.type(METRICS_CONTENT_TYPE).send(await metricsText()))
+  server.get('/metrics', async (_request, reply) => {
+    try {
+      return await reply.type(METRICS_CONTENT_TYPE).send(await metricsText())
+    } catch (error) {
+      // A worker that did not answer in time (prom-client waits 5 s): say so, in the scraper's terms.
+      return await reply.code(503).type('text/plain; charset=utf-8').send(`metrics unavailable: ${(error as Error).message}\n`)
+    }
+  })
   await server.listen({ host, port })
   const address = server.server.address()
   return { port: typeof address === 'object' && address !== null ? address.port : port, close: async () => { await server.close() } }
