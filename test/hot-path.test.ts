@@ -148,6 +148,17 @@ t.test('an operator sets the limit of one key, through the API and the CLI', asy
   t.match(bad.err, /invalid_param/, 'a bad value is refused by the CLI too')
   await Promise.all(apps.map(async app => { await app.syncRecordCache() }))
   t.equal((await topFrom(second, server, '10.2.0.1')).headers['x-ratelimit-limit'], '3', 'the default applies again')
+
+  // A field written by hand that is not a limit (before any instance cached the key) means the global limit, never none.
+  const handMade = dataOf(await admin(first, 'POST', '/admin/keys', { game_id: game.gameId }))
+  for (const [i, garbage] of ['lots', '0', '-5', '1e3', ''].entries()) {
+    await first.redis.hset(`rank:key:{${String(handMade.api_key)}}`, 'rate_limit', garbage)
+    await Promise.all(apps.map(async app => { await app.syncRecordCache() }))
+    const answer = await topFrom(second, { ...game, apiKey: handMade.api_key }, `10.3.0.${i + 1}`)
+    t.equal(answer.json().ok, true)
+    t.equal(answer.headers['x-ratelimit-limit'], '3', `rate_limit "${garbage}" in Redis: the global limit`)
+    await first.inject({ method: 'PATCH', url: `/admin/keys/${String(handMade.api_key)}`, payload: {}, headers: { authorization: `Bearer ${config.adminToken ?? ''}` } })
+  }
 })
 
 /** The commands the service sends Redis while `run` runs, from MONITOR (commands run inside scripts are left out). */

@@ -57,7 +57,8 @@ function gameFromHash (gameId: string, hash: Hash): GameRecord | null {
 
 function keyFromHash (apiKey: string, hash: Hash): KeyRecord | null {
   if (hash.game_id === undefined || hash.secret === undefined) return null
-  const rateLimit = hash.rate_limit === undefined || hash.rate_limit === '' ? null : Number(hash.rate_limit)
+  // Only what the admin module writes counts; anything else in the field (written by hand) means the global limit.
+  const rateLimit = /^[1-9][0-9]{0,9}$/.test(hash.rate_limit ?? '') ? Number(hash.rate_limit) : null
   return { api_key: apiKey, game_id: hash.game_id, secret: hash.secret, revoked: hash.revoked === '1', created_at: hash.created_at as string, rate_limit: rateLimit }
 }
 
