@@ -9,8 +9,6 @@ import { createLimitStore, limitState, type Counter, type Limits, type LimitStat
 import type { KeyRecord } from '../src/store/records.js'
 import { child, metrics } from '../src/ops/metrics.js'
 
-export type { LimitState }
-
 type StoreCallback = (error: Error | null, result: { current: number, ttl: number }) => void
 
 /**
@@ -112,14 +110,12 @@ export default fp(async (fastify) => {
   class Store {
     incr (key: string, callback: StoreCallback, windowMs: number, max: number): void {
       let counted = { current: 0, ttl: 0 }
-      const counter = { key: `${namespace}${key}`, max, windowMs }
-      store.count({ counters: [counter], settle: ([current = 0, ttl = 0]) => { counted = { current, ttl } } })
+      store.count({ counters: [{ key, max, windowMs }], settle: ([current = 0, ttl = 0]) => { counted = { current, ttl } } })
         .then(() => { callback(null, counted) }, (error: Error) => { callback(error, counted) })
     }
 
-    read (key: string, callback: StoreCallback, windowMs: number, max: number): void {
-      store.peek({ key: `${namespace}${key}`, max, windowMs })
-        .then(state => { callback(null, { current: state.max - state.remaining, ttl: state.ttlInSeconds * 1000 }) }, (error: Error) => { callback(error, { current: 0, ttl: 0 }) })
+    read (key: string, callback: StoreCallback): void {
+      store.peek(key).then(counted => { callback(null, counted) }, (error: Error) => { callback(error, { current: 0, ttl: 0 }) })
     }
 
     child (): Store {
@@ -129,19 +125,19 @@ export default fp(async (fastify) => {
 
   // Which counter and which limit a call means is handed over per call, through
   // this map (calls never overlap for one request: each is awaited before the next).
-  const calls = new WeakMap<FastifyRequest, { key: string, limit: Limit }>()
-  const call = (request: FastifyRequest): { key: string, limit: Limit } => calls.get(request) as { key: string, limit: Limit }
+  const calls = new WeakMap<FastifyRequest, Counter>()
+  const call = (request: FastifyRequest): Counter => calls.get(request) as Counter
   await fastify.register(rateLimit, {
     global: false,
     store: Store as unknown as FastifyRateLimitStoreCtor,
     keyGenerator: (request) => call(request).key,
-    max: async (request) => call(request).limit.max,
-    timeWindow: async (request) => call(request).limit.windowMs
+    max: async (request) => call(request).max,
+    timeWindow: async (request) => call(request).windowMs
   })
   const counter = fastify.createRateLimit()
 
   async function read (request: FastifyRequest, name: LimitName, subject: string, increment: boolean): Promise<LimitState> {
-    calls.set(request, { key: `${name}:${subject}`, limit: limits[name] })
+    calls.set(request, counterOf(name, subject))
     const state = await counter(request, { increment })
     calls.delete(request)
     // No allow list is configured, so every call reports a counter.

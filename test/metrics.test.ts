@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { buildTestApp, createGame, dataOf, errorOf, me, submit, top } from './helpers/app.js'
+import { ADMIN_TOKEN, buildTestApp, createGame, dataOf, errorOf, me, submit, top } from './helpers/app.js'
 import { freePort, startTestRedis } from './helpers/redis.js'
 import { computeSignature } from '../src/http/signature.js'
 
@@ -34,7 +34,7 @@ t.test('GET /metrics needs METRICS_TOKEN, and counts what the service did', asyn
   const { app } = await buildTestApp(t, { METRICS_TOKEN: TOKEN, RATE_LIMIT_MAX: '5' })
   t.equal(errorOf(await app.inject({ method: 'GET', url: '/metrics' })), 'unauthorized', 'no token')
   t.equal(errorOf(await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer wrong-token-xxxxxxxx' } })), 'unauthorized', 'a wrong token')
-  t.equal(errorOf(await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${process.env.ADMIN_TOKEN ?? 'test-admin-token-0123456789-abcdefghij'}` } })), 'unauthorized', 'the admin token is not the metrics token')
+  t.equal(errorOf(await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })), 'unauthorized', 'the admin token is not the metrics token')
 
   const before = await scrape(app)
   const game = await createGame(app)

@@ -61,8 +61,11 @@ type Labelled<T> = { labels: (...values: string[]) => T }
  * codes, script names), never from request text.
  */
 export function child<T> (metric: Labelled<T>, ...values: string[]): T {
-  const children = childCache.get(metric) ?? new Map<string, unknown>()
-  childCache.set(metric, children)
+  let children = childCache.get(metric)
+  if (children === undefined) {
+    children = new Map<string, unknown>()
+    childCache.set(metric, children)
+  }
   const name = values.join('\u0000')
   let found = children.get(name) as T | undefined
   if (found === undefined) {

@@ -1,13 +1,14 @@
 import type { RedisClient as Redis } from './redis-client.js'
-import { defineLimitedScript, defineScript } from './scripts.js'
+import { defineLimitedScript, defineScript, luaSource } from './scripts.js'
 
 /**
  * Rate-limit counters in Redis: fixed windows, one key per counted subject,
  * in the format of @fastify/rate-limit's RedisStore (a number with a TTL).
  * The counting rule is lua/limits.lua, and only there: the hot path counts
  * inside the action's own script call (scripts.ts, defineLimitedScript),
- * everything else through `count` here, and @fastify/rate-limit through
- * `LimitStore`. Which limits exist and what they count is plugins/rate-limit.ts.
+ * everything else through `count` here (@fastify/rate-limit too, through a
+ * store of plugins/rate-limit.ts, which says which limits exist and what
+ * they count).
  */
 
 /** One counter to count: its Redis key, and the window's max and length. */
@@ -45,10 +46,7 @@ export function limitState (counter: Counter, current: number, ttlMs: number): L
   }
 }
 
-/** Reads a counter without counting: {current, ttl ms}, {0, 0} when absent. */
-const PEEK = `local current = redis.call('GET', KEYS[1])
-if not current then return {0, 0} end
-return {tonumber(current), math.max(0, redis.call('PTTL', KEYS[1]))}`
+const PEEK = luaSource('limit-peek')
 
 export function createLimitStore (redis: Redis) {
   const countOnly = defineLimitedScript<undefined>(redis, 'rankLimits', 'return nil')
@@ -60,11 +58,10 @@ export function createLimitStore (redis: Redis) {
       await countOnly([], [], limits)
     },
 
-    async peek (counter: Counter): Promise<LimitState> {
-      const [current, ttl] = await peekScript([counter.key], [])
-      return limitState(counter, current, ttl)
+    /** A counter's count and ms left in its window, without counting ({0, 0} when absent). */
+    async peek (key: string): Promise<{ current: number, ttl: number }> {
+      const [current, ttl] = await peekScript([key], [])
+      return { current, ttl }
     }
   }
 }
-
-export type LimitStore = ReturnType<typeof createLimitStore>

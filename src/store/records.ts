@@ -62,6 +62,11 @@ function keyFromHash (apiKey: string, hash: Hash): KeyRecord | null {
   return { api_key: apiKey, game_id: hash.game_id, secret: hash.secret, revoked: hash.revoked === '1', created_at: hash.created_at as string, rate_limit: rateLimit }
 }
 
+/** A key's rate_limit as stored: empty for the global limit. */
+function rateLimitField (rateLimit: number | null): string {
+  return rateLimit === null ? '' : String(rateLimit)
+}
+
 /**
  * Several hashes in one round trip: a pipeline on one Redis; on a cluster,
  * where a pipeline must stay in one slot, the reads go out together to
@@ -159,7 +164,7 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
     async createKey (key: KeyRecord): Promise<KeyRecord | null> {
       const created = await createHash([keys.apiKey(key.api_key)], [
         'game_id', key.game_id, 'secret', key.secret, 'revoked', key.revoked ? '1' : '0', 'created_at', key.created_at,
-        'rate_limit', key.rate_limit === null ? '' : String(key.rate_limit)
+        'rate_limit', rateLimitField(key.rate_limit)
       ])
       if (created === 0) return null
       await redis.sadd(keys.gameKeys(key.game_id), key.api_key)
@@ -176,7 +181,7 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
       if (!API_KEY_PATTERN.test(apiKey)) return null
       const fields: string[] = []
       if (changes.revoked !== undefined) fields.push('revoked', changes.revoked ? '1' : '0')
-      if (changes.rate_limit !== undefined) fields.push('rate_limit', changes.rate_limit === null ? '' : String(changes.rate_limit))
+      if (changes.rate_limit !== undefined) fields.push('rate_limit', rateLimitField(changes.rate_limit))
       if (await changeRecord(redis, cache, 'key', apiKey, async () => await updateHash([keys.apiKey(apiKey)], fields)) === 0) return null
       return await this.key(apiKey)
     },
