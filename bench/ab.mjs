@@ -3,7 +3,8 @@
 // with the settings given, beside the minimal service (bench/minimal.mjs);
 // rounds of minimal, A, B for signed submit and top20 on a board of 1,000,
 // back to back, so all three meet the same state of the box. Prints each
-// one's req/s and its ratio to the minimal service of the same round.
+// one's req/s and its ratio to the minimal service of the same round, and
+// the CPU time per request of the server, redis-server and the client.
 //
 // Options: --rounds=3, --duration=5, --warmup=2, --workers=1 (all three).
 import { ensureBuild, ensureDependencies } from '../scripts/runtime.mjs'
@@ -41,6 +42,7 @@ try {
   const a = await startService(redisServer.port, opts.workers)
   servers.push(a)
   const b = await startService(redisServer.port, opts.workers, settings)
+  b.child.benchName = 'service B' // its CPU apart from A's
   servers.push(b)
   const games = await createGames(a.base, [SIZE])
   const board = await seedBoard(redis, gameIdOf(SIZE), SIZE)
@@ -54,7 +56,9 @@ try {
   const run = async (scenario, name, server, ctx) => {
     const row = await measureScenario({ name, size: SIZE, port: server.port, makeFeed: (poolSize) => scenario.makeFeed({ smoke: false, ...ctx }, poolSize), redisCost: false }, measuring)
     if (row.failed > 0) throw new Error(`${name}: ${row.failed} responses failed, e.g. ${row.examples.join(' / ')}`)
-    console.log(`bench: ${name}: ${int(row.rps)} req/s, p99 ${fmt(row.p99)} ms`)
+    const cpu = row.cpuPerRequest
+    console.log(`bench: ${name}: ${int(row.rps)} req/s, p99 ${fmt(row.p99)} ms; CPU µs/request: server ${fmt(cpu[server.child.benchName] ?? 0, 1)}, ` +
+      `redis-server ${fmt(cpu['redis-server'] ?? 0, 1)}, client ${fmt(cpu.client, 1)}`)
     return row.rps
   }
   for (let round = 1; round <= opts.rounds; round++) {

@@ -109,9 +109,10 @@ export default fp(async (fastify) => {
 
   // Before any parser runs, so a body that says it is too large is refused
   // whatever its content type (payload_too_large comes before invalid_body).
-  fastify.addHook('preParsing', async (request: FastifyRequest) => {
+  fastify.addHook('preParsing', (request: FastifyRequest, _reply, payload, done) => {
     const declared = Number(request.headers['content-length'])
     if (declared > (request.routeOptions.bodyLimit ?? bodyLimit)) fail('payload_too_large')
+    done(null, payload)
   })
   // Runs after @fastify/multipart's own preValidation hook has read the parts.
   fastify.addHook('preValidation', (request: FastifyRequest, _reply, done) => {

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin'
 import { randomBytes } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import helmet, { type HelmetOptions } from 'helmet'
 
@@ -48,8 +49,25 @@ declare module 'fastify' {
 /** Nothing may run or load: JSON and files that are not pages. */
 const NOTHING = { defaultSrc: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"], frameAncestors: ["'none'"] }
 
+/**
+ * Helmet's headers that only a browser rendering a document reads (the
+ * opener, the agent cluster, DNS prefetching, IE8's download prompt, Flash's
+ * cross-domain policies, the old XSS auditor). Pages send them; a JSON answer
+ * or a file does not, which makes every API answer about 200 bytes shorter.
+ */
+const DOCUMENT_ONLY = {
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false
+} as const satisfies HelmetOptions
+const ON_PAGES = Object.fromEntries(Object.keys(DOCUMENT_ONLY).map(name => [name, true])) as Record<keyof typeof DOCUMENT_ONLY, true>
+
 function pagePolicy (frameAncestors: string): RouteHelmet {
   return {
+    ...ON_PAGES,
     enableCSPNonces: true,
     contentSecurityPolicy: {
       useDefaults: false,
@@ -75,6 +93,7 @@ export const HELMET = {
   loginPage: pagePolicy("'none'"),
   /** A hosted game: framed by the play page; its own code is trusted (docs/security.md). */
   gameFiles: {
+    ...ON_PAGES,
     // Anything, on purpose: a game loads what it needs, once an operator approved it.
     contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ['*', 'data:', 'blob:', "'unsafe-inline'", "'unsafe-eval'"], frameAncestors: ["'self'"] } },
     frameguard: { action: 'sameorigin' },
@@ -82,6 +101,7 @@ export const HELMET = {
   } satisfies RouteHelmet,
   /** The API reference page (@fastify/swagger-ui): its own scripts and styles, inline styles included. */
   docs: {
+    ...ON_PAGES,
     contentSecurityPolicy: {
       useDefaults: false,
       directives: { defaultSrc: ["'self'"], imgSrc: ["'self'", 'data:'], styleSrc: ["'self'", "'unsafe-inline'"], objectSrc: ["'none'"], baseUri: ["'none'"], frameAncestors: ["'none'"] }
@@ -93,7 +113,7 @@ export const HELMET = {
 
 /**
  * Sets a route's security headers with helmet. The headers of a policy are
- * worked out once, the first time one of its routes answers, not for every
+ * worked out once (headersOf), the first time one of its routes answers, not for every
  * request (@fastify/helmet builds helmet's middleware anew on every request,
  * which was a tenth of the CPU of a top list: bench/RESULTS.md). Pages with
  * CSP nonces get fresh ones, and their own policy, on every request.
@@ -101,6 +121,7 @@ export const HELMET = {
 export default fp(async (fastify) => {
   const production = fastify.config.nodeEnv === 'production'
   const defaults: HelmetOptions = {
+    ...DOCUMENT_ONLY,
     contentSecurityPolicy: { useDefaults: false, directives: NOTHING },
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
@@ -113,8 +134,8 @@ export default fp(async (fastify) => {
     const { enableCSPNonces = false, ...options } = policy
     const merged = { ...defaults, ...options } as HelmetOptions
     if (!enableCSPNonces || typeof merged.contentSecurityPolicy !== 'object') {
-      const middleware = helmet(merged)
-      return (request, reply) => { middleware(request.raw, reply.raw, rethrow) }
+      const headers = headersOf(merged)
+      return (_request, reply) => { reply.headers(headers) }
     }
     const { directives = {}, ...csp } = merged.contentSecurityPolicy
     const withNonce = (sources: unknown, nonce: string): string[] => [...(Array.isArray(sources) ? sources as string[] : []), `'nonce-${nonce}'`]
@@ -144,6 +165,22 @@ export default fp(async (fastify) => {
     done()
   })
 }, { name: 'security-headers', dependencies: ['config'] })
+
+/**
+ * The headers helmet sets for a policy, worked out once: its middleware run
+ * on a response that only records them. Handed to Fastify's reply.headers,
+ * they reach Node with the rest of the answer's headers in one writeHead,
+ * not header by header on the raw response.
+ */
+function headersOf (options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {}
+  const recorder = {
+    setHeader (name: string, value: string) { headers[name.toLowerCase()] = value },
+    removeHeader (name: string) { delete headers[name.toLowerCase()] }
+  }
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, rethrow)
+  return headers
+}
 
 function rethrow (error?: unknown): void {
   if (error !== undefined && error !== null) throw error

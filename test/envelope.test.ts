@@ -140,6 +140,16 @@ t.test('OPTIONS preflight of the API-key actions: 204, wildcard origin, no crede
   t.equal(withHeaders.headers['access-control-allow-credentials'], undefined)
 })
 
+t.test('OPTIONS of any other action of /api/rank: the route error of that action, and no CORS headers', async t => {
+  const expected = { '?action=submit-self': 'method_not_allowed', '?action=me-self': 'method_not_allowed', '?action=nope': 'unknown_action', '?action=submit&action=top': 'invalid_param', '': 'missing_param' }
+  for (const [query, code] of Object.entries(expected)) {
+    const res = await app.inject({ method: 'OPTIONS', url: `/api/rank${query}`, headers: { origin: OTHER_ORIGIN, 'access-control-request-method': 'POST' } })
+    expectEnvelopeError(t, res, code, `OPTIONS /api/rank${query}`)
+    t.equal(res.headers['access-control-allow-origin'], undefined, `${query}: no allow-origin`)
+    t.equal(res.headers['access-control-allow-methods'], undefined, `${query}: no allow-methods`)
+  }
+})
+
 t.test('OPTIONS that is not a valid preflight still gets the envelope', async t => {
   const bare = await app.inject({ method: 'OPTIONS', url: '/api/rank?action=submit' })
   t.ok(bare.statusCode === 204 || bare.statusCode === 200, `status ${bare.statusCode} is 204 or 200`)

@@ -22,6 +22,19 @@ function csp (response: LightMyRequestResponse): Record<string, string> {
   return directives
 }
 
+/** Helmet's headers that only a document reads: pages send them, JSON answers and files do not. */
+const DOCUMENT_HEADERS = {
+  'origin-agent-cluster': '?1',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0'
+}
+
+function documentHeaders (t: Pick<typeof import('tap').default, 'equal'>, response: LightMyRequestResponse, what: string, page: boolean): void {
+  for (const [name, value] of Object.entries(DOCUMENT_HEADERS)) t.equal(response.headers[name], page ? value : undefined, `${what}: ${name} ${page ? value : 'absent'}`)
+}
+
 function common (t: Pick<typeof import('tap').default, 'equal'>, response: LightMyRequestResponse, what: string): void {
   t.equal(response.headers['x-content-type-options'], 'nosniff', `${what}: nosniff`)
   t.equal(response.headers['referrer-policy'], 'no-referrer', `${what}: Referrer-Policy`)
@@ -40,6 +53,8 @@ t.test('JSON answers, errors and static assets: nothing may frame, run or load t
     common(t, response, what)
     t.equal(response.headers['x-frame-options'], 'DENY', `${what}: X-Frame-Options`)
     t.match(csp(response), { 'default-src': "'none'", 'frame-ancestors': "'none'" }, `${what}: CSP`)
+    documentHeaders(t, response, what, false)
+    t.equal(response.headers['cross-origin-opener-policy'], undefined, `${what}: no Cross-Origin-Opener-Policy`)
   }
 })
 
@@ -52,6 +67,8 @@ t.test('the play page: framed only by its own origin, its inline script allowed 
   const page = await get(app, '/play/demo')
   common(t, page, 'play page')
   t.equal(page.headers['x-frame-options'], 'SAMEORIGIN')
+  documentHeaders(t, page, 'play page', true)
+  t.equal(page.headers['cross-origin-opener-policy'], 'same-origin')
   const policy = csp(page)
   t.equal(policy['frame-ancestors'], "'self'")
   t.equal(policy['frame-src'], "'self'", 'it frames games from its own origin only')
@@ -68,12 +85,15 @@ t.test('a hosted game: framed by the play page only', async t => {
   const files = await get(app, '/games/demo/')
   t.equal(files.statusCode, 200)
   t.equal(files.headers['x-frame-options'], 'SAMEORIGIN')
+  documentHeaders(t, files, 'a hosted game', true)
+  t.equal(files.headers['cross-origin-opener-policy'], undefined, 'a game may open what it likes')
   t.same(csp(files), { 'default-src': "* data: blob: 'unsafe-inline' 'unsafe-eval'", 'frame-ancestors': "'self'" }, 'what the game itself runs is the operator\'s to review')
 })
 
 t.test('the login page: framed by nothing, never cached, back to a path on this site only', async t => {
   const page = await get(app, '/login', { next: '/play/demo' })
   t.equal(page.headers['x-frame-options'], 'DENY')
+  documentHeaders(t, page, 'login page', true)
   t.equal(csp(page)['frame-ancestors'], "'none'")
   t.equal(page.headers['cache-control'], 'no-store')
   t.match(page.body, 'data-next="/play/demo"')

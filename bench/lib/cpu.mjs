@@ -34,10 +34,25 @@ export function processCount (leader) {
  */
 export function cpuSnapshot () {
   const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number)
-  const groups = new Set([...children].map(child => child.pid))
+  const names = new Map([...children].map(child => [child.pid, child.benchName]))
   let ours = 0
-  for (const entry of processTable()) if (entry.pid === process.pid || groups.has(entry.pgrp)) ours += entry.ticks
-  return { busy: user + nice + system + irq + softirq, steal, ours, at: performance.now() }
+  const byName = { client: 0 } // the harness (autocannon runs in it), then each started group by name
+  for (const entry of processTable()) {
+    if (entry.pid === process.pid) byName.client += entry.ticks
+    else if (names.has(entry.pgrp)) byName[names.get(entry.pgrp)] = (byName[names.get(entry.pgrp)] ?? 0) + entry.ticks
+    else continue
+    ours += entry.ticks
+  }
+  return { busy: user + nice + system + irq + softirq, steal, ours, byName, at: performance.now() }
+}
+
+/** CPU time (µs) per request of the harness and each started process group between two snapshots. */
+export function cpuPerRequest (before, after, requests) {
+  const perRequest = {}
+  for (const [name, ticks] of Object.entries(after.byName)) {
+    perRequest[name] = (ticks - (before.byName[name] ?? 0)) * 10_000 / Math.max(1, requests) // a tick is 10 ms
+  }
+  return perRequest
 }
 
 /** CPUs' worth of time used by processes that are not part of this run (and stolen by the hypervisor). */

@@ -1,7 +1,7 @@
 // One scenario, measured: a warm-up, the measured run with Redis's counters
 // and the box's CPU use around it, then a short MONITOR probe. Every response
 // of all three is checked.
-import { cpuSnapshot, otherCpu, waitForQuiet } from './cpu.mjs'
+import { cpuPerRequest, cpuSnapshot, otherCpu, waitForQuiet } from './cpu.mjs'
 import { perRequest } from './format.mjs'
 import { load, percentile } from './load.mjs'
 import { diffStats, monitorProbe, redisStats } from './redis.mjs'
@@ -28,7 +28,8 @@ export async function measureScenario ({ name, size, port, makeFeed, redisCost =
   const before = redisCost ? await redisStats(statsRedis) : undefined
   const cpuBefore = cpuSnapshot()
   const run = await load(port, main.request, { duration, connections })
-  const cpu = otherCpu(cpuBefore, cpuSnapshot())
+  const cpuAfter = cpuSnapshot()
+  const cpu = otherCpu(cpuBefore, cpuAfter)
   const after = redisCost ? await redisStats(statsRedis) : undefined
   main.commit?.()
   let probe
@@ -56,6 +57,7 @@ export async function measureScenario ({ name, size, port, makeFeed, redisCost =
     failed: run.failed + warmRun.failed,
     examples: [...warmRun.check.examples, ...run.check.examples],
     cpu,
+    cpuPerRequest: cpuPerRequest(cpuBefore, cpuAfter, run.result.requests.total),
     waited
   }
   if (before !== undefined) {

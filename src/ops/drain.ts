@@ -46,8 +46,9 @@ export function drainOnClose (fastify: FastifyInstance, timeoutMs: number): void
     })
   })
   // onSend, not onRequest: requests already in flight when draining starts are told too.
-  fastify.addHook('onSend', async (request, reply) => {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     if (draining) reply.header('connection', 'close')
+    done(null, payload)
   })
 
   fastify.addHook('preClose', async () => {

@@ -21,17 +21,25 @@ function capsOf (game: GameRecord): GameCaps {
 export default async function rankRoutes (fastify: FastifyInstance): Promise<void> {
   fastify.addConstraintStrategy(actionConstraint)
   fastify.explainNotFound(explainRankMiss)
-  // Other sites' pages may call the API-key actions; the session actions stay same-origin.
-  // The delegator's answer is the whole of @fastify/cors's options for the request.
+  // Other sites' pages may call the API-key actions; the session actions stay
+  // same-origin (their routes say `cors: false`). The preflight route of
+  // @fastify/cors serves every action of the path, so an OPTIONS for any
+  // other action is turned away first, as a route that is not there.
+  // Static options, worked out once by the plugin (a delegator's were worked
+  // out anew for every request: a tenth of a top list's CPU, bench/RESULTS.md).
   // strictPreflight off: an OPTIONS that is not a preflight gets the 204, not a text/plain 400.
-  await fastify.register(cors, {
-    delegator: (request, callback) => {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (request.method === 'OPTIONS') {
       const action = actionOf(request.raw)
-      callback(null, typeof action === 'string' && API_KEY_ACTIONS.has(action)
-        ? { origin: '*', methods: ['GET', 'POST'], exposedHeaders: ['Retry-After'], maxAge: 86400, strictPreflight: false }
-        : { origin: false, strictPreflight: false })
+      if (typeof action !== 'string' || !API_KEY_ACTIONS.has(action)) {
+        reply.callNotFound()
+        return
+      }
     }
+    done()
   })
+  await fastify.register(cors, { origin: '*', methods: 'GET, POST', exposedHeaders: 'Retry-After', maxAge: 86400, strictPreflight: false })
+  const sameOrigin = { cors: false }
 
   const apiKeyRoute = { rateLimitPolicy: 'apiKey' as const }
   // Other sites' pages read these answers (CORS), so they may be loaded cross-origin.
@@ -90,7 +98,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   })
 
   // Session mode: the player is the logged-in user, on the same board.
-  const sessionRoute = { rateLimitPolicy: 'session' as const }
+  const sessionRoute = { rateLimitPolicy: 'session' as const, ...sameOrigin }
   const sessionChecks = [fastify.requireSession, fastify.checkOrigin, fastify.limitRate]
 
   fastify.route({
