@@ -34,23 +34,38 @@ export function luaSource (name: string, constants: Record<string, number> = {})
  * ioredis outside the pipeline, after the WAIT: that one write would go
  * unconfirmed. The service never flushes scripts.)
  */
-export function defineScript<T> (redis: Redis, name: string, lua: string, { writes = false } = {}): (keys: string[], args: ScriptArg[]) => Promise<T> {
+export function defineScript<T> (redis: Redis, name: string, lua: string, options: { writes?: boolean } = {}): (keys: string[], args: ScriptArg[]) => Promise<T> {
+  const send = scriptSender<T>(redis, name, lua, options)
+  return async (keys, args) => await send([keys.length, ...keys, ...args])
+}
+
+/**
+ * The call of a script, its arguments given as Redis takes them: the number
+ * of keys, the keys, the arguments. Timed and counted (ops/metrics.ts) in the
+ * same promise chain as the call, with no wrapper of its own: this is on
+ * every request's path.
+ */
+function scriptSender<T> (redis: Redis, name: string, lua: string, { writes = false }: { writes?: boolean }): (call: ScriptArg[]) => Promise<T> {
   if (!(name in redis)) redis.defineCommand(name, { lua })
   // defineCommand has just added the method, to the client and its pipelines.
   type Command = (...args: ScriptArg[]) => unknown
   const command = (redis as unknown as Record<string, Command>)[name]!
   const concern = writeConcernOf(redis)
-  const timed = timedBy(name)
+  const duration = child(metrics.redisDuration, name)
+  const errors = child(metrics.redisErrors, name)
+  const timed = (started: number, reply: Promise<T>): Promise<T> => reply.then(
+    (result) => { duration.observe((performance.now() - started) / 1000); return result },
+    (error: unknown) => { errors.inc(); duration.observe((performance.now() - started) / 1000); throw error })
   if (!writes || concern.replicas === 0) {
-    return timed(async (keys, args) => {
+    return (call) => {
       corkThisTurn(redis)
-      return await (command.call(redis, keys.length, ...keys, ...args) as Promise<T>)
-    })
+      return timed(performance.now(), command.apply(redis, call) as Promise<T>)
+    }
   }
-  return timed(async (keys, args) => {
+  const acknowledged = async (call: ScriptArg[]): Promise<T> => {
     for (let attempt = 1; ; attempt++) {
       const pipeline = redis.pipeline()
-      ;(pipeline as unknown as Record<string, Command>)[name]!.call(pipeline, keys.length, ...keys, ...args)
+      ;(pipeline as unknown as Record<string, Command>)[name]!.apply(pipeline, call)
       const replies = await pipeline.call('WAIT', concern.replicas, concern.timeoutMs).exec() ?? []
       const scriptError = replies[0]?.[0]
       // MOVED/ASK: the script did not run (its slot has moved); learn the new layout and send it again.
@@ -62,7 +77,8 @@ export function defineScript<T> (redis: Redis, name: string, lua: string, { writ
       checkReplicated(replies[1]?.[1], concern)
       return replies[0]?.[1] as T
     }
-  })
+  }
+  return (call) => timed(performance.now(), acknowledged(call))
 }
 
 const corked = new WeakSet<object>()
@@ -90,23 +106,6 @@ function corkThisTurn (redis: Redis): void {
   }
 }
 
-/** Wraps a script's caller so that its calls are timed and its failures counted (ops/metrics.ts). */
-function timedBy (name: string) {
-  const duration = child(metrics.redisDuration, name)
-  const errors = child(metrics.redisErrors, name)
-  return <A extends unknown[], T>(call: (...args: A) => Promise<T>) => async (...args: A): Promise<T> => {
-    const started = performance.now()
-    try {
-      return await call(...args)
-    } catch (error) {
-      errors.inc()
-      throw error
-    } finally {
-      duration.observe((performance.now() - started) / 1000)
-    }
-  }
-}
-
 const LIMITS = luaSource('limits')
 
 /**
@@ -118,13 +117,16 @@ const LIMITS = luaSource('limits')
  * Without `limits`, or with no counters, it is the plain script.
  */
 export function defineLimitedScript<T> (redis: Redis, name: string, lua: string, options: { writes?: boolean } = {}): (keys: string[], args: ScriptArg[], limits?: Limits) => Promise<T> {
-  const run = defineScript<[number[], T?]>(redis, name, `local function work () ${lua}\nend\n${LIMITS}`, options)
+  const send = scriptSender<[number[], T?]>(redis, name, `local function work () ${lua}\nend\n${LIMITS}`, options)
   return async (keys, args, limits) => {
     const counters = limits?.counters ?? []
-    const [counts, result] = await run(
-      counters.length === 0 ? keys : [...keys, ...counters.map(counter => counter.key)],
-      [...args, ...counters.flatMap(counter => [counter.max, counter.windowMs]), counters.length]
-    )
+    // numkeys, the action's keys, the counters' keys; its arguments, each counter's max and window, how many counters
+    const call: ScriptArg[] = [keys.length + counters.length, ...keys]
+    for (const counter of counters) call.push(counter.key)
+    call.push(...args)
+    for (const counter of counters) call.push(counter.max, counter.windowMs)
+    call.push(counters.length)
+    const [counts, result] = await send(call)
     limits?.settle(counts)
     return result as T
   }
