@@ -1,5 +1,5 @@
 import t from 'tap'
-import { isTimeZone, keptPeriods, periodAt, periodOfId, PERIOD_KINDS, previousPeriod, type Period } from '../src/store/periods.js'
+import { canonicalTimeZone, isTimeZone, keptPeriods, periodAt, periodOfId, PERIOD_KINDS, previousPeriod, type Period } from '../src/store/periods.js'
 
 /*
  * Calendar periods (src/store/periods.ts): days, ISO weeks and months in a
@@ -108,7 +108,24 @@ t.test('the kept periods: the current one and `keep` past ones, back to back', a
   t.same(keptPeriods('daily', 'UTC', at('2026-11-23T12:00:00Z'), 0).map(period => period.id), ['2026-11-23'])
 })
 
+t.test('years 1000 to 9999 only; keep is bounded; a skipped day is no period', async t => {
+  for (const id of ['0050-01-01', '0999-12-31', '0000-01-01', '10000-01-01']) t.equal(periodOfId('daily', id, 'UTC'), undefined, id)
+  t.equal(periodOfId('monthly', '0099-12', 'UTC'), undefined)
+  t.equal(periodOfId('weekly', '0100-W01', 'UTC'), undefined)
+  t.ok(periodOfId('daily', '1000-01-02', 'UTC'))
+  for (const instant of [Date.parse('0050-06-01T00:00:00Z'), Date.parse('0999-12-31T12:00:00Z'), -8.64e15, 8.64e15, Number.NaN, Infinity, Date.parse('+010000-01-01T00:00:00Z')]) {
+    t.throws(() => periodAt('daily', 'UTC', instant), RangeError, `instant ${instant}`)
+  }
+  for (const keep of [-1, 1.5, Infinity, Number.NaN, 1001]) t.throws(() => keptPeriods('daily', 'UTC', at('2026-11-23T00:00:00Z'), keep), RangeError, `keep ${keep}`)
+  t.equal(keptPeriods('daily', 'UTC', at('2026-11-23T00:00:00Z'), 1000).length, 1001)
+  t.equal(periodOfId('daily', '2011-12-30', 'Pacific/Apia'), undefined, 'Samoa skipped 2011-12-30')
+  t.equal(periodOfId('daily', '2011-12-31', 'Pacific/Apia')?.id, '2011-12-31')
+})
+
 t.test('time zones: IANA names only', async t => {
   for (const zone of ['UTC', 'America/New_York', 'Pacific/Kiritimati', 'Europe/Berlin']) t.equal(isTimeZone(zone), true, zone)
-  for (const zone of ['', 'Mars/Olympus_Mons', 'UTC+2', '__proto__', 'constructor', 'x'.repeat(200)]) t.equal(isTimeZone(zone), false, JSON.stringify(zone.slice(0, 20)))
+  for (const zone of ['', 'Mars/Olympus_Mons', 'UTC+2', '__proto__', 'constructor', 'x'.repeat(200), 'utc', 'america/new_york']) t.equal(isTimeZone(zone), false, JSON.stringify(zone.slice(0, 20)))
+  for (const zone of [null, undefined, 5, {}]) t.equal(isTimeZone(zone), false, String(zone))
+  t.equal(canonicalTimeZone('america/new_york'), 'America/New_York', 'the canonical spelling of a zone')
+  t.equal(canonicalTimeZone('Mars/Olympus_Mons'), undefined)
 })

@@ -3,6 +3,9 @@
  * or a month, in the game's time zone. Pure functions of an instant, so the
  * clock is the caller's (tests pass any instant; nothing waits for midnight).
  *
+ * Instants from the year 1000 to 9999 only (periodAt throws a RangeError
+ * outside), so an id always has a four-digit year.
+ *
  * A period is named by its id (`2026-11-23`, `2026-W48`, `2026-11`) and
  * bounded by the instants its first and next local midnights fall on: a
  * day across a daylight-saving change lasts 23 or 25 hours, and a zone
@@ -38,15 +41,34 @@ function dateFormatter (timeZone: string): Intl.DateTimeFormat {
   return formatter
 }
 
-/** Whether `timeZone` is an IANA zone this runtime knows (`UTC` included). */
-export function isTimeZone (timeZone: string): boolean {
-  if (timeZone === '' || timeZone.length > 64) return false
+/**
+ * The canonical name of an IANA zone this runtime knows (`utc` gives `UTC`,
+ * `america/new_york` gives `America/New_York`), or undefined. Store the
+ * canonical name: only those are cached.
+ */
+export function canonicalTimeZone (timeZone: unknown): string | undefined {
+  if (typeof timeZone !== 'string' || timeZone === '' || timeZone.length > 64) return undefined
   try {
-    dateFormatter(timeZone)
-    return true
+    return new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone
   } catch {
-    return false
+    return undefined
   }
+}
+
+/** Whether `timeZone` is an IANA zone this runtime knows, spelt canonically. */
+export function isTimeZone (timeZone: unknown): boolean {
+  return timeZone !== undefined && canonicalTimeZone(timeZone) === timeZone
+}
+
+/** The instants periods are worked out for: the years 1000 to 9999, so every id has a four-digit year. */
+const FIRST_INSTANT = Date.UTC(1000, 0, 2) // a day in, so no zone's date is before the year 1000
+const LAST_INSTANT = Date.UTC(9999, 11, 30)
+
+/** How many past periods a game may keep at most. */
+export const MAX_KEEP_PERIODS = 1000
+
+function checkInstant (instant: number): void {
+  if (!Number.isFinite(instant) || instant < FIRST_INSTANT || instant > LAST_INSTANT) throw new RangeError(`no period is worked out for the instant ${instant}`)
 }
 
 /** The wall-clock reading of an instant in a zone, as if that reading were UTC (ms). */
@@ -124,6 +146,7 @@ function periodOfDate (kind: PeriodKind, date: LocalDate, timeZone: string): Per
 
 /** The period of `kind` that holds `instant` in `timeZone`. */
 export function periodAt (kind: PeriodKind, timeZone: string, instant: number): Period {
+  checkInstant(instant)
   return periodOfDate(kind, localDateOf(instant, timeZone), timeZone)
 }
 
@@ -137,15 +160,16 @@ export function previousPeriod (period: Period, timeZone: string): Period {
  * game keeps readable.
  */
 export function keptPeriods (kind: PeriodKind, timeZone: string, instant: number, keep: number): Period[] {
+  if (!Number.isInteger(keep) || keep < 0 || keep > MAX_KEEP_PERIODS) throw new RangeError(`keep must be an integer from 0 to ${MAX_KEEP_PERIODS}`)
   const periods = [periodAt(kind, timeZone, instant)]
   while (periods.length <= keep) periods.push(previousPeriod(periods[periods.length - 1]!, timeZone))
   return periods
 }
 
 const ID_FORMS: Record<PeriodKind, RegExp> = {
-  daily: /^(\d{4})-(\d{2})-(\d{2})$/,
-  weekly: /^(\d{4})-W(\d{2})$/,
-  monthly: /^(\d{4})-(\d{2})$/
+  daily: /^([1-9]\d{3})-(\d{2})-(\d{2})$/,
+  weekly: /^([1-9]\d{3})-W(\d{2})$/,
+  monthly: /^([1-9]\d{3})-(\d{2})$/
 }
 
 /**
@@ -169,5 +193,6 @@ export function periodOfId (kind: PeriodKind, id: string, timeZone: string): Per
     if (date.month < 1 || date.month > 12 || roundTrip.month !== date.month || roundTrip.day !== date.day) return undefined
   }
   const period = periodOfDate(kind, date, timeZone)
-  return period.id === id ? period : undefined
+  // A day a zone skipped (Pacific/Apia, 2011-12-30) has no instant: it is no period.
+  return period.id === id && period.resetsAt > period.startsAt && period.startsAt >= FIRST_INSTANT && period.resetsAt <= LAST_INSTANT + 86_400_000 * 40 ? period : undefined
 }

@@ -28,6 +28,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   // Static options, worked out once by the plugin (a delegator's were worked
   // out anew for every request: a tenth of a top list's CPU, bench/RESULTS.md).
   // strictPreflight off: an OPTIONS that is not a preflight gets the 204, not a text/plain 400.
+  // This hook must be added before cors is registered, so it runs before cors's own.
   fastify.addHook('onRequest', (request, reply, done) => {
     if (request.method === 'OPTIONS') {
       const action = actionOf(request.raw)
