@@ -20,15 +20,20 @@ declare module 'fastify' {
   }
 }
 
+export interface StoreOptions {
+  /** Tests only: the clock of calendar periods, which the board scripts then take instead of the Redis clock. */
+  clock?: () => number
+}
+
 /** The Redis-backed repositories and the operator operations built on them. */
-export default fp(async (fastify) => {
+export default fp<StoreOptions>(async (fastify, { clock }) => {
   const { redis, config } = fastify
   const { cache, close } = await createRecordCache(redis)
   fastify.addHook('onClose', close)
   fastify.decorate('syncRecordCache', async () => { await cache.sync(redis) })
   const records = createRecordStore(redis, cache)
   const users = createUserStore(redis, cache)
-  const leaderboard = createLeaderboard(redis)
+  const leaderboard = createLeaderboard(redis, { freshGame: async gameId => await records.game(gameId, { fresh: true }), clock })
   fastify.decorate('records', records)
   fastify.decorate('users', users)
   fastify.decorate('leaderboard', leaderboard)

@@ -51,6 +51,10 @@ function newId (): string {
 
 const { app } = await buildTestApp(t)
 
+const GAME_FIELDS = ['approved', 'created_at', 'developer', 'game_id', 'keep_periods', 'max_entries', 'max_meta_bytes', 'name', 'order', 'periods', 'season', 'season_started_at', 'timezone']
+/** The board settings of a game that sets none: v1's one board, best score first. */
+const V1_BOARD = { order: 'desc', periods: [], timezone: 'UTC', keep_periods: 12, season: 1 }
+
 t.test('POST /admin/games returns the game record', async t => {
   const gameId = newId()
   const before = Date.now()
@@ -58,13 +62,14 @@ t.test('POST /admin/games returns the game record', async t => {
   t.equal(res.statusCode, 200)
   t.equal(res.headers['content-type'], JSON_TYPE)
   const game = dataOf(res)
-  t.same(Object.keys(game).sort(), ['approved', 'created_at', 'developer', 'game_id', 'max_entries', 'max_meta_bytes', 'name'])
-  t.match(game, { game_id: gameId, name: 'Space Race', developer: 'dev.one', approved: true, created_at: ISO_MS, max_entries: 10_000_000, max_meta_bytes: 1_073_741_824 })
+  t.same(Object.keys(game).sort(), GAME_FIELDS)
+  t.match(game, { game_id: gameId, name: 'Space Race', developer: 'dev.one', approved: true, created_at: ISO_MS, max_entries: 10_000_000, max_meta_bytes: 1_073_741_824, ...V1_BOARD })
+  t.equal(game.season_started_at, game.created_at, 'the first season starts with the game')
   t.ok(Math.abs(Date.parse(game.created_at) - before) < 5000, 'created_at is now')
 
   // Only game_id given: approved defaults to false.
   const bare = dataOf(await admin(app, 'POST', '/admin/games', { game_id: `${gameId}_b` }))
-  t.same(Object.keys(bare).sort(), ['approved', 'created_at', 'developer', 'game_id', 'max_entries', 'max_meta_bytes', 'name'])
+  t.same(Object.keys(bare).sort(), GAME_FIELDS)
   t.equal(bare.game_id, `${gameId}_b`)
   t.equal(bare.approved, false)
   t.match(bare.created_at, ISO_MS)
@@ -80,7 +85,7 @@ t.test('PATCH /admin/games/:game_id returns the updated game record', async t =>
   const renamed = dataOf(await admin(app, 'PATCH', `/admin/games/${gameId}`, { name: 'Second' }))
   t.same(renamed, { ...created, name: 'Second' })
   const approved = dataOf(await admin(app, 'PATCH', `/admin/games/${gameId}`, { approved: true, developer: 'maker_2' }))
-  t.same(approved, { game_id: gameId, name: 'Second', developer: 'maker_2', approved: true, created_at: created.created_at, max_entries: 10_000_000, max_meta_bytes: 1_073_741_824 })
+  t.same(approved, { game_id: gameId, name: 'Second', developer: 'maker_2', approved: true, created_at: created.created_at, max_entries: 10_000_000, max_meta_bytes: 1_073_741_824, ...V1_BOARD, season_started_at: created.created_at })
   const unchanged = dataOf(await admin(app, 'PATCH', `/admin/games/${gameId}`, {}))
   t.same(unchanged, approved, 'an empty PATCH changes nothing')
 })

@@ -143,6 +143,8 @@ function answerAfterEarlierRequests (socket: Socket, error: Error & { code?: str
 export interface ServerExtras {
   /** Where logs go instead of standard output (tests read them). */
   logStream?: { write: (line: string) => void }
+  /** Tests only: the clock of calendar periods and of the board scripts (ms), instead of the Redis clock. */
+  clock?: () => number
 }
 
 /** Fastify's own options: logging, proxies, limits, and the envelope for framework errors. */
@@ -185,7 +187,7 @@ export function serverOptions (config: Config, extras: ServerExtras = {}): Fasti
  * routes. Not encapsulated, so whoever registers it (the server, the tests)
  * sees its decorators.
  */
-async function app (fastify: FastifyInstance, { config }: { config: Config }): Promise<void> {
+async function app (fastify: FastifyInstance, { config, clock }: { config: Config, clock?: () => number }): Promise<void> {
   // Route schemas document and serialize; requests are checked by src/http/params.ts
   // and src/ops/admin.ts, in the check order (docs/interface.md#check-order; see src/http/schemas.ts).
   fastify.setValidatorCompiler(() => () => true)
@@ -195,7 +197,7 @@ async function app (fastify: FastifyInstance, { config }: { config: Config }): P
   await fastify.register(securityHeadersPlugin)
   await fastify.register(envelopePlugin)
   await fastify.register(redisPlugin)
-  await fastify.register(storePlugin)
+  await fastify.register(storePlugin, { clock })
   await fastify.register(formsPlugin)
   await fastify.register(rateLimitPlugin)
   await fastify.register(adminAuthPlugin)
@@ -216,7 +218,7 @@ export default fp(app, { name: 'ranking-service' })
 /** Builds the app without listening; tests call `inject` on it. */
 export async function buildApp (config: Config, extras: ServerExtras = {}): Promise<FastifyInstance> {
   const fastify = Fastify(serverOptions(config, extras))
-  await fastify.register(app, { config })
+  await fastify.register(app, { config, clock: extras.clock })
   await fastify.ready()
   return fastify
 }

@@ -1,4 +1,6 @@
 import { ApiError, fail } from './envelope.js'
+import { PERIOD_KINDS } from '../store/periods.js'
+import type { BoardChoice } from '../store/boards.js'
 
 /**
  * Request parameters and the rule for each field (docs/interface.md#field-rules).
@@ -297,4 +299,52 @@ export const TS_TOLERANCE_S = 300
 export function checkTimestamp (value: string, nowMs: number = Date.now()): void {
   if (!/^-?\d+$/.test(value)) fail('invalid_param', 'ts must be an integer UNIX time in seconds.')
   if (!(Math.abs(Math.floor(nowMs / 1000) - Number(value)) <= TS_TOLERANCE_S)) fail('expired_ts')
+}
+
+/** `period`, `period_id` and `season_id`: which board a request reads (src/store/boards.ts decides whether the game has it). */
+export function parseBoardChoice (params: Params): BoardChoice {
+  const choice: BoardChoice = {}
+  const period = optional(params, 'period')
+  if (period !== undefined) {
+    if (period !== 'all' && !(PERIOD_KINDS as readonly string[]).includes(period)) fail('invalid_param', 'Parameter "period" must be one of all, daily, weekly, monthly.')
+    choice.period = period as BoardChoice['period']
+  }
+  const periodId = optional(params, 'period_id')
+  if (periodId !== undefined) choice.periodId = periodId
+  const seasonId = optional(params, 'season_id')
+  if (seasonId !== undefined) choice.seasonId = integerIn(seasonId, 1, 1_000_000_000) ?? fail('invalid_param', 'Parameter "season_id" must be a season number (a positive integer).')
+  return choice
+}
+
+export const AROUND_DEFAULT = 5
+export const AROUND_MAX = 50
+
+/** `before` or `after` of `around`: how many entries on that side of the player. */
+export function parseNeighbours (params: Params, name: 'before' | 'after'): number {
+  const value = optional(params, name)
+  if (value === undefined) return AROUND_DEFAULT
+  return integerIn(value, 0, AROUND_MAX) ?? fail('invalid_param', `Parameter "${name}" must be an integer from 0 to ${AROUND_MAX}.`)
+}
+
+export const PLAYERS_MAX = 100
+
+/** `player_names`: a JSON array of up to 100 player names, each sent once (repeats are dropped). */
+export function parsePlayerNames (value: string | undefined): string[] {
+  if (value === undefined) return []
+  let names: unknown
+  try {
+    names = JSON.parse(value)
+  } catch {
+    names = undefined
+  }
+  if (!Array.isArray(names) || names.length > PLAYERS_MAX) fail('invalid_param', `Parameter "player_names" must be a JSON array of at most ${PLAYERS_MAX} player names.`)
+  names.forEach((name: unknown, index) => {
+    try {
+      if (typeof name !== 'string') fail('invalid_player_name')
+      parsePlayerName(name)
+    } catch {
+      fail('invalid_param', `Parameter "player_names" is not valid: item ${index + 1} is not a player name (1 to 30 characters, at least one of them visible).`)
+    }
+  })
+  return [...new Set(names as string[])]
 }

@@ -38,12 +38,41 @@ function envelope (data: TSchema, codes: ErrorCode[], summary: string, extra: Pa
 
 const action = (name: string) => Type.Object({ action: Type.Literal(name, { description: 'selects the endpoint' }) })
 
+const PeriodStanding = Type.Object({
+  best_score: Nullable(Type.Integer({ description: "the player's best in the current period" })),
+  rank: Nullable(Type.Integer({ minimum: 1, description: 'null while the player is hidden' })),
+  improved: Type.Boolean({ description: "this score improved the period's best" })
+})
+
 const SubmitResult = Type.Object({
   score: Type.Integer({ description: 'the submitted score' }),
   improved: Type.Boolean({ description: 'the stored best was updated' }),
   best_score: Type.Integer({ description: 'the current best' }),
-  rank: Nullable(Type.Integer({ minimum: 1, description: 'null while the player is hidden' }))
+  rank: Nullable(Type.Integer({ minimum: 1, description: 'null while the player is hidden' })),
+  periods: Type.Optional(Type.Object({
+    daily: Type.Optional(PeriodStanding),
+    weekly: Type.Optional(PeriodStanding),
+    monthly: Type.Optional(PeriodStanding)
+  }, { description: 'only for a game that keeps periods: the current board of each' }))
 })
+
+const PERIOD = Type.Union([Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly')])
+/** What an answer adds about the board it read: a period, or a season read by its id. */
+const BoardFields = {
+  period: Type.Optional(PERIOD),
+  period_id: Type.Optional(Type.String({ description: 'with a period: 2026-11-23, 2026-W48 or 2026-11' })),
+  starts_at: Type.Optional(Type.String({ format: 'date-time', description: "with a period: its first instant (the game's local midnight), ISO 8601 UTC" })),
+  resets_at: Type.Optional(Type.String({ format: 'date-time', description: 'with a period: the first instant of the next one' })),
+  season_id: Type.Optional(Type.Integer({ minimum: 1, description: 'with season_id: the season read' })),
+  started_at: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
+  ended_at: Type.Optional(Nullable(Type.String({ format: 'date-time', description: 'null for the current season' })))
+}
+/** The parameters that pick a board. */
+const BoardChoice = {
+  period: Type.Optional(Type.Union([Type.Literal('all'), PERIOD], { description: 'all (default: the all-time board) or a period the game keeps: its current board' })),
+  period_id: Type.Optional(Text('a kept period, current or past: 2026-11-23, 2026-W48 or 2026-11 (the kind follows from the form)')),
+  season_id: Type.Optional(IntegerText('a season of the all-time board, closed or current (action=seasons lists them)'))
+}
 
 const BoardItem = Type.Object({
   rank: Type.Integer({ minimum: 1 }),
@@ -57,6 +86,24 @@ const Standing = {
   best_score: Nullable(Type.Integer()),
   rank: Nullable(Type.Integer({ minimum: 1 }))
 }
+
+const Board = Type.Object({ game_id: Type.String(), total: Type.Integer({ description: 'visible players on the board' }), items: Type.Array(BoardItem), ...BoardFields })
+const Around = Type.Object({
+  game_id: Type.String(),
+  total: Type.Integer({ description: 'visible players on the board' }),
+  player: Type.Object({
+    ...Standing,
+    top_percent: Nullable(Type.Number({ description: 'rank as a percentage of total, 2 decimals' }))
+  }, { description: 'nulls (best_score too when there is no entry) when the player is not on the board' }),
+  items: Type.Array(BoardItem, { description: 'the entries around the player, the player among them; [] when the player is not on the board' }),
+  ...BoardFields
+})
+const Sides = {
+  before: Type.Optional(IntegerText('entries above the player, 0 to 50 (default 5)')),
+  after: Type.Optional(IntegerText('entries below the player, 0 to 50 (default 5)'))
+}
+const PlayerNames = (description: string) => Text(`a JSON array of up to 100 player names${description}`)
+const Season = Type.Object({ season_id: Type.Integer({ minimum: 1 }), started_at: Type.String({ format: 'date-time' }), ended_at: Nullable(Type.String({ format: 'date-time', description: 'null for the current season' })) })
 
 const SessionFlags = {
   total_players: Type.Integer({ description: 'visible players on the board' }),
@@ -81,7 +128,13 @@ const Game = Type.Object({
   approved: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),
   max_entries: Type.Integer({ description: 'most players the board keeps; a new player past it is quota_exceeded' }),
-  max_meta_bytes: Type.Integer({ description: 'most bytes of meta kept over all entries' })
+  max_meta_bytes: Type.Integer({ description: 'most bytes of meta kept over all entries' }),
+  order: Type.Union([Type.Literal('desc'), Type.Literal('asc')], { description: 'desc: higher is better; asc: lower is better' }),
+  periods: Type.Array(PERIOD, { description: 'the calendar boards kept beside the all-time one' }),
+  timezone: Type.String({ description: 'the IANA zone whose midnights start the periods' }),
+  keep_periods: Type.Integer({ description: 'past periods of each kind kept readable' }),
+  season: Type.Integer({ minimum: 1, description: "the all-time board's current season" }),
+  season_started_at: Type.String({ format: 'date-time' })
 })
 const KeyRateLimit = Type.Optional(Type.Integer({ minimum: 1, description: 'requests per window from one address with this key; absent: the global RATE_LIMIT_MAX' }))
 const Key = Type.Object({ api_key: Type.String(), game_id: Type.String(), revoked: Type.Boolean(), created_at: Type.String({ format: 'date-time' }), rate_limit: KeyRateLimit })
@@ -107,22 +160,51 @@ export const routeSchemas = {
       meta: Type.Optional(Text('JSON text, at most 2048 bytes'))
     })
   }),
-  top: envelope(Type.Object({ game_id: Type.String(), total: Type.Integer(), items: Type.Array(BoardItem) }), [...API_KEY], 'The board, best first (API key)', {
+  top: envelope(Board, [...API_KEY], 'The board, best first (API key)', {
     tags: ['api-key'],
-    querystring: Type.Object({ ...action('top').properties, ...apiKeyFields, limit: Type.Optional(IntegerText('default 20, at most 100')), offset: Type.Optional(IntegerText('default 0')) })
+    querystring: Type.Object({ ...action('top').properties, ...apiKeyFields, limit: Type.Optional(IntegerText('default 20, at most 100')), offset: Type.Optional(IntegerText('default 0')), ...BoardChoice })
   }),
-  me: envelope(Type.Object(Standing), [...API_KEY, 'invalid_player_name'], "A player's best score and rank (API key)", {
+  me: envelope(Type.Object({ ...Standing, ...BoardFields }), [...API_KEY, 'invalid_player_name'], "A player's best score and rank (API key)", {
     tags: ['api-key'],
-    querystring: Type.Object({ ...action('me').properties, ...apiKeyFields, player_name: Text('1 to 30 characters') })
+    querystring: Type.Object({ ...action('me').properties, ...apiKeyFields, player_name: Text('1 to 30 characters'), ...BoardChoice })
+  }),
+  around: envelope(Around, [...API_KEY, 'invalid_player_name'], 'A player and the players around them (API key)', {
+    tags: ['api-key'],
+    querystring: Type.Object({ ...action('around').properties, ...apiKeyFields, player_name: Text('1 to 30 characters'), ...Sides, ...BoardChoice })
+  }),
+  players: envelope(Board, [...API_KEY], 'Named players (friends) ranked among themselves, each with their rank on the board (API key)', {
+    tags: ['api-key'],
+    querystring: Type.Object({ ...action('players').properties, ...apiKeyFields, player_names: PlayerNames(''), ...BoardChoice })
+  }),
+  periods: envelope(Type.Object({
+    game_id: Type.String(),
+    timezone: Type.String(),
+    keep_periods: Type.Integer(),
+    items: Type.Array(Type.Object({ period: PERIOD, period_id: Type.String(), starts_at: Type.String({ format: 'date-time' }), resets_at: Type.String({ format: 'date-time' }), current: Type.Boolean() }), { description: 'by kind, newest first' })
+  }), [...API_KEY], 'The periods kept for the game, with their bounds (API key)', {
+    tags: ['api-key'],
+    querystring: Type.Object({ ...action('periods').properties, ...apiKeyFields })
+  }),
+  seasons: envelope(Type.Object({ game_id: Type.String(), season_id: Type.Integer({ description: 'the current season' }), items: Type.Array(Season, { description: 'oldest first, the current one last' }) }), [...API_KEY], 'The seasons of the all-time board (API key)', {
+    tags: ['api-key'],
+    querystring: Type.Object({ ...action('seasons').properties, ...apiKeyFields })
   }),
   submitSelf: envelope(Type.Object({ ...SubmitResult.properties, ...SessionFlags }), [...SESSION, 'invalid_score', 'invalid_meta', 'quota_exceeded'], 'Submit a score as the logged-in user (session)', {
     tags: ['session'],
     querystring: action('submit-self'),
     body: Type.Object({ game_id: Text('game identifier'), score: IntegerText('base-10 integer'), meta: Type.Optional(Text('JSON text, at most 2048 bytes')) })
   }),
-  meSelf: envelope(Type.Object({ ...Standing, ...SessionFlags }), [...SESSION], "The logged-in user's best score and rank (session)", {
+  meSelf: envelope(Type.Object({ ...Standing, ...SessionFlags, ...BoardFields }), [...SESSION], "The logged-in user's best score and rank (session)", {
     tags: ['session'],
-    querystring: Type.Object({ ...action('me-self').properties, game_id: Text('game identifier') })
+    querystring: Type.Object({ ...action('me-self').properties, game_id: Text('game identifier'), ...BoardChoice })
+  }),
+  aroundSelf: envelope(Around, [...SESSION], 'The logged-in user and the players around them (session)', {
+    tags: ['session'],
+    querystring: Type.Object({ ...action('around-self').properties, game_id: Text('game identifier'), ...Sides, ...BoardChoice })
+  }),
+  playersSelf: envelope(Board, [...SESSION], 'The logged-in user and the named players (friends), ranked among themselves (session)', {
+    tags: ['session'],
+    querystring: Type.Object({ ...action('players-self').properties, game_id: Text('game identifier'), player_names: Type.Optional(PlayerNames('; the user is added')), ...BoardChoice })
   }),
   rateRead: envelope(Rating, [...SESSION], "The logged-in user's rating and the game's average (session)", {
     tags: ['session'],
@@ -168,6 +250,8 @@ export const routeSchemas = {
 
   createGame: envelope(Game, [...ADMIN, 'already_exists'], 'Create a game', { ...adminSecurity, body: adminBodies.createGame }),
   updateGame: envelope(Game, ADMIN, 'Change a game', { ...adminSecurity, params: gameParams, body: adminBodies.updateGame }),
+  closeSeason: envelope(Season, ADMIN, "Close the current season of the game's all-time board: it is kept as an archive and an empty season begins", { ...adminSecurity, params: gameParams }),
+  listSeasons: envelope(Type.Object({ game_id: Type.String(), season_id: Type.Integer({ description: 'the current season' }), items: Type.Array(Season) }), ADMIN, "The seasons of the game's all-time board, oldest first", { ...adminSecurity, params: gameParams }),
   createKey: envelope(Type.Object({ api_key: Type.String(), api_secret: Type.String({ description: 'shown this once' }), game_id: Type.String(), revoked: Type.Literal(false), created_at: Type.String({ format: 'date-time' }), rate_limit: KeyRateLimit }), [...ADMIN, 'invalid_game'], 'Issue an API key for a game', { ...adminSecurity, body: adminBodies.createKey }),
   updateKey: envelope(Key, ADMIN, "Change an API key's settings (rate_limit)", { ...adminSecurity, params: Type.Object({ api_key: Type.String() }), body: adminBodies.updateKey }),
   revokeKey: envelope(Key, ADMIN, 'Revoke an API key', { ...adminSecurity, params: Type.Object({ api_key: Type.String() }) }),

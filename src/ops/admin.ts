@@ -4,8 +4,9 @@ import { Value } from '@sinclair/typebox/value'
 import { fail } from '../http/envelope.js'
 import { GAME_ID_PATTERN, USERNAME_PATTERN, isGameId } from '../http/params.js'
 import { hashPassword } from '../store/passwords.js'
-import type { BoardEntry, Leaderboard } from '../store/leaderboard.js'
-import { DEFAULT_CAPS, type GameRecord, type KeyRecord, type RecordStore } from '../store/records.js'
+import type { BoardEntry, Leaderboard, Season } from '../store/leaderboard.js'
+import { DEFAULT_CAPS, DEFAULT_PERIODS, gameInTheMaking, type GameChanges, type GameRecord, type KeyRecord, type RecordStore } from '../store/records.js'
+import { MAX_KEEP_PERIODS, PERIOD_KINDS, canonicalTimeZone, type PeriodKind } from '../store/periods.js'
 import { publicUser, type UserRecord, type UserStore } from '../store/users.js'
 
 /**
@@ -22,6 +23,21 @@ const Password = Type.String({ minLength: 1, maxLength: 1024, description: '1 to
 const MaxEntries = Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: `an integer from 1 to 1000000000 (default ${DEFAULT_CAPS.max_entries})` })
 const MaxMetaBytes = Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description: `an integer from 0 to 1000000000000 (default ${DEFAULT_CAPS.max_meta_bytes})` })
 
+const Order = Type.Union([Type.Literal('desc'), Type.Literal('asc')], { description: 'desc (higher is better, the default) or asc (lower is better: times, strokes); cannot change once the game has entries' })
+const PERIOD_LIST = `(${PERIOD_KINDS.join('|')})`
+const Periods = Type.Union([
+  Type.Array(Type.Union(PERIOD_KINDS.map(kind => Type.Literal(kind))), { maxItems: PERIOD_KINDS.length, uniqueItems: true }),
+  Type.String({ pattern: `^(${PERIOD_LIST}(,${PERIOD_LIST})*)?$` })
+], { description: 'the calendar boards beside the all-time one: any of daily, weekly, monthly, as a list or comma-separated text ("" or [] for none, the default)' })
+const TimeZone = Type.String({ minLength: 1, maxLength: 64, description: 'an IANA time zone such as Europe/Paris (default UTC); periods reset at its midnights' })
+const KeepPeriods = Type.Integer({ minimum: 0, maximum: MAX_KEEP_PERIODS, description: `how many past periods of each kind stay readable, 0 to ${MAX_KEEP_PERIODS} (default ${DEFAULT_PERIODS.keep_periods})` })
+const periodSettings = {
+  order: Type.Optional(Order),
+  periods: Type.Optional(Periods),
+  timezone: Type.Optional(TimeZone),
+  keep_periods: Type.Optional(KeepPeriods)
+}
+
 const KeyRateLimit = Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000_000 }), Type.Null()], {
   description: 'requests per window from one address with this key, 1 to 1000000000; null (or "default" as text) for the global RATE_LIMIT_MAX'
 })
@@ -33,14 +49,16 @@ export const schemas = {
     developer: Type.Optional(Username),
     approved: Type.Optional(Type.Boolean({ default: false })),
     max_entries: Type.Optional(MaxEntries),
-    max_meta_bytes: Type.Optional(MaxMetaBytes)
+    max_meta_bytes: Type.Optional(MaxMetaBytes),
+    ...periodSettings
   }, { additionalProperties: false }),
   updateGame: Type.Object({
     name: Type.Optional(GameName),
     developer: Type.Optional(Username),
     approved: Type.Optional(Type.Boolean()),
     max_entries: Type.Optional(MaxEntries),
-    max_meta_bytes: Type.Optional(MaxMetaBytes)
+    max_meta_bytes: Type.Optional(MaxMetaBytes),
+    ...periodSettings
   }, { additionalProperties: false }),
   createKey: Type.Object({ game_id: Type.String(), rate_limit: Type.Optional(KeyRateLimit) }, { additionalProperties: false }),
   updateKey: Type.Object({ rate_limit: Type.Optional(KeyRateLimit) }, { additionalProperties: false }),
@@ -87,9 +105,10 @@ export function readInput<T extends TObject<TProperties>> (schema: T, input: unk
     const property = schema.properties[name]
     if (property === undefined) fail('invalid_param', `Unknown parameter "${name.slice(0, 40)}".`)
     const value = fields[name]
-    if (Array.isArray(value)) fail('invalid_param', `Parameter "${name}" was sent more than once.`)
-    if (!asText || typeof value !== 'string') continue
     const types = (property.anyOf as TSchema[] | undefined)?.map(one => one.type as unknown) ?? [property.type]
+    // A list is a value in JSON (periods); among text fields it is a field sent twice.
+    if (Array.isArray(value) && (asText || !types.includes('array'))) fail('invalid_param', `Parameter "${name}" was sent more than once.`)
+    if (!asText || typeof value !== 'string') continue
     if (types.includes('boolean') && Object.hasOwn(BOOLEAN_TEXT, value)) fields[name] = BOOLEAN_TEXT[value]
     if (types.includes('integer') && /^\d{1,15}$/.test(value)) fields[name] = Number(value)
     if (types.includes('null') && value === 'default') fields[name] = null
@@ -105,6 +124,25 @@ export function readInput<T extends TObject<TProperties>> (schema: T, input: unk
 
 function now (): string {
   return new Date().toISOString()
+}
+
+/**
+ * The period settings of a create or update body, in their stored form:
+ * periods as a list in PERIOD_KINDS order, the zone's canonical name. An
+ * unknown zone is refused here, when it is set.
+ */
+function periodSettingsOf (body: { order?: 'desc' | 'asc', periods?: string | string[], timezone?: string, keep_periods?: number }): Pick<GameChanges, 'order' | 'periods' | 'timezone' | 'keep_periods'> {
+  const settings: Pick<GameChanges, 'order' | 'periods' | 'timezone' | 'keep_periods'> = {}
+  if (body.order !== undefined) settings.order = body.order
+  if (body.periods !== undefined) {
+    const named = new Set(typeof body.periods === 'string' ? body.periods.split(',') : body.periods)
+    settings.periods = PERIOD_KINDS.filter((kind: PeriodKind) => named.has(kind))
+  }
+  if (body.timezone !== undefined) {
+    settings.timezone = canonicalTimeZone(body.timezone) ?? fail('invalid_param', 'Parameter "timezone" is not valid: an IANA time zone such as Europe/Paris or UTC.')
+  }
+  if (body.keep_periods !== undefined) settings.keep_periods = body.keep_periods
+  return settings
 }
 
 /** An API key as operators see it: never the secret; `rate_limit` only when the key has its own (v1 answers stay as they were). */
@@ -137,33 +175,60 @@ export function createAdmin ({ records, users, leaderboard, sessionTtlS, session
     await users.setHiddenUser(username, hidden)
     const games = await records.gameIds()
     for (let i = 0; i < games.length; i += BOARD_BATCH) {
-      await Promise.all(games.slice(i, i + BOARD_BATCH).map(async gameId => await leaderboard.setVisibility(gameId, username, { userHidden: hidden })))
+      await Promise.all(games.slice(i, i + BOARD_BATCH).map(async gameId => {
+        // A game whose record is still being made has only its copy of the hidden users to set.
+        const game = await records.game(gameId, { fresh: true }) ?? gameInTheMaking(gameId)
+        await leaderboard.setVisibility(game, username, { userHidden: hidden })
+      }))
     }
   }
 
+  /** The game read afresh: an operator's change must start from the stored record, not a cached one. */
   async function existingGame (gameId: string): Promise<GameRecord> {
-    return await records.game(gameId) ?? fail('not_found', 'No such game.')
+    return await records.game(gameId, { fresh: true }) ?? fail('not_found', 'No such game.')
   }
 
   return {
     async createGame (input: unknown): Promise<GameRecord> {
       const body = readInput(schemas.createGame, input)
+      const createdAt = now()
       const game = await records.createGame({
         game_id: body.game_id,
         name: body.name ?? body.game_id,
         developer: body.developer ?? null,
         approved: body.approved ?? false,
-        created_at: now(),
+        created_at: createdAt,
         max_entries: body.max_entries ?? DEFAULT_CAPS.max_entries,
-        max_meta_bytes: body.max_meta_bytes ?? DEFAULT_CAPS.max_meta_bytes
+        max_meta_bytes: body.max_meta_bytes ?? DEFAULT_CAPS.max_meta_bytes,
+        ...DEFAULT_PERIODS,
+        periods: [],
+        ...periodSettingsOf(body),
+        season: 1,
+        season_started_at: createdAt
       })
       return game ?? fail('already_exists', `Game "${body.game_id}" already exists.`)
     },
 
     async updateGame (gameId: string, input: unknown): Promise<GameRecord> {
       const body = readInput(schemas.updateGame, input)
-      const game = isGameId(gameId) ? await records.updateGame(gameId, body) : null
+      const { periods: _periods, ...plain } = body
+      const game = isGameId(gameId) ? await records.updateGame(gameId, { ...plain, ...periodSettingsOf(body) }) : null
+      if (game === 'has_entries') fail('invalid_param', 'Parameter "order" cannot change: the game has stored entries (or closed a season), and a board keeps its scores in its order.')
       return game ?? fail('not_found', 'No such game.')
+    },
+
+    /**
+     * Closes the current season of the game's all-time board: it stays
+     * readable by its season_id, and an empty season begins, atomically.
+     */
+    async closeSeason (gameId: string, input?: unknown): Promise<Season> {
+      readInput(schemas.none, input)
+      return await leaderboard.closeSeason(await existingGame(gameId), now())
+    },
+
+    async seasons (gameId: string): Promise<{ game_id: string, season_id: number, items: Season[] }> {
+      const game = await existingGame(gameId)
+      return { game_id: game.game_id, season_id: game.season, items: await leaderboard.seasons(game) }
     },
 
     /** A new key and its secret; the secret is shown this once. */
@@ -252,23 +317,21 @@ export function createAdmin ({ records, users, leaderboard, sessionTtlS, session
     },
 
     async player (gameId: string, player: string): Promise<BoardEntry> {
-      await existingGame(gameId)
-      const entry = await leaderboard.entry(gameId, player)
+      const entry = await leaderboard.entry(await existingGame(gameId), player)
       return entry ?? fail('not_found', 'No such player on this board.')
     },
 
     async setPlayer (gameId: string, player: string, input: unknown): Promise<BoardEntry> {
       const body = readInput(schemas.setPlayer, input)
-      await existingGame(gameId)
-      if (await leaderboard.entry(gameId, player) === null) fail('not_found', 'No such player on this board.')
-      await leaderboard.setVisibility(gameId, player, { boardHidden: body.hidden })
+      const game = await existingGame(gameId)
+      if (await leaderboard.entry(game, player) === null) fail('not_found', 'No such player on this board.')
+      await leaderboard.setVisibility(game, player, { boardHidden: body.hidden })
       return await this.player(gameId, player)
     },
 
     async deletePlayer (gameId: string, player: string, input?: unknown): Promise<Record<string, never>> {
       readInput(schemas.none, input)
-      await existingGame(gameId)
-      if (!await leaderboard.deleteEntry(gameId, player)) fail('not_found', 'No such player on this board.')
+      if (!await leaderboard.deleteEntry(await existingGame(gameId), player)) fail('not_found', 'No such player on this game\'s boards.')
       return {}
     }
   }

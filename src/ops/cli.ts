@@ -14,8 +14,11 @@ export const USAGE = `Usage: npm run cli -- <command> [arguments] [--flag value 
 
 Games and keys:
   games create <game_id> [--name TEXT] [--developer USERNAME] [--approved true|false]
-               [--max_entries N] [--max_meta_bytes N]
+               [--max_entries N] [--max_meta_bytes N] [--order desc|asc]
+               [--periods daily,weekly,monthly] [--timezone ZONE] [--keep_periods N]
   games update <game_id> (the same flags)
+  seasons close <game_id>               archives the all-time board's season; an empty one begins
+  seasons list <game_id>
   keys create <game_id> [--rate_limit N]
                                         prints api_key and api_secret (the secret is shown once)
   keys update <api_key> --rate_limit N|default
@@ -86,6 +89,8 @@ function argument (args: string[], index: number, name: string): string {
 const COMMANDS: Record<string, Command> = {
   'games create': async (admin, args, flags) => await admin.createGame(fieldsOf(flags, { game_id: argument(args, 0, 'game_id') })),
   'games update': async (admin, args, flags) => await admin.updateGame(argument(args, 0, 'game_id'), fieldsOf(flags)),
+  'seasons close': async (admin, args) => await admin.closeSeason(argument(args, 0, 'game_id')),
+  'seasons list': async (admin, args) => await admin.seasons(argument(args, 0, 'game_id')),
   'keys create': async (admin, args, flags) => await admin.createKey(fieldsOf(flags, { game_id: argument(args, 0, 'game_id') })),
   'keys update': async (admin, args, flags) => await admin.updateKey(argument(args, 0, 'api_key'), fieldsOf(flags)),
   'keys revoke': async (admin, args) => await admin.revokeKey(argument(args, 0, 'api_key')),
@@ -135,6 +140,10 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
         approved: { type: 'string' },
         max_entries: { type: 'string' },
         max_meta_bytes: { type: 'string' },
+        order: { type: 'string' },
+        periods: { type: 'string' },
+        timezone: { type: 'string' },
+        keep_periods: { type: 'string' },
         rate_limit: { type: 'string' },
         password: { type: 'string' },
         'password-stdin': { type: 'boolean' },
@@ -165,10 +174,11 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
   }
   try {
     const config = loadConfig(io.env)
+    const records = createRecordStore(connection.redis)
     const admin = createAdmin({
-      records: createRecordStore(connection.redis),
+      records,
       users: createUserStore(connection.redis),
-      leaderboard: createLeaderboard(connection.redis),
+      leaderboard: createLeaderboard(connection.redis, { freshGame: async gameId => await records.game(gameId) }),
       sessionTtlS: config.sessionTtlS,
       sessionCookie: config.sessionCookie
     })

@@ -25,18 +25,37 @@ export function entryBucket (player: string): number {
   return hash % ENTRY_BUCKETS
 }
 
+/**
+ * Which of a game's boards a key belongs to, as a part of its name: '' for
+ * the first season of the all-time board (the keys of v1), `season:N:` for a
+ * later season, `daily:2026-11-23:` (`weekly:2026-W48:`, `monthly:2026-11:`)
+ * for a calendar period. Every board of a game has the same structure
+ * (a ZSET and its entries buckets) in the game's slot.
+ */
+export const boardScopes = {
+  season: (season: number): string => season <= 1 ? '' : `season:${season}:`,
+  period: (kind: string, periodId: string): string => `${kind}:${periodId}:`
+} as const
+
 export const keys = {
-  /** HASH: name, developer, approved ("1"/"0"), created_at (ISO), max_entries, max_meta_bytes. */
+  /**
+   * HASH: name, developer, approved ("1"/"0"), created_at (ISO), max_entries,
+   * max_meta_bytes; when set: order, periods (comma list), timezone,
+   * keep_periods, season (the current one's number) and season_started_at.
+   */
   game: (gameId: string) => `${PREFIX}:{game:${gameId}}:game`,
   /**
-   * ZSET of the visible entries of a board. score = -best, member =
-   * 13-digit achievement time in ms + player_name; see store/leaderboard.ts.
+   * ZSET of the visible entries of a board. score = -best (board order desc)
+   * or best (asc), member = 13-digit achievement time in ms + player_name;
+   * see store/leaderboard.ts.
    */
-  board: (gameId: string) => `${PREFIX}:{game:${gameId}}:board`,
+  board: (gameId: string, scope = '') => `${PREFIX}:{game:${gameId}}:${scope}board`,
   /** HASH player_name -> "best|ms" of the player's bucket: every stored best, hidden ones included. */
-  entries: (gameId: string, player: string) => `${PREFIX}:{game:${gameId}}:entries:${entryBucket(player)}`,
-  /** HASH player_name -> meta text sent with the stored best, in the player's bucket. */
-  meta: (gameId: string, player: string) => `${PREFIX}:{game:${gameId}}:meta:${entryBucket(player)}`,
+  entries: (gameId: string, player: string, scope = '') => `${PREFIX}:{game:${gameId}}:${scope}entries:${entryBucket(player)}`,
+  /** HASH player_name -> meta text sent with the stored best, in the player's bucket (seasons only: periods keep no meta). */
+  meta: (gameId: string, player: string, scope = '') => `${PREFIX}:{game:${gameId}}:${scope}meta:${entryBucket(player)}`,
+  /** HASH season number -> "started_at|ended_at" (ISO) of each closed season. */
+  seasons: (gameId: string) => `${PREFIX}:{game:${gameId}}:seasons`,
   /** SET of player names hidden on this board only. */
   hiddenPlayers: (gameId: string) => `${PREFIX}:{game:${gameId}}:hidden`,
   /**
@@ -45,8 +64,8 @@ export const keys = {
    * decides visibility atomically without looking outside its slot.
    */
   boardHiddenUsers: (gameId: string) => `${PREFIX}:{game:${gameId}}:hidden-users`,
-  /** HASH entries, meta_bytes: what the game stores, kept by the submit and delete scripts (the caps max_entries, max_meta_bytes). */
-  usage: (gameId: string) => `${PREFIX}:{game:${gameId}}:usage`,
+  /** HASH entries, meta_bytes: what a season stores, kept by the submit and delete scripts (the caps max_entries, max_meta_bytes). */
+  usage: (gameId: string, scope = '') => `${PREFIX}:{game:${gameId}}:${scope}usage`,
   /**
    * STRING, one per accepted signed submit, until its ts leaves the ±300 s
    * window: a replay of the same request is answered without storing

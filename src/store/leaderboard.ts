@@ -1,13 +1,17 @@
 import type { RedisClient as Redis } from './redis-client.js'
 import { fail } from '../http/envelope.js'
-import { keys } from './keys.js'
+import { boardScopes, keys } from './keys.js'
 import { TS_TOLERANCE_S } from '../http/params.js'
 import { defineLimitedScript, defineScript, luaSource } from './scripts.js'
 import type { Limits } from './limits.js'
 import { child, metrics } from '../ops/metrics.js'
+import { chooseBoard, currentPeriod, currentSeason, everyPeriodBoard, periodExpiry, type BoardChoice, type BoardRef } from './boards.js'
+import type { BoardOrder, GameRecord } from './records.js'
+import type { PeriodKind } from './periods.js'
 
 /*
- * Board order (docs/interface.md#ranking-rule): best score descending, then earlier
+ * Board order (docs/interface.md#ranking-rule): best score descending (or
+ * ascending, for a game whose `order` is asc), then earlier
  * achievement time (server clock, ms), then player_name by UTF-8 bytes.
  *
  * Why not ZADD GT + ZREVRANK on member = player_name: scores use the whole
@@ -16,7 +20,8 @@ import { child, metrics } from '../ops/metrics.js'
  * opposite of the name rule. So the tie-breakers go into the member and the
  * direction is flipped instead:
  *
- *   score  = -best            (ascending order of -best = descending best)
+ *   score  = -best            (ascending order of -best = descending best;
+ *                              a game in asc order stores best itself)
  *   member = 13-digit ms time ++ player_name
  *
  * ZRANK/ZRANGE (ascending, ties by member bytes ascending) then give exactly
@@ -39,17 +44,38 @@ const TIME_DIGITS = 13
  */
 export const encode = {
   member: (ms: number, player: string): string => `${String(ms).padStart(TIME_DIGITS, '0')}${player}`,
-  boardScore: (best: number): string => String(negate(String(best))),
+  boardScore: (best: number, order: BoardOrder = 'desc'): string => boardScoreOf(best, order),
   entry: (best: number, ms: number): string => `${best}|${String(ms).padStart(TIME_DIGITS, '0')}`
 }
 
-/** The board scripts (src/store/lua/, each file says what it returns). */
-const SUBMIT = luaSource('submit', { TIME_DIGITS })
-const ME = luaSource('me')
-const TOP = luaSource('top')
+/**
+ * The board scripts (src/store/lua/, each file says what it returns). Each
+ * starts with `moved()`, true when the game's order (ARGV[1]) or current
+ * season (ARGV[2], '' for a board that is not the current season) is no
+ * longer what the caller chose the keys by, and `clock()`, the Redis clock in ms.
+ */
+const BOARD_PRELUDE = "local function moved () local stored = redis.call('HMGET', KEYS[1], 'order', 'season'); return (stored[1] or 'desc') ~= ARGV[1] or (ARGV[2] ~= '' and (stored[2] or '1') ~= ARGV[2]) end; " +
+  "local function clock () local time = redis.call('TIME'); return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) end; "
+const SUBMIT = BOARD_PRELUDE + luaSource('submit', { TIME_DIGITS })
+const ME = BOARD_PRELUDE + luaSource('me')
+const TOP = BOARD_PRELUDE + luaSource('top')
+const AROUND = BOARD_PRELUDE + luaSource('around')
+const PLAYERS = BOARD_PRELUDE + luaSource('players')
 const SET_VISIBILITY = luaSource('set-visibility')
 const ENTRY = luaSource('entry')
 const DELETE_ENTRY = luaSource('delete-entry')
+const CLOSE_SEASON = luaSource('close-season')
+
+/** How often a call is chosen again after its script found the game's settings moved on. */
+const ATTEMPTS = 3
+const MOVED = 'moved'
+
+/** A closed season of the all-time board. */
+export interface Season {
+  season_id: number
+  started_at: string
+  ended_at: string | null
+}
 
 /** A board entry as operators see it (docs/interface.md#operator-api). */
 export interface BoardEntry {
@@ -63,16 +89,17 @@ export interface BoardEntry {
   rank: number | null
 }
 
-/** What bounds the storage of one game (its record's settings, or the defaults). */
-export interface GameCaps {
-  maxEntries: number
-  maxMetaBytes: number
-}
-
 /** A signed submit's `ts` and `sign`: what makes a replay recognisable. */
 export interface Signed {
   ts: string
   sign: string
+}
+
+/** A player's place on a period board, as a submit's answer gives it. */
+export interface PeriodStanding {
+  best_score: number | null
+  rank: number | null
+  improved: boolean
 }
 
 export interface SubmitResult {
@@ -81,12 +108,15 @@ export interface SubmitResult {
   /** 1-based; null while the player is hidden. */
   rank: number | null
   totalPlayers: number
+  /** Each current period board of a game that keeps periods. */
+  periods: Partial<Record<PeriodKind, PeriodStanding>>
 }
 
 export interface PlayerStanding {
   bestScore: number | null
   rank: number | null
   totalPlayers: number
+  board: BoardRef
 }
 
 export interface BoardItem {
@@ -96,9 +126,31 @@ export interface BoardItem {
   created_at: string
 }
 
+/** A player and the entries around them. */
+export interface Neighbourhood {
+  player: { player_name: string, best_score: number | null, rank: number | null, top_percent: number | null }
+  total: number
+  items: BoardItem[]
+  board: BoardRef
+}
+
 /** -0 and 0 are both 0 in JSON, but keep the number plain. */
 function negate (text: string): number {
   return 0 - Number(text)
+}
+
+function boardScoreOf (best: number, order: BoardOrder): string {
+  return order === 'asc' ? String(best) : String(negate(String(best)))
+}
+
+/** A score as stored on a board, read back. */
+function scoreOf (boardScore: string, order: BoardOrder): number {
+  return order === 'asc' ? Number(boardScore) : negate(boardScore)
+}
+
+/** A rank as a percentage of the board, 2 decimals: rank 1 of 200 is the top 0.5%. */
+function topPercent (rank: number | null, total: number): number | null {
+  return rank === null || total === 0 ? null : Math.round(rank / total * 10_000) / 100
 }
 
 /**
@@ -124,74 +176,190 @@ function rankOrNull (zeroBased: number): number | null {
   return zeroBased < 0 ? null : zeroBased + 1
 }
 
-export function createLeaderboard (redis: Redis) {
+export interface LeaderboardOptions {
+  /** The game's record read afresh, when a script found the cached one out of date. */
+  freshGame: (gameId: string) => Promise<GameRecord | null>
+  /** The clock of periods (ms). Given (tests), the scripts take it too, instead of the Redis clock. */
+  clock?: () => number
+}
+
+export function createLeaderboard (redis: Redis, { freshGame, clock }: LeaderboardOptions) {
   // The high-traffic actions count their rate limits in the same call (store/limits.ts).
-  const submitScript = defineLimitedScript<[string, number?, string?, string?, number?, number?]>(redis, 'rankSubmit', SUBMIT, { writes: true })
-  const meScript = defineLimitedScript<[string, string, number, number]>(redis, 'rankMe', ME)
-  const topScript = defineLimitedScript<[number, ...string[]]>(redis, 'rankTop', TOP)
+  const submitScript = defineLimitedScript<Array<string | number>>(redis, 'rankSubmit', SUBMIT, { writes: true })
+  const meScript = defineLimitedScript<[string, string, number, number] | ['moved']>(redis, 'rankMe', ME)
+  const topScript = defineLimitedScript<Array<string | number>>(redis, 'rankTop', TOP)
+  const aroundScript = defineLimitedScript<Array<string | number>>(redis, 'rankAround', AROUND)
+  const playersScript = defineLimitedScript<Array<string | number>>(redis, 'rankPlayers', PLAYERS)
   const visibilityScript = defineScript<number>(redis, 'rankSetVisibility', SET_VISIBILITY, { writes: true })
   const entryScript = defineScript<[string, string, string, number, number, number] | []>(redis, 'rankEntry', ENTRY)
   const deleteScript = defineScript<number>(redis, 'rankDeleteEntry', DELETE_ENTRY, { writes: true })
-  const entryKeys = (gameId: string, player: string): string[] => [keys.board(gameId), keys.entries(gameId, player), keys.meta(gameId, player), keys.hiddenPlayers(gameId)]
+  const closeSeasonScript = defineScript<number>(redis, 'rankCloseSeason', CLOSE_SEASON, { writes: true })
+  const now = clock ?? Date.now
+
+  async function refreshed (gameId: string): Promise<GameRecord> {
+    return await freshGame(gameId) ?? fail('invalid_game')
+  }
+
+  /**
+   * One board read: the board chosen from the game's settings, its script
+   * called (with the request's limits, the first time only), and chosen
+   * again from the record read afresh when the script found it moved.
+   */
+  async function onBoard<T> (game: GameRecord, choice: BoardChoice, limits: Limits | undefined, read: (game: GameRecord, board: BoardRef, limits: Limits | undefined) => Promise<T | typeof MOVED>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const result = await read(game, chooseBoard(game, choice, now()), attempt === 1 ? limits : undefined)
+      if (result !== MOVED) return result
+      if (attempt === ATTEMPTS) throw new Error(`the settings of game ${game.game_id} kept changing`)
+      game = await refreshed(game.game_id)
+    }
+  }
+
+  const guard = (game: GameRecord, board: BoardRef): string[] => [game.order, board.season]
+
+  function itemsOf (page: Array<string | number>, from: number, firstRank: number, order: BoardOrder): BoardItem[] {
+    const items: BoardItem[] = []
+    for (let i = from; i < page.length; i += 2) {
+      const member = page[i] as string
+      items.push({
+        rank: firstRank + (i - from) / 2 + 1,
+        player_name: member.slice(TIME_DIGITS),
+        score: scoreOf(page[i + 1] as string, order),
+        created_at: isoFromMs(member.slice(0, TIME_DIGITS))
+      })
+    }
+    return items
+  }
+
+  /** The game's boards an operator's hide or delete must reach: seasons, newest first, and every period board that may hold entries. */
+  function everyBoard (game: GameRecord): { seasons: string[], periods: string[] } {
+    const seasons: string[] = []
+    for (let season = game.season; season >= 1; season--) seasons.push(boardScopes.season(season))
+    return { seasons, periods: everyPeriodBoard(game, now()).map(board => board.scope) }
+  }
 
   return {
+    /** The clock of periods (ms). */
+    now,
+
     /**
      * One atomic script call: replay and deletion checks (signed submits),
-     * the game's caps, compare, store, rank, count. A replay answers the
-     * current standing with improved false; a refusal is expired_ts or
+     * the game's caps, compare, store, rank, count, on the current season
+     * and on each current period board. A replay answers the current
+     * standing with improved false; a refusal is expired_ts or
      * quota_exceeded, and stores nothing. `limits` are counted first, in the
      * same call (rate_limited when over: nothing stored).
      */
-    async submit (gameId: string, player: string, score: number, meta: string | undefined, caps: GameCaps, signed?: Signed, limits?: Limits): Promise<SubmitResult> {
-      const [outcome, improved, best, , rank, total] = await submitScript(
-        [...entryKeys(gameId, player), keys.boardHiddenUsers(gameId), keys.usage(gameId),
-          keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player)],
-        [player, String(score), String(negate(String(score))), meta ?? '', meta === undefined ? '0' : '1',
-          caps.maxEntries, caps.maxMetaBytes, signed?.ts ?? '', signed === undefined ? 0 : (Number(signed.ts) + TS_TOLERANCE_S + 1) * 1000],
-        limits
-      )
-      if (outcome === 'stale') fail('expired_ts', 'This submission was signed before its entry was deleted; sign a new one.')
-      if (outcome === 'full_entries') fail('quota_exceeded', `This game's board is full (max_entries ${caps.maxEntries}); an operator can raise it.`)
-      if (outcome === 'full_meta') fail('quota_exceeded', `This game's meta storage is full (max_meta_bytes ${caps.maxMetaBytes}); submit without meta, or ask an operator to raise it.`)
-      child(metrics.submits, signed === undefined ? 'session' : 'api_key', outcome === 'replay' ? 'replay' : improved === 1 ? 'improved' : 'unchanged').inc()
-      return { improved: improved === 1, bestScore: Number(best), rank: rankOrNull(rank ?? -1), totalPlayers: total ?? 0 }
-    },
-
-    async standing (gameId: string, player: string, limits?: Limits): Promise<PlayerStanding> {
-      const [best, , rank, total] = await meScript([keys.board(gameId), keys.entries(gameId, player)], [player], limits)
-      return { bestScore: best === '' ? null : Number(best), rank: rankOrNull(rank), totalPlayers: total }
-    },
-
-    async top (gameId: string, offset: number, limit: number, limits?: Limits): Promise<{ total: number, items: BoardItem[] }> {
-      const [total, ...page] = await topScript([keys.board(gameId)], [offset, offset + limit - 1], limits)
-      const items: BoardItem[] = []
-      for (let i = 0; i < page.length; i += 2) {
-        const member = page[i] as string
-        items.push({
-          rank: offset + i / 2 + 1,
-          player_name: member.slice(TIME_DIGITS),
-          score: negate(page[i + 1] as string),
-          created_at: isoFromMs(member.slice(0, TIME_DIGITS))
-        })
+    async submit (game: GameRecord, player: string, score: number, meta: string | undefined, signed?: Signed, limits?: Limits): Promise<SubmitResult> {
+      let instant: number | undefined
+      let reply: Array<string | number>
+      for (let attempt = 1; ; attempt++) {
+        const at = instant ?? now()
+        const periods = game.periods.map(kind => currentPeriod(game, kind, at))
+        const scope = boardScopes.season(game.season)
+        const gameId = game.game_id
+        reply = await submitScript(
+          [keys.game(gameId), keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope),
+            keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope),
+            keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player),
+            ...periods.flatMap(period => [keys.board(gameId, boardScopes.period(period.kind, period.id)), keys.entries(gameId, player, boardScopes.period(period.kind, period.id))])],
+          [game.order, String(game.season), player, String(score), boardScoreOf(score, game.order), meta ?? '', meta === undefined ? '0' : '1',
+            game.max_entries, game.max_meta_bytes, signed?.ts ?? '', signed === undefined ? 0 : (Number(signed.ts) + TS_TOLERANCE_S + 1) * 1000,
+            clock === undefined ? '' : at, periods.length, ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(game, period)])],
+          attempt === 1 ? limits : undefined
+        )
+        if (reply[0] !== MOVED && reply[0] !== 'period') break
+        if (attempt === ATTEMPTS) throw new Error(`the settings of game ${game.game_id} kept changing`)
+        // The game's order or season changed, or the Redis clock is in other periods than ours: choose again.
+        if (reply[0] === MOVED) game = await refreshed(game.game_id)
+        else instant = Number(reply[1])
       }
-      return { total, items }
+      const [outcome, improved, best, , rank, total] = reply
+      if (outcome === 'stale') fail('expired_ts', 'This submission was signed before its entry was deleted; sign a new one.')
+      if (outcome === 'full_entries') fail('quota_exceeded', `This game's board is full (max_entries ${game.max_entries}); an operator can raise it.`)
+      if (outcome === 'full_meta') fail('quota_exceeded', `This game's meta storage is full (max_meta_bytes ${game.max_meta_bytes}); submit without meta, or ask an operator to raise it.`)
+      child(metrics.submits, signed === undefined ? 'session' : 'api_key', outcome === 'replay' ? 'replay' : improved === 1 ? 'improved' : 'unchanged').inc()
+      const periods: Partial<Record<PeriodKind, PeriodStanding>> = {}
+      game.periods.forEach((kind, i) => {
+        const [periodImproved, periodBest, periodRank] = reply.slice(6 + 3 * i, 9 + 3 * i)
+        periods[kind] = { best_score: periodBest === '' ? null : Number(periodBest), rank: rankOrNull(periodRank as number), improved: periodImproved === 1 }
+      })
+      return { improved: improved === 1, bestScore: Number(best), rank: rankOrNull(rank as number ?? -1), totalPlayers: total as number ?? 0, periods }
+    },
+
+    async standing (game: GameRecord, choice: BoardChoice, player: string, limits?: Limits): Promise<PlayerStanding> {
+      return await onBoard(game, choice, limits, async (game, board, limits) => {
+        const reply = await meScript([keys.game(game.game_id), keys.board(game.game_id, board.scope), keys.entries(game.game_id, player, board.scope)], [...guard(game, board), player], limits)
+        if (reply[0] === MOVED) return MOVED
+        const [best, , rank, total] = reply as [string, string, number, number]
+        return { bestScore: best === '' ? null : Number(best), rank: rankOrNull(rank), totalPlayers: total, board }
+      })
+    },
+
+    async top (game: GameRecord, choice: BoardChoice, offset: number, limit: number, limits?: Limits): Promise<{ total: number, items: BoardItem[], board: BoardRef }> {
+      return await onBoard(game, choice, limits, async (game, board, limits) => {
+        const page = await topScript([keys.game(game.game_id), keys.board(game.game_id, board.scope)], [...guard(game, board), offset, offset + limit - 1], limits)
+        if (page[0] === MOVED) return MOVED
+        return { total: page[0] as number, items: itemsOf(page, 1, offset, game.order), board }
+      })
+    },
+
+    /** A player and up to `before` entries above and `after` below them on a board. */
+    async around (game: GameRecord, choice: BoardChoice, player: string, before: number, after: number, limits?: Limits): Promise<Neighbourhood> {
+      return await onBoard(game, choice, limits, async (game, board, limits) => {
+        const reply = await aroundScript([keys.game(game.game_id), keys.board(game.game_id, board.scope), keys.entries(game.game_id, player, board.scope)], [...guard(game, board), player, before, after], limits)
+        if (reply[0] === MOVED) return MOVED
+        const [best, rank, total, first] = reply as [string, number, number, number]
+        const place = rankOrNull(rank)
+        return {
+          player: { player_name: player, best_score: best === '' ? null : Number(best), rank: place, top_percent: topPercent(place, total) },
+          total,
+          items: itemsOf(reply, 4, first, game.order),
+          board
+        }
+      })
+    },
+
+    /** The named players on a board, in board order (those without a visible entry left out). */
+    async players (game: GameRecord, choice: BoardChoice, players: string[], limits?: Limits): Promise<{ total: number, items: BoardItem[], board: BoardRef }> {
+      return await onBoard(game, choice, limits, async (game, board, limits) => {
+        const gameId = game.game_id
+        const reply = await playersScript([keys.game(gameId), keys.board(gameId, board.scope), ...players.map(player => keys.entries(gameId, player, board.scope))],
+          [...guard(game, board), players.length, ...players], limits)
+        if (reply[0] === MOVED) return MOVED
+        const items: BoardItem[] = []
+        players.forEach((player, i) => {
+          const rank = reply[1 + 2 * i] as number
+          const entry = reply[2 + 2 * i] as string
+          if (rank < 0) return
+          const bar = entry.indexOf('|')
+          items.push({ rank: rank + 1, player_name: player, score: Number(entry.slice(0, bar)), created_at: isoFromMs(entry.slice(bar + 1)) })
+        })
+        items.sort((a, b) => a.rank - b.rank)
+        return { total: reply[0] as number, items, board }
+      })
     },
 
     /**
-     * Sets the board's own hidden flag of a player and/or the board's copy of
-     * the user's flag (undefined keeps either), then puts the entry on or off
-     * the board. Returns false when the player has no entry on this board.
+     * Sets the game's own hidden flag of a player and/or the game's copy of
+     * the user's flag (undefined keeps either), then puts the player's
+     * entries on or off every board of the game. Returns false when the
+     * player has no entry in the current season.
      */
-    async setVisibility (gameId: string, player: string, flags: { boardHidden?: boolean, userHidden?: boolean }): Promise<boolean> {
+    async setVisibility (game: GameRecord, player: string, flags: { boardHidden?: boolean, userHidden?: boolean }): Promise<boolean> {
       const flag = (value: boolean | undefined): string => value === undefined ? '' : value ? '1' : '0'
+      const gameId = game.game_id
+      const { seasons, periods } = everyBoard(game)
       return await visibilityScript(
-        [keys.board(gameId), keys.entries(gameId, player), keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId)],
-        [player, flag(flags.boardHidden), flag(flags.userHidden)]
+        [keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), ...[...seasons, ...periods].flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])],
+        [player, flag(flags.boardHidden), flag(flags.userHidden), game.order]
       ) === 1
     },
 
-    async entry (gameId: string, player: string): Promise<BoardEntry | null> {
-      const reply = await entryScript(entryKeys(gameId, player), [player])
+    /** The player's entry in the current season, as operators see it. */
+    async entry (game: GameRecord, player: string): Promise<BoardEntry | null> {
+      const scope = currentSeason(game).scope
+      const gameId = game.game_id
+      const reply = await entryScript([keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope), keys.hiddenPlayers(gameId)], [player])
       if (reply.length === 0) return null
       const [best, ms, meta, boardHidden, rank, hasMeta] = reply
       return {
@@ -204,9 +372,47 @@ export function createLeaderboard (redis: Redis) {
       }
     },
 
-    async deleteEntry (gameId: string, player: string): Promise<boolean> {
+    /** Deletes the player's entries from every board of the game; false when there were none. */
+    async deleteEntry (game: GameRecord, player: string): Promise<boolean> {
+      const gameId = game.game_id
+      const { seasons, periods } = everyBoard(game)
       // Remembered as long as a submit signed before the deletion could still arrive.
-      return await deleteScript([...entryKeys(gameId, player), keys.usage(gameId), keys.deletedPlayer(gameId, player)], [player, 2 * TS_TOLERANCE_S + 1]) === 1
+      return await deleteScript([keys.hiddenPlayers(gameId), keys.deletedPlayer(gameId, player),
+        ...seasons.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope), keys.usage(gameId, scope)]),
+        ...periods.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])],
+      [player, 2 * TS_TOLERANCE_S + 1, seasons.length]) > 0
+    },
+
+    /**
+     * Closes the current season: it is kept under its number and an empty
+     * one begins, in one script, so a concurrent submit lands in the one or
+     * the other (its script checks the season it chose). Returns the closed season.
+     */
+    async closeSeason (game: GameRecord, endedAt: string): Promise<Season> {
+      for (let attempt = 1; ; attempt++) {
+        const next = game.season + 1
+        const closed = await closeSeasonScript([keys.game(game.game_id), keys.seasons(game.game_id), keys.usage(game.game_id, boardScopes.season(next))], [String(game.season), endedAt])
+        if (closed > 0) return { season_id: closed, started_at: game.season_started_at, ended_at: endedAt }
+        if (closed === 0 || attempt === ATTEMPTS) fail('not_found', 'No such game.')
+        game = await freshGame(game.game_id) ?? fail('not_found', 'No such game.')
+      }
+    },
+
+    /** Every season of the game, the current one last (ended_at null). */
+    async seasons (game: GameRecord): Promise<Season[]> {
+      const closed = await redis.hgetall(keys.seasons(game.game_id))
+      const seasons: Season[] = []
+      for (let season = 1; season < game.season; season++) {
+        const [startedAt = '', endedAt = ''] = (closed[String(season)] ?? '|').split('|')
+        seasons.push({ season_id: season, started_at: startedAt, ended_at: endedAt })
+      }
+      seasons.push({ season_id: game.season, started_at: game.season_started_at, ended_at: null })
+      return seasons
+    },
+
+    /** The season a board is, when it was chosen by its id. */
+    seasonOf (game: GameRecord, seasonId: number): Season | undefined {
+      return seasonId === game.season ? { season_id: seasonId, started_at: game.season_started_at, ended_at: null } : undefined
     }
   }
 }

@@ -4,6 +4,10 @@ import { keys, API_KEY_PATTERN } from './keys.js'
 import { isGameId } from '../http/params.js'
 import { changeRecord, type RecordCache } from './cache.js'
 import { hashScripts } from './scripts.js'
+import { MAX_KEEP_PERIODS, PERIOD_KINDS, isTimeZone, type PeriodKind } from './periods.js'
+
+/** Which end of a board is best: `desc`, higher scores (v1), or `asc`, lower ones (times, strokes). */
+export type BoardOrder = 'desc' | 'asc'
 
 /** A game as operators see it (docs/interface.md#operator-api), with its storage caps. */
 export interface GameRecord {
@@ -16,7 +20,20 @@ export interface GameRecord {
   max_entries: number
   /** Most bytes of meta the game keeps over all its entries. */
   max_meta_bytes: number
+  order: BoardOrder
+  /** The calendar boards kept beside the all-time one, in PERIOD_KINDS order. */
+  periods: PeriodKind[]
+  /** The IANA zone whose midnights start the periods. */
+  timezone: string
+  /** How many past periods of each kind stay readable. */
+  keep_periods: number
+  /** The all-time board's current season: 1 until an operator closes one. */
+  season: number
+  season_started_at: string
 }
+
+/** The period settings of a game that sets none: no periods, so every v1 answer stays as it was. */
+export const DEFAULT_PERIODS = { order: 'desc', periods: [], timezone: 'UTC', keep_periods: 12 } as const satisfies Partial<GameRecord>
 
 /**
  * The caps of a game that does not set its own: far above a real game (ten
@@ -42,8 +59,18 @@ export interface KeyRecord {
 
 type Hash = Record<string, string>
 
+/** The kinds named in a stored comma list, in PERIOD_KINDS order; anything else (written by hand) is left out. */
+function periodsOf (text: string | undefined): PeriodKind[] {
+  const named = new Set((text ?? '').split(','))
+  return PERIOD_KINDS.filter(kind => named.has(kind))
+}
+
+const wholeNumber = (text: string | undefined, fallback: number, max: number): number =>
+  /^\d{1,9}$/.test(text ?? '') && Number(text) <= max ? Number(text) : fallback
+
 function gameFromHash (gameId: string, hash: Hash): GameRecord | null {
   if (hash.created_at === undefined) return null
+  const season = wholeNumber(hash.season, 1, 1e9)
   return {
     game_id: gameId,
     name: hash.name ?? gameId,
@@ -51,8 +78,23 @@ function gameFromHash (gameId: string, hash: Hash): GameRecord | null {
     approved: hash.approved === '1',
     created_at: hash.created_at,
     max_entries: hash.max_entries === undefined ? DEFAULT_CAPS.max_entries : Number(hash.max_entries),
-    max_meta_bytes: hash.max_meta_bytes === undefined ? DEFAULT_CAPS.max_meta_bytes : Number(hash.max_meta_bytes)
+    max_meta_bytes: hash.max_meta_bytes === undefined ? DEFAULT_CAPS.max_meta_bytes : Number(hash.max_meta_bytes),
+    // Only what the admin module writes counts; anything else in a field (written by hand) is its default.
+    order: hash.order === 'asc' ? 'asc' : 'desc',
+    periods: periodsOf(hash.periods),
+    timezone: isTimeZone(hash.timezone) ? hash.timezone as string : DEFAULT_PERIODS.timezone,
+    keep_periods: wholeNumber(hash.keep_periods, DEFAULT_PERIODS.keep_periods, MAX_KEEP_PERIODS),
+    season: season === 0 ? 1 : season,
+    season_started_at: hash.season_started_at ?? hash.created_at
   }
+}
+
+/**
+ * The game of an id in the games index whose record is not written yet
+ * (createGame indexes it first): default settings, one season, no entries.
+ */
+export function gameInTheMaking (gameId: string): GameRecord {
+  return gameFromHash(gameId, { created_at: '' }) as GameRecord
 }
 
 function keyFromHash (apiKey: string, hash: Hash): KeyRecord | null {
@@ -65,6 +107,18 @@ function keyFromHash (apiKey: string, hash: Hash): KeyRecord | null {
 /** A key's rate_limit as stored: empty for the global limit. */
 function rateLimitField (rateLimit: number | null): string {
   return rateLimit === null ? '' : String(rateLimit)
+}
+
+/** What an operator may change of a game (season through closing one). */
+export type GameChanges = Partial<Pick<GameRecord, 'name' | 'developer' | 'approved' | 'max_entries' | 'max_meta_bytes' | 'order' | 'periods' | 'timezone' | 'keep_periods'>>
+
+/** The period settings as stored (order goes through updateGame's own check). */
+function periodFields (game: GameChanges): string[] {
+  const fields: string[] = []
+  if (game.periods !== undefined) fields.push('periods', game.periods.join(','))
+  if (game.timezone !== undefined) fields.push('timezone', game.timezone)
+  if (game.keep_periods !== undefined) fields.push('keep_periods', String(game.keep_periods))
+  return fields
 }
 
 /**
@@ -87,7 +141,7 @@ async function readHashes (redis: Redis, hashKeys: string[]): Promise<Hash[]> {
  * on every instance (store/cache.ts).
  */
 export function createRecordStore (redis: Redis, cache?: RecordCache) {
-  const { createHash, createGame, updateHash } = hashScripts(redis)
+  const { createHash, createGame, updateHash, updateGame } = hashScripts(redis)
 
   return {
     /**
@@ -116,9 +170,10 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
       return { key, game }
     },
 
-    async game (gameId: string): Promise<GameRecord | null> {
+    /** The game, from the cache unless `fresh` (a script found the cached record out of date). */
+    async game (gameId: string, { fresh = false } = {}): Promise<GameRecord | null> {
       if (!isGameId(gameId)) return null
-      const cached = cache?.get<GameRecord>('game', gameId)
+      const cached = fresh ? undefined : cache?.get<GameRecord>('game', gameId)
       if (cached !== undefined) return cached
       const stamp = cache?.stamp() ?? 0
       const game = gameFromHash(gameId, await redis.hgetall(keys.game(gameId)))
@@ -138,21 +193,31 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
       await confirmWrites(redis, [keys.games(), keys.boardHiddenUsers(game.game_id)])
       const created = await changeRecord(redis, cache, 'game', game.game_id, async () => await createGame([keys.game(game.game_id), keys.usage(game.game_id)], [
         'name', game.name, 'developer', game.developer ?? '', 'approved', game.approved ? '1' : '0', 'created_at', game.created_at,
-        'max_entries', String(game.max_entries), 'max_meta_bytes', String(game.max_meta_bytes)
+        'max_entries', String(game.max_entries), 'max_meta_bytes', String(game.max_meta_bytes),
+        ...periodFields(game)
       ]))
       return created === 0 ? null : game
     },
 
-    /** Updates the given fields; null when the game does not exist. */
-    async updateGame (gameId: string, changes: Partial<Pick<GameRecord, 'name' | 'developer' | 'approved' | 'max_entries' | 'max_meta_bytes'>>): Promise<GameRecord | null> {
+    /**
+     * Updates the given fields; null when the game does not exist. A new
+     * `order` is refused ('has_entries') unless the game has never stored an
+     * entry, checked in the same script that sets it: a board's stored
+     * scores are kept in its order.
+     */
+    async updateGame (gameId: string, changes: GameChanges): Promise<GameRecord | null | 'has_entries'> {
       const fields: string[] = []
       if (changes.name !== undefined) fields.push('name', changes.name)
       if (typeof changes.developer === 'string') fields.push('developer', changes.developer)
       if (changes.approved !== undefined) fields.push('approved', changes.approved ? '1' : '0')
       if (changes.max_entries !== undefined) fields.push('max_entries', String(changes.max_entries))
       if (changes.max_meta_bytes !== undefined) fields.push('max_meta_bytes', String(changes.max_meta_bytes))
-      if (await changeRecord(redis, cache, 'game', gameId, async () => await updateHash([keys.game(gameId)], fields)) === 0) return null
-      return await this.game(gameId)
+      fields.push(...periodFields(changes))
+      const gameKeys = [keys.game(gameId), keys.usage(gameId), keys.board(gameId), keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId)]
+      const updated = await changeRecord(redis, cache, 'game', gameId, async () => await updateGame(gameKeys, [changes.order ?? '', ...fields]))
+      if (updated === 0) return null
+      if (updated === -1) return 'has_entries'
+      return await this.game(gameId, { fresh: true })
     },
 
     /** Read afresh, not from the cache (operators and the demo seed). */

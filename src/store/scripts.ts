@@ -136,12 +136,14 @@ export function defineLimitedScript<T> (redis: Redis, name: string, lua: string,
 const CREATE_HASH = luaSource('create-hash')
 const UPDATE_HASH = luaSource('update-hash')
 const CREATE_GAME = luaSource('create-game')
+const UPDATE_GAME = luaSource('update-game')
 
 /** The record scripts (games, keys, users): create-if-absent and update-if-present. */
 export function hashScripts (redis: Redis) {
   return {
     createHash: defineScript<number>(redis, 'rankCreateHash', CREATE_HASH, { writes: true }),
     createGame: defineScript<number>(redis, 'rankCreateGame', CREATE_GAME, { writes: true }),
-    updateHash: defineScript<number>(redis, 'rankUpdateHash', UPDATE_HASH, { writes: true })
+    updateHash: defineScript<number>(redis, 'rankUpdateHash', UPDATE_HASH, { writes: true }),
+    updateGame: defineScript<number>(redis, 'rankUpdateGame', UPDATE_GAME, { writes: true })
   }
 }

@@ -15,13 +15,19 @@ export const RANK_ACTIONS = {
   top: 'GET',
   me: 'GET',
   'submit-self': 'POST',
-  'me-self': 'GET'
+  'me-self': 'GET',
+  around: 'GET',
+  'around-self': 'GET',
+  players: 'GET',
+  'players-self': 'GET',
+  periods: 'GET',
+  seasons: 'GET'
 } as const satisfies Record<string, 'GET' | 'POST'>
 
 export type RankAction = keyof typeof RANK_ACTIONS
 
 /** The actions of API-key mode (the others are session mode): these answer other sites (CORS). */
-export const API_KEY_ACTIONS: ReadonlySet<string> = new Set<RankAction>(['submit', 'top', 'me'])
+export const API_KEY_ACTIONS: ReadonlySet<string> = new Set<RankAction>(['submit', 'top', 'me', 'around', 'players', 'periods', 'seasons'])
 
 export function isRankAction (action: string): action is RankAction {
   return Object.hasOwn(RANK_ACTIONS, action)

@@ -31,6 +31,8 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
 
   fastify.post('/admin/games', body(routeSchemas.createGame), async (request) => ok(await fastify.admin.createGame(input(request))))
   fastify.patch<WithGame>('/admin/games/:game_id', body(routeSchemas.updateGame), async (request) => ok(await fastify.admin.updateGame(request.params.game_id, input(request))))
+  fastify.post<WithGame>('/admin/games/:game_id/seasons', body(routeSchemas.closeSeason), async (request) => ok(await fastify.admin.closeSeason(request.params.game_id, input(request))))
+  fastify.get<WithGame>('/admin/games/:game_id/seasons', { schema: routeSchemas.listSeasons }, async (request) => ok(await fastify.admin.seasons(request.params.game_id)))
   fastify.post('/admin/keys', body(routeSchemas.createKey), async (request) => ok(await fastify.admin.createKey(input(request))))
   fastify.patch<WithKey>('/admin/keys/:api_key', body(routeSchemas.updateKey), async (request) => ok(await fastify.admin.updateKey(request.params.api_key, input(request))))
   fastify.post<WithKey>('/admin/keys/:api_key/revoke', body(routeSchemas.revokeKey), async (request) => ok(await fastify.admin.revokeKey(request.params.api_key, input(request))))

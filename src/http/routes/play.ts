@@ -165,7 +165,7 @@ ${back}
   // The board beside the game: public, like the page itself.
   fastify.get<WithGame>('/play/:game_id/board', { schema: routeSchemas.playBoard, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate }, async (request) => {
     const game = playableGame(await fastify.records.game(request.params.game_id))
-    const { total, items } = await fastify.leaderboard.top(game.game_id, 0, PLAY_BOARD_SIZE)
+    const { total, items } = await fastify.leaderboard.top(game, {}, 0, PLAY_BOARD_SIZE)
     return ok({ game_id: game.game_id, total, items })
   })
 }

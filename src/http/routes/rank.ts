@@ -1,16 +1,34 @@
 import cors from '@fastify/cors'
 import type { FastifyInstance } from 'fastify'
 import { ok } from '../envelope.js'
-import { optional, param, parseLimit, parseMeta, parseOffset, parsePlayerName, parseScore } from '../params.js'
+import { optional, param, parseBoardChoice, parseLimit, parseMeta, parseNeighbours, parseOffset, parsePlayerName, parsePlayerNames, parseScore, type Params } from '../params.js'
 import { API_KEY_ACTIONS, RANK_ACTIONS, actionConstraint, actionOf, explainRankMiss } from './action.js'
 import { requires } from './requires.js'
 import { routeSchemas } from '../schemas.js'
 import { HELMET } from '../../../plugins/security-headers.js'
-import type { GameCaps } from '../../store/leaderboard.js'
+import type { BoardRef } from '../../store/boards.js'
+import { keptPeriodsOf } from '../../store/boards.js'
+import type { Leaderboard, SubmitResult } from '../../store/leaderboard.js'
 import type { GameRecord } from '../../store/records.js'
 
-function capsOf (game: GameRecord): GameCaps {
-  return { maxEntries: game.max_entries, maxMetaBytes: game.max_meta_bytes }
+const iso = (ms: number): string => new Date(ms).toISOString()
+
+/**
+ * What an answer adds about the board it read: a period's id and bounds, or
+ * a season read by its id and its dates. Nothing for the current season, so
+ * a v1 request keeps its exact answer.
+ */
+async function boardFields (leaderboard: Leaderboard, game: GameRecord, board: BoardRef): Promise<Record<string, unknown>> {
+  const { period, seasonId } = board
+  if (period !== undefined) return { period: period.kind, period_id: period.id, starts_at: iso(period.startsAt), resets_at: iso(period.resetsAt) }
+  if (seasonId === undefined) return {}
+  const season = (await leaderboard.seasons(game)).find(one => one.season_id === seasonId)
+  return { season_id: seasonId, started_at: season?.started_at ?? null, ended_at: season?.ended_at ?? null }
+}
+
+/** A submit's answer adds each current period board, for a game that keeps periods only. */
+function submitPeriods (game: GameRecord, result: SubmitResult): Record<string, unknown> {
+  return game.periods.length === 0 ? {} : { periods: result.periods }
 }
 
 /**
@@ -45,6 +63,8 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   const apiKeyRoute = { rateLimitPolicy: 'apiKey' as const }
   // Other sites' pages read these answers (CORS), so they may be loaded cross-origin.
   const crossOrigin = { helmet: HELMET.crossOrigin }
+  const { leaderboard } = fastify
+  const now = leaderboard.now
 
   fastify.route({
     method: RANK_ACTIONS.submit,
@@ -59,8 +79,8 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
       const meta = parseMeta(optional(fields, 'meta'))
       const signed = { ts: param(fields, 'ts'), sign: param(fields, 'sign') }
       return async (limits) => {
-        const result = await fastify.leaderboard.submit(game.game_id, player, score, meta, capsOf(game), signed, limits)
-        return ok({ score, improved: result.improved, best_score: result.bestScore, rank: result.rank })
+        const result = await leaderboard.submit(game, player, score, meta, signed, limits)
+        return ok({ score, improved: result.improved, best_score: result.bestScore, rank: result.rank, ...submitPeriods(game, result) })
       }
     })
   })
@@ -75,9 +95,10 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     handler: fastify.apiKeyHandler({ required: ['api_key', 'game_id'] }, (fields, game) => {
       const limit = parseLimit(optional(fields, 'limit'))
       const offset = parseOffset(optional(fields, 'offset'))
+      const choice = parseBoardChoice(fields)
       return async (limits) => {
-        const { total, items } = await fastify.leaderboard.top(game.game_id, offset, limit, limits)
-        return ok({ game_id: game.game_id, total, items })
+        const { total, items, board } = await leaderboard.top(game, choice, offset, limit, limits)
+        return ok({ game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) })
       }
     })
   })
@@ -91,14 +112,92 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     config: apiKeyRoute,
     handler: fastify.apiKeyHandler({ required: ['api_key', 'game_id', 'player_name'] }, (fields, game) => {
       const player = parsePlayerName(param(fields, 'player_name'))
+      const choice = parseBoardChoice(fields)
       return async (limits) => {
-        const standing = await fastify.leaderboard.standing(game.game_id, player, limits)
-        return ok({ player_name: player, best_score: standing.bestScore, rank: standing.rank })
+        const standing = await leaderboard.standing(game, choice, player, limits)
+        return ok({ player_name: player, best_score: standing.bestScore, rank: standing.rank, ...await boardFields(leaderboard, game, standing.board) })
       }
     })
   })
 
-  // Session mode: the player is the logged-in user, on the same board.
+  /** around and around-self: the player, then the request's board and sides. */
+  function aroundOf (fields: Params, game: GameRecord, player: string) {
+    const choice = parseBoardChoice(fields)
+    const before = parseNeighbours(fields, 'before')
+    const after = parseNeighbours(fields, 'after')
+    return async (limits?: Parameters<Leaderboard['around']>[5]) => {
+      const { player: standing, total, items, board } = await leaderboard.around(game, choice, player, before, after, limits)
+      return { game_id: game.game_id, total, player: standing, items, ...await boardFields(leaderboard, game, board) }
+    }
+  }
+
+  fastify.route({
+    method: RANK_ACTIONS.around,
+    url: '',
+    constraints: { action: 'around' },
+    schema: routeSchemas.around,
+    ...crossOrigin,
+    config: apiKeyRoute,
+    handler: fastify.apiKeyHandler({ required: ['api_key', 'game_id', 'player_name'] }, (fields, game) => {
+      const around = aroundOf(fields, game, parsePlayerName(param(fields, 'player_name')))
+      return async (limits) => ok(await around(limits))
+    })
+  })
+
+  /** players and players-self: the named players on the request's board. */
+  function playersOf (fields: Params, game: GameRecord, players: string[]) {
+    const choice = parseBoardChoice(fields)
+    return async (limits?: Parameters<Leaderboard['players']>[3]) => {
+      const { total, items, board } = await leaderboard.players(game, choice, players, limits)
+      return { game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) }
+    }
+  }
+
+  fastify.route({
+    method: RANK_ACTIONS.players,
+    url: '',
+    constraints: { action: 'players' },
+    schema: routeSchemas.players,
+    ...crossOrigin,
+    config: apiKeyRoute,
+    handler: fastify.apiKeyHandler({ required: ['api_key', 'game_id', 'player_names'] }, (fields, game) => {
+      const players = playersOf(fields, game, parsePlayerNames(param(fields, 'player_names')))
+      return async (limits) => ok(await players(limits))
+    })
+  })
+
+  // Game facts without a board script: the limits are counted on their own.
+  fastify.route({
+    method: RANK_ACTIONS.periods,
+    url: '',
+    constraints: { action: 'periods' },
+    schema: routeSchemas.periods,
+    ...crossOrigin,
+    config: apiKeyRoute,
+    handler: fastify.apiKeyHandler({ required: ['api_key', 'game_id'] }, (_fields, game) => async (limits) => {
+      await fastify.rateLimits.countAlone(limits)
+      const at = now()
+      const items = game.periods.flatMap(kind => keptPeriodsOf(game, kind, at).map((period, index) => ({
+        period: kind, period_id: period.id, starts_at: iso(period.startsAt), resets_at: iso(period.resetsAt), current: index === 0
+      })))
+      return ok({ game_id: game.game_id, timezone: game.timezone, keep_periods: game.keep_periods, items })
+    })
+  })
+
+  fastify.route({
+    method: RANK_ACTIONS.seasons,
+    url: '',
+    constraints: { action: 'seasons' },
+    schema: routeSchemas.seasons,
+    ...crossOrigin,
+    config: apiKeyRoute,
+    handler: fastify.apiKeyHandler({ required: ['api_key', 'game_id'] }, (_fields, game) => async (limits) => {
+      await fastify.rateLimits.countAlone(limits)
+      return ok({ game_id: game.game_id, season_id: game.season, items: await leaderboard.seasons(game) })
+    })
+  })
+
+  // Session mode: the player is the logged-in user, on the same boards.
   const sessionRoute = { rateLimitPolicy: 'session' as const, ...sameOrigin }
   const sessionChecks = [fastify.requireSession, fastify.checkOrigin, fastify.limitRate]
 
@@ -115,7 +214,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
       const meta = parseMeta(optional(request.fields, 'meta'))
       const user = request.user!
       const game = request.game!
-      const result = await fastify.leaderboard.submit(game.game_id, user.username, score, meta, capsOf(game))
+      const result = await leaderboard.submit(game, user.username, score, meta)
       return ok({
         score,
         improved: result.improved,
@@ -123,7 +222,8 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
         rank: result.rank,
         total_players: result.totalPlayers,
         is_dev_record: game.developer === user.username,
-        is_admin_record: user.is_admin
+        is_admin_record: user.is_admin,
+        ...submitPeriods(game, result)
       })
     }
   })
@@ -139,15 +239,41 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     handler: async (request) => {
       const user = request.user!
       const game = request.game!
-      const standing = await fastify.leaderboard.standing(game.game_id, user.username)
+      const standing = await leaderboard.standing(game, parseBoardChoice(request.fields), user.username)
       return ok({
         player_name: user.username,
         best_score: standing.bestScore,
         rank: standing.rank,
         total_players: standing.totalPlayers,
         is_dev_record: game.developer === user.username,
-        is_admin_record: user.is_admin
+        is_admin_record: user.is_admin,
+        ...await boardFields(leaderboard, game, standing.board)
       })
+    }
+  })
+
+  fastify.route({
+    method: RANK_ACTIONS['around-self'],
+    url: '',
+    constraints: { action: 'around-self' },
+    schema: routeSchemas.aroundSelf,
+    config: sessionRoute,
+    preValidation: fastify.readFields,
+    preHandler: [...sessionChecks, requires('game_id'), fastify.requireApprovedGame],
+    handler: async (request) => ok(await aroundOf(request.fields, request.game!, request.user!.username)())
+  })
+
+  fastify.route({
+    method: RANK_ACTIONS['players-self'],
+    url: '',
+    constraints: { action: 'players-self' },
+    schema: routeSchemas.playersSelf,
+    config: sessionRoute,
+    preValidation: fastify.readFields,
+    preHandler: [...sessionChecks, requires('game_id'), fastify.requireApprovedGame],
+    handler: async (request) => {
+      const friends = parsePlayerNames(optional(request.fields, 'player_names'))
+      return ok(await playersOf(request.fields, request.game!, [...new Set([request.user!.username, ...friends])])())
     }
   })
 }
