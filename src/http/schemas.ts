@@ -242,7 +242,7 @@ export const routeSchemas = {
     tags: ['operations'],
     querystring: Type.Object({ detail: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) })
   }),
-  playBoard: envelope(Type.Object({ game_id: Type.String(), total: Type.Integer(), items: Type.Array(BoardItem) }), ['invalid_game'], 'The top 10 shown on the play page', { tags: ['platform'], params: gameParams }),
+  playBoard: envelope(Board, ['invalid_game'], 'The top 10 shown on the play page; period or period_id pick a period board', { tags: ['platform'], params: gameParams, querystring: Type.Object(BoardChoice) }),
   playPage: { summary: 'The play page of a hosted game (HTML)', tags: ['platform'], params: gameParams } as FastifySchema,
   playUnavailable: { summary: 'What the play page frames instead of a game that is unknown, not approved or not installed (HTML)', tags: ['platform'], params: gameParams } as FastifySchema,
   home: { summary: 'The front door (HTML): what the service is, its games, the API reference and health', tags: ['platform'] } as FastifySchema,

@@ -8,6 +8,8 @@ import { sendError } from '../../../plugins/envelope.js'
 import { projectPath } from '../../ops/paths.js'
 import type { GameRecord } from '../../store/records.js'
 import { routeSchemas } from '../schemas.js'
+import { boardFields } from '../boards.js'
+import { collectParams, parseBoardChoice } from '../params.js'
 import { HELMET } from '../../../plugins/security-headers.js'
 
 /** How many entries the play page shows beside the game. */
@@ -84,7 +86,8 @@ export default async function playRoutes (fastify: FastifyInstance): Promise<voi
       return page('Game not found', '<main><h1>Game not found</h1><p>There is no game by that name.</p></main>')
     }
     const user = await fastify.currentUser(request)
-    const platform = { gameId: game.game_id, username: user?.username ?? null, canSubmit: isPlayable(game) && user !== null }
+    // periods: the calendar boards the game keeps, for the page's board switch; order: which end is best.
+    const platform = { gameId: game.game_id, username: user?.username ?? null, canSubmit: isPlayable(game) && user !== null, periods: game.periods, order: game.order }
     const here = `/play/${encodeURIComponent(game.game_id)}`
     const account = user === null
       ? `<p><a id="login" href="/login?next=${encodeURIComponent(here)}">Log in</a> <span class="muted">to keep your scores, rate the game and count your play time.</span></p>`
@@ -165,7 +168,8 @@ ${back}
   // The board beside the game: public, like the page itself.
   fastify.get<WithGame>('/play/:game_id/board', { schema: routeSchemas.playBoard, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate }, async (request) => {
     const game = playableGame(await fastify.records.game(request.params.game_id))
-    const { total, items } = await fastify.leaderboard.top(game, {}, 0, PLAY_BOARD_SIZE)
-    return ok({ game_id: game.game_id, total, items })
+    const choice = parseBoardChoice(collectParams(request.query, undefined))
+    const { total, items, board } = await fastify.leaderboard.top(game, choice, 0, PLAY_BOARD_SIZE)
+    return ok({ game_id: game.game_id, total, items, ...await boardFields(fastify.leaderboard, game, board) })
   })
 }

@@ -6,25 +6,10 @@ import { API_KEY_ACTIONS, RANK_ACTIONS, actionConstraint, actionOf, explainRankM
 import { requires } from './requires.js'
 import { routeSchemas } from '../schemas.js'
 import { HELMET } from '../../../plugins/security-headers.js'
-import type { BoardRef } from '../../store/boards.js'
 import { keptPeriodsOf } from '../../store/boards.js'
 import type { Leaderboard, SubmitResult } from '../../store/leaderboard.js'
+import { boardFields, iso } from '../boards.js'
 import type { GameRecord } from '../../store/records.js'
-
-const iso = (ms: number): string => new Date(ms).toISOString()
-
-/**
- * What an answer adds about the board it read: a period's id and bounds, or
- * a season read by its id and its dates. Nothing for the current season, so
- * a v1 request keeps its exact answer.
- */
-async function boardFields (leaderboard: Leaderboard, game: GameRecord, board: BoardRef): Promise<Record<string, unknown>> {
-  const { period, seasonId } = board
-  if (period !== undefined) return { period: period.kind, period_id: period.id, starts_at: iso(period.startsAt), resets_at: iso(period.resetsAt) }
-  if (seasonId === undefined) return {}
-  const season = (await leaderboard.seasons(game)).find(one => one.season_id === seasonId)
-  return { season_id: seasonId, started_at: season?.started_at ?? null, ended_at: season?.ended_at ?? null }
-}
 
 /** A submit's answer adds each current period board, for a game that keeps periods only. */
 function submitPeriods (game: GameRecord, result: SubmitResult): Record<string, unknown> {
