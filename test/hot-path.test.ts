@@ -199,8 +199,13 @@ async function masters (url: string): Promise<string[]> {
 t.test('an API-key request costs Redis one script call, accepted or refused', async t => {
   const { app, redis } = await buildTestApp(t, { RATE_LIMIT_MAX: '1000' })
   const game = await createGame(app)
-  // The key and the game are cached by the first request.
+  // A game with all three periods: its submit still writes every board in the one call.
+  const periodic = await createGame(app)
+  dataOf(await admin(app, 'PATCH', `/admin/games/${periodic.gameId}`, { periods: ['daily', 'weekly', 'monthly'] }))
+  // The keys and the games are cached by the first request.
   dataOf(await top(app, game))
+  dataOf(await top(app, periodic))
+  const read = async (which: typeof game, query: Record<string, string>): Promise<LightMyRequestResponse> => await get(app, '/api/rank', { api_key: which.apiKey, game_id: which.gameId, ...query })
 
   const cases: Array<[string, () => Promise<LightMyRequestResponse>, string | null]> = [
     ['submit', async () => await submit(app, game, { player: 'one', score: Date.now() }), null],
@@ -208,7 +213,13 @@ t.test('an API-key request costs Redis one script call, accepted or refused', as
     ['top', async () => await top(app, game), null],
     ['me', async () => await me(app, game, 'one'), null],
     ['submit with a bad signature', async () => await submit(app, game, { player: 'one', score: 10, sign: 'a'.repeat(64) }), 'invalid_signature'],
-    ['top with a bad limit', async () => await top(app, game, { limit: 'x' }), 'invalid_param']
+    ['top with a bad limit', async () => await top(app, game, { limit: 'x' }), 'invalid_param'],
+    ['submit with three periods', async () => await submit(app, periodic, { player: 'one', score: Date.now() }), null],
+    ['top of a period', async () => await top(app, periodic, { period: 'weekly' }), null],
+    ['around', async () => await read(periodic, { action: 'around', player_name: 'one', period: 'daily' }), null],
+    ['players', async () => await read(periodic, { action: 'players', player_names: '["one","two"]' }), null],
+    ['periods', async () => await read(periodic, { action: 'periods' }), null],
+    ['around with a bad side', async () => await read(periodic, { action: 'around', player_name: 'one', before: '99' }), 'invalid_param']
   ]
   // Each kind once first: a connection's first use of a script loads it (EVAL), later calls are EVALSHA.
   for (const [, send] of cases) await send()
