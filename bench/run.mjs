@@ -51,10 +51,10 @@ const { measureScenario } = await import('./lib/measure.mjs')
 const { cleanupSync, exited, logTail, stopProcess } = await import('./lib/processes.mjs')
 const { parseInfo, redisClient, startRedis } = await import('./lib/redis.mjs')
 const { results, resultsFile, scenarioLine } = await import('./lib/report.mjs')
-const { createGames, createSessions, gameIdOf, measureMemory, memoryInfo, seedBoard, verifySeed } = await import('./lib/seed.mjs')
+const { createGame, createGames, createSessions, gameIdOf, measureMemory, memoryInfo, periodGameIdOf, seedBoard, seedPeriodGame, verifySeed } = await import('./lib/seed.mjs')
 const { startFloor, startService } = await import('./lib/service.mjs')
 const { minimalKey, seedMinimalBoard, startMinimal } = await import('./lib/minimal.mjs')
-const { floor: floorScenario, perBoard, perPass, scaling: scalingScenarios, versusMinimal } = await import('./scenarios/index.mjs')
+const { floor: floorScenario, perBoard, perPass, scaling: scalingScenarios, submitPeriods, versusMinimal } = await import('./scenarios/index.mjs')
 const { startCluster } = await import('./lib/cluster.mjs')
 
 const started = Date.now()
@@ -105,6 +105,22 @@ try {
   }
 
   const smallest = Math.min(...opts.boards)
+  // The games with daily, weekly and monthly boards: one as large as the
+  // smallest board for the submit row, and one of up to 100,000 players
+  // whose boards' memory is measured (every player on every period board).
+  let periodMemory
+  const periodGames = {}
+  const periodMemorySize = Math.min(100_000, largest)
+  for (const size of new Set([smallest, periodMemorySize])) {
+    const game = await createGame(service.base, periodGameIdOf(size), `Bench periods ${sizeLabel(size)}`, { periods: 'daily,weekly,monthly' })
+    const seedStart = Date.now()
+    const seeded = await seedPeriodGame(redis, game.gameId, size)
+    if (size === periodMemorySize) periodMemory = seeded.memory
+    await verifySeed(service, seeded.board, game.key.api_key)
+    periodGames[size] = { ...game, board: seeded.board }
+    console.log(`bench: seeded ${game.gameId}: ${int(size)} players on the all-time board and on each current period board in ${fmt((Date.now() - seedStart) / 1000, 1)} s`)
+  }
+
   // the minimal service's own key and board, as large as the smallest board (lib/minimal.mjs)
   const ownKey = minimalKey(gameIdOf(smallest))
   const minimalCtx = { board: await seedMinimalBoard(redis, ownKey, smallest), key: ownKey, gameId: ownKey.game_id }
@@ -162,6 +178,7 @@ try {
     minimal = await startMinimal(redisServer.port, workers, ownKey, smallest)
     const versus = { processes: processCount(minimal.child), rounds: [] }
     const serviceCtx = { board: boards[smallest], key: games[smallest].key, gameId: boards[smallest].gameId }
+    const periodCtx = { board: periodGames[smallest].board, key: periodGames[smallest].key, gameId: periodGames[smallest].gameId }
     for (let round = 1; round <= opts.rounds; round++) {
       console.log(`bench: WORKERS=${workers}: round ${round} of ${opts.rounds} against the minimal service (${versus.processes} process(es))`)
       const runs = []
@@ -170,6 +187,11 @@ try {
         const base = await runScenario(scenario, { name: `minimal ${scenario.name}`, size: smallest, server: minimal, ctx: minimalCtx, into: runs, settings: measuringRounds })
         const row = await runScenario(scenario, { size: smallest, ctx: serviceCtx, into: runs, settings: measuringRounds })
         row.minimal = base
+        if (scenario.name === 'submit') {
+          const withPeriods = await runScenario(submitPeriods, { size: smallest, ctx: periodCtx, into: runs, settings: measuringRounds })
+          withPeriods.minimal = base
+          withPeriods.plain = row
+        }
       }
       versus.rounds.push(runs)
     }
@@ -230,7 +252,7 @@ try {
     for (const child of cluster?.children ?? []) await stopProcess(child)
   }
 
-  const body = results({ opts, passes, memory, failures, scaling })
+  const body = results({ opts, passes, memory, periodMemory, failures, scaling })
   console.log(`\n${body}`)
   console.log(`bench: finished in ${fmt((Date.now() - started) / 1000, 0)} s`)
 

@@ -91,6 +91,19 @@ t.test('players: a friends board in board order, each with the global rank', asy
   expectError(t, await read(game, 'players', {}), 'missing_param', 'player_names is required')
 })
 
+t.test('players: a list too long for a URL goes in a form body', async t => {
+  // 100 names of 30 four-byte characters: about 37 KB form-encoded.
+  const long = Array.from({ length: 100 }, (_, i) => `${'🏆'.repeat(28)}${String(i).padStart(2, '0')}`)
+  const fields = { api_key: game.apiKey, game_id: game.gameId, player_names: JSON.stringify([...long, 'p04']) }
+  t.ok(formBody(fields).length > 32_000, `${formBody(fields).length} bytes`)
+  const tooLong = await app.inject({ method: 'POST', url: '/api/rank?action=players', payload: formBody({ ...fields, player_names: JSON.stringify([...long.slice(0, 99), 'p04']) }), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+  t.same(names(dataOf(tooLong)), ['p04'], 'POST with a form body of 100 names')
+  expectError(t, await app.inject({ method: 'POST', url: '/api/rank?action=players', payload: formBody(fields), headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 'invalid_param', '101 names')
+  expectError(t, await app.inject({ method: 'POST', url: '/api/rank?action=players', payload: formBody({ ...fields, pad: 'x'.repeat(70_000) }), headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 'payload_too_large', 'its body is bounded all the same')
+  expectError(t, await app.inject({ method: 'DELETE', url: '/api/rank?action=players' }), 'method_not_allowed', 'GET or POST only')
+  t.match((await app.inject({ method: 'DELETE', url: '/api/rank?action=players' })).json().message, 'takes GET or POST')
+})
+
 t.test('around-self and players-self: the logged-in user', async t => {
   dataOf(await admin(app, 'POST', '/admin/users', { username: 'p05' }))
   const session = dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'p05' }))

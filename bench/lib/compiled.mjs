@@ -1,7 +1,8 @@
 // The compiled service (npm run build) as the harness uses it: every dist/
 // path of the harness is here, so a move in src/ is fixed in this one file.
 // Import it only after ensureBuild (scripts/runtime.mjs).
-import { keys } from '../../dist/src/store/keys.js'
+import { boardScopes, keys } from '../../dist/src/store/keys.js'
+import { PERIOD_KINDS, periodAt } from '../../dist/src/store/periods.js'
 import * as leaderboard from '../../dist/src/store/leaderboard.js'
 import { computeSignature } from '../../dist/src/http/signature.js'
 
@@ -14,4 +15,4 @@ if (leaderboard.encode === undefined) {
 }
 const { encode } = leaderboard
 
-export { keys, encode, computeSignature }
+export { boardScopes, keys, encode, computeSignature, PERIOD_KINDS, periodAt }

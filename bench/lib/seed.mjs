@@ -4,7 +4,7 @@
 // each board, to check the seeding and to pick scores that do or do not
 // improve a player's best.
 import { setTimeout as sleep } from 'node:timers/promises'
-import { encode, keys } from './compiled.mjs'
+import { PERIOD_KINDS, boardScopes, encode, keys, periodAt } from './compiled.mjs'
 import { parseInfo } from './redis.mjs'
 import { adminCall } from './service.mjs'
 import { randInt, rng } from './random.mjs'
@@ -28,12 +28,25 @@ async function inParallel (count, concurrency, task) {
 /** A game and an API key per board size: { [size]: { gameId, key } }. */
 export async function createGames (base, sizes) {
   const games = {}
-  for (const size of sizes) {
-    const gameId = gameIdOf(size)
-    await adminCall(base, 'POST', '/admin/games', { game_id: gameId, name: `Bench ${sizeLabel(size)}`, developer: 'bench', approved: true })
-    games[size] = { gameId, key: await adminCall(base, 'POST', '/admin/keys', { game_id: gameId }) }
-  }
+  for (const size of sizes) games[size] = await createGame(base, gameIdOf(size), `Bench ${sizeLabel(size)}`)
   return games
+}
+
+/** The game of the rows with periods: daily, weekly and monthly boards in UTC. */
+export const periodGameIdOf = (size) => `bench_periods_${size}`
+
+/** One game (settings: extra game fields) and an API key for it: { gameId, key }. */
+export async function createGame (base, gameId, name, settings = {}) {
+  await adminCall(base, 'POST', '/admin/games', { game_id: gameId, name, developer: 'bench', approved: true, ...settings })
+  return { gameId, key: await adminCall(base, 'POST', '/admin/keys', { game_id: gameId }) }
+}
+
+/** The key scopes of the current period boards (UTC) of a game that keeps all three kinds. */
+export function currentPeriodScopes (now = Date.now()) {
+  return PERIOD_KINDS.map(kind => {
+    const period = periodAt(kind, 'UTC', now)
+    return { kind, scope: boardScopes.period(kind, period.id), expiresInMs: period.resetsAt - now + 86_400_000 * 400 }
+  })
 }
 
 /** Users playerName(0..count-1), a session each; their Cookie header values, in order. */
@@ -53,11 +66,12 @@ export async function createSessions (base, count) {
  * in the stored form of the scripts (encode), 1,000 entries per HSET/ZADD and
  * 10,000 per pipeline. Returns the local mirror of the board.
  */
-export async function seedBoard (redis, gameId, size) {
-  const best = new Float64Array(size)
-  const ms = new Float64Array(size)
+export async function seedBoard (redis, gameId, size, { scope = '', from, expiresInMs } = {}) {
+  const best = from?.best ?? new Float64Array(size)
+  const ms = from?.ms ?? new Float64Array(size)
   const now = Date.now()
-  const boardKey = keys.board(gameId)
+  const boardKey = keys.board(gameId, scope)
+  const touched = new Set([boardKey])
   const CHUNK = 1000
   const BATCH = 10_000
   const inFlight = []
@@ -67,13 +81,15 @@ export async function seedBoard (redis, gameId, size) {
       const buckets = new Map()
       const zset = []
       for (let i = chunk; i < Math.min(size, chunk + CHUNK); i++) {
-        const score = randInt(1_000_000)
-        const time = now - randInt(30 * 86_400_000)
+        // A period board gets the mirror it is given (`from`): every player, the same bests.
+        const score = from === undefined ? randInt(1_000_000) : best[i]
+        const time = from === undefined ? now - randInt(30 * 86_400_000) : ms[i]
         best[i] = score
         ms[i] = time
         const name = playerName(i)
         // Entries are spread over hashes by a hash of the name (keys.entries).
-        const entriesKey = keys.entries(gameId, name)
+        const entriesKey = keys.entries(gameId, name, scope)
+        touched.add(entriesKey)
         let fields = buckets.get(entriesKey)
         if (fields === undefined) buckets.set(entriesKey, fields = [])
         fields.push(name, encode.entry(score, time))
@@ -88,7 +104,35 @@ export async function seedBoard (redis, gameId, size) {
     if (inFlight.length >= 4) await inFlight.shift()
   }
   await Promise.all(inFlight)
+  // A period board's keys expire, as the submit script leaves them (the expiry costs memory too).
+  if (expiresInMs !== undefined) {
+    const pipeline = redis.pipeline()
+    for (const key of touched) pipeline.pexpire(key, expiresInMs)
+    for (const [error] of await pipeline.exec()) if (error) throw error
+  }
   return { gameId, size, best, ms }
+}
+
+/**
+ * A game with all three periods, seeded full: the all-time board, then each
+ * current period board with every player on it too (the most a period board
+ * holds), and the bytes per entry of each, from INFO memory growth.
+ */
+export async function seedPeriodGame (redis, gameId, size) {
+  const perEntry = {}
+  let before = await memoryInfo(redis)
+  const board = await seedBoard(redis, gameId, size)
+  await sleep(200)
+  let after = await memoryInfo(redis)
+  perEntry.all = (Number(after.used_memory) - Number(before.used_memory)) / size
+  for (const { kind, scope, expiresInMs } of currentPeriodScopes()) {
+    before = after
+    await seedBoard(redis, gameId, size, { scope, from: board, expiresInMs })
+    await sleep(200)
+    after = await memoryInfo(redis)
+    perEntry[kind] = (Number(after.used_memory) - Number(before.used_memory)) / size
+  }
+  return { board, memory: { size, perEntry } }
 }
 
 /** INFO memory's fields: taken before seeding, for measureMemory. */

@@ -102,7 +102,7 @@ const Sides = {
   before: Type.Optional(IntegerText('entries above the player, 0 to 50 (default 5)')),
   after: Type.Optional(IntegerText('entries below the player, 0 to 50 (default 5)'))
 }
-const PlayerNames = (description: string) => Text(`a JSON array of up to 100 player names${description}`)
+const PlayerNames = (description: string) => Text(`a JSON array of up to 100 player names${description}; a list too long for a URL goes in a form body with POST (up to 64 KiB), where any of the parameters may come`)
 const Season = Type.Object({ season_id: Type.Integer({ minimum: 1 }), started_at: Type.String({ format: 'date-time' }), ended_at: Nullable(Type.String({ format: 'date-time', description: 'null for the current season' })) })
 
 const SessionFlags = {

@@ -223,7 +223,9 @@ export function createAdmin ({ records, users, leaderboard, sessionTtlS, session
      */
     async closeSeason (gameId: string, input?: unknown): Promise<Season> {
       readInput(schemas.none, input)
-      return await leaderboard.closeSeason(await existingGame(gameId), now())
+      const closed = await records.closeSeason(await existingGame(gameId), now()) ?? fail('not_found', 'No such game.')
+      // The closed season's dates, as the script recorded them.
+      return (await leaderboard.seasons(await existingGame(gameId))).find(season => season.season_id === closed) as Season
     },
 
     async seasons (gameId: string): Promise<{ game_id: string, season_id: number, items: Season[] }> {

@@ -64,7 +64,6 @@ const PLAYERS = BOARD_PRELUDE + luaSource('players')
 const SET_VISIBILITY = luaSource('set-visibility')
 const ENTRY = luaSource('entry')
 const DELETE_ENTRY = luaSource('delete-entry')
-const CLOSE_SEASON = luaSource('close-season')
 
 /** How often a call is chosen again after its script found the game's settings moved on. */
 const ATTEMPTS = 3
@@ -193,7 +192,6 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
   const visibilityScript = defineScript<number>(redis, 'rankSetVisibility', SET_VISIBILITY, { writes: true })
   const entryScript = defineScript<[string, string, string, number, number, number] | []>(redis, 'rankEntry', ENTRY)
   const deleteScript = defineScript<number>(redis, 'rankDeleteEntry', DELETE_ENTRY, { writes: true })
-  const closeSeasonScript = defineScript<number>(redis, 'rankCloseSeason', CLOSE_SEASON, { writes: true })
   const now = clock ?? Date.now
 
   async function refreshed (gameId: string): Promise<GameRecord> {
@@ -383,21 +381,6 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
       [player, 2 * TS_TOLERANCE_S + 1, seasons.length]) > 0
     },
 
-    /**
-     * Closes the current season: it is kept under its number and an empty
-     * one begins, in one script, so a concurrent submit lands in the one or
-     * the other (its script checks the season it chose). Returns the closed season.
-     */
-    async closeSeason (game: GameRecord, endedAt: string): Promise<Season> {
-      for (let attempt = 1; ; attempt++) {
-        const next = game.season + 1
-        const closed = await closeSeasonScript([keys.game(game.game_id), keys.seasons(game.game_id), keys.usage(game.game_id, boardScopes.season(next))], [String(game.season), endedAt])
-        if (closed > 0) return { season_id: closed, started_at: game.season_started_at, ended_at: endedAt }
-        if (closed === 0 || attempt === ATTEMPTS) fail('not_found', 'No such game.')
-        game = await freshGame(game.game_id) ?? fail('not_found', 'No such game.')
-      }
-    },
-
     /** Every season of the game, the current one last (ended_at null). */
     async seasons (game: GameRecord): Promise<Season[]> {
       const closed = await redis.hgetall(keys.seasons(game.game_id))
@@ -408,11 +391,6 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
       }
       seasons.push({ season_id: game.season, started_at: game.season_started_at, ended_at: null })
       return seasons
-    },
-
-    /** The season a board is, when it was chosen by its id. */
-    seasonOf (game: GameRecord, seasonId: number): Season | undefined {
-      return seasonId === game.season ? { season_id: seasonId, started_at: game.season_started_at, ended_at: null } : undefined
     }
   }
 }

@@ -1,6 +1,6 @@
 import { Cluster } from 'ioredis'
 import { confirmWrites, type RedisClient as Redis } from './redis-client.js'
-import { keys, API_KEY_PATTERN } from './keys.js'
+import { boardScopes, keys, API_KEY_PATTERN } from './keys.js'
 import { isGameId } from '../http/params.js'
 import { changeRecord, type RecordCache } from './cache.js'
 import { hashScripts } from './scripts.js'
@@ -141,7 +141,7 @@ async function readHashes (redis: Redis, hashKeys: string[]): Promise<Hash[]> {
  * on every instance (store/cache.ts).
  */
 export function createRecordStore (redis: Redis, cache?: RecordCache) {
-  const { createHash, createGame, updateHash, updateGame } = hashScripts(redis)
+  const { createHash, createGame, updateHash, updateGame, closeSeason } = hashScripts(redis)
 
   return {
     /**
@@ -218,6 +218,26 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
       if (updated === 0) return null
       if (updated === -1) return 'has_entries'
       return await this.game(gameId, { fresh: true })
+    },
+
+    /**
+     * Closes the game's current season (still `game.season`, or the one the
+     * record has by then): it stays where it is, under its number, and the
+     * next begins, in one script. Every instance forgets its cached record,
+     * and a board script called with the old season answers "moved".
+     * Returns the closed season's number, or null when the game does not exist.
+     */
+    async closeSeason (game: GameRecord, endedAt: string): Promise<number | null> {
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        const gameId = game.game_id
+        const closed = await changeRecord(redis, cache, 'game', gameId, async () =>
+          await closeSeason([keys.game(gameId), keys.seasons(gameId), keys.usage(gameId, boardScopes.season(game.season + 1))], [String(game.season), endedAt]))
+        if (closed >= 0) return closed === 0 ? null : closed
+        const fresh = await this.game(gameId, { fresh: true })
+        if (fresh === null) return null
+        game = fresh
+      }
+      throw new Error(`the season of game ${game.game_id} kept changing`)
     },
 
     /** Read afresh, not from the cache (operators and the demo seed). */

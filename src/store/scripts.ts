@@ -132,11 +132,12 @@ export function defineLimitedScript<T> (redis: Redis, name: string, lua: string,
   }
 }
 
-/** The record scripts: create-if-absent, update-if-present, and a game's creation with its usage. */
+/** The record scripts: create-if-absent, update-if-present, a game's creation with its usage, its update and the close of its season. */
 const CREATE_HASH = luaSource('create-hash')
 const UPDATE_HASH = luaSource('update-hash')
 const CREATE_GAME = luaSource('create-game')
 const UPDATE_GAME = luaSource('update-game')
+const CLOSE_SEASON = luaSource('close-season')
 
 /** The record scripts (games, keys, users): create-if-absent and update-if-present. */
 export function hashScripts (redis: Redis) {
@@ -144,6 +145,7 @@ export function hashScripts (redis: Redis) {
     createHash: defineScript<number>(redis, 'rankCreateHash', CREATE_HASH, { writes: true }),
     createGame: defineScript<number>(redis, 'rankCreateGame', CREATE_GAME, { writes: true }),
     updateHash: defineScript<number>(redis, 'rankUpdateHash', UPDATE_HASH, { writes: true }),
-    updateGame: defineScript<number>(redis, 'rankUpdateGame', UPDATE_GAME, { writes: true })
+    updateGame: defineScript<number>(redis, 'rankUpdateGame', UPDATE_GAME, { writes: true }),
+    closeSeason: defineScript<number>(redis, 'rankCloseSeason', CLOSE_SEASON, { writes: true })
   }
 }

@@ -18,11 +18,12 @@ export const RANK_ACTIONS = {
   'me-self': 'GET',
   around: 'GET',
   'around-self': 'GET',
-  players: 'GET',
-  'players-self': 'GET',
+  // A list of 100 names may not fit in a URL: also as a form body.
+  players: ['GET', 'POST'],
+  'players-self': ['GET', 'POST'],
   periods: 'GET',
   seasons: 'GET'
-} as const satisfies Record<string, 'GET' | 'POST'>
+} as const satisfies Record<string, 'GET' | 'POST' | readonly ['GET', 'POST']>
 
 export type RankAction = keyof typeof RANK_ACTIONS
 
@@ -76,5 +77,6 @@ export function explainRankMiss (request: FastifyRequest): ApiError | undefined 
   if (action === undefined || action === '') return new ApiError('missing_param', 'Parameter "action" is required.')
   if (typeof action !== 'string') return new ApiError('invalid_param', 'Parameter "action" must be sent once, correctly encoded.')
   if (!isRankAction(action)) return new ApiError('unknown_action', 'No such action on /api/rank.')
-  return new ApiError('method_not_allowed', `Action "${action}" takes ${RANK_ACTIONS[action]}, not ${request.method}.`)
+  const methods = RANK_ACTIONS[action]
+  return new ApiError('method_not_allowed', `Action "${action}" takes ${typeof methods === 'string' ? methods : methods.join(' or ')}, not ${request.method}.`)
 }

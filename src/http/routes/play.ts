@@ -7,6 +7,7 @@ import { html, page, scriptJson } from '../pages.js'
 import { sendError } from '../../../plugins/envelope.js'
 import { projectPath } from '../../ops/paths.js'
 import type { GameRecord } from '../../store/records.js'
+import type { PeriodKind } from '../../store/periods.js'
 import { routeSchemas } from '../schemas.js'
 import { boardFields } from '../boards.js'
 import { collectParams, parseBoardChoice } from '../params.js'
@@ -14,6 +15,21 @@ import { HELMET } from '../../../plugins/security-headers.js'
 
 /** How many entries the play page shows beside the game. */
 export const PLAY_BOARD_SIZE = 10
+
+/** The switch's name for each board a game can keep; the page's script lowercases it for the headings. */
+const BOARD_NAMES: Record<'all' | PeriodKind, string> = { all: 'All time', daily: 'Today', weekly: 'This week', monthly: 'This month' }
+
+/**
+ * The board switch above the board, for a game that keeps calendar boards:
+ * All time, then the kinds in the game's order; nothing for a game without.
+ */
+function boardSwitch (game: GameRecord): string {
+  if (game.periods.length === 0) return ''
+  const buttons = (['all', ...game.periods] as const).map(kind =>
+    `<button type="button" data-period="${kind}" aria-pressed="${String(kind === 'all')}" aria-controls="board">${BOARD_NAMES[kind]}</button>`)
+  return `<div class="board-switch" role="group" aria-label="Which board">${buttons.join('')}</div>
+    <p id="board-resets" class="muted" hidden></p>`
+}
 
 /**
  * The platform's files (/static/) and the hosted games (/games/<game_id>/,
@@ -65,10 +81,11 @@ export function safeNext (next: unknown): string | undefined {
 
 /**
  * The platform part that shows a hosted game: /play/:game_id with the game in
- * a same-origin iframe from /games/:game_id/, the board, the player's rank,
- * a rating widget and play-time reports; and /login, a page of its own,
- * because a hosted game runs on this origin and could read a password typed
- * beside it (docs/security.md). HTML, CSS and scripts, not the JSON envelope
+ * a same-origin iframe from /games/:game_id/, the board (with a switch
+ * between the calendar boards the game keeps), the player's rank and
+ * neighbourhood, a rating widget and play-time reports; and /login, a page
+ * of its own, because a hosted game runs on this origin and could read a
+ * password typed beside it (docs/security.md). HTML, CSS and scripts, not the JSON envelope
  * (docs/interface.md#response-envelope).
  */
 export default async function playRoutes (fastify: FastifyInstance): Promise<void> {
@@ -92,6 +109,12 @@ export default async function playRoutes (fastify: FastifyInstance): Promise<voi
     const account = user === null
       ? `<p><a id="login" href="/login?next=${encodeURIComponent(here)}">Log in</a> <span class="muted">to keep your scores, rate the game and count your play time.</span></p>`
       : `<p>Logged in as <strong><bdi>${html(user.username)}</bdi></strong> <button id="logout" type="button">Log out</button></p>`
+    // The logged-in user's neighbourhood on the board the switch chose (the page's script fills it).
+    const around = user === null
+      ? ''
+      : `<h3 id="around-title">Around you<span class="board-period"></span></h3>
+    <ol id="around" aria-labelledby="around-title"></ol>
+    <p id="around-status" class="muted" role="status"></p>`
     const rating = !isPlayable(game)
       ? '<p class="muted">Ratings open once the game is available.</p>'
       : user === null
@@ -108,10 +131,12 @@ ${account}
 </section>
 <aside>
   <section aria-labelledby="board-title">
-    <h2 id="board-title">Top ${PLAY_BOARD_SIZE}</h2>
+    <h2 id="board-title">Top ${PLAY_BOARD_SIZE}<span class="board-period"></span></h2>
+    ${boardSwitch(game)}
     <ol id="board"></ol>
     <p id="board-status" class="muted" role="status"></p>
     <p id="my-rank" role="status"></p>
+    ${around}
   </section>
   <section aria-labelledby="rating-title">
     <h2 id="rating-title">Rating</h2>

@@ -11,6 +11,9 @@ import type { Leaderboard, SubmitResult } from '../../store/leaderboard.js'
 import { boardFields, iso } from '../boards.js'
 import type { GameRecord } from '../../store/records.js'
 
+/** The body limit of players and players-self (64 KiB). */
+export const PLAYERS_BODY_LIMIT = 65_536
+
 /** A submit's answer adds each current period board, for a game that keeps periods only. */
 function submitPeriods (game: GameRecord, result: SubmitResult): Record<string, unknown> {
   return game.periods.length === 0 ? {} : { periods: result.periods }
@@ -129,6 +132,12 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     })
   })
 
+  /**
+   * A body that holds 100 names of 30 four-byte characters, form-encoded
+   * (about 37 KB), whatever BODY_LIMIT says for the other actions.
+   */
+  const playersBodyLimit = Math.max(fastify.config.bodyLimit, PLAYERS_BODY_LIMIT)
+
   /** players and players-self: the named players on the request's board. */
   function playersOf (fields: Params, game: GameRecord, players: string[]) {
     const choice = parseBoardChoice(fields)
@@ -139,9 +148,10 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   }
 
   fastify.route({
-    method: RANK_ACTIONS.players,
+    method: [...RANK_ACTIONS.players],
     url: '',
     constraints: { action: 'players' },
+    bodyLimit: playersBodyLimit,
     schema: routeSchemas.players,
     ...crossOrigin,
     config: apiKeyRoute,
@@ -249,9 +259,10 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   })
 
   fastify.route({
-    method: RANK_ACTIONS['players-self'],
+    method: [...RANK_ACTIONS['players-self']],
     url: '',
     constraints: { action: 'players-self' },
+    bodyLimit: playersBodyLimit,
     schema: routeSchemas.playersSelf,
     config: sessionRoute,
     preValidation: fastify.readFields,
