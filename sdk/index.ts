@@ -1,7 +1,8 @@
 /**
  * Client SDK of the ranking service, for external games and sites: `submit`
  * (signed with HMAC-SHA256 through WebCrypto, in browsers and in Node 20+),
- * `top` and `me`. No runtime dependencies.
+ * `top`, `me`, `around` and `players` on the all-time board, a period's or a
+ * season's, and the game's `periods` and `seasons`. No runtime dependencies.
  *
  * Keep `apiSecret` on a server you control: a secret shipped inside a
  * browser game can be read by any player, who can then submit any score.
@@ -57,12 +58,62 @@ export class RankingError extends Error {
   }
 }
 
+/** The calendar boards a game may keep beside the all-time one. */
+export type Period = 'daily' | 'weekly' | 'monthly'
+
+/** A submit's outcome on the current board of one period. */
+export interface PeriodStanding {
+  /** The player's best in the current period; null when nothing is stored there (a replayed submit after the period changed). */
+  best_score: number | null
+  /** null while the player is hidden. */
+  rank: number | null
+  improved: boolean
+}
+
 export interface SubmitResult {
   score: number
   improved: boolean
   best_score: number
   /** null while the player is hidden. */
   rank: number | null
+  /** Only for a game that keeps periods: the current board of each period it keeps. */
+  periods?: {
+    daily?: PeriodStanding
+    weekly?: PeriodStanding
+    monthly?: PeriodStanding
+  }
+}
+
+/**
+ * Which board to read (default: the all-time board, its current season).
+ * `period` reads a period's current board; `periodId` a kept one, current or
+ * past ('2026-11-23', '2026-W48', '2026-11'; the form says which period);
+ * `seasonId` a season of the all-time board, closed or current.
+ */
+export interface BoardChoice {
+  period?: 'all' | Period
+  periodId?: string
+  seasonId?: number
+}
+
+/**
+ * What an answer adds about the board it read. With a period (period or
+ * periodId): period, period_id, starts_at and resets_at. With seasonId:
+ * season_id, started_at and ended_at. Nothing for the all-time board's
+ * current season read without seasonId.
+ */
+export interface BoardFields {
+  period?: Period
+  period_id?: string
+  /** ISO 8601 UTC: the period's first instant (midnight in the game's time zone). */
+  starts_at?: string
+  /** ISO 8601 UTC: the first instant of the next period. */
+  resets_at?: string
+  season_id?: number
+  /** ISO 8601 UTC. */
+  started_at?: string
+  /** ISO 8601 UTC; null for the current season. */
+  ended_at?: string | null
 }
 
 export interface BoardItem {
@@ -73,8 +124,10 @@ export interface BoardItem {
   created_at: string
 }
 
-export interface TopResult {
+/** The answer of top, and of players (the named players only). */
+export interface TopResult extends BoardFields {
   game_id: string
+  /** Visible players on the board. */
   total: number
   items: BoardItem[]
 }
@@ -83,6 +136,59 @@ export interface Standing {
   player_name: string
   best_score: number | null
   rank: number | null
+}
+
+/** The answer of me: the player's standing on the board read. */
+export interface MeResult extends Standing, BoardFields {}
+
+export interface AroundResult extends BoardFields {
+  game_id: string
+  /** Visible players on the board. */
+  total: number
+  /** nulls when the player is not on the board (best_score stays while the player is hidden). */
+  player: Standing & {
+    /** rank as a percentage of total, 2 decimals. */
+    top_percent: number | null
+  }
+  /** The entries around the player, the player among them; [] when the player is not on the board. */
+  items: BoardItem[]
+}
+
+export interface PeriodInfo {
+  period: Period
+  period_id: string
+  /** ISO 8601 UTC. */
+  starts_at: string
+  /** ISO 8601 UTC. */
+  resets_at: string
+  /** The period now running (the others are kept past ones). */
+  current: boolean
+}
+
+export interface PeriodsResult {
+  game_id: string
+  /** The IANA zone whose midnights start the periods. */
+  timezone: string
+  /** Past periods of each kind kept readable. */
+  keep_periods: number
+  /** By period, newest first; [] for a game that keeps none. */
+  items: PeriodInfo[]
+}
+
+export interface Season {
+  season_id: number
+  /** ISO 8601 UTC. */
+  started_at: string
+  /** ISO 8601 UTC; null for the current season. */
+  ended_at: string | null
+}
+
+export interface SeasonsResult {
+  game_id: string
+  /** The current season. */
+  season_id: number
+  /** Oldest first, the current one last. */
+  items: Season[]
 }
 
 export interface RankingClientOptions {
@@ -105,6 +211,14 @@ export function signatureBase (fields: { api_key: string, game_id: string, playe
 }
 
 const encoder = new TextEncoder()
+
+/** Adds the board choice to a request's fields, as the service names them. */
+function withBoardChoice (fields: Record<string, string>, choice: BoardChoice): Record<string, string> {
+  if (choice.period !== undefined) fields.period = choice.period
+  if (choice.periodId !== undefined) fields.period_id = choice.periodId
+  if (choice.seasonId !== undefined) fields.season_id = String(choice.seasonId)
+  return fields
+}
 
 /** Lowercase hex HMAC-SHA256 of `text` keyed with `secret`, through WebCrypto. */
 export async function hmacSha256Hex (secret: string, text: string): Promise<string> {
@@ -160,15 +274,43 @@ export function createRankingClient (options: RankingClientOptions) {
       return await call<SubmitResult>('POST', 'submit', body)
     },
 
-    async top (input: { gameId: string, limit?: number, offset?: number }): Promise<TopResult> {
+    async top (input: BoardChoice & { gameId: string, limit?: number, offset?: number }): Promise<TopResult> {
       const fields: Record<string, string> = { api_key: options.apiKey, game_id: input.gameId }
       if (input.limit !== undefined) fields.limit = String(input.limit)
       if (input.offset !== undefined) fields.offset = String(input.offset)
-      return await call<TopResult>('GET', 'top', fields)
+      return await call<TopResult>('GET', 'top', withBoardChoice(fields, input))
     },
 
-    async me (input: { gameId: string, playerName: string }): Promise<Standing> {
-      return await call<Standing>('GET', 'me', { api_key: options.apiKey, game_id: input.gameId, player_name: input.playerName })
+    async me (input: BoardChoice & { gameId: string, playerName: string }): Promise<MeResult> {
+      return await call<MeResult>('GET', 'me', withBoardChoice({ api_key: options.apiKey, game_id: input.gameId, player_name: input.playerName }, input))
+    },
+
+    /** A player and the entries above (`before`) and below (`after`) them, 0 to 50 each (default 5). */
+    async around (input: BoardChoice & { gameId: string, playerName: string, before?: number, after?: number }): Promise<AroundResult> {
+      const fields: Record<string, string> = { api_key: options.apiKey, game_id: input.gameId, player_name: input.playerName }
+      if (input.before !== undefined) fields.before = String(input.before)
+      if (input.after !== undefined) fields.after = String(input.after)
+      return await call<AroundResult>('GET', 'around', withBoardChoice(fields, input))
+    },
+
+    /**
+     * The named players (friends, up to 100) in board order, each with their
+     * rank on the whole board; names not on the board are left out. Sent as
+     * a form body (POST), which holds any 100 names where a URL may not.
+     */
+    async players (input: BoardChoice & { gameId: string, playerNames: readonly string[] }): Promise<TopResult> {
+      const fields = { api_key: options.apiKey, game_id: input.gameId, player_names: JSON.stringify(input.playerNames) }
+      return await call<TopResult>('POST', 'players', withBoardChoice(fields, input))
+    },
+
+    /** The periods the game keeps, current and past, with their bounds. */
+    async periods (input: { gameId: string }): Promise<PeriodsResult> {
+      return await call<PeriodsResult>('GET', 'periods', { api_key: options.apiKey, game_id: input.gameId })
+    },
+
+    /** The seasons of the all-time board, oldest first. */
+    async seasons (input: { gameId: string }): Promise<SeasonsResult> {
+      return await call<SeasonsResult>('GET', 'seasons', { api_key: options.apiKey, game_id: input.gameId })
     },
 
     /**
