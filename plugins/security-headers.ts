@@ -111,6 +111,27 @@ export const HELMET = {
   crossOrigin: { crossOriginResourcePolicy: { policy: 'cross-origin' } } satisfies RouteHelmet
 }
 
+/** The policy of every answer whose route sets none: nothing may run, load or frame it. */
+function defaultPolicy (production: boolean): HelmetOptions {
+  return {
+    ...DOCUMENT_ONLY,
+    contentSecurityPolicy: { useDefaults: false, directives: NOTHING },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    // HTTPS is the proxy's in development too; browsers ignore HSTS over plain HTTP anyway.
+    strictTransportSecurity: production ? { maxAge: 31_536_000 } : false
+  }
+}
+
+/**
+ * The default policy's headers, for the answers given before any route is
+ * found (a malformed URL, a request Node cannot parse), which the plugin's
+ * hook never sees.
+ */
+export function defaultSecurityHeaders (production: boolean): Record<string, string> {
+  return headersOf(defaultPolicy(production))
+}
+
 /**
  * Sets a route's security headers with helmet. The headers of a policy are
  * worked out once (headersOf), the first time one of its routes answers, not for every
@@ -119,15 +140,7 @@ export const HELMET = {
  * CSP nonces get fresh ones, and their own policy, on every request.
  */
 export default fp(async (fastify) => {
-  const production = fastify.config.nodeEnv === 'production'
-  const defaults: HelmetOptions = {
-    ...DOCUMENT_ONLY,
-    contentSecurityPolicy: { useDefaults: false, directives: NOTHING },
-    frameguard: { action: 'deny' },
-    referrerPolicy: { policy: 'no-referrer' },
-    // HTTPS is the proxy's in development too; browsers ignore HSTS over plain HTTP anyway.
-    strictTransportSecurity: production ? { maxAge: 31_536_000 } : false
-  }
+  const defaults = defaultPolicy(fastify.config.nodeEnv === 'production')
   type Apply = (request: FastifyRequest, reply: FastifyReply) => void
 
   function compile (policy: RouteHelmet = {}): Apply {

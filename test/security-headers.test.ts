@@ -2,6 +2,8 @@ import t from 'tap'
 import type { LightMyRequestResponse } from 'fastify'
 import { safeNext } from '../src/http/routes/play.js'
 import { admin, buildTestApp, createGame, dataOf, formBody, get } from './helpers/app.js'
+import { listeningApp } from './helpers/listening.js'
+import { rawRequest } from './helpers/raw-http.js'
 
 /*
  * Item 9 of the hardening issue: security headers from helmet (plugins/security-headers.ts).
@@ -56,6 +58,23 @@ t.test('JSON answers, errors and static assets: nothing may frame, run or load t
     documentHeaders(t, response, what, false)
     t.equal(response.headers['cross-origin-opener-policy'], undefined, `${what}: no Cross-Origin-Opener-Policy`)
   }
+})
+
+t.test('answers given before any route is found carry the same headers', async t => {
+  // A path Fastify cannot decode never reaches a route or its hooks (Fastify's frameworkErrors).
+  const badUrl = await app.inject({ method: 'GET', url: '/play/%E0%A4%A' })
+  t.equal(badUrl.json().error, 'not_found', 'a malformed URL is answered in the envelope')
+  common(t, badUrl, 'a malformed URL')
+  t.equal(badUrl.headers['x-frame-options'], 'DENY')
+  t.match(csp(badUrl), { 'default-src': "'none'", 'frame-ancestors': "'none'" })
+  // Bytes Node cannot parse as HTTP are answered straight on the socket (clientErrorHandler).
+  const { baseUrl } = await listeningApp(t)
+  const garbage = await rawRequest(Number(new URL(baseUrl).port), 'GET / HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n')
+  t.equal(JSON.parse(garbage.body).error, 'invalid_body', 'unparseable HTTP is answered in the envelope')
+  t.equal(garbage.headers['x-content-type-options'], 'nosniff', 'unparseable HTTP: nosniff')
+  t.equal(garbage.headers['x-frame-options'], 'DENY', 'unparseable HTTP: X-Frame-Options')
+  t.match(garbage.headers['content-security-policy'], "default-src 'none'", 'unparseable HTTP: CSP')
+  t.equal(garbage.headers['referrer-policy'], 'no-referrer')
 })
 
 t.test('API-key answers may be read cross-origin; session answers stay same-origin', async t => {

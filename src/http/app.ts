@@ -7,7 +7,7 @@ import type { Config } from '../ops/config.js'
 import { parseQuery } from './params.js'
 import configPlugin from '../../plugins/config.js'
 import envelopePlugin, { frameworkErrors } from '../../plugins/envelope.js'
-import securityHeadersPlugin, { noStore } from '../../plugins/security-headers.js'
+import securityHeadersPlugin, { defaultSecurityHeaders, noStore } from '../../plugins/security-headers.js'
 import redisPlugin from '../../plugins/redis.js'
 import storePlugin from '../../plugins/store.js'
 import formsPlugin from '../../plugins/forms.js'
@@ -105,12 +105,15 @@ function serializeError (error: Error & { code?: unknown, statusCode?: unknown }
  */
 const failedSockets = new WeakSet<Socket>()
 
-function clientErrorHandler (this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed || failedSockets.has(socket)) return
-  failedSockets.add(socket)
-  socket.pause()
-  this.log.debug({ err: { code: error.code, message: error.message } }, 'client error')
-  answerAfterEarlierRequests(socket, error)
+/** The clientErrorHandler of a server whose answers carry `headerLines` (the security headers, as raw header lines). */
+function clientErrors (headerLines: string) {
+  return function clientErrorHandler (this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+    if (error.code === 'ECONNRESET' || socket.destroyed || failedSockets.has(socket)) return
+    failedSockets.add(socket)
+    socket.pause()
+    this.log.debug({ err: { code: error.code, message: error.message } }, 'client error')
+    answerAfterEarlierRequests(socket, error, headerLines)
+  }
 }
 
 /**
@@ -121,11 +124,11 @@ function clientErrorHandler (this: FastifyInstance, error: Error & { code?: stri
  * close. A request that timed out is the one in flight itself, received only
  * in part: it gets the error answer at once.
  */
-function answerAfterEarlierRequests (socket: Socket, error: Error & { code?: string }): void {
+function answerAfterEarlierRequests (socket: Socket, error: Error & { code?: string }, headerLines: string): void {
   const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage
   // Node detaches an answer from the socket just before its 'close', so one still attached has not closed yet.
   if (inFlight !== null && inFlight !== undefined && (inFlight.headersSent || inFlight.req.complete)) {
-    inFlight.once('close', () => { answerAfterEarlierRequests(socket, error) })
+    inFlight.once('close', () => { answerAfterEarlierRequests(socket, error, headerLines) })
     return
   }
   const [code, message] = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
@@ -135,7 +138,7 @@ function answerAfterEarlierRequests (socket: Socket, error: Error & { code?: str
       : ['invalid_body', 'The request cannot be parsed as HTTP.'] as const
   const body = JSON.stringify({ ok: false, error: code, message })
   if (socket.writable) {
-    socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+    socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headerLines}Connection: close\r\n\r\n${body}`)
   }
   socket.destroySoon()
 }
@@ -150,6 +153,9 @@ export interface ServerExtras {
 /** Fastify's own options: logging, proxies, limits, and the envelope for framework errors. */
 export function serverOptions (config: Config, extras: ServerExtras = {}): FastifyHttpOptions<Server> {
   const pretty = config.nodeEnv === 'development' && process.stdout.isTTY && extras.logStream === undefined
+  // Answers given before routing carry the headers every other answer does.
+  const securityHeaders = defaultSecurityHeaders(config.nodeEnv === 'production')
+  const headerLines = Object.entries(securityHeaders).map(([name, value]) => `${name}: ${value}\r\n`).join('')
   return {
     logger: {
       level: config.logLevel,
@@ -167,8 +173,11 @@ export function serverOptions (config: Config, extras: ServerExtras = {}): Fasti
     trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
     bodyLimit: config.bodyLimit,
     routerOptions: { querystringParser: parseQuery },
-    frameworkErrors,
-    clientErrorHandler,
+    frameworkErrors: (error, request, reply) => {
+      reply.headers(securityHeaders)
+      frameworkErrors(error, request, reply)
+    },
+    clientErrorHandler: clientErrors(headerLines),
     // Requests that arrive while closing are still answered, in the envelope.
     return503OnClosing: false,
     // A client that stalls its request cannot hold a socket for ever: Node
