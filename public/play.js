@@ -1,6 +1,7 @@
 // The play page: leaderboard, own rank, rating widget and play-time reports
 // around the game's iframe. It reads what the server injected into
-// window.__platform (gameId, username, canSubmit) and window.__play.
+// window.__platform (gameId, username, canSubmit, periods, order) and
+// window.__play.
 (() => {
   'use strict'
   const platform = window.__platform
@@ -14,16 +15,21 @@
     return await response.json()
   }
 
-  // Leaderboard and own rank -------------------------------------------------
-  async function refreshBoard () {
-    const board = await api('GET', `/play/${encodeURIComponent(platform.gameId)}/board`)
-    const list = $('#board')
+  // Leaderboard, own rank and neighbourhood ---------------------------------
+  // All on the board the switch chose: 'all', or one of platform.periods. The
+  // switch is only there for a game that keeps calendar boards, and nothing
+  // remembers the choice.
+  let period = 'all'
+  let resetsAt = null
+  let latest = 0 // the newest refresh: the answers to an older one are dropped
+
+  function fillList (list, items) {
     list.replaceChildren()
-    if (!board.ok) {
-      $('#board-status').textContent = board.message
-      return
-    }
-    for (const item of board.data.items) {
+    // Room for the widest rank beside the names: around a player, a rank can have five digits.
+    const digits = String(items.at(-1)?.rank ?? '').length
+    if (digits > 2) list.style.setProperty('--rank-digits', String(digits))
+    else list.style.removeProperty('--rank-digits')
+    for (const item of items) {
       const entry = document.createElement('li')
       entry.value = item.rank
       // <bdi>: a name in another script direction cannot reorder the score beside it.
@@ -33,14 +39,84 @@
       if (item.player_name === platform.username) entry.className = 'me'
       list.append(entry)
     }
-    $('#board-status').textContent = board.data.total === 0 ? 'No scores yet: be the first.' : `${board.data.total} players`
-    if (platform.username !== null) {
-      const mine = await api('GET', `/api/rank?action=me-self&game_id=${encodeURIComponent(platform.gameId)}`)
+  }
+
+  // "5 h 12 min", rounded up: the board resets by then, by the browser's clock.
+  function timeLeft (ms) {
+    if (ms < 60_000) return 'less than a minute'
+    const minutes = Math.ceil(ms / 60_000)
+    if (minutes < 60) return `${minutes} min`
+    if (minutes < 24 * 60) return `${Math.floor(minutes / 60)} h` + (minutes % 60 === 0 ? '' : ` ${minutes % 60} min`)
+    const hours = Math.ceil(minutes / 60)
+    const days = Math.floor(hours / 24)
+    return `${days} day${days === 1 ? '' : 's'}` + (hours % 24 === 0 ? '' : ` ${hours % 24} h`)
+  }
+
+  function showResets () {
+    const line = $('#board-resets')
+    if (line === null) return
+    line.hidden = resetsAt === null
+    line.textContent = resetsAt === null ? '' : resetsAt > Date.now() ? `Resets in ${timeLeft(resetsAt - Date.now())}` : 'Resets now'
+  }
+
+  async function refreshBoard () {
+    const request = ++latest
+    const game = encodeURIComponent(platform.gameId)
+    const chosen = period === 'all' ? '' : `period=${period}`
+    const [board, mine, around] = await Promise.all([
+      api('GET', `/play/${game}/board${chosen && `?${chosen}`}`),
+      platform.username === null ? null : api('GET', `/api/rank?action=me-self&game_id=${game}${chosen && `&${chosen}`}`),
+      $('#around') === null ? null : api('GET', `/api/rank?action=around-self&game_id=${game}&before=2&after=2${chosen && `&${chosen}`}`)
+    ])
+    if (request !== latest) return
+    // With a switch, the headings say which board this is ("Top 10 — today"), in the chosen button's words.
+    const name = $(`.board-switch button[data-period="${period}"]`)?.textContent.toLowerCase()
+    for (const suffix of document.querySelectorAll('.board-period')) suffix.textContent = name === undefined ? '' : ` — ${name}`
+    const when = period === 'all' ? '' : ` ${name}`
+
+    fillList($('#board'), board.ok ? board.data.items : [])
+    $('#board-status').textContent = !board.ok
+      ? board.message
+      : board.data.total === 0 ? `No scores${when} yet: be the first.` : `${board.data.total} players`
+    resetsAt = board.ok && board.data.resets_at !== undefined ? Date.parse(board.data.resets_at) : null
+    showResets()
+
+    if (mine !== null) {
       $('#my-rank').textContent = !mine.ok
         ? mine.message
         : mine.data.best_score === null
-          ? 'You have no score yet.'
-          : `Your best: ${mine.data.best_score}, rank ${mine.data.rank ?? '(hidden)'} of ${mine.data.total_players}`
+          ? `You have no score${when} yet.`
+          : `Your best${when}: ${mine.data.best_score}, rank ${mine.data.rank ?? '(hidden)'} of ${mine.data.total_players}`
+    }
+    if (around !== null) {
+      const you = around.ok ? around.data.player : null
+      fillList($('#around'), around.ok ? around.data.items : [])
+      $('#around-status').textContent = !around.ok
+        ? around.message
+        : you.rank !== null
+          // 2 decimals from the server; below 0.01 it is still within the top 0.01%.
+          ? `You are in the top ${Math.max(you.top_percent, 0.01)}%${when}.`
+          : you.best_score === null ? 'Play a round to see the players around you.' : 'Your score is hidden from this board.'
+    }
+  }
+
+  // The board switch: buttons that say which one is pressed ----------------
+  function buildSwitch () {
+    const buttons = document.querySelectorAll('.board-switch button')
+    for (const button of buttons) {
+      button.addEventListener('click', () => {
+        if (button.dataset.period === period) return
+        period = button.dataset.period
+        for (const other of buttons) other.setAttribute('aria-pressed', String(other === button))
+        refreshBoard()
+      })
+    }
+    // The reset line counts down; once the period is over, the board of the new one is read.
+    if (buttons.length > 0) {
+      setInterval(() => {
+        if (resetsAt !== null && resetsAt <= Date.now()) refreshBoard()
+        else showResets()
+      }, 30_000)
     }
   }
 
@@ -129,6 +205,7 @@
     if (event.origin === window.location.origin && event.data?.type === 'ranking:submitted') refreshBoard()
   })
 
+  buildSwitch()
   buildStars()
   refreshBoard()
   loadRating()

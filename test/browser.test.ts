@@ -27,7 +27,7 @@ t.test('a player logs in, plays the demo game, rates it, and play time is report
   page.on('console', message => { if (/Content Security Policy|Refused to/i.test(message.text())) pageErrors.push(message.text()) })
 
   await page.goto(`${baseUrl}/play/demo`)
-  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: null, canSubmit: false }))
+  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: null, canSubmit: false, periods: [], order: 'desc' }))
   t.equal(await page.locator('input[type=password]').count(), 0, 'no password field beside the game')
   // Logging in happens on a page of its own, then leads back to the game.
   await Promise.all([page.waitForURL(`${baseUrl}/login?next=%2Fplay%2Fdemo`), page.click('a#login')])
@@ -35,7 +35,7 @@ t.test('a player logs in, plays the demo game, rates it, and play time is report
   await page.fill('input[name=password]', 'lovelace-1843')
   await Promise.all([page.waitForURL(`${baseUrl}/play/demo`, { waitUntil: 'load' }), page.click('form.login button[type=submit]')])
   await page.getByText('Logged in as').waitFor()
-  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: 'ada', canSubmit: true }))
+  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: 'ada', canSubmit: true, periods: [], order: 'desc' }))
 
   // Three rounds of Reaction: click as soon as the button turns green.
   const frame = page.frameLocator('#game')
@@ -148,6 +148,130 @@ t.test('the front door, the play, login and unapproved-game pages at desktop and
     t.equal(await page.locator('.stars').count(), 0, `${size} unapproved game: no rating widget for a game that cannot be rated`)
     t.ok(await overflow() <= 0, `${size} unapproved game: nothing overflows sideways`)
     await page.screenshot({ path: join(folder, `unapproved-${size}.png`), fullPage: true })
+    t.same(problems, [], `${size}: no script errors and no blocked content`)
+    await context.close()
+  }
+})
+
+/*
+ * The board switch of a game that keeps days and weeks, and the logged-in
+ * user's neighbourhood, at desktop and phone size. Scores sent before the
+ * game kept periods are on the all-time board only, so the boards differ:
+ * grace is 103rd of 105 all time, 3rd of 5 today. Screenshots go where the
+ * test above puts its own.
+ */
+t.test('the board switch and the around-me view at desktop and phone size', async t => {
+  const { app, baseUrl } = await listeningApp(t)
+  const game = await createGame(app, { gameId: 'demo' })
+  for (let i = 0; i < 100; i++) dataOf(await submit(app, game, { player: `veteran ${i + 1}`, score: 10_000 - i * 10 }))
+  dataOf(await admin(app, 'PATCH', '/admin/games/demo', { periods: ['daily', 'weekly'], timezone: 'UTC' }))
+  for (const [player, score] of [['نور الهدى', 900], ['שלום', 700], ['grace', 600], ['👩‍💻 ada', 500], ['a-name-that-is-thirty-chars!!', 300]] as const) {
+    dataOf(await submit(app, game, { player, score }))
+  }
+  for (const username of ['grace', 'linus']) dataOf(await admin(app, 'POST', '/admin/users', { username, password: `${username}-pw-1` }))
+  const grace = dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'grace' }))
+  const linus = dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'linus' }))
+  await createGame(app, { gameId: 'plain' })
+  const folder = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'ranking-screens-'))
+  mkdirSync(folder, { recursive: true })
+  t.comment(`screenshots in ${folder}`)
+  const neighbours = ['نور الهدى — 900', 'שלום — 700', 'grace — 600', '👩‍💻 ada — 500', 'a-name-that-is-thirty-chars!! — 300']
+  const resets = /^Resets in (\d+ days?( \d+ h)?|\d+ h( \d+ min)?|\d+ min|less than a minute)$/
+
+  const browser = await launchBrowser(t)
+  for (const [size, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]] as const) {
+    const context = await browser.newContext({ viewport })
+    const page = await context.newPage()
+    const problems: string[] = []
+    page.on('pageerror', error => { problems.push(error.message) })
+    page.on('console', message => { if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text()) })
+    const overflow = async (): Promise<number> => await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    const pressed = async (): Promise<string[]> => await page.locator('.board-switch button[aria-pressed="true"]').allTextContents()
+
+    // All time, as the page opens: grace is not in the top 10, and her neighbourhood shows her.
+    await context.addCookies([{ name: 'sid', value: grace.session_id, url: baseUrl }])
+    await page.goto(`${baseUrl}/play/demo`)
+    await page.locator('#around li.me').waitFor()
+    const buttons = page.locator('.board-switch button')
+    t.same(await buttons.allTextContents(), ['All time', 'Today', 'This week'], `${size}: one button per board the game keeps`)
+    for (let i = 0; i < 3; i++) t.ok(await buttons.nth(i).isVisible(), `${size}: switch button ${i + 1} is visible`)
+    t.ok(await page.getByRole('group', { name: 'Which board' }).isVisible(), `${size}: the switch is a labelled group`)
+    t.same(await pressed(), ['All time'], `${size}: all time is pressed first`)
+    t.equal(await page.locator('#board-title').textContent(), 'Top 10 — all time', `${size}: the heading names the board`)
+    t.equal(await page.locator('#board li').count(), 10, `${size}: ten on the all-time board`)
+    t.equal(await page.locator('#board li.me').count(), 0, `${size}: grace is not in the all-time top 10`)
+    t.notOk(await page.locator('#board-resets').isVisible(), `${size}: the all-time board never resets`)
+    await page.locator('#my-rank').filter({ hasText: 'Your best: 600, rank 103 of 105' }).waitFor()
+    t.same(await page.locator('#around li').allTextContents(), neighbours, `${size}: around grace all time, two on each side`)
+    t.same(await page.locator('#around li').evaluateAll(items => items.map(item => (item as HTMLLIElement).value)), [101, 102, 103, 104, 105], `${size}: with their ranks`)
+    t.equal(await page.locator('#around li.me').textContent(), 'grace — 600', `${size}: her own row is highlighted`)
+    t.equal(await page.locator('#around-status').textContent(), 'You are in the top 98.1%.')
+    // Three-digit ranks, the widest one bold: the list leaves room for their numbers.
+    const room = await page.locator('#around').evaluate(list => {
+      const probe = document.createElement('li')
+      probe.className = 'me'
+      probe.textContent = '105. '
+      list.append(probe)
+      probe.style.cssText = 'display: inline-block; list-style: none; white-space: pre'
+      const needed = probe.getBoundingClientRect().width
+      probe.remove()
+      return { padding: parseFloat(getComputedStyle(list).paddingLeft), needed }
+    })
+    t.ok(room.padding >= room.needed, `${size}: room for "105. " beside the names (${room.padding} px for ${room.needed} px)`)
+    t.ok(await overflow() <= 0, `${size} all time: nothing overflows sideways`)
+    await page.screenshot({ path: join(folder, `board-all-${size}.png`), fullPage: true })
+
+    // Today, by mouse: the daily board, its reset, her rank and neighbourhood on it.
+    await page.getByRole('button', { name: 'Today' }).click()
+    await page.locator('#board-title').filter({ hasText: 'Top 10 — today' }).waitFor()
+    t.same(await pressed(), ['Today'], `${size}: today is pressed, and only today`)
+    t.same(await page.locator('#board li').allTextContents(), neighbours, `${size}: the daily board holds today's scores only`)
+    t.equal(await page.locator('#board li.me').textContent(), 'grace — 600', `${size}: her row on the daily board`)
+    t.ok(await page.locator('#board li').nth(4).isVisible(), `${size}: the daily board is visible`)
+    t.ok(await page.locator('#board-resets').isVisible(), `${size}: the daily board says when it resets`)
+    t.match(await page.locator('#board-resets').textContent(), resets)
+    await page.locator('#my-rank').filter({ hasText: 'Your best today: 600, rank 3 of 5' }).waitFor()
+    t.equal(await page.locator('#board-status').textContent(), '5 players')
+    t.same(await page.locator('#around li').allTextContents(), neighbours, `${size}: around grace today`)
+    t.equal(await page.locator('#around li.me').textContent(), 'grace — 600')
+    t.equal(await page.locator('#around-status').textContent(), 'You are in the top 60% today.')
+    t.equal(await page.locator('#around-title').textContent(), 'Around you — today')
+    t.ok(await page.locator('#around li.me').isVisible(), `${size}: her highlighted row is visible`)
+    t.ok(await overflow() <= 0, `${size} today: nothing overflows sideways`)
+    await page.screenshot({ path: join(folder, `board-today-${size}.png`), fullPage: true })
+
+    // This week, by keyboard: Tab from Today, then Enter.
+    await page.getByRole('button', { name: 'Today' }).focus()
+    await page.keyboard.press('Tab')
+    t.equal(await page.evaluate(() => document.activeElement?.textContent), 'This week', `${size}: Tab reaches the next board`)
+    await page.keyboard.press('Enter')
+    await page.locator('#board-title').filter({ hasText: 'Top 10 — this week' }).waitFor()
+    t.same(await pressed(), ['This week'])
+    await page.locator('#my-rank').filter({ hasText: 'Your best this week: 600, rank 3 of 5' }).waitFor()
+    t.match(await page.locator('#board-resets').textContent(), resets)
+    await page.keyboard.press('Shift+Tab')
+    await page.keyboard.press('Shift+Tab')
+    await page.keyboard.press('Space')
+    await page.locator('#board-title').filter({ hasText: 'Top 10 — all time' }).waitFor()
+    t.same(await pressed(), ['All time'], `${size}: back to all time with Shift+Tab and Space`)
+    t.notOk(await page.locator('#board-resets').isVisible())
+    t.same(problems, [], `${size}: no script errors and no blocked content`)
+
+    // A user with no score: a sentence instead of a neighbourhood.
+    await context.addCookies([{ name: 'sid', value: linus.session_id, url: baseUrl }])
+    await page.goto(`${baseUrl}/play/demo`)
+    await page.getByRole('button', { name: 'Today' }).click()
+    await page.locator('#my-rank').filter({ hasText: 'You have no score today yet.' }).waitFor()
+    t.equal(await page.locator('#around-status').textContent(), 'Play a round to see the players around you.')
+    t.equal(await page.locator('#around li').count(), 0, `${size}: no neighbours without a score`)
+    t.ok(await overflow() <= 0, `${size} no score: nothing overflows sideways`)
+
+    // A game without periods: no switch, no reset line, the heading as before.
+    await page.goto(`${baseUrl}/play/plain`)
+    await page.locator('#board-status').filter({ hasText: 'No scores yet: be the first.' }).waitFor()
+    t.equal(await page.locator('.board-switch, .board-switch button, #board-resets').count(), 0, `${size}: no switch for a game without periods`)
+    t.equal(await page.locator('#board-title').textContent(), 'Top 10')
+    t.ok(await overflow() <= 0, `${size} without periods: nothing overflows sideways`)
     t.same(problems, [], `${size}: no script errors and no blocked content`)
     await context.close()
   }

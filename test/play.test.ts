@@ -1,6 +1,6 @@
 import t from 'tap'
 import { seedDemo } from '../src/ops/demo.js'
-import { admin, buildTestApp, createGame, dataOf, errorOf, get } from './helpers/app.js'
+import { admin, buildTestApp, createGame, dataOf, errorOf, expectError, get, submit } from './helpers/app.js'
 import { listeningApp } from './helpers/listening.js'
 import { rawRequest } from './helpers/raw-http.js'
 
@@ -11,7 +11,7 @@ t.test('the play page of an approved game injects window.__platform and loads th
   t.equal(page.statusCode, 200)
   t.equal(page.headers['content-type'], 'text/html; charset=utf-8')
   t.match(page.body, '<iframe id="game" src="/games/demo/"')
-  t.match(page.body, 'window.__platform = {"gameId":"demo","username":null,"canSubmit":false}')
+  t.match(page.body, 'window.__platform = {"gameId":"demo","username":null,"canSubmit":false,"periods":[],"order":"desc"}')
   t.match(page.body, 'window.__play = {"playtimeReportMs":7000}')
   t.match(page.body, '<a id="login" href="/login?next=%2Fplay%2Fdemo">Log in</a>', 'a link to the login page, no form beside the game')
   t.notMatch(page.body, '<form')
@@ -80,7 +80,7 @@ t.test('a logged-in player sees their name, canSubmit, the board beside the game
   const session = dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'kim' }))
   const cookie = `sid=${session.session_id as string}`
   const page = await app.inject({ method: 'GET', url: '/play/arcade', headers: { cookie } })
-  t.match(page.body, 'window.__platform = {"gameId":"arcade","username":"kim","canSubmit":true}')
+  t.match(page.body, 'window.__platform = {"gameId":"arcade","username":"kim","canSubmit":true,"periods":[],"order":"desc"}')
   t.match(page.body, 'Logged in as <strong><bdi>kim</bdi></strong>')
   const submitted = await app.inject({ method: 'POST', url: '/api/rank?action=submit-self', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'game_id=arcade&score=42' })
   t.equal(dataOf(submitted).rank, 1)
@@ -89,6 +89,55 @@ t.test('a logged-in player sees their name, canSubmit, the board beside the game
     total: 1,
     items: [{ rank: 1, player_name: 'kim', score: 42, created_at: dataOf(await get(app, '/play/arcade/board')).items[0].created_at }]
   })
+})
+
+t.test('the play board reads a calendar board by period, with its id and bounds; a period the game does not keep is invalid_param', async t => {
+  const { app } = await buildTestApp(t)
+  const game = await createGame(app)
+  dataOf(await admin(app, 'POST', '/admin/users', { username: 'mei', password: 'pw-mei-1' }))
+  const session = dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'mei' }))
+  // Before the game keeps periods, a score reaches the all-time board only.
+  dataOf(await submit(app, game, { player: 'early', score: 70 }))
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { periods: ['daily', 'weekly'], timezone: 'UTC' }))
+  dataOf(await submit(app, game, { player: 'mei', score: 50 }))
+  dataOf(await submit(app, game, { player: 'noor', score: 60 }))
+  const url = `/play/${game.gameId}/board`
+
+  const before = Date.now()
+  const daily = dataOf(await get(app, url, { period: 'daily' }))
+  const after = Date.now()
+  t.match(daily, { game_id: game.gameId, total: 2, period: 'daily', period_id: /^\d{4}-\d{2}-\d{2}$/, starts_at: /^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/, resets_at: /^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/ })
+  t.same(daily.items.map((item: { rank: number, player_name: string, score: number }) => [item.rank, item.player_name, item.score]), [[1, 'noor', 60], [2, 'mei', 50]], 'only the scores since the game keeps days')
+  t.ok(Date.parse(daily.starts_at) <= after && before < Date.parse(daily.resets_at), `now is in ${daily.starts_at} .. ${daily.resets_at}`)
+  t.equal(Date.parse(daily.resets_at) - Date.parse(daily.starts_at), 24 * 3_600_000, 'a UTC day')
+  t.equal(daily.period_id, daily.starts_at.slice(0, 10), 'the day is named for its date')
+  t.match(dataOf(await get(app, url, { period: 'weekly' })), { total: 2, period: 'weekly', period_id: /^\d{4}-W\d{2}$/ })
+
+  const allTime = dataOf(await get(app, url, { period: 'all' }))
+  t.same(Object.keys(allTime).sort(), ['game_id', 'items', 'total'], 'the all-time board carries no period fields')
+  t.equal(allTime.total, 3)
+  t.same(allTime, dataOf(await get(app, url)), 'period=all is the board without a period')
+
+  for (const period of ['monthly', 'hourly', 'DAILY']) {
+    expectError(t, await get(app, url, { period }), 'invalid_param', `period=${period}`)
+  }
+  expectError(t, await get(app, `/play/${game.gameId}/board?period=daily&period=weekly`), 'invalid_param', 'period sent twice')
+
+  // The page gets the game's periods and, for a logged-in user, the place for their neighbourhood.
+  const page = await app.inject({ method: 'GET', url: `/play/${game.gameId}`, headers: { cookie: `sid=${session.session_id as string}` } })
+  t.match(page.body, `window.__platform = {"gameId":"${game.gameId}","username":"mei","canSubmit":true,"periods":["daily","weekly"],"order":"desc"}`)
+  t.match(page.body, '<div class="board-switch" role="group" aria-label="Which board"><button type="button" data-period="all" aria-pressed="true" aria-controls="board">All time</button><button type="button" data-period="daily" aria-pressed="false" aria-controls="board">Today</button><button type="button" data-period="weekly" aria-pressed="false" aria-controls="board">This week</button></div>')
+  t.match(page.body, '<ol id="around" aria-labelledby="around-title"></ol>')
+  const anonymous = await get(app, `/play/${game.gameId}`)
+  t.match(anonymous.body, 'class="board-switch"', 'the switch does not need a login')
+  t.notMatch(anonymous.body, 'id="around"', 'no neighbourhood without a user')
+
+  // A game without periods: no switch, no reset line.
+  const plain = await createGame(app)
+  const plainPage = await get(app, `/play/${plain.gameId}`)
+  t.notMatch(plainPage.body, 'board-switch')
+  t.notMatch(plainPage.body, 'board-resets')
+  expectError(t, await get(app, `/play/${plain.gameId}/board`, { period: 'daily' }), 'invalid_param', 'a game without periods has no daily board')
 })
 
 t.test('the development seed is idempotent and replaces a revoked demo key', async t => {
