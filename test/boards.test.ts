@@ -141,6 +141,28 @@ t.test('daily, weekly and monthly boards reset at local midnight, across a 23-ho
   t.equal(dataOf(await top(app, game, { period: 'weekly' })).period_id, '2026-W11')
 })
 
+t.test('a day of 25 hours, and a zone fourteen hours ahead of UTC', async t => {
+  const autumn = await createGame(app)
+  dataOf(await settings(autumn, { periods: 'daily', timezone: 'America/New_York' }))
+  clock = Date.UTC(2026, 10, 1, 12) // Sunday 2026-11-01, clocks go back at 02:00 EDT
+  dataOf(await submit(app, autumn, { player: 'early', score: 1 }))
+  const long = dataOf(await top(app, autumn, { period: 'daily' }))
+  t.match(long, { period_id: '2026-11-01', starts_at: '2026-11-01T04:00:00.000Z', resets_at: '2026-11-02T05:00:00.000Z' }, '25 hours long')
+  clock = Date.UTC(2026, 10, 2, 5) - 1
+  t.same(dataOf(await submit(app, autumn, { player: 'late', score: 2 })).periods.daily, { best_score: 2, rank: 1, improved: true }, 'the 25th hour is still Sunday')
+  t.same(names(dataOf(await top(app, autumn, { period: 'daily' }))), ['late', 'early'])
+
+  const kiritimati = await createGame(app)
+  dataOf(await settings(kiritimati, { periods: 'daily,monthly', timezone: 'Pacific/Kiritimati' }))
+  clock = Date.UTC(2025, 11, 31, 10) - 1 // 2025-12-31 23:59:59.999 local
+  dataOf(await submit(app, kiritimati, { player: 'old_year', score: 5 }))
+  clock = Date.UTC(2025, 11, 31, 10) // 2026-01-01 00:00 local, still 2025-12-31 in UTC
+  dataOf(await submit(app, kiritimati, { player: 'new_year', score: 1 }))
+  t.match(dataOf(await top(app, kiritimati, { period: 'daily' })), { period_id: '2026-01-01', starts_at: '2025-12-31T10:00:00.000Z', items: [{ player_name: 'new_year' }] })
+  t.match(dataOf(await top(app, kiritimati, { period: 'monthly' })), { period_id: '2026-01', total: 1 }, 'a new month, a day before UTC has one')
+  t.match(dataOf(await top(app, kiritimati, { period_id: '2025-12' })), { total: 1, items: [{ player_name: 'old_year' }] })
+})
+
 t.test('archives: kept ones are read by period_id; others are invalid_param naming the parameter', async t => {
   const game = await createGame(app)
   dataOf(await settings(game, { periods: 'daily', keep_periods: 2 }))
