@@ -90,6 +90,7 @@ t.test('period settings: checked, stored in their canonical form, by the API and
   }
   const created = dataOf(await admin(app, 'POST', '/admin/games', { game_id: `${game.gameId}_new`, periods: ['daily', 'monthly'], timezone: 'Asia/Tokyo', order: 'asc' }))
   t.match(created, { periods: ['daily', 'monthly'], timezone: 'Asia/Tokyo', order: 'asc', keep_periods: 12, season: 1 })
+  t.same(dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}_new`, {})), created, 'read back as it was made')
 
   const out: string[] = []
   const err: string[] = []
@@ -217,6 +218,20 @@ t.test('period boards expire by their keys, when keep_periods newer ones have be
   for (const ttl of day) t.ok(Math.abs(ttl - 30 * 3_600_000) < 60_000, `daily TTL ${ttl} ms is about 30 h`)
   for (const ttl of await ttlOf(`rank:{game:${game.gameId}}:monthly:2026-01:*`)) t.ok(Math.abs(ttl - (28 * 24 + 6) * 3_600_000) < 60_000, `monthly TTL ${ttl} ms: until March begins`)
   for (const ttl of await ttlOf(`rank:{game:${game.gameId}}:board`)) t.equal(ttl, -1, 'the all-time board never expires')
+
+  // keep_periods changes during the day: the board never outlives a bucket it lists (expiries as absolute times).
+  const expiryOf = async (key: string): Promise<number> => Number(await app.redis.call('PEXPIRETIME', key))
+  const boardKey = `rank:{game:${game.gameId}}:daily:2026-01-31:board`
+  const bucketExpiries = async (): Promise<number[]> => await Promise.all((await keysMatching(app.redis, `rank:{game:${game.gameId}}:daily:2026-01-31:entries:*`)).map(expiryOf))
+  dataOf(await settings(game, { keep_periods: 5 }))
+  dataOf(await submit(app, game, { player: 'bob', score: 2 }))
+  t.ok(Math.max(...await bucketExpiries()) - await expiryOf(boardKey) > 3 * 86_400_000, 'a bucket written with keep_periods 5 lives days longer')
+  t.ok(await expiryOf(boardKey) <= Math.min(...await bucketExpiries()), 'the board keeps the earlier expiry')
+  dataOf(await settings(game, { keep_periods: 0 }))
+  dataOf(await submit(app, game, { player: 'carol', score: 1 }))
+  const earliest = Math.min(...await bucketExpiries())
+  t.ok(earliest - Date.now() < 7 * 3_600_000, `keep_periods 0: until midnight (${earliest - Date.now()} ms from now)`)
+  t.ok(await expiryOf(boardKey) <= earliest, 'and the board goes no later than its earliest bucket')
 })
 
 t.test('hidden and deleted players leave every board: periods, archives, seasons', async t => {
@@ -277,6 +292,10 @@ t.test('seasons: closing one archives the board; a new one begins empty', async 
   t.same(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/seasons`)), seasons, 'operators see the same list')
   t.match(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players/bob`)), { best_score: 5, meta: null }, 'operators see the current season')
   expectError(t, await settings(game, { order: 'asc' }), 'invalid_param', 'order is fixed once a season has closed')
+  t.match(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players/alice`)), { best_score: 30, season_id: 1, rank: 1 }, 'a player only in a closed season is found there')
+  t.match(dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}/players/alice`, { hidden: true })), { hidden: true, rank: null, season_id: 1 }, 'and can be hidden')
+  t.same(names(dataOf(await top(app, game, { season_id: '1' }))), ['bob'])
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}/players/alice`, { hidden: false }))
   expectError(t, await admin(app, 'POST', '/admin/games/nope/seasons'), 'not_found', 'no such game')
 
   const out: string[] = []
@@ -284,6 +303,30 @@ t.test('seasons: closing one archives the board; a new one begins empty', async 
   t.equal(await runCli(['seasons', 'close', game.gameId], io), 0)
   t.match(JSON.parse(out.join('\n')), { season_id: 2 })
   t.equal(dataOf(await read(game, 'seasons')).season_id, 3)
+})
+
+t.test('a signed submit sent again after its season closed is expired_ts, saying so', async t => {
+  const game = await createGame(app)
+  const fields = { player: 'alice', score: 7, ts: Math.floor(Date.now() / 1000) }
+  dataOf(await submit(app, game, fields))
+  t.equal(dataOf(await submit(app, game, fields)).improved, false, 'a replay in the same season answers the standing')
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/seasons`))
+  const again = await submit(app, game, fields)
+  expectError(t, again, 'expired_ts', 'accepted in the closed season')
+  t.match(again.json().message, /season that has closed/)
+  t.equal(dataOf(await top(app, game)).total, 0, 'nothing stored in the new season')
+  t.match(dataOf(await submit(app, game, { ...fields, ts: fields.ts + 1 })), { improved: true, rank: 1 }, 'a new signature plays in the new season')
+})
+
+t.test('settings written by hand are read as the record reads them, by the scripts too', async t => {
+  const game = await createGame(app)
+  dataOf(await submit(app, game, { player: 'alice', score: 1 }))
+  await app.redis.hset(`rank:{game:${game.gameId}}:game`, 'order', 'ASC', 'season', '01')
+  await app.syncRecordCache()
+  dataOf(await settings(game, {}))
+  t.match(dataOf(await submit(app, game, { player: 'bob', score: 2 })), { improved: true, rank: 1 }, 'ASC is desc and 01 is season 1, for the scripts as for the record')
+  t.same(names(dataOf(await top(app, game))), ['bob', 'alice'])
+  t.equal(dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/seasons`)).season_id, 1, 'and a season closes')
 })
 
 t.test('a submit racing a season close lands in the old season or the new one, never lost', async t => {

@@ -7,6 +7,32 @@ import { admin, createGame, dataOf, get, submit } from './helpers/app.js'
 import { CHROMIUM, launchBrowser } from './helpers/browser.js'
 import { listeningApp } from './helpers/listening.js'
 
+/** Where screenshots go: SCREENSHOT_DIR, or a new temporary folder (printed). */
+function screenshotFolder (t: { comment: (message: string) => void }): string {
+  const folder = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'ranking-screens-'))
+  mkdirSync(folder, { recursive: true })
+  t.comment(`screenshots in ${folder}`)
+  return folder
+}
+
+/** Pages are checked at desktop size and at a phone's (390x844). */
+const VIEWPORTS = [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]] as const
+
+/**
+ * A page at `viewport` that records script errors and blocked content (a
+ * Content-Security-Policy violation is reported on the console), and tells
+ * how far its content overflows sideways.
+ */
+async function watchedPage (browser: Awaited<ReturnType<typeof launchBrowser>>, viewport: { width: number, height: number }) {
+  const context = await browser.newContext({ viewport })
+  const page = await context.newPage()
+  const problems: string[] = []
+  page.on('pageerror', error => { problems.push(error.message) })
+  page.on('console', message => { if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text()) })
+  const overflow = async (): Promise<number> => await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+  return { context, page, problems, overflow }
+}
+
 /*
  * End to end in real headless Chromium: log in on the play page, play the
  * demo game to a score, see the board and the own rank update, rate the
@@ -86,18 +112,11 @@ t.test('the front door, the play, login and unapproved-game pages at desktop and
   }
   const session = dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'grace' }))
   dataOf(await admin(app, 'POST', '/admin/games', { game_id: 'draft', name: 'A draft game' }))
-  const folder = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'ranking-screens-'))
-  mkdirSync(folder, { recursive: true })
-  t.comment(`screenshots in ${folder}`)
+  const folder = screenshotFolder(t)
 
   const browser = await launchBrowser(t)
-  for (const [size, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]] as const) {
-    const context = await browser.newContext({ viewport })
-    const page = await context.newPage()
-    const problems: string[] = []
-    page.on('pageerror', error => { problems.push(error.message) })
-    page.on('console', message => { if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text()) })
-    const overflow = async (): Promise<number> => await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+  for (const [size, viewport] of VIEWPORTS) {
+    const { context, page, problems, overflow } = await watchedPage(browser, viewport)
 
     await page.goto(`${baseUrl}/`)
     for (const selector of ['h1', 'a[href="/play/demo"]', 'a[href="/docs"]', 'a[href="/healthz"]']) {
@@ -172,20 +191,13 @@ t.test('the board switch and the around-me view at desktop and phone size', asyn
   const grace = dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'grace' }))
   const linus = dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'linus' }))
   await createGame(app, { gameId: 'plain' })
-  const folder = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'ranking-screens-'))
-  mkdirSync(folder, { recursive: true })
-  t.comment(`screenshots in ${folder}`)
+  const folder = screenshotFolder(t)
   const neighbours = ['نور الهدى — 900', 'שלום — 700', 'grace — 600', '👩‍💻 ada — 500', 'a-name-that-is-thirty-chars!! — 300']
   const resets = /^Resets in (\d+ days?( \d+ h)?|\d+ h( \d+ min)?|\d+ min|less than a minute)$/
 
   const browser = await launchBrowser(t)
-  for (const [size, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]] as const) {
-    const context = await browser.newContext({ viewport })
-    const page = await context.newPage()
-    const problems: string[] = []
-    page.on('pageerror', error => { problems.push(error.message) })
-    page.on('console', message => { if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text()) })
-    const overflow = async (): Promise<number> => await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+  for (const [size, viewport] of VIEWPORTS) {
+    const { context, page, problems, overflow } = await watchedPage(browser, viewport)
     const pressed = async (): Promise<string[]> => await page.locator('.board-switch button[aria-pressed="true"]').allTextContents()
 
     // All time, as the page opens: grace is not in the top 10, and her neighbourhood shows her.

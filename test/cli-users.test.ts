@@ -159,18 +159,18 @@ t.test('players get, hide, show and delete', async t => {
   const createdAt = dataOf(await top(app, g)).items[0].created_at
 
   t.same(printed(t, await cli(env, ['players', 'get', g.gameId, 'p1'])),
-    { player_name: 'p1', best_score: 50, created_at: createdAt, meta: '{"lvl": 2}', hidden: false, rank: 1 })
+    { player_name: 'p1', best_score: 50, created_at: createdAt, meta: '{"lvl": 2}', hidden: false, rank: 1, season_id: 1 })
   t.same(printed(t, await cli(env, ['players', 'get', g.gameId, 'p2'])),
-    { player_name: 'p2', best_score: 40, created_at: dataOf(await top(app, g)).items[1].created_at, meta: null, hidden: false, rank: 2 })
+    { player_name: 'p2', best_score: 40, created_at: dataOf(await top(app, g)).items[1].created_at, meta: null, hidden: false, rank: 2, season_id: 1 })
 
   t.same(printed(t, await cli(env, ['players', 'hide', g.gameId, 'p1'])),
-    { player_name: 'p1', best_score: 50, created_at: createdAt, meta: '{"lvl": 2}', hidden: true, rank: null })
+    { player_name: 'p1', best_score: 50, created_at: createdAt, meta: '{"lvl": 2}', hidden: true, rank: null, season_id: 1 })
   t.same(dataOf(await top(app, g)).items.map((item: any) => [item.rank, item.player_name]), [[1, 'p2']], 'off the board over HTTP')
   t.same(dataOf(await me(app, g, 'p1')), { player_name: 'p1', best_score: 50, rank: null })
   t.same(dataOf(await me(app, g, 'p2')), { player_name: 'p2', best_score: 40, rank: 1 })
 
   t.same(printed(t, await cli(env, ['players', 'show', g.gameId, 'p1'])),
-    { player_name: 'p1', best_score: 50, created_at: createdAt, meta: '{"lvl": 2}', hidden: false, rank: 1 })
+    { player_name: 'p1', best_score: 50, created_at: createdAt, meta: '{"lvl": 2}', hidden: false, rank: 1, season_id: 1 })
   t.same(dataOf(await top(app, g)).items.map((item: any) => [item.rank, item.player_name]), [[1, 'p1'], [2, 'p2']], 'back on the board')
 
   t.same(printed(t, await cli(env, ['players', 'delete', g.gameId, 'p1'])), {})

@@ -83,7 +83,7 @@ t.test('a user hidden with PATCH /admin/users keeps the best score but leaves th
   t.same(dataOf(await meSelf(app, aCookie, game.gameId)),
     { player_name: a, best_score: 500, rank: 1, total_players: 3, is_dev_record: false, is_admin_record: false }, 'me-self of a visible user does not count the hidden one')
   t.same(dataOf(await admin(app, 'GET', playerUrl(game.gameId, b))),
-    { player_name: b, best_score: 400, created_at: (await entryOf(app, game, b)).created_at, meta: null, hidden: false, rank: null }, 'entry: own flag false, rank null through the user')
+    { player_name: b, best_score: 400, created_at: (await entryOf(app, game, b)).created_at, meta: null, hidden: false, rank: null, season_id: 1 }, 'entry: own flag false, rank null through the user')
 
   // Improving while hidden stores the best, rank stays null.
   t.same(dataOf(await submit(app, game, { player: b, score: 450 })), { score: 450, improved: true, best_score: 450, rank: null }, 'API-key submit while hidden')
@@ -215,14 +215,14 @@ t.test('hiding an entry on one board with PATCH /admin/games/:g/players/:p', asy
 
   const res = await admin(app, 'PATCH', playerUrl(gA.gameId, player), { hidden: true })
   t.equal(res.headers['content-type'], JSON_TYPE)
-  t.same(res.json(), { ok: true, data: { player_name: player, best_score: 500, created_at: created, meta, hidden: true, rank: null } })
+  t.same(res.json(), { ok: true, data: { player_name: player, best_score: 500, created_at: created, meta, hidden: true, rank: null, season_id: 1 } })
   t.same(await board(app, gA), { total: 2, rows: [[1, top1, 900], [2, last, 100]] }, 'off board A')
   t.same(dataOf(await me(app, gA, player)), { player_name: player, best_score: 500, rank: null })
   t.same(dataOf(await me(app, gA, last)), { player_name: last, best_score: 100, rank: 2 })
   t.same(await board(app, gB), { total: 2, rows: [[1, player, 20], [2, last, 10]] }, 'still on board B')
   t.same(dataOf(await me(app, gB, player)), { player_name: player, best_score: 20, rank: 1 })
-  t.same(await entryOf(app, gA, player), { player_name: player, best_score: 500, created_at: created, meta, hidden: true, rank: null }, 'GET while hidden')
-  t.same(await entryOf(app, gB, player), { player_name: player, best_score: 20, created_at: (await entryOf(app, gB, player)).created_at, meta: null, hidden: false, rank: 1 }, 'GET on board B: meta null')
+  t.same(await entryOf(app, gA, player), { player_name: player, best_score: 500, created_at: created, meta, hidden: true, rank: null, season_id: 1 }, 'GET while hidden')
+  t.same(await entryOf(app, gB, player), { player_name: player, best_score: 20, created_at: (await entryOf(app, gB, player)).created_at, meta: null, hidden: false, rank: 1, season_id: 1 }, 'GET on board B: meta null')
 
   // A user of that name on board A: submit-self sees the board's flag too.
   await createUser(app, player)
@@ -233,11 +233,11 @@ t.test('hiding an entry on one board with PATCH /admin/games/:g/players/:p', asy
   t.same(dataOf(await submitSelf(app, session, gB.gameId, '30')),
     { score: 30, improved: true, best_score: 30, rank: 1, total_players: 2, is_dev_record: false, is_admin_record: false }, 'board B unaffected')
   const hiddenEntry = await entryOf(app, gA, player)
-  t.same({ ...hiddenEntry, created_at: 'x' }, { player_name: player, best_score: 960, created_at: 'x', meta: '[1]', hidden: true, rank: null })
+  t.same({ ...hiddenEntry, created_at: 'x' }, { player_name: player, best_score: 960, created_at: 'x', meta: '[1]', hidden: true, rank: null, season_id: 1 })
   t.ok(Date.parse(hiddenEntry.created_at) > Date.parse(created), 'created_at moved with the new best')
 
   const shown = dataOf(await admin(app, 'PATCH', playerUrl(gA.gameId, player), { hidden: false }))
-  t.same(shown, { player_name: player, best_score: 960, created_at: hiddenEntry.created_at, meta: '[1]', hidden: false, rank: 1 })
+  t.same(shown, { player_name: player, best_score: 960, created_at: hiddenEntry.created_at, meta: '[1]', hidden: false, rank: 1, season_id: 1 })
   t.same(await board(app, gA), { total: 3, rows: [[1, player, 960], [2, top1, 900], [3, last, 100]] })
 
   // Hiding twice and showing twice are harmless.
@@ -250,7 +250,7 @@ t.test('hiding an entry on one board with PATCH /admin/games/:g/players/:p', asy
 
   // Form bodies: booleans as true/false/1/0.
   const form = await app.inject({ method: 'PATCH', url: playerUrl(gA.gameId, last), payload: formBody({ hidden: '1' }), headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-www-form-urlencoded' } })
-  t.same(dataOf(form), { player_name: last, best_score: 100, created_at: (await entryOf(app, gA, last)).created_at, meta: null, hidden: true, rank: null })
+  t.same(dataOf(form), { player_name: last, best_score: 100, created_at: (await entryOf(app, gA, last)).created_at, meta: null, hidden: true, rank: null, season_id: 1 })
   const formShow = await app.inject({ method: 'PATCH', url: playerUrl(gA.gameId, last), payload: formBody({ hidden: 'false' }), headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-www-form-urlencoded' } })
   t.equal(dataOf(formShow).rank, 3)
 })
@@ -265,16 +265,16 @@ t.test('the board flag and the user flag combine: either one hides', async t => 
   dataOf(await admin(app, 'PATCH', playerUrl(game.gameId, u), { hidden: true }))
   await setUserHidden(app, u, true)
   await setUserHidden(app, u, false)
-  t.same({ ...(await entryOf(app, game, u)), created_at: 'x' }, { player_name: u, best_score: 50, created_at: 'x', meta: null, hidden: true, rank: null }, 'un-hiding the user keeps the board flag')
+  t.same({ ...(await entryOf(app, game, u)), created_at: 'x' }, { player_name: u, best_score: 50, created_at: 'x', meta: null, hidden: true, rank: null, season_id: 1 }, 'un-hiding the user keeps the board flag')
   t.same(await board(app, game), { total: 1, rows: [[1, other, 40]] })
 
   await setUserHidden(app, u, true)
   t.same({ ...dataOf(await admin(app, 'PATCH', playerUrl(game.gameId, u), { hidden: false })), created_at: 'x' },
-    { player_name: u, best_score: 50, created_at: 'x', meta: null, hidden: false, rank: null }, 'showing on the board keeps the user flag')
+    { player_name: u, best_score: 50, created_at: 'x', meta: null, hidden: false, rank: null, season_id: 1 }, 'showing on the board keeps the user flag')
   t.same(await board(app, game), { total: 1, rows: [[1, other, 40]] })
 
   await setUserHidden(app, u, false)
-  t.same({ ...(await entryOf(app, game, u)), created_at: 'x' }, { player_name: u, best_score: 50, created_at: 'x', meta: null, hidden: false, rank: 1 })
+  t.same({ ...(await entryOf(app, game, u)), created_at: 'x' }, { player_name: u, best_score: 50, created_at: 'x', meta: null, hidden: false, rank: 1, season_id: 1 })
   t.same(await board(app, game), { total: 2, rows: [[1, u, 50], [2, other, 40]] })
 })
 
@@ -299,7 +299,7 @@ t.test('DELETE /admin/games/:g/players/:p removes the entry', async t => {
 
   // A later submit starts a fresh, visible entry (the board flag went with the entry).
   t.same(dataOf(await submit(app, game, { player: gone, score: 10 })), { score: 10, improved: true, best_score: 10, rank: 2 })
-  t.same({ ...(await entryOf(app, game, gone)), created_at: 'x' }, { player_name: gone, best_score: 10, created_at: 'x', meta: null, hidden: false, rank: 2 })
+  t.same({ ...(await entryOf(app, game, gone)), created_at: 'x' }, { player_name: gone, best_score: 10, created_at: 'x', meta: null, hidden: false, rank: 2, season_id: 1 })
 
   // Deleting a visible entry moves the others up.
   dataOf(await admin(app, 'DELETE', playerUrl(game.gameId, stays)))
@@ -333,5 +333,5 @@ t.test('board-entry routes: errors', async t => {
   expectError(t, noToken, 'unauthorized', 'GET without the token')
   expectError(t, await app.inject({ method: 'DELETE', url: known, headers: { authorization: 'Bearer wrong' } }), 'unauthorized', 'DELETE with a wrong token')
   // Nothing changed.
-  t.same({ ...(await entryOf(app, game, `${p}x`)), created_at: 'x' }, { player_name: `${p}x`, best_score: 1, created_at: 'x', meta: null, hidden: false, rank: 1 })
+  t.same({ ...(await entryOf(app, game, `${p}x`)), created_at: 'x' }, { player_name: `${p}x`, best_score: 1, created_at: 'x', meta: null, hidden: false, rank: 1, season_id: 1 })
 })

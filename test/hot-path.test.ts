@@ -23,22 +23,26 @@ async function topFrom (app: FastifyInstance, game: TestGame, address: string): 
 }
 
 t.test('failed checks count against the limit, and answer rate_limited once over it', async t => {
-  const { apps } = await buildTestApps(t, INSTANCES, { RATE_LIMIT_MAX: '6' })
+  const { apps } = await buildTestApps(t, INSTANCES, { RATE_LIMIT_MAX: '8' })
   const game = await createGame(apps[0] as FastifyInstance)
+  dataOf(await admin(apps[0] as FastifyInstance, 'PATCH', `/admin/games/${game.gameId}`, { periods: ['daily'] }))
   const app = (i: number): FastifyInstance => apps[i % INSTANCES] as FastifyInstance
-  // Six requests, each refused by a different check, spread over the instances.
+  // Eight requests, each refused by a different check, spread over the instances.
   const refused: Array<[string, () => Promise<LightMyRequestResponse>]> = [
     ['invalid_signature', async () => await submit(app(0), game, { player: 'p', score: 1, sign: 'f'.repeat(64) })],
     ['expired_ts', async () => await submit(app(1), game, { player: 'p', score: 1, ts: Math.floor(Date.now() / 1000) - 3600 })],
     ['invalid_score', async () => await submit(app(2), game, { player: 'p', score: '1.5' })],
     ['invalid_param', async () => await top(app(0), game, { limit: '0' })],
     ['invalid_player_name', async () => await me(app(1), game, '\u0000')],
-    ['invalid_game', async () => await get(app(2), '/api/rank', { action: 'top', api_key: game.apiKey, game_id: 'no-such-game' })]
+    ['invalid_game', async () => await get(app(2), '/api/rank', { action: 'top', api_key: game.apiKey, game_id: 'no-such-game' })],
+    // A board the game does not keep, and an archive long gone: refused before any script, counted all the same.
+    ['invalid_param', async () => await top(app(0), game, { period: 'weekly' })],
+    ['invalid_param', async () => await get(app(1), '/api/rank', { action: 'around', api_key: game.apiKey, game_id: game.gameId, player_name: 'p', period_id: '2001-01-01' })]
   ]
   for (const [i, [code, send]] of refused.entries()) {
     const answer = await send()
     t.equal(errorOf(answer), code, `request ${i + 1}: ${code}`)
-    t.equal(answer.headers['x-ratelimit-remaining'], String(5 - i), `request ${i + 1} was counted`)
+    t.equal(answer.headers['x-ratelimit-remaining'], String(7 - i), `request ${i + 1} was counted`)
   }
   for (const [i, [code, send]] of refused.entries()) {
     const answer = await send()

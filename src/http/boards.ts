@@ -13,6 +13,6 @@ export async function boardFields (leaderboard: Leaderboard, game: GameRecord, b
   const { period, seasonId } = board
   if (period !== undefined) return { period: period.kind, period_id: period.id, starts_at: iso(period.startsAt), resets_at: iso(period.resetsAt) }
   if (seasonId === undefined) return {}
-  const season = (await leaderboard.seasons(game)).find(one => one.season_id === seasonId)
+  const season = (await leaderboard.seasons(game.game_id)).items.find(one => one.season_id === seasonId)
   return { season_id: seasonId, started_at: season?.started_at ?? null, ended_at: season?.ended_at ?? null }
 }

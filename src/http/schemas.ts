@@ -139,7 +139,15 @@ const Game = Type.Object({
 const KeyRateLimit = Type.Optional(Type.Integer({ minimum: 1, description: 'requests per window from one address with this key; absent: the global RATE_LIMIT_MAX' }))
 const Key = Type.Object({ api_key: Type.String(), game_id: Type.String(), revoked: Type.Boolean(), created_at: Type.String({ format: 'date-time' }), rate_limit: KeyRateLimit })
 const User = Type.Object({ username: Type.String(), is_admin: Type.Boolean(), hidden: Type.Boolean(), created_at: Type.String({ format: 'date-time' }) })
-const Entry = Type.Object({ player_name: Type.String(), best_score: Type.Integer(), created_at: Type.String({ format: 'date-time' }), meta: Nullable(Type.String()), hidden: Type.Boolean(), rank: Nullable(Type.Integer()) })
+const Entry = Type.Object({
+  player_name: Type.String(),
+  best_score: Type.Integer(),
+  created_at: Type.String({ format: 'date-time' }),
+  meta: Nullable(Type.String()),
+  hidden: Type.Boolean(),
+  rank: Nullable(Type.Integer()),
+  season_id: Type.Integer({ minimum: 1, description: 'the season the entry is in: the current one, or the newest closed one that holds it' })
+})
 const Empty = Type.Object({})
 const ADMIN: ErrorCode[] = ['unauthorized', 'missing_param', 'invalid_param', 'not_found']
 const adminSecurity = { security: [{ adminToken: [] }], tags: ['admin'] }

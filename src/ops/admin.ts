@@ -223,14 +223,14 @@ export function createAdmin ({ records, users, leaderboard, sessionTtlS, session
      */
     async closeSeason (gameId: string, input?: unknown): Promise<Season> {
       readInput(schemas.none, input)
-      const closed = await records.closeSeason(await existingGame(gameId), now()) ?? fail('not_found', 'No such game.')
+      const closed = await records.closeSeason(await existingGame(gameId)) ?? fail('not_found', 'No such game.')
       // The closed season's dates, as the script recorded them.
-      return (await leaderboard.seasons(await existingGame(gameId))).find(season => season.season_id === closed) as Season
+      return (await leaderboard.seasons(gameId)).items.find(season => season.season_id === closed) as Season
     },
 
     async seasons (gameId: string): Promise<{ game_id: string, season_id: number, items: Season[] }> {
       const game = await existingGame(gameId)
-      return { game_id: game.game_id, season_id: game.season, items: await leaderboard.seasons(game) }
+      return { game_id: game.game_id, ...await leaderboard.seasons(game.game_id) }
     },
 
     /** A new key and its secret; the secret is shown this once. */

@@ -33,7 +33,7 @@ export interface BoardRef {
 }
 
 /** The current season of the all-time board: v1's board. */
-export function currentSeason (game: GameRecord): BoardRef {
+function currentSeason (game: GameRecord): BoardRef {
   return { scope: boardScopes.season(game.season), season: String(game.season) }
 }
 
@@ -60,14 +60,14 @@ export function chooseBoard (game: GameRecord, choice: BoardChoice, now: number)
   const { periodId, seasonId } = choice
   const period = choice.period ?? 'all'
   if (seasonId !== undefined) {
-    if (period !== 'all' || periodId !== undefined) fail('invalid_param', 'Parameter "season_id" reads the all-time board: it does not go with "period" or "period_id".')
+    if (period !== 'all' || periodId !== undefined) fail('invalid_param', 'Parameter "season_id" reads the all-time board: it does not go with a period or "period_id".')
     if (seasonId > game.season) fail('invalid_param', `Parameter "season_id" is not valid: this game's seasons are 1 to ${game.season}.`)
     return { scope: boardScopes.season(seasonId), season: seasonId === game.season ? String(game.season) : '', seasonId }
   }
   if (periodId !== undefined) {
     const kind = ID_KINDS.find(([form]) => form.test(periodId))?.[1]
     if (kind === undefined) fail('invalid_param', 'Parameter "period_id" is not valid: a day (2026-11-23), an ISO week (2026-W48) or a month (2026-11).')
-    if (period !== 'all' && period !== kind) fail('invalid_param', `Parameter "period_id" names a ${kind} period, not a ${period} one.`)
+    if (choice.period !== undefined && choice.period !== kind) fail('invalid_param', `Parameter "period_id" names a ${kind} period, not ${period === 'all' ? 'the all-time board' : `a ${period} one`}.`)
     keptKind(game, kind)
     const named = periodOfId(kind, periodId, game.timezone)
     if (named === undefined) fail('invalid_param', `Parameter "period_id" is not valid: ${periodId} is not a ${kind} period on the calendar.`)
@@ -94,14 +94,34 @@ export function currentPeriod (game: GameRecord, kind: PeriodKind, now: number):
   return period
 }
 
-/** The current period of each kind and the past ones kept, newest first. */
+const kept = new Map<string, Period[]>()
+
+/**
+ * The current period of a kind and the past ones kept, newest first;
+ * remembered per zone, keep and current period: a request naming an archive
+ * asks for them, and working them out takes keep_periods + 1 calendar reads.
+ */
 export function keptPeriodsOf (game: GameRecord, kind: PeriodKind, now: number): Period[] {
-  return keptPeriods(kind, game.timezone, now, game.keep_periods)
+  const key = `${kind} ${game.timezone} ${game.keep_periods} ${currentPeriod(game, kind, now).id}`
+  let periods = kept.get(key)
+  if (periods === undefined) {
+    periods = keptPeriods(kind, game.timezone, now, game.keep_periods)
+    if (kept.size > 1000) kept.clear()
+    kept.set(key, periods)
+  }
+  return periods
 }
 
-/** Every board of every period kind that may hold entries now, kept by the game or not (operators' hide and delete reach them all). */
+/**
+ * Every board of every period kind that may hold entries now, kept by the
+ * game or not, and the next one of each kind (operators' hide and delete
+ * reach them all).
+ */
 export function everyPeriodBoard (game: GameRecord, now: number): BoardRef[] {
-  return PERIOD_KINDS.flatMap(kind => keptPeriodsOf(game, kind, now).map(periodBoard))
+  return PERIOD_KINDS.flatMap(kind => {
+    const periods = keptPeriodsOf(game, kind, now)
+    return [periodAt(kind, game.timezone, periods[0]!.resetsAt), ...periods].map(periodBoard)
+  })
 }
 
 const expiries = new Map<string, number>()

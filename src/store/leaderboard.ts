@@ -2,10 +2,10 @@ import type { RedisClient as Redis } from './redis-client.js'
 import { fail } from '../http/envelope.js'
 import { boardScopes, keys } from './keys.js'
 import { TS_TOLERANCE_S } from '../http/params.js'
-import { defineLimitedScript, defineScript, luaSource } from './scripts.js'
+import { SEASON_OF, defineLimitedScript, defineScript, luaSource } from './scripts.js'
 import type { Limits } from './limits.js'
 import { child, metrics } from '../ops/metrics.js'
-import { chooseBoard, currentPeriod, currentSeason, everyPeriodBoard, periodExpiry, type BoardChoice, type BoardRef } from './boards.js'
+import { chooseBoard, currentPeriod, everyPeriodBoard, periodExpiry, type BoardChoice, type BoardRef } from './boards.js'
 import type { BoardOrder, GameRecord } from './records.js'
 import type { PeriodKind } from './periods.js'
 
@@ -52,9 +52,12 @@ export const encode = {
  * The board scripts (src/store/lua/, each file says what it returns). Each
  * starts with `moved()`, true when the game's order (ARGV[1]) or current
  * season (ARGV[2], '' for a board that is not the current season) is no
- * longer what the caller chose the keys by, and `clock()`, the Redis clock in ms.
+ * longer what the caller chose the keys by (read as records.ts reads them,
+ * so a field written by hand means what it means there), and `clock()`, the
+ * Redis clock in ms.
  */
-const BOARD_PRELUDE = "local function moved () local stored = redis.call('HMGET', KEYS[1], 'order', 'season'); return (stored[1] or 'desc') ~= ARGV[1] or (ARGV[2] ~= '' and (stored[2] or '1') ~= ARGV[2]) end; " +
+const BOARD_PRELUDE = `${SEASON_OF} local function moved () local stored = redis.call('HMGET', KEYS[1], 'order', 'season'); ` +
+  "return (stored[1] == 'asc' and 'asc' or 'desc') ~= ARGV[1] or (ARGV[2] ~= '' and seasonOf(stored[2]) ~= tonumber(ARGV[2])) end; " +
   "local function clock () local time = redis.call('TIME'); return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) end; "
 const SUBMIT = BOARD_PRELUDE + luaSource('submit', { TIME_DIGITS })
 const ME = BOARD_PRELUDE + luaSource('me')
@@ -64,6 +67,7 @@ const PLAYERS = BOARD_PRELUDE + luaSource('players')
 const SET_VISIBILITY = luaSource('set-visibility')
 const ENTRY = luaSource('entry')
 const DELETE_ENTRY = luaSource('delete-entry')
+const SEASONS = SEASON_OF + luaSource('seasons')
 
 /** How often a call is chosen again after its script found the game's settings moved on. */
 const ATTEMPTS = 3
@@ -86,6 +90,8 @@ export interface BoardEntry {
   hidden: boolean
   /** null when the entry or its user is hidden. */
   rank: number | null
+  /** The season of the all-time board the entry is in: the current one, or the newest closed one that holds it. */
+  season_id: number
 }
 
 /** A signed submit's `ts` and `sign`: what makes a replay recognisable. */
@@ -192,6 +198,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
   const visibilityScript = defineScript<number>(redis, 'rankSetVisibility', SET_VISIBILITY, { writes: true })
   const entryScript = defineScript<[string, string, string, number, number, number] | []>(redis, 'rankEntry', ENTRY)
   const deleteScript = defineScript<number>(redis, 'rankDeleteEntry', DELETE_ENTRY, { writes: true })
+  const seasonsScript = defineScript<[number, string, string[]]>(redis, 'rankSeasons', SEASONS)
   const now = clock ?? Date.now
 
   async function refreshed (gameId: string): Promise<GameRecord> {
@@ -228,10 +235,15 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
     return items
   }
 
-  /** The game's boards an operator's hide or delete must reach: seasons, newest first, and every period board that may hold entries. */
+  /**
+   * The game's boards an operator's hide or delete must reach: seasons,
+   * newest first, and every period board that may hold entries; with the
+   * season and the periods that would begin next, in case one begins while
+   * the change is on its way.
+   */
   function everyBoard (game: GameRecord): { seasons: string[], periods: string[] } {
     const seasons: string[] = []
-    for (let season = game.season; season >= 1; season--) seasons.push(boardScopes.season(season))
+    for (let season = game.season + 1; season >= 1; season--) seasons.push(boardScopes.season(season))
     return { seasons, periods: everyPeriodBoard(game, now()).map(board => board.scope) }
   }
 
@@ -273,6 +285,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
       }
       const [outcome, improved, best, , rank, total] = reply
       if (outcome === 'stale') fail('expired_ts', 'This submission was signed before its entry was deleted; sign a new one.')
+      if (outcome === 'closed') fail('expired_ts', 'This submission was accepted in a season that has closed since; sign a new one to play in the new season.')
       if (outcome === 'full_entries') fail('quota_exceeded', `This game's board is full (max_entries ${game.max_entries}); an operator can raise it.`)
       if (outcome === 'full_meta') fail('quota_exceeded', `This game's meta storage is full (max_meta_bytes ${game.max_meta_bytes}); submit without meta, or ask an operator to raise it.`)
       child(metrics.submits, signed === undefined ? 'session' : 'api_key', outcome === 'replay' ? 'replay' : improved === 1 ? 'improved' : 'unchanged').inc()
@@ -353,21 +366,29 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
       ) === 1
     },
 
-    /** The player's entry in the current season, as operators see it. */
+    /**
+     * The player's entry as operators see it: in the current season, or else
+     * in the newest closed season that holds one (a player may have played
+     * only before a close); null when no season does.
+     */
     async entry (game: GameRecord, player: string): Promise<BoardEntry | null> {
-      const scope = currentSeason(game).scope
       const gameId = game.game_id
-      const reply = await entryScript([keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope), keys.hiddenPlayers(gameId)], [player])
-      if (reply.length === 0) return null
-      const [best, ms, meta, boardHidden, rank, hasMeta] = reply
-      return {
-        player_name: player,
-        best_score: Number(best),
-        created_at: isoFromMs(ms),
-        meta: hasMeta === 1 ? meta : null,
-        hidden: boardHidden === 1,
-        rank: rankOrNull(rank)
+      for (let season = game.season; season >= 1; season--) {
+        const scope = boardScopes.season(season)
+        const reply = await entryScript([keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope), keys.hiddenPlayers(gameId)], [player])
+        if (reply.length === 0) continue
+        const [best, ms, meta, boardHidden, rank, hasMeta] = reply
+        return {
+          player_name: player,
+          best_score: Number(best),
+          created_at: isoFromMs(ms),
+          meta: hasMeta === 1 ? meta : null,
+          hidden: boardHidden === 1,
+          rank: rankOrNull(rank),
+          season_id: season
+        }
       }
+      return null
     },
 
     /** Deletes the player's entries from every board of the game; false when there were none. */
@@ -382,15 +403,21 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
     },
 
     /** Every season of the game, the current one last (ended_at null). */
-    async seasons (game: GameRecord): Promise<Season[]> {
-      const closed = await redis.hgetall(keys.seasons(game.game_id))
-      const seasons: Season[] = []
-      for (let season = 1; season < game.season; season++) {
-        const [startedAt = '', endedAt = ''] = (closed[String(season)] ?? '|').split('|')
-        seasons.push({ season_id: season, started_at: startedAt, ended_at: endedAt })
+    /**
+     * The current season and every season of the game, oldest first, read
+     * afresh (not from a cached record: a season may have closed a moment
+     * ago). One script call, in the game's slot.
+     */
+    async seasons (gameId: string): Promise<{ season_id: number, items: Season[] }> {
+      const [season, startedAt, closed] = await seasonsScript([keys.game(gameId), keys.seasons(gameId)], [])
+      const items: Season[] = []
+      for (let i = 0; i < closed.length; i += 2) {
+        const [started = '', ended = ''] = (closed[i + 1] as string).split('|')
+        items.push({ season_id: Number(closed[i]), started_at: started, ended_at: ended })
       }
-      seasons.push({ season_id: game.season, started_at: game.season_started_at, ended_at: null })
-      return seasons
+      items.sort((a, b) => a.season_id - b.season_id)
+      items.push({ season_id: season, started_at: startedAt, ended_at: null })
+      return { season_id: season, items }
     }
   }
 }

@@ -194,7 +194,7 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
       const created = await changeRecord(redis, cache, 'game', game.game_id, async () => await createGame([keys.game(game.game_id), keys.usage(game.game_id)], [
         'name', game.name, 'developer', game.developer ?? '', 'approved', game.approved ? '1' : '0', 'created_at', game.created_at,
         'max_entries', String(game.max_entries), 'max_meta_bytes', String(game.max_meta_bytes),
-        ...periodFields(game)
+        'order', game.order, ...periodFields(game)
       ]))
       return created === 0 ? null : game
     },
@@ -223,15 +223,15 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
     /**
      * Closes the game's current season (still `game.season`, or the one the
      * record has by then): it stays where it is, under its number, and the
-     * next begins, in one script. Every instance forgets its cached record,
+     * next begins, in one script, at the Redis clock's now. Every instance forgets its cached record,
      * and a board script called with the old season answers "moved".
      * Returns the closed season's number, or null when the game does not exist.
      */
-    async closeSeason (game: GameRecord, endedAt: string): Promise<number | null> {
+    async closeSeason (game: GameRecord): Promise<number | null> {
       for (let attempt = 1; attempt <= 3; attempt++) {
         const gameId = game.game_id
         const closed = await changeRecord(redis, cache, 'game', gameId, async () =>
-          await closeSeason([keys.game(gameId), keys.seasons(gameId), keys.usage(gameId, boardScopes.season(game.season + 1))], [String(game.season), endedAt]))
+          await closeSeason([keys.game(gameId), keys.seasons(gameId), keys.usage(gameId, boardScopes.season(game.season + 1))], [String(game.season)]))
         if (closed >= 0) return closed === 0 ? null : closed
         const fresh = await this.game(gameId, { fresh: true })
         if (fresh === null) return null

@@ -132,12 +132,19 @@ export function defineLimitedScript<T> (redis: Redis, name: string, lua: string,
   }
 }
 
+/**
+ * A Lua function on one line, for the scripts that read a game's `season`:
+ * the number records.ts reads from the stored text (1 to 999999999 in
+ * digits; anything else, written by hand, is 1).
+ */
+export const SEASON_OF = "local function seasonOf (text) local season = text and string.match(text, '^%d%d?%d?%d?%d?%d?%d?%d?%d?$') and tonumber(text) or 1; if season == 0 then return 1 end return season end;"
+
 /** The record scripts: create-if-absent, update-if-present, a game's creation with its usage, its update and the close of its season. */
 const CREATE_HASH = luaSource('create-hash')
 const UPDATE_HASH = luaSource('update-hash')
 const CREATE_GAME = luaSource('create-game')
-const UPDATE_GAME = luaSource('update-game')
-const CLOSE_SEASON = luaSource('close-season')
+const UPDATE_GAME = SEASON_OF + luaSource('update-game')
+const CLOSE_SEASON = SEASON_OF + luaSource('close-season')
 
 /** The record scripts (games, keys, users): create-if-absent and update-if-present. */
 export function hashScripts (redis: Redis) {

@@ -1,13 +1,15 @@
 import cors from '@fastify/cors'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifySchema, RouteHandlerMethod } from 'fastify'
 import { ok } from '../envelope.js'
 import { optional, param, parseBoardChoice, parseLimit, parseMeta, parseNeighbours, parseOffset, parsePlayerName, parsePlayerNames, parseScore, type Params } from '../params.js'
-import { API_KEY_ACTIONS, RANK_ACTIONS, actionConstraint, actionOf, explainRankMiss } from './action.js'
+import { API_KEY_ACTIONS, RANK_ACTIONS, actionConstraint, actionOf, explainRankMiss, type RankAction } from './action.js'
 import { requires } from './requires.js'
 import { routeSchemas } from '../schemas.js'
 import { HELMET } from '../../../plugins/security-headers.js'
-import { keptPeriodsOf } from '../../store/boards.js'
-import type { Leaderboard, SubmitResult } from '../../store/leaderboard.js'
+import { chooseBoard, keptPeriodsOf, type BoardChoice } from '../../store/boards.js'
+import type { SubmitResult } from '../../store/leaderboard.js'
+import type { Limits } from '../../store/limits.js'
+import type { ApiKeyAction } from '../../../plugins/api-key-auth.js'
 import { boardFields, iso } from '../boards.js'
 import type { GameRecord } from '../../store/records.js'
 
@@ -48,228 +50,160 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   await fastify.register(cors, { origin: '*', methods: 'GET, POST', exposedHeaders: 'Retry-After', maxAge: 86400, strictPreflight: false })
   const sameOrigin = { cors: false }
 
-  const apiKeyRoute = { rateLimitPolicy: 'apiKey' as const }
-  // Other sites' pages read these answers (CORS), so they may be loaded cross-origin.
-  const crossOrigin = { helmet: HELMET.crossOrigin }
   const { leaderboard } = fastify
   const now = leaderboard.now
 
-  fastify.route({
-    method: RANK_ACTIONS.submit,
-    url: '',
-    constraints: { action: 'submit' },
-    schema: routeSchemas.submit,
-    ...crossOrigin,
-    config: apiKeyRoute,
-    handler: fastify.apiKeyHandler({ required: ['api_key', 'game_id', 'player_name', 'score', 'ts', 'sign'], signed: true }, (fields, game) => {
-      const player = parsePlayerName(param(fields, 'player_name'))
-      const score = parseScore(param(fields, 'score'))
-      const meta = parseMeta(optional(fields, 'meta'))
-      const signed = { ts: param(fields, 'ts'), sign: param(fields, 'sign') }
-      return async (limits) => {
-        const result = await leaderboard.submit(game, player, score, meta, signed, limits)
-        return ok({ score, improved: result.improved, best_score: result.bestScore, rank: result.rank, ...submitPeriods(game, result) })
-      }
-    })
-  })
-
-  fastify.route({
-    method: RANK_ACTIONS.top,
-    url: '',
-    constraints: { action: 'top' },
-    schema: routeSchemas.top,
-    ...crossOrigin,
-    config: apiKeyRoute,
-    handler: fastify.apiKeyHandler({ required: ['api_key', 'game_id'] }, (fields, game) => {
-      const limit = parseLimit(optional(fields, 'limit'))
-      const offset = parseOffset(optional(fields, 'offset'))
-      const choice = parseBoardChoice(fields)
-      return async (limits) => {
-        const { total, items, board } = await leaderboard.top(game, choice, offset, limit, limits)
-        return ok({ game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) })
-      }
-    })
-  })
-
-  fastify.route({
-    method: RANK_ACTIONS.me,
-    url: '',
-    constraints: { action: 'me' },
-    schema: routeSchemas.me,
-    ...crossOrigin,
-    config: apiKeyRoute,
-    handler: fastify.apiKeyHandler({ required: ['api_key', 'game_id', 'player_name'] }, (fields, game) => {
-      const player = parsePlayerName(param(fields, 'player_name'))
-      const choice = parseBoardChoice(fields)
-      return async (limits) => {
-        const standing = await leaderboard.standing(game, choice, player, limits)
-        return ok({ player_name: player, best_score: standing.bestScore, rank: standing.rank, ...await boardFields(leaderboard, game, standing.board) })
-      }
-    })
-  })
-
-  /** around and around-self: the player, then the request's board and sides. */
-  function aroundOf (fields: Params, game: GameRecord, player: string) {
+  /**
+   * The board a request asks for, checked where the action's fields are (a
+   * bad one is counted against the rate limit like any bad field); the
+   * board is chosen again for the script call, from the record it finds.
+   */
+  function boardChoiceOf (fields: Params, game: GameRecord): BoardChoice {
     const choice = parseBoardChoice(fields)
-    const before = parseNeighbours(fields, 'before')
-    const after = parseNeighbours(fields, 'after')
-    return async (limits?: Parameters<Leaderboard['around']>[5]) => {
-      const { player: standing, total, items, board } = await leaderboard.around(game, choice, player, before, after, limits)
-      return { game_id: game.game_id, total, player: standing, items, ...await boardFields(leaderboard, game, board) }
-    }
+    chooseBoard(game, choice, now())
+    return choice
   }
-
-  fastify.route({
-    method: RANK_ACTIONS.around,
-    url: '',
-    constraints: { action: 'around' },
-    schema: routeSchemas.around,
-    ...crossOrigin,
-    config: apiKeyRoute,
-    handler: fastify.apiKeyHandler({ required: ['api_key', 'game_id', 'player_name'] }, (fields, game) => {
-      const around = aroundOf(fields, game, parsePlayerName(param(fields, 'player_name')))
-      return async (limits) => ok(await around(limits))
-    })
-  })
-
+  // Other sites' pages read the API-key answers (CORS), so they may be loaded cross-origin.
+  const apiKeyOptions = { helmet: HELMET.crossOrigin, config: { rateLimitPolicy: 'apiKey' as const } }
+  // The session actions stay same-origin.
+  const sessionOptions = { config: { rateLimitPolicy: 'session' as const, ...sameOrigin } }
+  const sessionChecks = [fastify.requireSession, fastify.checkOrigin, fastify.limitRate]
   /**
    * A body that holds 100 names of 30 four-byte characters, form-encoded
    * (about 37 KB), whatever BODY_LIMIT says for the other actions.
    */
-  const playersBodyLimit = Math.max(fastify.config.bodyLimit, PLAYERS_BODY_LIMIT)
+  const playersBodyLimit = { bodyLimit: Math.max(fastify.config.bodyLimit, PLAYERS_BODY_LIMIT) }
 
-  /** players and players-self: the named players on the request's board. */
-  function playersOf (fields: Params, game: GameRecord, players: string[]) {
-    const choice = parseBoardChoice(fields)
-    return async (limits?: Parameters<Leaderboard['players']>[3]) => {
-      const { total, items, board } = await leaderboard.players(game, choice, players, limits)
-      return { game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) }
+  /** The route of one action on this path, by the methods it takes. */
+  function actionRoute (action: RankAction, schema: FastifySchema, options: Record<string, unknown>, handler: RouteHandlerMethod): void {
+    const methods = RANK_ACTIONS[action]
+    fastify.route({ method: typeof methods === 'string' ? methods : [...methods], url: '', constraints: { action }, schema, ...options, handler })
+  }
+
+  /** An API-key action: the whole check order and its one script call (plugins/api-key-auth.ts). */
+  function apiKeyAction (action: RankAction, schema: FastifySchema, required: readonly string[], work: ApiKeyAction, { signed = false, ...options }: { signed?: boolean, bodyLimit?: number } = {}): void {
+    actionRoute(action, schema, { ...apiKeyOptions, ...options }, fastify.apiKeyHandler({ required, signed }, work))
+  }
+
+  /** A session action: the player is the logged-in user, of a playable game. */
+  function sessionAction (action: RankAction, schema: FastifySchema, required: readonly string[], handler: RouteHandlerMethod, options: { bodyLimit?: number } = {}): void {
+    actionRoute(action, schema, {
+      ...sessionOptions,
+      ...options,
+      preValidation: fastify.readFields,
+      preHandler: [...sessionChecks, requires('game_id', ...required), fastify.requireApprovedGame]
+    }, handler)
+  }
+
+  apiKeyAction('submit', routeSchemas.submit, ['api_key', 'game_id', 'player_name', 'score', 'ts', 'sign'], (fields, game) => {
+    const player = parsePlayerName(param(fields, 'player_name'))
+    const score = parseScore(param(fields, 'score'))
+    const meta = parseMeta(optional(fields, 'meta'))
+    const signed = { ts: param(fields, 'ts'), sign: param(fields, 'sign') }
+    return async (limits) => {
+      const result = await leaderboard.submit(game, player, score, meta, signed, limits)
+      return ok({ score, improved: result.improved, best_score: result.bestScore, rank: result.rank, ...submitPeriods(game, result) })
+    }
+  }, { signed: true })
+
+  apiKeyAction('top', routeSchemas.top, ['api_key', 'game_id'], (fields, game) => {
+    const limit = parseLimit(optional(fields, 'limit'))
+    const offset = parseOffset(optional(fields, 'offset'))
+    const choice = boardChoiceOf(fields, game)
+    return async (limits) => {
+      const { total, items, board } = await leaderboard.top(game, choice, offset, limit, limits)
+      return ok({ game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) })
+    }
+  })
+
+  apiKeyAction('me', routeSchemas.me, ['api_key', 'game_id', 'player_name'], (fields, game) => {
+    const player = parsePlayerName(param(fields, 'player_name'))
+    const choice = boardChoiceOf(fields, game)
+    return async (limits) => {
+      const standing = await leaderboard.standing(game, choice, player, limits)
+      return ok({ player_name: player, best_score: standing.bestScore, rank: standing.rank, ...await boardFields(leaderboard, game, standing.board) })
+    }
+  })
+
+  /** around and around-self: the player, then the request's board and sides. */
+  function aroundOf (fields: Params, game: GameRecord, player: string) {
+    const choice = boardChoiceOf(fields, game)
+    const before = parseNeighbours(fields, 'before')
+    const after = parseNeighbours(fields, 'after')
+    return async (limits?: Limits) => {
+      const { player: standing, total, items, board } = await leaderboard.around(game, choice, player, before, after, limits)
+      return ok({ game_id: game.game_id, total, player: standing, items, ...await boardFields(leaderboard, game, board) })
     }
   }
 
-  fastify.route({
-    method: [...RANK_ACTIONS.players],
-    url: '',
-    constraints: { action: 'players' },
-    bodyLimit: playersBodyLimit,
-    schema: routeSchemas.players,
-    ...crossOrigin,
-    config: apiKeyRoute,
-    handler: fastify.apiKeyHandler({ required: ['api_key', 'game_id', 'player_names'] }, (fields, game) => {
-      const players = playersOf(fields, game, parsePlayerNames(param(fields, 'player_names')))
-      return async (limits) => ok(await players(limits))
-    })
-  })
+  /** players and players-self: the named players on the request's board. */
+  function playersOf (fields: Params, game: GameRecord, players: string[]) {
+    const choice = boardChoiceOf(fields, game)
+    return async (limits?: Limits) => {
+      const { total, items, board } = await leaderboard.players(game, choice, players, limits)
+      return ok({ game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) })
+    }
+  }
+
+  apiKeyAction('around', routeSchemas.around, ['api_key', 'game_id', 'player_name'], (fields, game) =>
+    aroundOf(fields, game, parsePlayerName(param(fields, 'player_name'))))
+
+  apiKeyAction('players', routeSchemas.players, ['api_key', 'game_id', 'player_names'], (fields, game) =>
+    playersOf(fields, game, parsePlayerNames(param(fields, 'player_names'))), playersBodyLimit)
 
   // Game facts without a board script: the limits are counted on their own.
-  fastify.route({
-    method: RANK_ACTIONS.periods,
-    url: '',
-    constraints: { action: 'periods' },
-    schema: routeSchemas.periods,
-    ...crossOrigin,
-    config: apiKeyRoute,
-    handler: fastify.apiKeyHandler({ required: ['api_key', 'game_id'] }, (_fields, game) => async (limits) => {
-      await fastify.rateLimits.countAlone(limits)
-      const at = now()
-      const items = game.periods.flatMap(kind => keptPeriodsOf(game, kind, at).map((period, index) => ({
-        period: kind, period_id: period.id, starts_at: iso(period.startsAt), resets_at: iso(period.resetsAt), current: index === 0
-      })))
-      return ok({ game_id: game.game_id, timezone: game.timezone, keep_periods: game.keep_periods, items })
-    })
+  apiKeyAction('periods', routeSchemas.periods, ['api_key', 'game_id'], (_fields, game) => async (limits) => {
+    await fastify.rateLimits.countAlone(limits)
+    const at = now()
+    const items = game.periods.flatMap(kind => keptPeriodsOf(game, kind, at).map((period, index) => ({
+      period: kind, period_id: period.id, starts_at: iso(period.startsAt), resets_at: iso(period.resetsAt), current: index === 0
+    })))
+    return ok({ game_id: game.game_id, timezone: game.timezone, keep_periods: game.keep_periods, items })
   })
 
-  fastify.route({
-    method: RANK_ACTIONS.seasons,
-    url: '',
-    constraints: { action: 'seasons' },
-    schema: routeSchemas.seasons,
-    ...crossOrigin,
-    config: apiKeyRoute,
-    handler: fastify.apiKeyHandler({ required: ['api_key', 'game_id'] }, (_fields, game) => async (limits) => {
-      await fastify.rateLimits.countAlone(limits)
-      return ok({ game_id: game.game_id, season_id: game.season, items: await leaderboard.seasons(game) })
-    })
+  apiKeyAction('seasons', routeSchemas.seasons, ['api_key', 'game_id'], (_fields, game) => async (limits) => {
+    await fastify.rateLimits.countAlone(limits)
+    return ok({ game_id: game.game_id, ...await leaderboard.seasons(game.game_id) })
   })
 
   // Session mode: the player is the logged-in user, on the same boards.
-  const sessionRoute = { rateLimitPolicy: 'session' as const, ...sameOrigin }
-  const sessionChecks = [fastify.requireSession, fastify.checkOrigin, fastify.limitRate]
-
-  fastify.route({
-    method: RANK_ACTIONS['submit-self'],
-    url: '',
-    constraints: { action: 'submit-self' },
-    schema: routeSchemas.submitSelf,
-    config: sessionRoute,
-    preValidation: fastify.readFields,
-    preHandler: [...sessionChecks, requires('game_id', 'score'), fastify.requireApprovedGame],
-    handler: async (request) => {
-      const score = parseScore(param(request.fields, 'score'))
-      const meta = parseMeta(optional(request.fields, 'meta'))
-      const user = request.user!
-      const game = request.game!
-      const result = await leaderboard.submit(game, user.username, score, meta)
-      return ok({
-        score,
-        improved: result.improved,
-        best_score: result.bestScore,
-        rank: result.rank,
-        total_players: result.totalPlayers,
-        is_dev_record: game.developer === user.username,
-        is_admin_record: user.is_admin,
-        ...submitPeriods(game, result)
-      })
-    }
+  sessionAction('submit-self', routeSchemas.submitSelf, ['score'], async (request) => {
+    const score = parseScore(param(request.fields, 'score'))
+    const meta = parseMeta(optional(request.fields, 'meta'))
+    const user = request.user!
+    const game = request.game!
+    const result = await leaderboard.submit(game, user.username, score, meta)
+    return ok({
+      score,
+      improved: result.improved,
+      best_score: result.bestScore,
+      rank: result.rank,
+      total_players: result.totalPlayers,
+      is_dev_record: game.developer === user.username,
+      is_admin_record: user.is_admin,
+      ...submitPeriods(game, result)
+    })
   })
 
-  fastify.route({
-    method: RANK_ACTIONS['me-self'],
-    url: '',
-    constraints: { action: 'me-self' },
-    schema: routeSchemas.meSelf,
-    config: sessionRoute,
-    preValidation: fastify.readFields,
-    preHandler: [...sessionChecks, requires('game_id'), fastify.requireApprovedGame],
-    handler: async (request) => {
-      const user = request.user!
-      const game = request.game!
-      const standing = await leaderboard.standing(game, parseBoardChoice(request.fields), user.username)
-      return ok({
-        player_name: user.username,
-        best_score: standing.bestScore,
-        rank: standing.rank,
-        total_players: standing.totalPlayers,
-        is_dev_record: game.developer === user.username,
-        is_admin_record: user.is_admin,
-        ...await boardFields(leaderboard, game, standing.board)
-      })
-    }
+  sessionAction('me-self', routeSchemas.meSelf, [], async (request) => {
+    const user = request.user!
+    const game = request.game!
+    const standing = await leaderboard.standing(game, boardChoiceOf(request.fields, game), user.username)
+    return ok({
+      player_name: user.username,
+      best_score: standing.bestScore,
+      rank: standing.rank,
+      total_players: standing.totalPlayers,
+      is_dev_record: game.developer === user.username,
+      is_admin_record: user.is_admin,
+      ...await boardFields(leaderboard, game, standing.board)
+    })
   })
 
-  fastify.route({
-    method: RANK_ACTIONS['around-self'],
-    url: '',
-    constraints: { action: 'around-self' },
-    schema: routeSchemas.aroundSelf,
-    config: sessionRoute,
-    preValidation: fastify.readFields,
-    preHandler: [...sessionChecks, requires('game_id'), fastify.requireApprovedGame],
-    handler: async (request) => ok(await aroundOf(request.fields, request.game!, request.user!.username)())
-  })
+  sessionAction('around-self', routeSchemas.aroundSelf, [], async (request) => await aroundOf(request.fields, request.game!, request.user!.username)())
 
-  fastify.route({
-    method: [...RANK_ACTIONS['players-self']],
-    url: '',
-    constraints: { action: 'players-self' },
-    bodyLimit: playersBodyLimit,
-    schema: routeSchemas.playersSelf,
-    config: sessionRoute,
-    preValidation: fastify.readFields,
-    preHandler: [...sessionChecks, requires('game_id'), fastify.requireApprovedGame],
-    handler: async (request) => {
-      const friends = parsePlayerNames(optional(request.fields, 'player_names'))
-      return ok(await playersOf(request.fields, request.game!, [...new Set([request.user!.username, ...friends])])())
-    }
-  })
+  sessionAction('players-self', routeSchemas.playersSelf, [], async (request) => {
+    const friends = parsePlayerNames(optional(request.fields, 'player_names'))
+    return await playersOf(request.fields, request.game!, [...new Set([request.user!.username, ...friends])])()
+  }, playersBodyLimit)
 }

@@ -12,7 +12,8 @@
 --
 -- Returns {'moved'} (the game's order or season changed: choose again),
 -- {'period', ms} (the instant is outside a period named: choose them at ms),
--- {'stale'} (signed before the player's entry was deleted), {'full_entries'}
+-- {'stale'} (signed before the player's entry was deleted), {'closed'} (this
+-- signed request was accepted in a season closed since), {'full_entries'}
 -- or {'full_meta'} (a cap of the game would be passed: nothing stored); or
 -- {outcome, improved 0/1, best, best ms, rank or -1, visible total, then per
 -- period: improved 0/1, best or '', rank or -1}, outcome 'ok' or 'replay'
@@ -67,7 +68,8 @@ local function periods (result, store)
       if isVisible() then redis.call('ZADD', periodBoard, boardScore, periodMs .. player) end
       local ttl = tonumber(ARGV[13 + 3 * i]) - now
       redis.call('PEXPIRE', periodEntries, ttl)
-      redis.call('PEXPIRE', periodBoard, ttl)
+      -- Never later than any of its buckets (keep_periods may have changed): a board member always has its entry.
+      redis.call('PEXPIRE', periodBoard, ttl, 'LT')
       improved = 1
     end
     table.insert(result, improved)
@@ -85,8 +87,11 @@ if ts ~= '' then
   local deletedAt = redis.call('GET', deleted)
   if deletedAt and tonumber(ts) < tonumber(deletedAt) then return {'stale'} end
   if redis.call('EXISTS', seen) == 1 then
-    -- Accepted before; its entry gone since means an operator deleted it.
-    if not entry then return {'stale'} end
+    -- Accepted before; its entry gone since means an operator deleted it, or the season closed.
+    if not entry then
+      if deletedAt then return {'stale'} end
+      return {'closed'}
+    end
     return answer('replay', 0, false)
   end
 end

@@ -8,10 +8,10 @@
 local game, usage, board, hidden, hiddenUsers = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 if redis.call('EXISTS', game) == 0 then return 0 end
 local order = ARGV[1]
-if order ~= '' and order ~= (redis.call('HGET', game, 'order') or 'desc') then
+if order ~= '' and order ~= (redis.call('HGET', game, 'order') == 'asc' and 'asc' or 'desc') then
   local entries = tonumber(redis.call('HGET', usage, 'entries') or
     (redis.call('ZCARD', board) + redis.call('SCARD', hidden) + redis.call('SCARD', hiddenUsers)))
-  if (redis.call('HGET', game, 'season') or '1') ~= '1' or entries > 0 then return -1 end
+  if seasonOf(redis.call('HGET', game, 'season')) ~= 1 or entries > 0 then return -1 end
   redis.call('HSET', game, 'order', order)
 end
 if #ARGV > 1 then redis.call('HSET', game, unpack(ARGV, 2)) end
