@@ -1,4 +1,5 @@
 import { execFile, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -41,13 +42,38 @@ export interface TestCluster {
 
 const NODES = 6
 
+/**
+ * Starts a cluster on free ports. A port found free can be taken before its
+ * node binds it, and each node also binds its cluster bus port (its port +
+ * 10000, in the range the system hands out for outgoing connections): when
+ * a node cannot start for that, the cluster starts again on other ports.
+ */
 export async function startTestCluster (): Promise<TestCluster> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startClusterOnce()
+    } catch (error) {
+      if (attempt === 3 || !/test redis-server exited/.test(String(error))) throw error
+    }
+  }
+}
+
+/** Whether nothing listens on a loopback port now. */
+async function canListen (port: number): Promise<boolean> {
+  return await new Promise(resolve => {
+    const server = createServer()
+    server.once('error', () => { resolve(false) })
+    server.listen(port, '127.0.0.1', () => { server.close(() => { resolve(true) }) })
+  })
+}
+
+async function startClusterOnce (): Promise<TestCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'ranking-test-cluster-'))
   const nodes = new Map<number, ChildProcess>()
   const ports: number[] = []
   for (let i = 0; i < NODES; i++) {
     let port = await freePort()
-    while (ports.includes(port) || ports.includes(port - 10000) || port + 10000 > 65535) port = await freePort()
+    while (ports.includes(port) || ports.includes(port - 10000) || ports.includes(port + 10000) || port + 10000 > 65535 || !await canListen(port + 10000)) port = await freePort()
     ports.push(port)
   }
   // A node that fails leaves the others serving their slots

@@ -62,8 +62,18 @@ export async function waitForPing (port: number, child: ChildProcess): Promise<v
   throw new Error('test redis-server did not answer within 10 s')
 }
 
+/** A redis-server on a free port; on another one when the port is taken before the server binds it (tests run side by side). */
 export async function startTestRedis (): Promise<TestRedis> {
-  const port = await freePort()
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startTestRedisOn(await freePort())
+    } catch (error) {
+      if (attempt === 3 || !/test redis-server exited/.test(String(error))) throw error
+    }
+  }
+}
+
+async function startTestRedisOn (port: number): Promise<TestRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'ranking-test-redis-'))
   let child: ChildProcess | undefined
 
@@ -82,7 +92,13 @@ export async function startTestRedis (): Promise<TestRedis> {
     })
   }
 
-  await start()
+  try {
+    await start()
+  } catch (error) {
+    await kill()
+    rmSync(dir, { recursive: true, force: true })
+    throw error
+  }
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
