@@ -234,8 +234,18 @@ export function resultsFile ({ opts, argv, body, redisVersion, seeding, started 
     '- Every response was checked: HTTP 2xx and `"ok":true` (none failed in this run).',
     `- The box is shared: before each scenario the harness waited (up to ${opts.quietWait} s) until processes outside the run used less than ${DISTURBED} CPUs, and the "other CPU" column shows what they used during the measured part.`, '',
     '## Results', '', body,
-    ...profiles()
+    ...profiles(),
+    ...notes()
   ].join('\n')
+}
+
+/**
+ * bench/NOTES.md, written by hand: what a change cost, in words, kept
+ * across runs (the rest of the report is written anew each time).
+ */
+function notes () {
+  const path = join(root, 'bench', 'NOTES.md')
+  return existsSync(path) ? [readFileSync(path, 'utf8').trim(), ''] : []
 }
 
 /**
