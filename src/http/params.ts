@@ -221,6 +221,16 @@ function invisibleBelongs (chars: string[], index: number): boolean {
   return false
 }
 
+/** Whether a text passes the player_name rule (parsePlayerName). */
+function isPlayerName (value: string): boolean {
+  try {
+    parsePlayerName(value)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /**
  * 1 to 30 code points (one emoji is one character), at least one of which is
  * drawn; no control, separator or bidirectional character (they reorder what
@@ -339,12 +349,7 @@ export function parsePlayerNames (value: string | undefined): string[] {
   }
   if (!Array.isArray(names) || names.length > PLAYERS_MAX) fail('invalid_param', `Parameter "player_names" must be a JSON array of at most ${PLAYERS_MAX} player names.`)
   names.forEach((name: unknown, index) => {
-    try {
-      if (typeof name !== 'string') fail('invalid_player_name')
-      parsePlayerName(name)
-    } catch {
-      fail('invalid_param', `Parameter "player_names" is not valid: item ${index + 1} is not a player name (1 to 30 characters, at least one of them visible).`)
-    }
+    if (typeof name !== 'string' || !isPlayerName(name)) fail('invalid_param', `Parameter "player_names" is not valid: item ${index + 1} is not a player name (1 to 30 characters, at least one of them visible).`)
   })
   return [...new Set(names as string[])]
 }

@@ -5,8 +5,8 @@ import { fail } from '../http/envelope.js'
 import { GAME_ID_PATTERN, USERNAME_PATTERN, isGameId } from '../http/params.js'
 import { hashPassword } from '../store/passwords.js'
 import type { BoardEntry, Leaderboard, Season } from '../store/leaderboard.js'
-import { DEFAULT_CAPS, DEFAULT_PERIODS, gameInTheMaking, type GameChanges, type GameRecord, type KeyRecord, type RecordStore } from '../store/records.js'
-import { MAX_KEEP_PERIODS, PERIOD_KINDS, canonicalTimeZone, type PeriodKind } from '../store/periods.js'
+import { DEFAULT_CAPS, DEFAULT_PERIODS, gameInTheMaking, periodsOf, type GameChanges, type GameRecord, type KeyRecord, type RecordStore } from '../store/records.js'
+import { MAX_KEEP_PERIODS, PERIOD_KINDS, canonicalTimeZone } from '../store/periods.js'
 import { publicUser, type UserRecord, type UserStore } from '../store/users.js'
 
 /**
@@ -134,10 +134,7 @@ function now (): string {
 function periodSettingsOf (body: { order?: 'desc' | 'asc', periods?: string | string[], timezone?: string, keep_periods?: number }): Pick<GameChanges, 'order' | 'periods' | 'timezone' | 'keep_periods'> {
   const settings: Pick<GameChanges, 'order' | 'periods' | 'timezone' | 'keep_periods'> = {}
   if (body.order !== undefined) settings.order = body.order
-  if (body.periods !== undefined) {
-    const named = new Set(typeof body.periods === 'string' ? body.periods.split(',') : body.periods)
-    settings.periods = PERIOD_KINDS.filter((kind: PeriodKind) => named.has(kind))
-  }
+  if (body.periods !== undefined) settings.periods = periodsOf(body.periods)
   if (body.timezone !== undefined) {
     settings.timezone = canonicalTimeZone(body.timezone) ?? fail('invalid_param', 'Parameter "timezone" is not valid: an IANA time zone such as Europe/Paris or UTC.')
   }

@@ -20,6 +20,16 @@ export interface BoardChoice {
   seasonId?: number
 }
 
+/**
+ * A request's board: what it asked for, and the board that means for the
+ * game record the request was checked against (a script that finds the
+ * record moved on has the choice made again from the fresh one).
+ */
+export interface ChosenBoard {
+  choice: BoardChoice
+  board: BoardRef
+}
+
 /** One board of a game, resolved. */
 export interface BoardRef {
   /** The key scope of its keys (keys.ts). */
@@ -127,8 +137,8 @@ export function everyPeriodBoard (game: GameRecord, now: number): BoardRef[] {
 const expiries = new Map<string, number>()
 
 /**
- * When a period's keys may go (ms): once `keep_periods` newer periods have
- * begun after it, it is no longer readable. Remembered per period.
+ * When a period's keys may go (ms): once `keep_periods + 1` newer periods
+ * have begun after it, it is no longer kept. Remembered per period.
  */
 export function periodExpiry (game: GameRecord, period: Period): number {
   const key = `${period.kind} ${period.id} ${game.timezone} ${game.keep_periods}`

@@ -5,7 +5,7 @@ import { TS_TOLERANCE_S } from '../http/params.js'
 import { SEASON_OF, defineLimitedScript, defineScript, luaSource } from './scripts.js'
 import type { Limits } from './limits.js'
 import { child, metrics } from '../ops/metrics.js'
-import { chooseBoard, currentPeriod, everyPeriodBoard, periodExpiry, type BoardChoice, type BoardRef } from './boards.js'
+import { chooseBoard, currentPeriod, everyPeriodBoard, periodExpiry, type BoardChoice, type BoardRef, type ChosenBoard } from './boards.js'
 import type { BoardOrder, GameRecord } from './records.js'
 import type { PeriodKind } from './periods.js'
 
@@ -206,16 +206,17 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
   }
 
   /**
-   * One board read: the board chosen from the game's settings, its script
-   * called (with the request's limits, the first time only), and chosen
-   * again from the record read afresh when the script found it moved.
+   * One board read: the script of the board the request chose (with the
+   * request's limits, the first time only), and the board chosen again
+   * from the record read afresh when the script found it moved.
    */
-  async function onBoard<T> (game: GameRecord, choice: BoardChoice, limits: Limits | undefined, read: (game: GameRecord, board: BoardRef, limits: Limits | undefined) => Promise<T | typeof MOVED>): Promise<T> {
+  async function onBoard<T> (game: GameRecord, { choice, board }: ChosenBoard, limits: Limits | undefined, read: (game: GameRecord, board: BoardRef, limits: Limits | undefined) => Promise<T | typeof MOVED>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const result = await read(game, chooseBoard(game, choice, now()), attempt === 1 ? limits : undefined)
+      const result = await read(game, board, attempt === 1 ? limits : undefined)
       if (result !== MOVED) return result
       if (attempt === ATTEMPTS) throw new Error(`the settings of game ${game.game_id} kept changing`)
       game = await refreshed(game.game_id)
+      board = chooseBoard(game, choice, now())
     }
   }
 
@@ -252,6 +253,14 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
     now,
 
     /**
+     * The board a request asks for, at this moment; invalid_param for one
+     * the game does not have. Reads take what it returns.
+     */
+    choose (game: GameRecord, choice: BoardChoice): ChosenBoard {
+      return { choice, board: chooseBoard(game, choice, now()) }
+    },
+
+    /**
      * One atomic script call: replay and deletion checks (signed submits),
      * the game's caps, compare, store, rank, count, on the current season
      * and on each current period board. A replay answers the current
@@ -267,11 +276,14 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
         const periods = game.periods.map(kind => currentPeriod(game, kind, at))
         const scope = boardScopes.season(game.season)
         const gameId = game.game_id
+        const periodKeys = periods.flatMap(period => {
+          const periodScope = boardScopes.period(period.kind, period.id)
+          return [keys.board(gameId, periodScope), keys.entries(gameId, player, periodScope)]
+        })
         reply = await submitScript(
           [keys.game(gameId), keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope),
             keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope),
-            keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player),
-            ...periods.flatMap(period => [keys.board(gameId, boardScopes.period(period.kind, period.id)), keys.entries(gameId, player, boardScopes.period(period.kind, period.id))])],
+            keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), ...periodKeys],
           [game.order, String(game.season), player, String(score), boardScoreOf(score, game.order), meta ?? '', meta === undefined ? '0' : '1',
             game.max_entries, game.max_meta_bytes, signed?.ts ?? '', signed === undefined ? 0 : (Number(signed.ts) + TS_TOLERANCE_S + 1) * 1000,
             clock === undefined ? '' : at, periods.length, ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(game, period)])],
@@ -297,8 +309,8 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
       return { improved: improved === 1, bestScore: Number(best), rank: rankOrNull(rank as number ?? -1), totalPlayers: total as number ?? 0, periods }
     },
 
-    async standing (game: GameRecord, choice: BoardChoice, player: string, limits?: Limits): Promise<PlayerStanding> {
-      return await onBoard(game, choice, limits, async (game, board, limits) => {
+    async standing (game: GameRecord, chosen: ChosenBoard, player: string, limits?: Limits): Promise<PlayerStanding> {
+      return await onBoard(game, chosen, limits, async (game, board, limits) => {
         const reply = await meScript([keys.game(game.game_id), keys.board(game.game_id, board.scope), keys.entries(game.game_id, player, board.scope)], [...guard(game, board), player], limits)
         if (reply[0] === MOVED) return MOVED
         const [best, , rank, total] = reply as [string, string, number, number]
@@ -306,8 +318,8 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
       })
     },
 
-    async top (game: GameRecord, choice: BoardChoice, offset: number, limit: number, limits?: Limits): Promise<{ total: number, items: BoardItem[], board: BoardRef }> {
-      return await onBoard(game, choice, limits, async (game, board, limits) => {
+    async top (game: GameRecord, chosen: ChosenBoard, offset: number, limit: number, limits?: Limits): Promise<{ total: number, items: BoardItem[], board: BoardRef }> {
+      return await onBoard(game, chosen, limits, async (game, board, limits) => {
         const page = await topScript([keys.game(game.game_id), keys.board(game.game_id, board.scope)], [...guard(game, board), offset, offset + limit - 1], limits)
         if (page[0] === MOVED) return MOVED
         return { total: page[0] as number, items: itemsOf(page, 1, offset, game.order), board }
@@ -315,8 +327,8 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
     },
 
     /** A player and up to `before` entries above and `after` below them on a board. */
-    async around (game: GameRecord, choice: BoardChoice, player: string, before: number, after: number, limits?: Limits): Promise<Neighbourhood> {
-      return await onBoard(game, choice, limits, async (game, board, limits) => {
+    async around (game: GameRecord, chosen: ChosenBoard, player: string, before: number, after: number, limits?: Limits): Promise<Neighbourhood> {
+      return await onBoard(game, chosen, limits, async (game, board, limits) => {
         const reply = await aroundScript([keys.game(game.game_id), keys.board(game.game_id, board.scope), keys.entries(game.game_id, player, board.scope)], [...guard(game, board), player, before, after], limits)
         if (reply[0] === MOVED) return MOVED
         const [best, rank, total, first] = reply as [string, number, number, number]
@@ -331,8 +343,8 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
     },
 
     /** The named players on a board, in board order (those without a visible entry left out). */
-    async players (game: GameRecord, choice: BoardChoice, players: string[], limits?: Limits): Promise<{ total: number, items: BoardItem[], board: BoardRef }> {
-      return await onBoard(game, choice, limits, async (game, board, limits) => {
+    async players (game: GameRecord, chosen: ChosenBoard, players: string[], limits?: Limits): Promise<{ total: number, items: BoardItem[], board: BoardRef }> {
+      return await onBoard(game, chosen, limits, async (game, board, limits) => {
         const gameId = game.game_id
         const reply = await playersScript([keys.game(gameId), keys.board(gameId, board.scope), ...players.map(player => keys.entries(gameId, player, board.scope))],
           [...guard(game, board), players.length, ...players], limits)
@@ -402,7 +414,6 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
       [player, 2 * TS_TOLERANCE_S + 1, seasons.length]) > 0
     },
 
-    /** Every season of the game, the current one last (ended_at null). */
     /**
      * The current season and every season of the game, oldest first, read
      * afresh (not from a cached record: a season may have closed a moment

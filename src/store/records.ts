@@ -59,9 +59,12 @@ export interface KeyRecord {
 
 type Hash = Record<string, string>
 
-/** The kinds named in a stored comma list, in PERIOD_KINDS order; anything else (written by hand) is left out. */
-function periodsOf (text: string | undefined): PeriodKind[] {
-  const named = new Set((text ?? '').split(','))
+/**
+ * The kinds named in a list or a comma list (as stored, or as an operator
+ * sends them), in PERIOD_KINDS order; anything else is left out.
+ */
+export function periodsOf (names: string | readonly string[] | undefined): PeriodKind[] {
+  const named = new Set(typeof names === 'string' ? names.split(',') : names ?? [])
   return PERIOD_KINDS.filter(kind => named.has(kind))
 }
 

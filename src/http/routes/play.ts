@@ -193,8 +193,8 @@ ${back}
   // The board beside the game: public, like the page itself.
   fastify.get<WithGame>('/play/:game_id/board', { schema: routeSchemas.playBoard, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate }, async (request) => {
     const game = playableGame(await fastify.records.game(request.params.game_id))
-    const choice = parseBoardChoice(collectParams(request.query, undefined))
-    const { total, items, board } = await fastify.leaderboard.top(game, choice, 0, PLAY_BOARD_SIZE)
+    const chosen = fastify.leaderboard.choose(game, parseBoardChoice(collectParams(request.query, undefined)))
+    const { total, items, board } = await fastify.leaderboard.top(game, chosen, 0, PLAY_BOARD_SIZE)
     return ok({ game_id: game.game_id, total, items, ...await boardFields(fastify.leaderboard, game, board) })
   })
 }

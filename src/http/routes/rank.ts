@@ -6,7 +6,7 @@ import { API_KEY_ACTIONS, RANK_ACTIONS, actionConstraint, actionOf, explainRankM
 import { requires } from './requires.js'
 import { routeSchemas } from '../schemas.js'
 import { HELMET } from '../../../plugins/security-headers.js'
-import { chooseBoard, keptPeriodsOf, type BoardChoice } from '../../store/boards.js'
+import { keptPeriodsOf, type ChosenBoard } from '../../store/boards.js'
 import type { SubmitResult } from '../../store/leaderboard.js'
 import type { Limits } from '../../store/limits.js'
 import type { ApiKeyAction } from '../../../plugins/api-key-auth.js'
@@ -22,9 +22,10 @@ function submitPeriods (game: GameRecord, result: SubmitResult): Record<string, 
 }
 
 /**
- * The actions of /api/rank (docs/interface.md#api-key-mode): submit, top and me in API-key
- * mode, submit-self and me-self in session mode. Registered under the prefix
- * RANK_PATH, so CORS and its preflight route stay on this path.
+ * The actions of /api/rank (docs/interface.md#api-key-mode): submit, top, me,
+ * around, players, periods and seasons in API-key mode; submit-self,
+ * me-self, around-self and players-self in session mode. Registered under
+ * the prefix RANK_PATH, so CORS and its preflight route stay on this path.
  */
 export default async function rankRoutes (fastify: FastifyInstance): Promise<void> {
   fastify.addConstraintStrategy(actionConstraint)
@@ -53,16 +54,8 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   const { leaderboard } = fastify
   const now = leaderboard.now
 
-  /**
-   * The board a request asks for, checked where the action's fields are (a
-   * bad one is counted against the rate limit like any bad field); the
-   * board is chosen again for the script call, from the record it finds.
-   */
-  function boardChoiceOf (fields: Params, game: GameRecord): BoardChoice {
-    const choice = parseBoardChoice(fields)
-    chooseBoard(game, choice, now())
-    return choice
-  }
+  /** The board a request asks for, chosen where the action's fields are read (a bad one is counted against the rate limit like any bad field). */
+  const boardOf = (fields: Params, game: GameRecord): ChosenBoard => leaderboard.choose(game, parseBoardChoice(fields))
   // Other sites' pages read the API-key answers (CORS), so they may be loaded cross-origin.
   const apiKeyOptions = { helmet: HELMET.crossOrigin, config: { rateLimitPolicy: 'apiKey' as const } }
   // The session actions stay same-origin.
@@ -109,38 +102,38 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   apiKeyAction('top', routeSchemas.top, ['api_key', 'game_id'], (fields, game) => {
     const limit = parseLimit(optional(fields, 'limit'))
     const offset = parseOffset(optional(fields, 'offset'))
-    const choice = boardChoiceOf(fields, game)
+    const chosen = boardOf(fields, game)
     return async (limits) => {
-      const { total, items, board } = await leaderboard.top(game, choice, offset, limit, limits)
+      const { total, items, board } = await leaderboard.top(game, chosen, offset, limit, limits)
       return ok({ game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) })
     }
   })
 
   apiKeyAction('me', routeSchemas.me, ['api_key', 'game_id', 'player_name'], (fields, game) => {
     const player = parsePlayerName(param(fields, 'player_name'))
-    const choice = boardChoiceOf(fields, game)
+    const chosen = boardOf(fields, game)
     return async (limits) => {
-      const standing = await leaderboard.standing(game, choice, player, limits)
+      const standing = await leaderboard.standing(game, chosen, player, limits)
       return ok({ player_name: player, best_score: standing.bestScore, rank: standing.rank, ...await boardFields(leaderboard, game, standing.board) })
     }
   })
 
   /** around and around-self: the player, then the request's board and sides. */
   function aroundOf (fields: Params, game: GameRecord, player: string) {
-    const choice = boardChoiceOf(fields, game)
+    const chosen = boardOf(fields, game)
     const before = parseNeighbours(fields, 'before')
     const after = parseNeighbours(fields, 'after')
     return async (limits?: Limits) => {
-      const { player: standing, total, items, board } = await leaderboard.around(game, choice, player, before, after, limits)
+      const { player: standing, total, items, board } = await leaderboard.around(game, chosen, player, before, after, limits)
       return ok({ game_id: game.game_id, total, player: standing, items, ...await boardFields(leaderboard, game, board) })
     }
   }
 
   /** players and players-self: the named players on the request's board. */
   function playersOf (fields: Params, game: GameRecord, players: string[]) {
-    const choice = boardChoiceOf(fields, game)
+    const chosen = boardOf(fields, game)
     return async (limits?: Limits) => {
-      const { total, items, board } = await leaderboard.players(game, choice, players, limits)
+      const { total, items, board } = await leaderboard.players(game, chosen, players, limits)
       return ok({ game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) })
     }
   }
@@ -188,7 +181,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   sessionAction('me-self', routeSchemas.meSelf, [], async (request) => {
     const user = request.user!
     const game = request.game!
-    const standing = await leaderboard.standing(game, boardChoiceOf(request.fields, game), user.username)
+    const standing = await leaderboard.standing(game, boardOf(request.fields, game), user.username)
     return ok({
       player_name: user.username,
       best_score: standing.bestScore,
