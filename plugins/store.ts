@@ -6,6 +6,7 @@ import { createRatings, type Ratings } from '../src/store/ratings.js'
 import { createRecordStore, type RecordStore } from '../src/store/records.js'
 import { createUserStore, type UserStore } from '../src/store/users.js'
 import { createRecordCache } from '../src/store/cache.js'
+import { createReviewQueue } from '../src/store/review.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -39,5 +40,5 @@ export default fp<StoreOptions>(async (fastify, { clock }) => {
   fastify.decorate('leaderboard', leaderboard)
   fastify.decorate('ratings', createRatings(redis))
   fastify.decorate('playtime', createPlaytime(redis))
-  fastify.decorate('admin', createAdmin({ records, users, leaderboard, sessionTtlS: config.sessionTtlS, sessionCookie: config.sessionCookie }))
+  fastify.decorate('admin', createAdmin({ records, review: createReviewQueue(redis), users, leaderboard, sessionTtlS: config.sessionTtlS, sessionCookie: config.sessionCookie }))
 }, { name: 'store', dependencies: ['redis'] })

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { Redis } from 'ioredis'
 import t from 'tap'
 import { projectPath } from '../src/ops/paths.js'
-import { LUA_FOLDER, luaSource } from '../src/store/scripts.js'
+import { LUA_FOLDER, LUA_INCLUDES, luaPiece, luaSource } from '../src/store/scripts.js'
 import { startTestRedis } from './helpers/redis.js'
 
 /*
@@ -12,6 +12,7 @@ import { startTestRedis } from './helpers/redis.js'
  */
 
 const scriptNames = readdirSync(LUA_FOLDER).filter(file => file.endsWith('.lua')).map(file => file.slice(0, -'.lua'.length))
+const includeNames = readdirSync(LUA_INCLUDES).filter(file => file.endsWith('.lua')).map(file => file.slice(0, -'.lua'.length))
 const storeSources = readdirSync(projectPath('src', 'store')).filter(file => file.endsWith('.ts')).map(file => readFileSync(projectPath('src', 'store', file), 'utf8')).join('\n')
 
 t.test('every Lua script compiles in a real Redis', async t => {
@@ -28,6 +29,11 @@ t.test('every Lua script compiles in a real Redis', async t => {
     // A file of comments alone would load too: each script must do something and answer.
     t.match(source.split('\n').filter(line => !line.startsWith('--')).join('\n'), /\breturn\b/, `${name}.lua has a body that returns`)
   }
+  for (const name of includeNames) {
+    const piece = luaPiece(name)
+    t.notOk(piece.includes('\n'), `includes/${name}.lua becomes one line`)
+    t.match(await redis.script('LOAD', `${piece} return 1`) as string, /^[0-9a-f]{40}$/, `includes/${name}.lua compiles in a script`)
+  }
   // The check can fail: a script with a syntax error is refused at load.
   await t.rejects(redis.script('LOAD', 'local broken = '), /Error compiling script/, 'a syntax error is refused')
 })
@@ -35,6 +41,7 @@ t.test('every Lua script compiles in a real Redis', async t => {
 t.test('every Lua file is used by the store, and every script the store names exists', async t => {
   for (const name of scriptNames) t.match(storeSources, `luaSource('${name}'`, `${name}.lua is loaded by the store`)
   for (const [, name] of storeSources.matchAll(/luaSource\('([^']+)'/g)) t.ok(scriptNames.includes(name as string), `${String(name)}.lua exists`)
+  for (const name of includeNames) t.match(storeSources, `luaPiece('${name}')`, `includes/${name}.lua is included by a script`)
 })
 
 t.test('shared constants become locals on the first line, so line numbers match the file', async t => {

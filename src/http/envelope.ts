@@ -29,6 +29,7 @@ export const ERROR_MESSAGES = {
   already_exists: 'That record already exists.',
   invalid_credentials: 'Unknown username or wrong password.',
   quota_exceeded: "The game's storage cap would be passed; nothing was stored.",
+  score_out_of_range: "The score is outside the game's score_min to score_max; nothing was stored.",
   unavailable: 'The service is temporarily unavailable; retry shortly.',
   internal_error: 'An unexpected error occurred.'
 } as const

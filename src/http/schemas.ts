@@ -47,8 +47,9 @@ const PeriodStanding = Type.Object({
 const SubmitResult = Type.Object({
   score: Type.Integer({ description: 'the submitted score' }),
   improved: Type.Boolean({ description: 'the stored best was updated' }),
-  best_score: Type.Integer({ description: 'the current best' }),
-  rank: Nullable(Type.Integer({ minimum: 1, description: 'null while the player is hidden' })),
+  best_score: Nullable(Type.Integer({ description: 'the current best; null only when a held score was the player\'s first' })),
+  rank: Nullable(Type.Integer({ minimum: 1, description: 'null while the player is hidden (or has no entry yet)' })),
+  held: Type.Optional(Type.Literal(true, { description: 'only when the score was held for review (fair play): it is on no board until an operator approves it, and the standing above is unchanged' })),
   periods: Type.Optional(Type.Object({
     daily: Type.Optional(PeriodStanding),
     weekly: Type.Optional(PeriodStanding),
@@ -134,7 +135,13 @@ const Game = Type.Object({
   timezone: Type.String({ description: 'the IANA zone whose midnights start the periods' }),
   keep_periods: Type.Integer({ description: 'past periods of each kind kept readable' }),
   season: Type.Integer({ minimum: 1, description: "the all-time board's current season" }),
-  season_started_at: Type.String({ format: 'date-time' })
+  season_started_at: Type.String({ format: 'date-time' }),
+  score_min: Nullable(Type.Integer({ description: 'lower scores are score_out_of_range; null: no bound' })),
+  score_max: Nullable(Type.Integer({ description: 'higher scores are score_out_of_range; null: no bound' })),
+  review_above: Nullable(Type.Integer({ description: 'a score above this is held for review' })),
+  review_below: Nullable(Type.Integer({ description: 'a score below this is held for review' })),
+  review_factor: Nullable(Type.Number({ description: "a score better than this many times the player's previous best, or the first place, is held for review" })),
+  notify_top: Type.Integer({ description: 'how deep into the board board.overtaken events reach' })
 })
 const KeyRateLimit = Type.Optional(Type.Integer({ minimum: 1, description: 'requests per window from one address with this key; absent: the global RATE_LIMIT_MAX' }))
 const Key = Type.Object({ api_key: Type.String(), game_id: Type.String(), revoked: Type.Boolean(), created_at: Type.String({ format: 'date-time' }), rate_limit: KeyRateLimit })
@@ -148,6 +155,19 @@ const Entry = Type.Object({
   rank: Nullable(Type.Integer()),
   season_id: Type.Integer({ minimum: 1, description: 'the season the entry is in: the current one, or the newest closed one that holds it' })
 })
+const HeldScore = Type.Object({
+  held_id: Type.String({ description: 'the held score, in this game' }),
+  player_name: Type.String(),
+  score: Type.Integer(),
+  meta: Nullable(Type.String()),
+  submitted_at: Type.String({ format: 'date-time', description: 'approved, the score takes this time on the boards (ties go to whoever was first)' }),
+  season_id: Type.Integer({ minimum: 1, description: 'the season it was submitted in, where it lands when approved' }),
+  rule: Type.Union([Type.Literal('review_above'), Type.Literal('review_below'), Type.Literal('review_factor')], { description: 'the review rule that held it' }),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('superseded')], { description: 'superseded: a better score of the player was held instead' }),
+  decided_at: Nullable(Type.String({ format: 'date-time' })),
+  note: Nullable(Type.String({ description: "the operator's note on the decision" }))
+})
+const heldParams = Type.Object({ game_id: Type.String(), held_id: Type.String() })
 const Empty = Type.Object({})
 const ADMIN: ErrorCode[] = ['unauthorized', 'missing_param', 'invalid_param', 'not_found']
 const adminSecurity = { security: [{ adminToken: [] }], tags: ['admin'] }
@@ -156,7 +176,7 @@ const playerParams = Type.Object({ game_id: Type.String(), player_name: Type.Str
 const playerQuery = Type.Object({ player_name: Type.String({ description: 'the name exactly as stored; clients rewrite "." and ".." in paths, never in a query' }) })
 
 export const routeSchemas = {
-  submit: envelope(SubmitResult, [...API_KEY, 'expired_ts', 'invalid_signature', 'invalid_player_name', 'invalid_score', 'invalid_meta', 'quota_exceeded'], 'Submit a score (API key, signed)', {
+  submit: envelope(SubmitResult, [...API_KEY, 'expired_ts', 'invalid_signature', 'invalid_player_name', 'invalid_score', 'score_out_of_range', 'invalid_meta', 'quota_exceeded'], 'Submit a score (API key, signed)', {
     tags: ['api-key'],
     querystring: action('submit'),
     body: Type.Object({
@@ -197,7 +217,7 @@ export const routeSchemas = {
     tags: ['api-key'],
     querystring: Type.Object({ ...action('seasons').properties, ...apiKeyFields })
   }),
-  submitSelf: envelope(Type.Object({ ...SubmitResult.properties, ...SessionFlags }), [...SESSION, 'invalid_score', 'invalid_meta', 'quota_exceeded'], 'Submit a score as the logged-in user (session)', {
+  submitSelf: envelope(Type.Object({ ...SubmitResult.properties, ...SessionFlags }), [...SESSION, 'invalid_score', 'score_out_of_range', 'invalid_meta', 'quota_exceeded'], 'Submit a score as the logged-in user (session)', {
     tags: ['session'],
     querystring: action('submit-self'),
     body: Type.Object({ game_id: Text('game identifier'), score: IntegerText('base-10 integer'), meta: Type.Optional(Text('JSON text, at most 2048 bytes')) })
@@ -269,6 +289,16 @@ export const routeSchemas = {
   deleteSession: envelope(Empty, ADMIN, 'End a login session', { ...adminSecurity, params: Type.Object({ session_id: Type.String() }) }),
   userSessions: envelope(Type.Object({ username: Type.String(), sessions: Type.Array(Type.Object({ expires_at: Type.String({ format: 'date-time' }) })) }), ADMIN, "A user's live sessions, soonest to expire first (their ids stay secret)", { ...adminSecurity, params: Type.Object({ username: Type.String() }) }),
   endUserSessions: envelope(Type.Object({ ended: Type.Integer({ description: 'how many sessions ended' }) }), ADMIN, 'Log a user out everywhere: end all their sessions', { ...adminSecurity, params: Type.Object({ username: Type.String() }) }),
+  reviewList: envelope(Type.Object({ game_id: Type.String(), status: Type.String(), total: Type.Integer(), items: Type.Array(HeldScore) }), ADMIN, "The game's scores held for review: pending (oldest first) or decided (newest first)", {
+    ...adminSecurity, params: gameParams, querystring: Type.Object({ status: Type.Optional(Type.String({ description: 'pending (default) or decided' })), limit: Type.Optional(IntegerText('1 to 100, default 50')), offset: Type.Optional(IntegerText('default 0')) })
+  }),
+  approveHeld: envelope(Type.Object({
+    held: HeldScore,
+    improved: Type.Boolean({ description: "the score became the player's best" }),
+    best_score: Nullable(Type.Integer()),
+    rank: Nullable(Type.Integer({ minimum: 1 }))
+  }), [...ADMIN, 'quota_exceeded'], 'Approve a held score: it goes on the boards as of when it was submitted', { ...adminSecurity, params: heldParams, body: adminBodies.approveHeld }),
+  rejectHeld: envelope(HeldScore, ADMIN, 'Reject a held score (and optionally hide the player on every board of the game)', { ...adminSecurity, params: heldParams, body: adminBodies.rejectHeld }),
   getPlayer: envelope(Entry, ADMIN, 'A board entry with its meta', { ...adminSecurity, params: playerParams }),
   setPlayer: envelope(Entry, ADMIN, 'Hide or show a board entry on this board', { ...adminSecurity, params: playerParams, body: adminBodies.setPlayer }),
   deletePlayer: envelope(Empty, ADMIN, 'Delete a board entry', { ...adminSecurity, params: playerParams }),

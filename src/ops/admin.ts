@@ -5,9 +5,10 @@ import { fail } from '../http/envelope.js'
 import { GAME_ID_PATTERN, USERNAME_PATTERN, isGameId } from '../http/params.js'
 import { hashPassword } from '../store/passwords.js'
 import type { BoardEntry, Leaderboard, Season } from '../store/leaderboard.js'
-import { DEFAULT_CAPS, DEFAULT_PERIODS, gameInTheMaking, periodsOf, type GameChanges, type GameRecord, type KeyRecord, type RecordStore } from '../store/records.js'
+import { DEFAULT_CAPS, DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, FAIR_PLAY_SETTINGS, MAX_NOTIFY_TOP, gameInTheMaking, periodsOf, type FairPlaySetting, type GameChanges, type GameRecord, type KeyRecord, type RecordStore } from '../store/records.js'
 import { MAX_KEEP_PERIODS, PERIOD_KINDS, canonicalTimeZone } from '../store/periods.js'
 import { publicUser, type UserRecord, type UserStore } from '../store/users.js'
+import type { HeldScore, ReviewList, ReviewQueue } from '../store/review.js'
 
 /**
  * The operator operations (docs/interface.md#operator-api), shared by the /admin
@@ -38,6 +39,23 @@ const periodSettings = {
   keep_periods: Type.Optional(KeepPeriods)
 }
 
+// Fair play (docs/interface.md#fair-play). null (or "default" as text) clears a setting.
+const ScoreSetting = (rule: string) => Type.Union([Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }), Type.Null()], {
+  description: `${rule}: an integer within plus or minus 9007199254740991; null (or "default" as text) for none, the default`
+})
+const fairPlaySettings = {
+  score_min: Type.Optional(ScoreSetting('the lowest score accepted; lower is score_out_of_range')),
+  score_max: Type.Optional(ScoreSetting('the highest score accepted; higher is score_out_of_range')),
+  review_above: Type.Optional(ScoreSetting('a score above this is held for review')),
+  review_below: Type.Optional(ScoreSetting('a score below this is held for review')),
+  review_factor: Type.Optional(Type.Union([Type.Number({ minimum: 1, maximum: 1_000_000 }), Type.Null()], {
+    description: 'a score better than this many times the player\'s previous best, or the first place, is held for review: a number above 1 and up to 1000000; null (or "default" as text) for none, the default'
+  })),
+  notify_top: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_NOTIFY_TOP, description: `how deep into the board board.overtaken events reach, 1 to ${MAX_NOTIFY_TOP} (default ${DEFAULT_FAIR_PLAY.notify_top})` }))
+}
+
+const ReviewNote = Type.String({ maxLength: 500, description: 'why, recorded with the decision: up to 500 characters' })
+
 const KeyRateLimit = Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000_000 }), Type.Null()], {
   description: 'requests per window from one address with this key, 1 to 1000000000; null (or "default" as text) for the global RATE_LIMIT_MAX'
 })
@@ -50,7 +68,8 @@ export const schemas = {
     approved: Type.Optional(Type.Boolean({ default: false })),
     max_entries: Type.Optional(MaxEntries),
     max_meta_bytes: Type.Optional(MaxMetaBytes),
-    ...periodSettings
+    ...periodSettings,
+    ...fairPlaySettings
   }, { additionalProperties: false }),
   updateGame: Type.Object({
     name: Type.Optional(GameName),
@@ -58,7 +77,8 @@ export const schemas = {
     approved: Type.Optional(Type.Boolean()),
     max_entries: Type.Optional(MaxEntries),
     max_meta_bytes: Type.Optional(MaxMetaBytes),
-    ...periodSettings
+    ...periodSettings,
+    ...fairPlaySettings
   }, { additionalProperties: false }),
   createKey: Type.Object({ game_id: Type.String(), rate_limit: Type.Optional(KeyRateLimit) }, { additionalProperties: false }),
   updateKey: Type.Object({ rate_limit: Type.Optional(KeyRateLimit) }, { additionalProperties: false }),
@@ -75,6 +95,16 @@ export const schemas = {
   }, { additionalProperties: false }),
   createSession: Type.Object({ username: Type.String() }, { additionalProperties: false }),
   setPlayer: Type.Object({ hidden: Type.Boolean() }, { additionalProperties: false }),
+  reviewList: Type.Object({
+    status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('decided')], { description: 'pending (the default, oldest first) or decided (newest first)' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'an integer from 1 to 100 (default 50)' })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'an integer from 0 (the default)' }))
+  }, { additionalProperties: false }),
+  approveHeld: Type.Object({ note: Type.Optional(ReviewNote) }, { additionalProperties: false }),
+  rejectHeld: Type.Object({
+    note: Type.Optional(ReviewNote),
+    hide: Type.Optional(Type.Boolean({ description: 'also hide the player on every board of the game (default false)' }))
+  }, { additionalProperties: false }),
   none: Type.Object({}, { additionalProperties: false })
 }
 
@@ -110,7 +140,8 @@ export function readInput<T extends TObject<TProperties>> (schema: T, input: unk
     if (Array.isArray(value) && (asText || !types.includes('array'))) fail('invalid_param', `Parameter "${name}" was sent more than once.`)
     if (!asText || typeof value !== 'string') continue
     if (types.includes('boolean') && Object.hasOwn(BOOLEAN_TEXT, value)) fields[name] = BOOLEAN_TEXT[value]
-    if (types.includes('integer') && /^\d{1,15}$/.test(value)) fields[name] = Number(value)
+    if (types.includes('integer') && /^-?\d{1,16}$/.test(value)) fields[name] = Number(value)
+    if (types.includes('number') && /^-?\d{1,16}(\.\d{1,16})?$/.test(value)) fields[name] = Number(value)
     if (types.includes('null') && value === 'default') fields[name] = null
   }
   const error = Value.Errors(schema, fields).First()
@@ -142,6 +173,27 @@ function periodSettingsOf (body: { order?: 'desc' | 'asc', periods?: string | st
   return settings
 }
 
+/**
+ * The fair-play settings of a create or update body, as stored, checked
+ * against the game's other bound (`current`, for an update): score_min may
+ * not be above score_max.
+ */
+function fairPlayOf (body: Partial<Record<FairPlaySetting, number | null>>, current: Pick<GameRecord, 'score_min' | 'score_max'> = DEFAULT_FAIR_PLAY): Pick<GameChanges, FairPlaySetting> {
+  const settings: Pick<GameChanges, FairPlaySetting> = {}
+  for (const name of FAIR_PLAY_SETTINGS) {
+    const value = body[name]
+    if (value === undefined) continue
+    // A factor is kept to 6 decimals, as it is stored; 1 would hold every better score.
+    const kept = name === 'review_factor' && value !== null ? Math.round(value * 1e6) / 1e6 : value
+    if (name === 'review_factor' && kept !== null && kept <= 1) fail('invalid_param', 'Parameter "review_factor" is not valid: a number above 1.')
+    ;(settings as Record<string, number | null>)[name] = kept
+  }
+  const min = settings.score_min === undefined ? current.score_min : settings.score_min
+  const max = settings.score_max === undefined ? current.score_max : settings.score_max
+  if (min !== null && max !== null && min > max) fail('invalid_param', `Parameter "${settings.score_min === undefined ? 'score_max' : 'score_min'}" is not valid: score_min (${min}) must not be above score_max (${max}).`)
+  return settings
+}
+
 /** An API key as operators see it: never the secret; `rate_limit` only when the key has its own (v1 answers stay as they were). */
 export type PublicKey = Omit<KeyRecord, 'secret' | 'rate_limit'> & { rate_limit?: number }
 
@@ -152,6 +204,7 @@ export function publicKey ({ secret: _secret, rate_limit: rateLimit, ...key }: K
 
 export interface AdminDeps {
   records: RecordStore
+  review: ReviewQueue
   users: UserStore
   leaderboard: Leaderboard
   sessionTtlS: number
@@ -161,7 +214,7 @@ export interface AdminDeps {
 /** How many board scripts run at once while a user's hidden flag is applied to every game. */
 const BOARD_BATCH = 200
 
-export function createAdmin ({ records, users, leaderboard, sessionTtlS, sessionCookie }: AdminDeps) {
+export function createAdmin ({ records, review, users, leaderboard, sessionTtlS, sessionCookie }: AdminDeps) {
   /**
    * A user's flag applies to every board: each board keeps its own copy of
    * the hidden users (one small script per game), so submits decide
@@ -178,6 +231,17 @@ export function createAdmin ({ records, users, leaderboard, sessionTtlS, session
         await leaderboard.setVisibility(game, username, { userHidden: hidden })
       }))
     }
+  }
+
+  function notPending (status: string): never {
+    fail('not_found', status === 'unknown' ? 'No such held score.' : `That held score is no longer pending: it was ${status}.`)
+  }
+
+  async function pendingHeld (gameId: string, heldId: string): Promise<HeldScore> {
+    const held = await review.held(gameId, heldId)
+    if (held === null) notPending('unknown')
+    if (held.status !== 'pending') notPending(held.status)
+    return held
   }
 
   /** The game read afresh: an operator's change must start from the stored record, not a cached one. */
@@ -200,6 +264,8 @@ export function createAdmin ({ records, users, leaderboard, sessionTtlS, session
         ...DEFAULT_PERIODS,
         periods: [],
         ...periodSettingsOf(body),
+        ...DEFAULT_FAIR_PLAY,
+        ...fairPlayOf(body),
         season: 1,
         season_started_at: createdAt
       })
@@ -209,7 +275,9 @@ export function createAdmin ({ records, users, leaderboard, sessionTtlS, session
     async updateGame (gameId: string, input: unknown): Promise<GameRecord> {
       const body = readInput(schemas.updateGame, input)
       const { periods: _periods, ...plain } = body
-      const game = isGameId(gameId) ? await records.updateGame(gameId, { ...plain, ...periodSettingsOf(body) }) : null
+      const bounds = body.score_min === undefined && body.score_max === undefined ? undefined : await records.game(gameId, { fresh: true })
+      const changes = { ...plain, ...periodSettingsOf(body), ...fairPlayOf(body, bounds ?? undefined) }
+      const game = isGameId(gameId) ? await records.updateGame(gameId, changes) : null
       if (game === 'has_entries') fail('invalid_param', 'Parameter "order" cannot change: the game has stored entries (or closed a season), and a board keeps its scores in its order.')
       return game ?? fail('not_found', 'No such game.')
     },
@@ -326,6 +394,39 @@ export function createAdmin ({ records, users, leaderboard, sessionTtlS, session
       if (await leaderboard.entry(game, player) === null) fail('not_found', 'No such player on this board.')
       await leaderboard.setVisibility(game, player, { boardHidden: body.hidden })
       return await this.player(gameId, player)
+    },
+
+    /** The game's held scores: pending ones oldest first, or decided ones newest first. */
+    async reviewList (gameId: string, input?: unknown): Promise<{ game_id: string, status: ReviewList, total: number, items: HeldScore[] }> {
+      const query = readInput(schemas.reviewList, input)
+      const game = await existingGame(gameId)
+      const status = query.status ?? 'pending'
+      return { game_id: game.game_id, status, ...await review.list(game.game_id, status, query.offset ?? 0, query.limit ?? 50) }
+    },
+
+    /**
+     * Puts a held score on the boards as of the moment it was submitted (so
+     * ties go to whoever was first) and records the decision; the answer is
+     * the decided record and the player's standing on the all-time board.
+     */
+    async approveHeld (gameId: string, heldId: string, input?: unknown): Promise<{ held: HeldScore, improved: boolean, best_score: number | null, rank: number | null }> {
+      const body = readInput(schemas.approveHeld, input)
+      const game = await existingGame(gameId)
+      const held = await pendingHeld(game.game_id, heldId)
+      const result = await leaderboard.approveHeld(game, {
+        id: held.held_id, player: held.player_name, score: held.score, meta: held.meta ?? undefined, submittedAt: Date.parse(held.submitted_at), season: held.season_id
+      }, body.note ?? '')
+      return { held: await review.held(game.game_id, heldId) as HeldScore, improved: result.improved, best_score: result.bestScore, rank: result.rank }
+    },
+
+    /** Records that a held score stays off the boards; `hide` also hides the player on every board of the game. */
+    async rejectHeld (gameId: string, heldId: string, input?: unknown): Promise<HeldScore> {
+      const body = readInput(schemas.rejectHeld, input)
+      const game = await existingGame(gameId)
+      const rejected = await review.reject(game.game_id, heldId, body.note ?? '')
+      if ('decided' in rejected) notPending(rejected.decided)
+      if (body.hide === true) await leaderboard.setVisibility(game, rejected.player_name, { boardHidden: true })
+      return rejected
     },
 
     async deletePlayer (gameId: string, player: string, input?: unknown): Promise<Record<string, never>> {

@@ -9,6 +9,7 @@ import { closeRedis, connectRedis, setWriteConcern } from '../store/redis-client
 import { createLeaderboard } from '../store/leaderboard.js'
 import { createRecordStore } from '../store/records.js'
 import { createUserStore } from '../store/users.js'
+import { createReviewQueue } from '../store/review.js'
 
 export const USAGE = `Usage: npm run cli -- <command> [arguments] [--flag value ...]
 
@@ -16,6 +17,8 @@ Games and keys:
   games create <game_id> [--name TEXT] [--developer USERNAME] [--approved true|false]
                [--max_entries N] [--max_meta_bytes N] [--order desc|asc]
                [--periods daily,weekly,monthly] [--timezone ZONE] [--keep_periods N]
+               [--score_min N] [--score_max N] [--review_above N] [--review_below N]
+               [--review_factor X] [--notify_top N]     (default for a number clears it)
   games update <game_id> (the same flags)
   seasons close <game_id>               archives the all-time board's season; an empty one begins
   seasons list <game_id>
@@ -24,6 +27,12 @@ Games and keys:
   keys update <api_key> --rate_limit N|default
                                         this key's limit per address and window (default: RATE_LIMIT_MAX)
   keys revoke <api_key>
+
+Fair play (scores held for review):
+  review list <game_id> [--status pending|decided] [--limit N] [--offset N]
+  review approve <game_id> <held_id> [--note TEXT]
+                                        puts the score on the boards as of when it was submitted
+  review reject <game_id> <held_id> [--note TEXT] [--hide true|false]
 
 Users and sessions:
   users create <username> [--password-stdin | --password TEXT] [--is_admin true|false] [--hidden true|false]
@@ -103,6 +112,9 @@ const COMMANDS: Record<string, Command> = {
   'players get': async (admin, args) => await admin.player(argument(args, 0, 'game_id'), argument(args, 1, 'player_name')),
   'players hide': async (admin, args) => await admin.setPlayer(argument(args, 0, 'game_id'), argument(args, 1, 'player_name'), { hidden: true }),
   'players show': async (admin, args) => await admin.setPlayer(argument(args, 0, 'game_id'), argument(args, 1, 'player_name'), { hidden: false }),
+  'review list': async (admin, args, flags) => await admin.reviewList(argument(args, 0, 'game_id'), fieldsOf(flags)),
+  'review approve': async (admin, args, flags) => await admin.approveHeld(argument(args, 0, 'game_id'), argument(args, 1, 'held_id'), fieldsOf(flags)),
+  'review reject': async (admin, args, flags) => await admin.rejectHeld(argument(args, 0, 'game_id'), argument(args, 1, 'held_id'), fieldsOf(flags)),
   'players delete': async (admin, args) => await admin.deletePlayer(argument(args, 0, 'game_id'), argument(args, 1, 'player_name'))
 }
 
@@ -145,6 +157,17 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
         timezone: { type: 'string' },
         keep_periods: { type: 'string' },
         rate_limit: { type: 'string' },
+        score_min: { type: 'string' },
+        score_max: { type: 'string' },
+        review_above: { type: 'string' },
+        review_below: { type: 'string' },
+        review_factor: { type: 'string' },
+        notify_top: { type: 'string' },
+        status: { type: 'string' },
+        limit: { type: 'string' },
+        offset: { type: 'string' },
+        note: { type: 'string' },
+        hide: { type: 'string' },
         password: { type: 'string' },
         'password-stdin': { type: 'boolean' },
         is_admin: { type: 'string' },
@@ -177,6 +200,7 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
     const records = createRecordStore(connection.redis)
     const admin = createAdmin({
       records,
+      review: createReviewQueue(connection.redis),
       users: createUserStore(connection.redis),
       leaderboard: createLeaderboard(connection.redis, { freshGame: async gameId => await records.game(gameId) }),
       sessionTtlS: config.sessionTtlS,

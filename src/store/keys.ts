@@ -78,6 +78,20 @@ export const keys = {
    * are refused, so a deleted entry cannot come back from old requests.
    */
   deletedPlayer: (gameId: string, player: string) => `${PREFIX}:{game:${gameId}}:deleted:${player}`,
+  /**
+   * HASH held id -> a score held for review (fair play), as JSON:
+   * player_name, score, meta, submitted_at (ms), season, rule, status
+   * (pending, approved, rejected, superseded), decided_at (ms), note.
+   */
+  review: (gameId: string) => `${PREFIX}:{game:${gameId}}:review`,
+  /** ZSET of the held ids pending review, scored by when each was submitted (ms). */
+  reviewPending: (gameId: string) => `${PREFIX}:{game:${gameId}}:review:pending`,
+  /** ZSET of the decided held ids, scored by when each was decided (ms); the oldest past a bound are forgotten. */
+  reviewDecided: (gameId: string) => `${PREFIX}:{game:${gameId}}:review:decided`,
+  /** HASH player_name -> the player's pending held id: one pending score per player. */
+  reviewPlayers: (gameId: string) => `${PREFIX}:{game:${gameId}}:review:players`,
+  /** STRING: the last held id issued for the game. */
+  reviewSequence: (gameId: string) => `${PREFIX}:{game:${gameId}}:review:seq`,
   /** SET of the api_keys issued for this game. */
   gameKeys: (gameId: string) => `${PREFIX}:{game:${gameId}}:keys`,
   /** HASH user -> stars (1..10) given to this game. */
@@ -114,6 +128,11 @@ export const keys = {
    */
   apiKeyLimitSubject: (gameId: string, apiKey: string, address?: string) => `{game:${gameId}}:key:${apiKey}${address === undefined ? '' : `:${address}`}`
 } as const
+
+/** The keys a review decision touches, in the order the review scripts take them. */
+export function reviewKeys (gameId: string): string[] {
+  return [keys.review(gameId), keys.reviewPending(gameId), keys.reviewDecided(gameId), keys.reviewPlayers(gameId)]
+}
 
 /** What an api_key may look like before it is used in a key name. */
 export const API_KEY_PATTERN = /^[A-Za-z0-9_-]{1,128}$/

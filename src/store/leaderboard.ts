@@ -1,11 +1,12 @@
 import type { RedisClient as Redis } from './redis-client.js'
 import { fail } from '../http/envelope.js'
-import { boardScopes, keys } from './keys.js'
+import { boardScopes, keys, reviewKeys } from './keys.js'
 import { TS_TOLERANCE_S } from '../http/params.js'
-import { SEASON_OF, defineLimitedScript, defineScript, luaSource } from './scripts.js'
+import { SEASON_OF, defineLimitedScript, defineScript, luaPiece, luaSource } from './scripts.js'
 import type { Limits } from './limits.js'
 import { child, metrics } from '../ops/metrics.js'
 import { chooseBoard, currentPeriod, everyPeriodBoard, periodExpiry, type BoardChoice, type BoardRef, type ChosenBoard } from './boards.js'
+import type { Period } from './periods.js'
 import type { BoardOrder, GameRecord } from './records.js'
 import type { PeriodKind } from './periods.js'
 
@@ -56,10 +57,15 @@ export const encode = {
  * so a field written by hand means what it means there), and `clock()`, the
  * Redis clock in ms.
  */
-const BOARD_PRELUDE = `${SEASON_OF} local function moved () local stored = redis.call('HMGET', KEYS[1], 'order', 'season'); ` +
+const BOARD_PRELUDE = `${SEASON_OF} local function movedFrom (stored) ` +
   "return (stored[1] == 'asc' and 'asc' or 'desc') ~= ARGV[1] or (ARGV[2] ~= '' and seasonOf(stored[2]) ~= tonumber(ARGV[2])) end; " +
+  "local function moved () return movedFrom(redis.call('HMGET', KEYS[1], 'order', 'season')) end; " +
   "local function clock () local time = redis.call('TIME'); return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) end; "
-const SUBMIT = BOARD_PRELUDE + luaSource('submit', { TIME_DIGITS })
+/** Most scores a game holds for review at once; a score to hold past it is quota_exceeded. */
+export const REVIEW_QUEUE_MAX = 10_000
+/** How many decided held scores a game remembers (the oldest are forgotten). */
+export const REVIEW_DECIDED_KEPT = 10_000
+const SUBMIT = luaSource('submit', { TIME_DIGITS, REVIEW_QUEUE_MAX, REVIEW_DECIDED_KEPT }, [BOARD_PRELUDE, luaPiece('review-decide')])
 const ME = BOARD_PRELUDE + luaSource('me')
 const TOP = BOARD_PRELUDE + luaSource('top')
 const AROUND = BOARD_PRELUDE + luaSource('around')
@@ -109,12 +115,15 @@ export interface PeriodStanding {
 
 export interface SubmitResult {
   improved: boolean
-  bestScore: number
+  /** null only when a held score was the player's first. */
+  bestScore: number | null
   /** 1-based; null while the player is hidden. */
   rank: number | null
   totalPlayers: number
   /** Each current period board of a game that keeps periods. */
   periods: Partial<Record<PeriodKind, PeriodStanding>>
+  /** Held for review (fair play): on no board; the standing above is unchanged. */
+  held: boolean
 }
 
 export interface PlayerStanding {
@@ -248,6 +257,65 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
     return { seasons, periods: everyPeriodBoard(game, now()).map(board => board.scope) }
   }
 
+  interface Storing {
+    player: string
+    score: number
+    meta: string | undefined
+    signed?: Signed
+    limits?: Limits
+    /** A held score to approve: its id, the decision's note, when it was submitted (ms) and in which season. */
+    approve?: { id: string, note: string, at: number, season: number }
+  }
+
+  /** The submit script: a submit, or the approval of a held score (see submit and approveHeld). */
+  async function storeScore (game: GameRecord, { player, score, meta, signed, limits, approve }: Storing): Promise<SubmitResult> {
+    let instant = approve?.at
+    let reply: Array<string | number>
+    let periods: Period[]
+    for (let attempt = 1; ; attempt++) {
+      const at = instant ?? now()
+      // An approved score goes only to the period boards of its moment that are still kept.
+      periods = game.periods.map(kind => currentPeriod(game, kind, at)).filter(period => approve === undefined || periodExpiry(game, period) > now())
+      const season = approve?.season ?? game.season
+      const scope = boardScopes.season(season)
+      const gameId = game.game_id
+      const periodKeys = periods.flatMap(period => {
+        const periodScope = boardScopes.period(period.kind, period.id)
+        return [keys.board(gameId, periodScope), keys.entries(gameId, player, periodScope)]
+      })
+      reply = await submitScript(
+        [keys.game(gameId), keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope),
+          keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope),
+          keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), ...reviewKeys(gameId), keys.reviewSequence(gameId), ...periodKeys],
+        // A held score of a season closed since goes to that season: '' tells the script it is not the current one.
+        [game.order, season === game.season ? String(season) : '', player, String(score), boardScoreOf(score, game.order), meta ?? '', meta === undefined ? '0' : '1',
+          game.max_entries, game.max_meta_bytes, signed?.ts ?? '', signed === undefined ? 0 : (Number(signed.ts) + TS_TOLERANCE_S + 1) * 1000,
+          clock === undefined && approve === undefined ? '' : at, periods.length, approve?.id ?? '', approve?.note ?? '',
+          ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(game, period)])],
+        attempt === 1 ? limits : undefined
+      )
+      if (reply[0] !== MOVED && reply[0] !== 'period') break
+      if (attempt === ATTEMPTS) throw new Error(`the settings of game ${game.game_id} kept changing`)
+      // The game's order or season changed, or the Redis clock is in other periods than ours: choose again.
+      if (reply[0] === MOVED) game = await refreshed(game.game_id)
+      else instant = Number(reply[1])
+    }
+    const [outcome, improved, best, , rank, total] = reply
+    if (outcome === 'stale') fail('expired_ts', 'This submission was signed before its entry was deleted; sign a new one.')
+    if (outcome === 'closed') fail('expired_ts', 'This submission was accepted in a season that has closed since; sign a new one to play in the new season.')
+    if (outcome === 'full_entries') fail('quota_exceeded', `This game's board is full (max_entries ${game.max_entries}); an operator can raise it.`)
+    if (outcome === 'full_meta') fail('quota_exceeded', `This game's meta storage is full (max_meta_bytes ${game.max_meta_bytes}); submit without meta, or ask an operator to raise it.`)
+    if (outcome === 'full_review') fail('quota_exceeded', `This game holds ${REVIEW_QUEUE_MAX} scores for review already; an operator must decide some first.`)
+    if (outcome === 'decided') fail('not_found', String(improved) === 'unknown' ? 'No such held score.' : `That held score is no longer pending: it was ${String(improved)}.`)
+    if (approve === undefined) child(metrics.submits, signed === undefined ? 'session' : 'api_key', outcome === 'replay' || outcome === 'held' ? String(outcome) : improved === 1 ? 'improved' : 'unchanged').inc()
+    const standings: Partial<Record<PeriodKind, PeriodStanding>> = {}
+    periods.forEach((period, i) => {
+      const [periodImproved, periodBest, periodRank] = reply.slice(6 + 3 * i, 9 + 3 * i)
+      standings[period.kind] = { best_score: periodBest === '' ? null : Number(periodBest), rank: rankOrNull(periodRank as number), improved: periodImproved === 1 }
+    })
+    return { improved: improved === 1, bestScore: best === '' ? null : Number(best), rank: rankOrNull(rank as number ?? -1), totalPlayers: total as number ?? 0, periods: standings, held: outcome === 'held' }
+  }
+
   return {
     /** The clock of periods (ms). */
     now,
@@ -262,51 +330,25 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
 
     /**
      * One atomic script call: replay and deletion checks (signed submits),
-     * the game's caps, compare, store, rank, count, on the current season
-     * and on each current period board. A replay answers the current
-     * standing with improved false; a refusal is expired_ts or
-     * quota_exceeded, and stores nothing. `limits` are counted first, in the
-     * same call (rate_limited when over: nothing stored).
+     * the game's review rules, its caps, compare, store, rank, count, on the
+     * current season and on each current period board. A replay answers the
+     * current standing with improved false, and so does a held score, with
+     * `held`; a refusal is expired_ts or quota_exceeded, and stores nothing.
+     * `limits` are counted first, in the same call (rate_limited when over:
+     * nothing stored).
      */
     async submit (game: GameRecord, player: string, score: number, meta: string | undefined, signed?: Signed, limits?: Limits): Promise<SubmitResult> {
-      let instant: number | undefined
-      let reply: Array<string | number>
-      for (let attempt = 1; ; attempt++) {
-        const at = instant ?? now()
-        const periods = game.periods.map(kind => currentPeriod(game, kind, at))
-        const scope = boardScopes.season(game.season)
-        const gameId = game.game_id
-        const periodKeys = periods.flatMap(period => {
-          const periodScope = boardScopes.period(period.kind, period.id)
-          return [keys.board(gameId, periodScope), keys.entries(gameId, player, periodScope)]
-        })
-        reply = await submitScript(
-          [keys.game(gameId), keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope),
-            keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope),
-            keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), ...periodKeys],
-          [game.order, String(game.season), player, String(score), boardScoreOf(score, game.order), meta ?? '', meta === undefined ? '0' : '1',
-            game.max_entries, game.max_meta_bytes, signed?.ts ?? '', signed === undefined ? 0 : (Number(signed.ts) + TS_TOLERANCE_S + 1) * 1000,
-            clock === undefined ? '' : at, periods.length, ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(game, period)])],
-          attempt === 1 ? limits : undefined
-        )
-        if (reply[0] !== MOVED && reply[0] !== 'period') break
-        if (attempt === ATTEMPTS) throw new Error(`the settings of game ${game.game_id} kept changing`)
-        // The game's order or season changed, or the Redis clock is in other periods than ours: choose again.
-        if (reply[0] === MOVED) game = await refreshed(game.game_id)
-        else instant = Number(reply[1])
-      }
-      const [outcome, improved, best, , rank, total] = reply
-      if (outcome === 'stale') fail('expired_ts', 'This submission was signed before its entry was deleted; sign a new one.')
-      if (outcome === 'closed') fail('expired_ts', 'This submission was accepted in a season that has closed since; sign a new one to play in the new season.')
-      if (outcome === 'full_entries') fail('quota_exceeded', `This game's board is full (max_entries ${game.max_entries}); an operator can raise it.`)
-      if (outcome === 'full_meta') fail('quota_exceeded', `This game's meta storage is full (max_meta_bytes ${game.max_meta_bytes}); submit without meta, or ask an operator to raise it.`)
-      child(metrics.submits, signed === undefined ? 'session' : 'api_key', outcome === 'replay' ? 'replay' : improved === 1 ? 'improved' : 'unchanged').inc()
-      const periods: Partial<Record<PeriodKind, PeriodStanding>> = {}
-      game.periods.forEach((kind, i) => {
-        const [periodImproved, periodBest, periodRank] = reply.slice(6 + 3 * i, 9 + 3 * i)
-        periods[kind] = { best_score: periodBest === '' ? null : Number(periodBest), rank: rankOrNull(periodRank as number), improved: periodImproved === 1 }
-      })
-      return { improved: improved === 1, bestScore: Number(best), rank: rankOrNull(rank as number ?? -1), totalPlayers: total as number ?? 0, periods }
+      return await storeScore(game, { player, score, meta, signed, limits })
+    },
+
+    /**
+     * Applies a held score as of the moment it was submitted (its time
+     * breaks ties): on the season it was submitted in and on the period
+     * boards of that moment still kept, and marks it approved, in one
+     * script call. not_found when it is no longer pending.
+     */
+    async approveHeld (game: GameRecord, held: { id: string, player: string, score: number, meta: string | undefined, submittedAt: number, season: number }, note: string): Promise<SubmitResult> {
+      return await storeScore(game, { player: held.player, score: held.score, meta: held.meta, approve: { id: held.id, note, at: held.submittedAt, season: held.season } })
     },
 
     async standing (game: GameRecord, chosen: ChosenBoard, player: string, limits?: Limits): Promise<PlayerStanding> {

@@ -30,10 +30,26 @@ export interface GameRecord {
   /** The all-time board's current season: 1 until an operator closes one. */
   season: number
   season_started_at: string
+  /** Fair play (docs/interface.md#fair-play): scores outside [score_min, score_max] are refused; null is no bound. */
+  score_min: number | null
+  score_max: number | null
+  /** A score above review_above, or below review_below, is held for review; null: no such rule. */
+  review_above: number | null
+  review_below: number | null
+  /** A score better than this many times the player's previous best, or the first place, is held; null: no such rule. */
+  review_factor: number | null
+  /** How deep into the board `board.overtaken` events reach. */
+  notify_top: number
 }
 
 /** The period settings of a game that sets none: no periods, so every v1 answer stays as it was. */
 export const DEFAULT_PERIODS = { order: 'desc', periods: [], timezone: 'UTC', keep_periods: 12 } as const satisfies Partial<GameRecord>
+
+/** The fair-play settings of a game that sets none: nothing refused, nothing held, events for the top 10. */
+export const DEFAULT_FAIR_PLAY = { score_min: null, score_max: null, review_above: null, review_below: null, review_factor: null, notify_top: 10 } as const satisfies Partial<GameRecord>
+
+/** The highest notify_top: an overtaken event names at most this many players. */
+export const MAX_NOTIFY_TOP = 100
 
 /**
  * The caps of a game that does not set its own: far above a real game (ten
@@ -71,6 +87,14 @@ export function periodsOf (names: string | readonly string[] | undefined): Perio
 const wholeNumber = (text: string | undefined, fallback: number, max: number): number =>
   /^\d{1,9}$/.test(text ?? '') && Number(text) <= max ? Number(text) : fallback
 
+/** A stored score bound or threshold: a safe integer, else (unset, '', written by hand) null. */
+const scoreOrNull = (text: string | undefined): number | null =>
+  /^-?\d{1,16}$/.test(text ?? '') && Number.isSafeInteger(Number(text)) ? Number(text) : null
+
+/** A stored review_factor: a number above 1, else null. */
+const factorOrNull = (text: string | undefined): number | null =>
+  /^\d{1,7}(\.\d{1,6})?$/.test(text ?? '') && Number(text) > 1 ? Number(text) : null
+
 function gameFromHash (gameId: string, hash: Hash): GameRecord | null {
   if (hash.created_at === undefined) return null
   const season = wholeNumber(hash.season, 1, 1e9)
@@ -88,7 +112,13 @@ function gameFromHash (gameId: string, hash: Hash): GameRecord | null {
     timezone: isTimeZone(hash.timezone) ? hash.timezone as string : DEFAULT_PERIODS.timezone,
     keep_periods: wholeNumber(hash.keep_periods, DEFAULT_PERIODS.keep_periods, MAX_KEEP_PERIODS),
     season: season === 0 ? 1 : season,
-    season_started_at: hash.season_started_at ?? hash.created_at
+    season_started_at: hash.season_started_at ?? hash.created_at,
+    score_min: scoreOrNull(hash.score_min),
+    score_max: scoreOrNull(hash.score_max),
+    review_above: scoreOrNull(hash.review_above),
+    review_below: scoreOrNull(hash.review_below),
+    review_factor: factorOrNull(hash.review_factor),
+    notify_top: wholeNumber(hash.notify_top, DEFAULT_FAIR_PLAY.notify_top, MAX_NOTIFY_TOP) || DEFAULT_FAIR_PLAY.notify_top
   }
 }
 
@@ -113,14 +143,22 @@ function rateLimitField (rateLimit: number | null): string {
 }
 
 /** What an operator may change of a game (season through closing one). */
-export type GameChanges = Partial<Pick<GameRecord, 'name' | 'developer' | 'approved' | 'max_entries' | 'max_meta_bytes' | 'order' | 'periods' | 'timezone' | 'keep_periods'>>
+export type GameChanges = Partial<Pick<GameRecord, 'name' | 'developer' | 'approved' | 'max_entries' | 'max_meta_bytes' | 'order' | 'periods' | 'timezone' | 'keep_periods' | FairPlaySetting>>
 
-/** The period settings as stored (order goes through updateGame's own check). */
-function periodFields (game: GameChanges): string[] {
+/** The fair-play settings, by name. */
+export type FairPlaySetting = keyof typeof DEFAULT_FAIR_PLAY
+export const FAIR_PLAY_SETTINGS = Object.keys(DEFAULT_FAIR_PLAY) as FairPlaySetting[]
+
+/** The period and fair-play settings as stored, '' for a cleared one (order goes through updateGame's own check). */
+function settingFields (game: GameChanges): string[] {
   const fields: string[] = []
   if (game.periods !== undefined) fields.push('periods', game.periods.join(','))
   if (game.timezone !== undefined) fields.push('timezone', game.timezone)
   if (game.keep_periods !== undefined) fields.push('keep_periods', String(game.keep_periods))
+  for (const name of FAIR_PLAY_SETTINGS) {
+    const value = game[name]
+    if (value !== undefined) fields.push(name, value === null ? '' : String(value))
+  }
   return fields
 }
 
@@ -197,7 +235,7 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
       const created = await changeRecord(redis, cache, 'game', game.game_id, async () => await createGame([keys.game(game.game_id), keys.usage(game.game_id)], [
         'name', game.name, 'developer', game.developer ?? '', 'approved', game.approved ? '1' : '0', 'created_at', game.created_at,
         'max_entries', String(game.max_entries), 'max_meta_bytes', String(game.max_meta_bytes),
-        'order', game.order, ...periodFields(game)
+        'order', game.order, ...settingFields(game)
       ]))
       return created === 0 ? null : game
     },
@@ -215,7 +253,7 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
       if (changes.approved !== undefined) fields.push('approved', changes.approved ? '1' : '0')
       if (changes.max_entries !== undefined) fields.push('max_entries', String(changes.max_entries))
       if (changes.max_meta_bytes !== undefined) fields.push('max_meta_bytes', String(changes.max_meta_bytes))
-      fields.push(...periodFields(changes))
+      fields.push(...settingFields(changes))
       const gameKeys = [keys.game(gameId), keys.usage(gameId), keys.board(gameId), keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId)]
       const updated = await changeRecord(redis, cache, 'game', gameId, async () => await updateGame(gameKeys, [changes.order ?? '', ...fields]))
       if (updated === 0) return null

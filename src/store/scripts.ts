@@ -12,12 +12,26 @@ export const LUA_FOLDER = projectPath('src', 'store', 'lua')
 
 /**
  * A script's source, from LUA_FOLDER/<name>.lua. Numbers the TypeScript
- * shares with it (`constants`) become locals on its first line, so line
- * numbers in Redis's error messages still match the file.
+ * shares with it (`constants`) become locals on its first line, then the
+ * one-line `pieces` (shared functions: luaPiece), so line numbers in Redis's
+ * error messages still match the file.
  */
-export function luaSource (name: string, constants: Record<string, number> = {}): string {
+export function luaSource (name: string, constants: Record<string, number> = {}, pieces: string[] = []): string {
   const prelude = Object.entries(constants).map(([constant, value]) => `local ${constant} = ${value}; `).join('')
-  return prelude + readFileSync(`${LUA_FOLDER}/${name}.lua`, 'utf8')
+  return prelude + pieces.join(' ') + readFileSync(`${LUA_FOLDER}/${name}.lua`, 'utf8')
+}
+
+/** Where the shared pieces of Lua live: local functions that scripts include. */
+export const LUA_INCLUDES = `${LUA_FOLDER}/includes`
+
+/**
+ * A shared piece of Lua (LUA_INCLUDES/<name>.lua, local functions that
+ * scripts include), as one line: its comment lines left out, its lines
+ * joined, so it can go on a script's first line. Its code must not end a
+ * line in a comment.
+ */
+export function luaPiece (name: string): string {
+  return readFileSync(`${LUA_INCLUDES}/${name}.lua`, 'utf8').split('\n').map(line => line.trim()).filter(line => line !== '' && !line.startsWith('--')).join(' ') + ' '
 }
 
 /**

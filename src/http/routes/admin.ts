@@ -28,6 +28,7 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   type WithUser = { Params: { username: string } }
   type WithSession = { Params: { session_id: string } }
   type WithPlayer = { Params: { game_id: string, player_name: string } }
+  type WithHeld = { Params: { game_id: string, held_id: string } }
 
   fastify.post('/admin/games', body(routeSchemas.createGame), async (request) => ok(await fastify.admin.createGame(input(request))))
   fastify.patch<WithGame>('/admin/games/:game_id', body(routeSchemas.updateGame), async (request) => ok(await fastify.admin.updateGame(request.params.game_id, input(request))))
@@ -42,6 +43,9 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   fastify.delete<WithUser>('/admin/users/:username/sessions', body(routeSchemas.endUserSessions), async (request) => ok(await fastify.admin.endUserSessions(request.params.username, input(request))))
   fastify.post('/admin/sessions', body(routeSchemas.createSession), async (request) => ok(await fastify.admin.createSession(input(request))))
   fastify.delete<WithSession>('/admin/sessions/:session_id', body(routeSchemas.deleteSession), async (request) => ok(await fastify.admin.deleteSession(request.params.session_id, input(request))))
+  fastify.get<WithGame>('/admin/games/:game_id/review', { schema: routeSchemas.reviewList }, async (request) => ok(await fastify.admin.reviewList(request.params.game_id, textFields(request.query))))
+  fastify.post<WithHeld>('/admin/games/:game_id/review/:held_id/approve', body(routeSchemas.approveHeld), async (request) => ok(await fastify.admin.approveHeld(request.params.game_id, request.params.held_id, input(request))))
+  fastify.post<WithHeld>('/admin/games/:game_id/review/:held_id/reject', body(routeSchemas.rejectHeld), async (request) => ok(await fastify.admin.rejectHeld(request.params.game_id, request.params.held_id, input(request))))
   const player = '/admin/games/:game_id/players/:player_name'
   fastify.get<WithPlayer>(player, { schema: routeSchemas.getPlayer }, async (request) => ok(await fastify.admin.player(request.params.game_id, request.params.player_name)))
   fastify.patch<WithPlayer>(player, body(routeSchemas.setPlayer), async (request) => ok(await fastify.admin.setPlayer(request.params.game_id, request.params.player_name, input(request))))

@@ -11,14 +11,18 @@ import type { SubmitResult } from '../../store/leaderboard.js'
 import type { Limits } from '../../store/limits.js'
 import type { ApiKeyAction } from '../../../plugins/api-key-auth.js'
 import { boardFields, iso } from '../boards.js'
+import { checkScoreRange } from '../games.js'
 import type { GameRecord } from '../../store/records.js'
 
 /** The body limit of players and players-self (64 KiB). */
 export const PLAYERS_BODY_LIMIT = 65_536
 
-/** A submit's answer adds each current period board, for a game that keeps periods only. */
-function submitPeriods (game: GameRecord, result: SubmitResult): Record<string, unknown> {
-  return game.periods.length === 0 ? {} : { periods: result.periods }
+/**
+ * What a submit's answer adds to v1's: `held` for a score held for review
+ * only, each current period board for a game that keeps periods only.
+ */
+function submitExtras (game: GameRecord, result: SubmitResult): Record<string, unknown> {
+  return { ...(result.held ? { held: true } : {}), ...(game.periods.length === 0 ? {} : { periods: result.periods }) }
 }
 
 /**
@@ -91,11 +95,12 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   apiKeyAction('submit', routeSchemas.submit, ['api_key', 'game_id', 'player_name', 'score', 'ts', 'sign'], (fields, game) => {
     const player = parsePlayerName(param(fields, 'player_name'))
     const score = parseScore(param(fields, 'score'))
+    checkScoreRange(game, score)
     const meta = parseMeta(optional(fields, 'meta'))
     const signed = { ts: param(fields, 'ts'), sign: param(fields, 'sign') }
     return async (limits) => {
       const result = await leaderboard.submit(game, player, score, meta, signed, limits)
-      return ok({ score, improved: result.improved, best_score: result.bestScore, rank: result.rank, ...submitPeriods(game, result) })
+      return ok({ score, improved: result.improved, best_score: result.bestScore, rank: result.rank, ...submitExtras(game, result) })
     }
   }, { signed: true })
 
@@ -161,10 +166,11 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
 
   // Session mode: the player is the logged-in user, on the same boards.
   sessionAction('submit-self', routeSchemas.submitSelf, ['score'], async (request) => {
+    const game = request.game!
     const score = parseScore(param(request.fields, 'score'))
+    checkScoreRange(game, score)
     const meta = parseMeta(optional(request.fields, 'meta'))
     const user = request.user!
-    const game = request.game!
     const result = await leaderboard.submit(game, user.username, score, meta)
     return ok({
       score,
@@ -174,7 +180,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
       total_players: result.totalPlayers,
       is_dev_record: game.developer === user.username,
       is_admin_record: user.is_admin,
-      ...submitPeriods(game, result)
+      ...submitExtras(game, result)
     })
   })
 

@@ -1,34 +1,46 @@
 -- One submit, atomically: the replay and deletion checks of a signed submit,
--- the game's caps, compare-and-store, rank, count; on the all-time board
--- (its current season) and on the board of each current period.
+-- the game's review rules, its caps, compare-and-store, rank, count; on the
+-- all-time board (its current season) and on the board of each current
+-- period. Also the approval of a held score (ARGV[14]): stored the same
+-- way, as of the moment it was submitted, and marked approved.
 --
 -- KEYS: game, board, entries, metas, hidden, hidden users, usage, seen,
--- deleted; then a board and an entries bucket per period.
+-- deleted, review, review pending, review decided, review players, review
+-- sequence; then a board and an entries bucket per period.
 -- ARGV: order, season (what the caller chose the keys by; moved() checks
--- them), player, score, board score (-score for desc, score for asc), meta,
--- has meta, max entries, max meta bytes, ts, seen until, at (the instant in
--- ms; '' for the Redis clock), the number of periods; then per period its
--- start, its reset and when its keys expire (ms).
+-- them; '' to store in a closed season), player, score, board score (-score
+-- for desc, score for asc), meta, has meta, max entries, max meta bytes, ts,
+-- seen until, at (the instant in ms; '' for the Redis clock), the number of
+-- periods, the held id to approve ('' for a submit), the decision's note;
+-- then per period its start, its reset and when its keys expire (ms).
 --
 -- Returns {'moved'} (the game's order or season changed: choose again),
 -- {'period', ms} (the instant is outside a period named: choose them at ms),
 -- {'stale'} (signed before the player's entry was deleted), {'closed'} (this
 -- signed request was accepted in a season closed since), {'full_entries'}
--- or {'full_meta'} (a cap of the game would be passed: nothing stored); or
--- {outcome, improved 0/1, best, best ms, rank or -1, visible total, then per
--- period: improved 0/1, best or '', rank or -1}, outcome 'ok' or 'replay'
--- (this signed request was accepted before: nothing stored, the standing).
+-- or {'full_meta'} (a cap of the game would be passed: nothing stored),
+-- {'full_review'} (the review queue is full: nothing held), {'decided',
+-- status} (the held score to approve is no longer pending); or {outcome,
+-- improved 0/1, best or '', best ms or '', rank or -1, visible total, then per period:
+-- improved 0/1, best or '', rank or -1}, outcome 'ok', 'replay' (this
+-- signed request was accepted before: nothing stored, the standing) or
+-- 'held' (held for review: on no board, the standing unchanged).
 local board, entries, metas, hidden, hiddenUsers, usage, seen, deleted = KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
+local review, reviewPending, reviewPlayers, reviewSequence = KEYS[10], KEYS[11], KEYS[13], KEYS[14]
+local reviewKeys = {KEYS[10], KEYS[11], KEYS[12], KEYS[13]}
+local FIRST_PERIOD_KEY = 15
 local player, score, boardScore, meta, hasMeta = ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
 local maxEntries, maxMetaBytes, ts, seenUntil, at = tonumber(ARGV[8]), tonumber(ARGV[9]), ARGV[10], ARGV[11], ARGV[12]
-local periodCount = tonumber(ARGV[13])
-if moved() then return {'moved'} end
+local periodCount, approving, note = tonumber(ARGV[13]), ARGV[14], ARGV[15]
+local FIRST_PERIOD_ARG = 16
+local stored = redis.call('HMGET', KEYS[1], 'order', 'season', 'review_above', 'review_below', 'review_factor')
+if movedFrom(stored) then return {'moved'} end
 
 local now
 if at ~= '' then now = tonumber(at) elseif periodCount > 0 then now = clock() end
 for i = 1, periodCount do
-  local arg = 13 + 3 * (i - 1)
-  if now < tonumber(ARGV[arg + 1]) or now >= tonumber(ARGV[arg + 2]) then return {'period', string.format('%.0f', now)} end
+  local arg = FIRST_PERIOD_ARG + 3 * (i - 1)
+  if now < tonumber(ARGV[arg]) or now >= tonumber(ARGV[arg + 1]) then return {'period', string.format('%.0f', now)} end
 end
 
 local lower = ARGV[1] == 'asc'
@@ -56,7 +68,7 @@ if entry then best, ms = split(entry) end
 -- whatever the all-time best; appended to `result` as the answer gives them.
 local function periods (result, store)
   for i = 1, periodCount do
-    local periodBoard, periodEntries = KEYS[8 + 2 * i], KEYS[9 + 2 * i]
+    local periodBoard, periodEntries = KEYS[FIRST_PERIOD_KEY + 2 * (i - 1)], KEYS[FIRST_PERIOD_KEY + 1 + 2 * (i - 1)]
     local periodEntry = redis.call('HGET', periodEntries, player)
     local periodBest, periodMs
     if periodEntry then periodBest, periodMs = split(periodEntry) end
@@ -66,7 +78,7 @@ local function periods (result, store)
       periodBest, periodMs = score, string.format('%0' .. TIME_DIGITS .. '.0f', now)
       redis.call('HSET', periodEntries, player, periodBest .. '|' .. periodMs)
       if isVisible() then redis.call('ZADD', periodBoard, boardScore, periodMs .. player) end
-      local ttl = tonumber(ARGV[13 + 3 * i]) - now
+      local ttl = tonumber(ARGV[FIRST_PERIOD_ARG + 2 + 3 * (i - 1)]) - now
       redis.call('PEXPIRE', periodEntries, ttl)
       -- Never later than any of its buckets (keep_periods may have changed): a board member always has its entry.
       redis.call('PEXPIRE', periodBoard, ttl, 'LT')
@@ -80,23 +92,94 @@ local function periods (result, store)
 end
 local function answer (outcome, improved, store)
   local rank = entry and redis.call('ZRANK', board, ms .. player)
-  return periods({outcome, improved, best, ms, rank or -1, redis.call('ZCARD', board)}, store)
+  return periods({outcome, improved, best or '', ms or '', rank or -1, redis.call('ZCARD', board)}, store)
 end
 
-if ts ~= '' then
-  local deletedAt = redis.call('GET', deleted)
-  if deletedAt and tonumber(ts) < tonumber(deletedAt) then return {'stale'} end
-  if redis.call('EXISTS', seen) == 1 then
-    -- Accepted before; its entry gone since means an operator deleted it, or the season closed.
-    if not entry then
-      if deletedAt then return {'stale'} end
-      return {'closed'}
+-- Fair play: whether this score would change any board of the player, and
+-- which review rule (the game's settings, read here) holds it, if any.
+local reviewAbove, reviewBelow, reviewFactor = tonumber(stored[3] or ''), tonumber(stored[4] or ''), tonumber(stored[5] or '')
+if reviewFactor and reviewFactor <= 1 then reviewFactor = nil end
+local function improvesABoard ()
+  if not entry or better(score, best) then return true end
+  for i = 1, periodCount do
+    local periodEntry = redis.call('HGET', KEYS[FIRST_PERIOD_KEY + 1 + 2 * (i - 1)], player)
+    if not periodEntry or better(score, (split(periodEntry))) then return true end
+  end
+  return false
+end
+-- More than reviewFactor times better than a positive reference score.
+local function farBeyond (reference)
+  if reference <= 0 then return false end
+  if lower then return tonumber(score) * reviewFactor < reference end
+  return tonumber(score) > reference * reviewFactor
+end
+local function heldBy ()
+  local value = tonumber(score)
+  if reviewAbove and value > reviewAbove then return 'review_above' end
+  if reviewBelow and value < reviewBelow then return 'review_below' end
+  if reviewFactor then
+    if entry and farBeyond(tonumber(best)) then return 'review_factor' end
+    local first = redis.call('ZRANGE', board, 0, 0, 'WITHSCORES')[2]
+    if first and farBeyond(lower and tonumber(first) or -tonumber(first)) then return 'review_factor' end
+  end
+  return nil
+end
+-- Holds the score: one pending score per player, the best held (a better
+-- one supersedes it; another is answered held and dropped).
+local function hold (rule)
+  now = now or clock()
+  local pendingId = redis.call('HGET', reviewPlayers, player)
+  local pending = pendingId and redis.call('HGET', review, pendingId)
+  if pending then
+    local record = cjson.decode(pending)
+    if not better(score, record.score) then return answer('held', 0, false) end
+    decide(reviewKeys, pendingId, record, 'superseded', '', now)
+  elseif redis.call('ZCARD', reviewPending) >= REVIEW_QUEUE_MAX then
+    return {'full_review'}
+  end
+  local id = tostring(redis.call('INCR', reviewSequence))
+  local record = { player_name = player, score = score, submitted_at = string.format('%.0f', now), season = ARGV[2], rule = rule, status = 'pending' }
+  if hasMeta == '1' then record.meta = meta end
+  redis.call('HSET', review, id, cjson.encode(record))
+  redis.call('ZADD', reviewPending, now, id)
+  redis.call('HSET', reviewPlayers, player, id)
+  if ts ~= '' then redis.call('SET', seen, 'held', 'PXAT', seenUntil) end
+  return answer('held', 0, false)
+end
+
+local approved
+if approving ~= '' then
+  local record = redis.call('HGET', review, approving)
+  if not record then return {'decided', 'unknown'} end
+  approved = cjson.decode(record)
+  if approved.status ~= 'pending' then return {'decided', approved.status} end
+else
+  if ts ~= '' then
+    local deletedAt = redis.call('GET', deleted)
+    if deletedAt and tonumber(ts) < tonumber(deletedAt) then return {'stale'} end
+    local seenBefore = redis.call('GET', seen)
+    if seenBefore == 'held' then return answer('held', 0, false) end
+    if seenBefore then
+      -- Accepted before; its entry gone since means an operator deleted it, or the season closed.
+      if not entry then
+        if deletedAt then return {'stale'} end
+        return {'closed'}
+      end
+      return answer('replay', 0, false)
     end
-    return answer('replay', 0, false)
+  end
+  if (reviewAbove or reviewBelow or reviewFactor) and improvesABoard() then
+    local rule = heldBy()
+    if rule then return hold(rule) end
   end
 end
+local function approve ()
+  if approved then decide(reviewKeys, approving, approved, 'approved', note, clock()) end
+end
+
 if entry and not better(score, best) then
   if ts ~= '' then redis.call('SET', seen, '1', 'PXAT', seenUntil) end
+  approve()
   return answer('ok', 0, true)
 end
 
@@ -125,4 +208,5 @@ redis.call('HSET', entries, player, entry)
 if hasMeta == '1' then redis.call('HSET', metas, player, meta) else redis.call('HDEL', metas, player) end
 if newMeta ~= oldMeta then redis.call('HSET', usage, 'meta_bytes', math.max(0, metaBytes + newMeta - oldMeta)) end
 if isVisible() then redis.call('ZADD', board, boardScore, ms .. player) end
+approve()
 return answer('ok', 1, true)

@@ -1,0 +1,91 @@
+import type { RedisClient as Redis } from './redis-client.js'
+import { keys, reviewKeys } from './keys.js'
+import { defineScript, luaPiece, luaSource } from './scripts.js'
+import { REVIEW_DECIDED_KEPT } from './leaderboard.js'
+
+/** Why a score was held: the game's review rule it met (docs/interface.md#fair-play). */
+export type ReviewRule = 'review_above' | 'review_below' | 'review_factor'
+
+/** pending until an operator decides; superseded when the player's better score was held instead. */
+export type HeldStatus = 'pending' | 'approved' | 'rejected' | 'superseded'
+
+/** A score held for review, as operators see it. */
+export interface HeldScore {
+  held_id: string
+  player_name: string
+  score: number
+  meta: string | null
+  /** When it was submitted: approved, it takes this time on the boards. */
+  submitted_at: string
+  season_id: number
+  rule: ReviewRule
+  status: HeldStatus
+  decided_at: string | null
+  note: string | null
+}
+
+/** Which part of the queue a listing reads: pending (oldest first) or decided (newest first). */
+export type ReviewList = 'pending' | 'decided'
+
+/** What a held id looks like (the game's sequence number). */
+export const HELD_ID_PATTERN = /^[1-9][0-9]{0,14}$/
+
+const REJECT = luaSource('review-reject', { REVIEW_DECIDED_KEPT }, [luaPiece('review-decide')])
+
+const iso = (ms: string | undefined): string | null => ms === undefined ? null : new Date(Number(ms)).toISOString()
+
+/** The stored JSON of a held score (written by submit.lua), as operators see it. */
+function heldFrom (id: string, text: string | null): HeldScore | null {
+  if (text === null) return null
+  const record = JSON.parse(text) as Record<string, string | undefined>
+  return {
+    held_id: id,
+    player_name: record.player_name ?? '',
+    score: Number(record.score),
+    meta: record.meta ?? null,
+    submitted_at: iso(record.submitted_at) as string,
+    season_id: Number(record.season === '' || record.season === undefined ? 1 : record.season),
+    rule: record.rule as ReviewRule,
+    status: record.status as HeldStatus,
+    decided_at: iso(record.decided_at),
+    note: record.note ?? null
+  }
+}
+
+/**
+ * The review queue of held scores (fair play), in the game's slot: the
+ * submit script holds a score and approves one (store/leaderboard.ts), this
+ * module lists them and rejects.
+ */
+export function createReviewQueue (redis: Redis) {
+  const rejectScript = defineScript<string | ['decided', string]>(redis, 'rankReviewReject', REJECT, { writes: true })
+
+  return {
+    /** One page of the pending scores (oldest first) or of the decided ones (newest first), with how many there are. */
+    async list (gameId: string, which: ReviewList, offset: number, limit: number): Promise<{ total: number, items: HeldScore[] }> {
+      const list = which === 'pending' ? keys.reviewPending(gameId) : keys.reviewDecided(gameId)
+      const [total, ids] = await Promise.all([
+        redis.zcard(list),
+        which === 'pending' ? redis.zrange(list, offset, offset + limit - 1) : redis.zrange(list, offset, offset + limit - 1, 'REV')
+      ])
+      if (ids.length === 0) return { total, items: [] }
+      const texts = await redis.hmget(keys.review(gameId), ...ids)
+      const items = ids.map((id, i) => heldFrom(id, texts[i] ?? null)).filter((held): held is HeldScore => held !== null)
+      return { total, items }
+    },
+
+    async held (gameId: string, heldId: string): Promise<HeldScore | null> {
+      if (!HELD_ID_PATTERN.test(heldId)) return null
+      return heldFrom(heldId, await redis.hget(keys.review(gameId), heldId))
+    },
+
+    /** Rejects a pending held score; its status otherwise ('unknown' when there is none). */
+    async reject (gameId: string, heldId: string, note: string): Promise<HeldScore | { decided: string }> {
+      if (!HELD_ID_PATTERN.test(heldId)) return { decided: 'unknown' }
+      const reply = await rejectScript(reviewKeys(gameId), [heldId, note])
+      return Array.isArray(reply) ? { decided: reply[1] } : heldFrom(heldId, reply) as HeldScore
+    }
+  }
+}
+
+export type ReviewQueue = ReturnType<typeof createReviewQueue>
