@@ -7,6 +7,8 @@ import { createRecordStore, type RecordStore } from '../src/store/records.js'
 import { createUserStore, type UserStore } from '../src/store/users.js'
 import { createRecordCache } from '../src/store/cache.js'
 import { createReviewQueue } from '../src/store/review.js'
+import { createWebhookStore, type WebhookStore } from '../src/store/webhooks.js'
+import { createEvents } from '../src/store/events.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,6 +18,7 @@ declare module 'fastify' {
     ratings: Ratings
     playtime: Playtime
     admin: Admin
+    webhooks: WebhookStore
     /** Resolves once this process has applied every cache invalidation published so far. */
     syncRecordCache: () => Promise<void>
   }
@@ -40,5 +43,7 @@ export default fp<StoreOptions>(async (fastify, { clock }) => {
   fastify.decorate('leaderboard', leaderboard)
   fastify.decorate('ratings', createRatings(redis))
   fastify.decorate('playtime', createPlaytime(redis))
-  fastify.decorate('admin', createAdmin({ records, review: createReviewQueue(redis), users, leaderboard, sessionTtlS: config.sessionTtlS, sessionCookie: config.sessionCookie }))
+  const webhooks = createWebhookStore(redis)
+  fastify.decorate('webhooks', webhooks)
+  fastify.decorate('admin', createAdmin({ records, review: createReviewQueue(redis), webhooks, events: createEvents(redis), webhookAllowPrivate: config.webhooks.allowPrivate, users, leaderboard, sessionTtlS: config.sessionTtlS, sessionCookie: config.sessionCookie }))
 }, { name: 'store', dependencies: ['redis'] })

@@ -60,6 +60,15 @@ t.test('every variable is read', async t => {
     PUBLIC_ORIGIN: 'https://games.example.com',
     PLAYTIME_REPORT_S: '5',
     WORKERS: '4',
+    WEBHOOK_DISPATCH: 'false',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    WEBHOOK_TIMEOUT_MS: '3000',
+    WEBHOOK_RETRY_FOR_S: '3600',
+    WEBHOOK_RETRY_BASE_MS: '100',
+    WEBHOOK_POLL_MS: '50',
+    WEBHOOK_CONCURRENCY: '8',
+    LIVE_STREAMS_PER_KEY: '3',
+    LIVE_HEARTBEAT_MS: '5000',
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     DATA_DIR: '/tmp/ranking-data'
@@ -88,6 +97,9 @@ t.test('every variable is read', async t => {
     metricsPort: 9100,
     publicOrigin: 'https://games.example.com',
     playtimeReportS: 5,
+    webhooks: { dispatch: false, allowPrivate: true, timeoutMs: 3000, retryForMs: 3_600_000, retryBaseMs: 100, pollMs: 50, concurrency: 8 },
+    liveStreamsPerKey: 3,
+    liveHeartbeatMs: 5000,
     workers: 4,
     nodeEnv: 'production',
     logLevel: 'warn',
@@ -120,7 +132,9 @@ t.test('a bad value stops start-up with one line naming the variable', async t =
     ['ALLOWED_ORIGINS', 'example.com'], ['ALLOWED_ORIGINS', 'https://a.com/path'],
     ['RATE_LIMIT_MAX', '0'], ['RATE_LIMIT_WINDOW_MS', '10'], ['SESSION_RATE_LIMIT_MAX', 'x'],
     ['RATE_LIMIT_KEY_MULTIPLE', '0'], ['LOGIN_RATE_LIMIT_MAX', '0'], ['LOGIN_ADDRESS_RATE_LIMIT_MAX', '-3'], ['DEMO', 'yes'],
-    ['BODY_LIMIT', '100'], ['REQUEST_TIMEOUT_MS', '10'], ['REDIS_WAIT_REPLICAS', '-1'], ['REDIS_WAIT_REPLICAS', '17'], ['REDIS_WAIT_TIMEOUT_MS', '0'], ['REDIS_WAIT_TIMEOUT_MS', '1000'], ['PUBLIC_ORIGIN', 'ftp://x.com'], ['PLAYTIME_REPORT_S', '0'], ['WORKERS', '0'], ['METRICS_TOKEN', 'short'], ['METRICS_TOKEN', 'has a space in it ok'], ['METRICS_PORT', '0'], ['METRICS_PORT', '3000'], ['NODE_ENV', 'staging'], ['LOG_LEVEL', 'loud']
+    ['BODY_LIMIT', '100'], ['REQUEST_TIMEOUT_MS', '10'], ['REDIS_WAIT_REPLICAS', '-1'], ['REDIS_WAIT_REPLICAS', '17'], ['REDIS_WAIT_TIMEOUT_MS', '0'], ['REDIS_WAIT_TIMEOUT_MS', '1000'], ['PUBLIC_ORIGIN', 'ftp://x.com'], ['PLAYTIME_REPORT_S', '0'], ['WORKERS', '0'], ['METRICS_TOKEN', 'short'], ['METRICS_TOKEN', 'has a space in it ok'], ['METRICS_PORT', '0'], ['METRICS_PORT', '3000'], ['NODE_ENV', 'staging'], ['LOG_LEVEL', 'loud'],
+    ['WEBHOOK_DISPATCH', 'yes'], ['WEBHOOK_ALLOW_PRIVATE', '1'], ['WEBHOOK_TIMEOUT_MS', '50'], ['WEBHOOK_TIMEOUT_MS', '60001'], ['WEBHOOK_RETRY_FOR_S', '0'],
+    ['WEBHOOK_RETRY_BASE_MS', '5'], ['WEBHOOK_POLL_MS', '0'], ['WEBHOOK_CONCURRENCY', '0'], ['LIVE_STREAMS_PER_KEY', '0'], ['LIVE_HEARTBEAT_MS', '50']
   ]
   for (const [name, value] of bad) {
     t.throws(() => loadConfig({ [name]: value }), ConfigError, `${name}=${value}`)

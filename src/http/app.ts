@@ -10,6 +10,7 @@ import envelopePlugin, { frameworkErrors } from '../../plugins/envelope.js'
 import securityHeadersPlugin, { defaultSecurityHeaders, noStore } from '../../plugins/security-headers.js'
 import redisPlugin from '../../plugins/redis.js'
 import storePlugin from '../../plugins/store.js'
+import webhooksPlugin from '../../plugins/webhooks.js'
 import formsPlugin from '../../plugins/forms.js'
 import rateLimitPlugin from '../../plugins/rate-limit.js'
 import adminAuthPlugin from '../../plugins/admin-auth.js'
@@ -207,6 +208,7 @@ async function app (fastify: FastifyInstance, { config, clock }: { config: Confi
   await fastify.register(envelopePlugin)
   await fastify.register(redisPlugin)
   await fastify.register(storePlugin, { clock })
+  await fastify.register(webhooksPlugin)
   await fastify.register(formsPlugin)
   await fastify.register(rateLimitPlugin)
   await fastify.register(adminAuthPlugin)

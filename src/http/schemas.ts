@@ -168,6 +168,37 @@ const HeldScore = Type.Object({
   note: Nullable(Type.String({ description: "the operator's note on the decision" }))
 })
 const heldParams = Type.Object({ game_id: Type.String(), held_id: Type.String() })
+const Webhook = Type.Object({
+  webhook_id: Type.String(),
+  url: Type.String(),
+  events: Type.Array(Type.String(), { description: 'the event types delivered; ["*"] for every one' }),
+  description: Nullable(Type.String()),
+  created_at: Type.String({ format: 'date-time' })
+})
+const GameEvent = Type.Object({
+  event_id: Type.String({ description: 'the outbox entry: its first part is when it happened (ms)' }),
+  type: Type.String(),
+  timestamp: Type.String({ format: 'date-time' }),
+  data: Type.Object({ game_id: Type.String() }, { additionalProperties: true, description: 'what happened: see docs/interface.md#events' })
+})
+const Delivery = Type.Object({
+  delivery_id: Type.String(),
+  webhook_id: Type.String(),
+  message_id: Type.String({ description: 'the webhook-id header, the same on every attempt' }),
+  type: Type.String(),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('dead')]),
+  attempts: Type.Integer(),
+  created_at: Type.String({ format: 'date-time' }),
+  last_attempt_at: Nullable(Type.String({ format: 'date-time' })),
+  next_attempt_at: Nullable(Type.String({ format: 'date-time', description: 'pending deliveries only' })),
+  finished_at: Nullable(Type.String({ format: 'date-time' })),
+  last_status: Nullable(Type.Integer({ description: "the receiver's HTTP status at the last attempt" })),
+  last_error: Nullable(Type.String()),
+  last_duration_ms: Nullable(Type.Integer()),
+  payload: Type.Object({ type: Type.String(), timestamp: Type.String(), data: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: true, description: 'the body sent' })
+})
+const webhookParams = Type.Object({ game_id: Type.String(), webhook_id: Type.String() })
+const listingQuery = { limit: Type.Optional(IntegerText('1 to 100, default 50')), offset: Type.Optional(IntegerText('default 0')) }
 const Empty = Type.Object({})
 const ADMIN: ErrorCode[] = ['unauthorized', 'missing_param', 'invalid_param', 'not_found']
 const adminSecurity = { security: [{ adminToken: [] }], tags: ['admin'] }
@@ -299,6 +330,16 @@ export const routeSchemas = {
     rank: Nullable(Type.Integer({ minimum: 1 }))
   }), [...ADMIN, 'quota_exceeded'], 'Approve a held score: it goes on the boards as of when it was submitted', { ...adminSecurity, params: heldParams, body: adminBodies.approveHeld }),
   rejectHeld: envelope(HeldScore, ADMIN, 'Reject a held score (and optionally hide the player on every board of the game)', { ...adminSecurity, params: heldParams, body: adminBodies.rejectHeld }),
+  createWebhook: envelope(Type.Object({ ...Webhook.properties, secret: Type.String({ description: 'the signing secret (whsec_…), shown this once' }) }), ADMIN, "Add a webhook for the game's events (Standard Webhooks: signed, retried)", { ...adminSecurity, params: gameParams, body: adminBodies.createWebhook }),
+  listWebhooks: envelope(Type.Object({ game_id: Type.String(), items: Type.Array(Webhook) }), ADMIN, "The game's webhooks, oldest first", { ...adminSecurity, params: gameParams }),
+  getWebhook: envelope(Webhook, ADMIN, 'A webhook', { ...adminSecurity, params: webhookParams }),
+  deleteWebhook: envelope(Empty, ADMIN, 'Remove a webhook and its pending deliveries', { ...adminSecurity, params: webhookParams }),
+  testWebhook: envelope(Delivery, ADMIN, 'Send a webhook.test event to this webhook only', { ...adminSecurity, params: webhookParams }),
+  webhookDeliveries: envelope(Type.Object({ game_id: Type.String(), webhook_id: Type.String(), status: Type.String(), total: Type.Integer(), items: Type.Array(Delivery) }), ADMIN, "A webhook's delivery log: finished deliveries (delivered or dead) newest first, or pending ones by when next due", {
+    ...adminSecurity, params: webhookParams, querystring: Type.Object({ status: Type.Optional(Type.String({ description: 'done (default) or pending' })), ...listingQuery })
+  }),
+  redeliver: envelope(Delivery, ADMIN, 'Send a finished delivery again (the same webhook-id), from now', { ...adminSecurity, params: Type.Object({ ...webhookParams.properties, delivery_id: Type.String() }) }),
+  listEvents: envelope(Type.Object({ game_id: Type.String(), items: Type.Array(GameEvent) }), ADMIN, "The newest events of the game's outbox (written while it has webhooks), newest first", { ...adminSecurity, params: gameParams, querystring: Type.Object(listingQuery) }),
   getPlayer: envelope(Entry, ADMIN, 'A board entry with its meta', { ...adminSecurity, params: playerParams }),
   setPlayer: envelope(Entry, ADMIN, 'Hide or show a board entry on this board', { ...adminSecurity, params: playerParams, body: adminBodies.setPlayer }),
   deletePlayer: envelope(Empty, ADMIN, 'Delete a board entry', { ...adminSecurity, params: playerParams }),

@@ -9,6 +9,10 @@ import { DEFAULT_CAPS, DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, FAIR_PLAY_SETTINGS, M
 import { MAX_KEEP_PERIODS, PERIOD_KINDS, canonicalTimeZone } from '../store/periods.js'
 import { publicUser, type UserRecord, type UserStore } from '../store/users.js'
 import type { HeldScore, ReviewList, ReviewQueue } from '../store/review.js'
+import { type StoredDelivery, type StoredWebhook, type WebhookStore } from '../store/webhooks.js'
+import { EVENT_TYPES, TEST_EVENT, type Events, type GameEvent } from '../store/events.js'
+import { MAX_URL_LENGTH, newWebhookSecret, receiverUrlProblem } from '../webhooks/send.js'
+import { bodyOf } from '../webhooks/dispatcher.js'
 
 /**
  * The operator operations (docs/interface.md#operator-api), shared by the /admin
@@ -54,6 +58,16 @@ const fairPlaySettings = {
   notify_top: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_NOTIFY_TOP, description: `how deep into the board board.overtaken events reach, 1 to ${MAX_NOTIFY_TOP} (default ${DEFAULT_FAIR_PLAY.notify_top})` }))
 }
 
+const EVENT_LIST = `(${EVENT_TYPES.map(type => type.replace('.', '\\.')).join('|')})`
+const WebhookEvents = Type.Union([
+  Type.Array(Type.Union([...EVENT_TYPES, '*'].map(type => Type.Literal(type))), { minItems: 1, maxItems: EVENT_TYPES.length + 1, uniqueItems: true }),
+  Type.String({ pattern: `^(\\*|${EVENT_LIST}(,${EVENT_LIST})*)$` })
+], { description: `the events to deliver: any of ${EVENT_TYPES.join(', ')}, as a list or comma-separated text; "*" (the default) for every one` })
+const Listing = (defaultLimit: number) => ({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: `an integer from 1 to 100 (default ${defaultLimit})` })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'an integer from 0 (the default)' }))
+})
+
 const ReviewNote = Type.String({ maxLength: 500, description: 'why, recorded with the decision: up to 500 characters' })
 
 const KeyRateLimit = Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000_000 }), Type.Null()], {
@@ -97,10 +111,19 @@ export const schemas = {
   setPlayer: Type.Object({ hidden: Type.Boolean() }, { additionalProperties: false }),
   reviewList: Type.Object({
     status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('decided')], { description: 'pending (the default, oldest first) or decided (newest first)' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'an integer from 1 to 100 (default 50)' })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'an integer from 0 (the default)' }))
+    ...Listing(50)
   }, { additionalProperties: false }),
   approveHeld: Type.Object({ note: Type.Optional(ReviewNote) }, { additionalProperties: false }),
+  createWebhook: Type.Object({
+    url: Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: `the receiver: an http:// or https:// URL, up to ${MAX_URL_LENGTH} characters, on a public address (unless WEBHOOK_ALLOW_PRIVATE=true)` }),
+    events: Type.Optional(WebhookEvents),
+    description: Type.Optional(Type.String({ maxLength: 200, description: 'what it is for: up to 200 characters' }))
+  }, { additionalProperties: false }),
+  deliveries: Type.Object({
+    status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('done')], { description: 'done (the default: delivered or dead, newest first) or pending (by when next due)' })),
+    ...Listing(50)
+  }, { additionalProperties: false }),
+  events: Type.Object(Listing(50), { additionalProperties: false }),
   rejectHeld: Type.Object({
     note: Type.Optional(ReviewNote),
     hide: Type.Optional(Type.Boolean({ description: 'also hide the player on every board of the game (default false)' }))
@@ -194,6 +217,54 @@ function fairPlayOf (body: Partial<Record<FairPlaySetting, number | null>>, curr
   return settings
 }
 
+/** A webhook as operators see it: never its secret (shown once, when it is made). */
+export type PublicWebhook = Omit<StoredWebhook, 'secret'>
+
+function publicWebhook ({ secret: _secret, ...webhook }: StoredWebhook): PublicWebhook {
+  return webhook
+}
+
+/** A delivery as operators see it: times in ISO, the payload as sent. */
+export interface PublicDelivery {
+  delivery_id: string
+  webhook_id: string
+  message_id: string
+  type: string
+  status: StoredDelivery['status']
+  attempts: number
+  created_at: string
+  last_attempt_at: string | null
+  next_attempt_at: string | null
+  finished_at: string | null
+  last_status: number | null
+  last_error: string | null
+  last_duration_ms: number | null
+  payload: unknown
+}
+
+function publicDelivery (delivery: StoredDelivery): PublicDelivery {
+  const iso = (ms: number | undefined): string | null => ms === undefined ? null : new Date(ms).toISOString()
+  return {
+    delivery_id: delivery.delivery_id,
+    webhook_id: delivery.webhook_id,
+    message_id: delivery.message_id,
+    type: delivery.type,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    created_at: iso(delivery.created_at) as string,
+    last_attempt_at: iso(delivery.last_attempt_at),
+    next_attempt_at: delivery.status === 'pending' ? iso(delivery.next_attempt_at) : null,
+    finished_at: iso(delivery.finished_at),
+    last_status: delivery.last_status ?? null,
+    last_error: delivery.last_error ?? null,
+    last_duration_ms: delivery.last_duration_ms ?? null,
+    payload: JSON.parse(delivery.body)
+  }
+}
+
+/** What a webhook id looks like. */
+const WEBHOOK_ID_PATTERN = /^wh_[0-9a-f]{24}$/
+
 /** An API key as operators see it: never the secret; `rate_limit` only when the key has its own (v1 answers stay as they were). */
 export type PublicKey = Omit<KeyRecord, 'secret' | 'rate_limit'> & { rate_limit?: number }
 
@@ -205,6 +276,10 @@ export function publicKey ({ secret: _secret, rate_limit: rateLimit, ...key }: K
 export interface AdminDeps {
   records: RecordStore
   review: ReviewQueue
+  webhooks: WebhookStore
+  events: Events
+  /** WEBHOOK_ALLOW_PRIVATE: receivers on loopback and private addresses are allowed. */
+  webhookAllowPrivate: boolean
   users: UserStore
   leaderboard: Leaderboard
   sessionTtlS: number
@@ -214,7 +289,7 @@ export interface AdminDeps {
 /** How many board scripts run at once while a user's hidden flag is applied to every game. */
 const BOARD_BATCH = 200
 
-export function createAdmin ({ records, review, users, leaderboard, sessionTtlS, sessionCookie }: AdminDeps) {
+export function createAdmin ({ records, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, sessionCookie }: AdminDeps) {
   /**
    * A user's flag applies to every board: each board keeps its own copy of
    * the hidden users (one small script per game), so submits decide
@@ -242,6 +317,10 @@ export function createAdmin ({ records, review, users, leaderboard, sessionTtlS,
     if (held === null) notPending('unknown')
     if (held.status !== 'pending') notPending(held.status)
     return held
+  }
+
+  async function existingWebhook (gameId: string, webhookId: string): Promise<StoredWebhook> {
+    return (WEBHOOK_ID_PATTERN.test(webhookId) ? await webhooks.get(gameId, webhookId) : null) ?? fail('not_found', 'No such webhook for this game.')
   }
 
   /** The game read afresh: an operator's change must start from the stored record, not a cached one. */
@@ -427,6 +506,83 @@ export function createAdmin ({ records, review, users, leaderboard, sessionTtlS,
       if ('decided' in rejected) notPending(rejected.decided)
       if (body.hide === true) await leaderboard.setVisibility(game, rejected.player_name, { boardHidden: true })
       return rejected
+    },
+
+    /** A webhook for the game's events; the answer shows its signing secret, this once. */
+    async createWebhook (gameId: string, input: unknown): Promise<PublicWebhook & { secret: string }> {
+      const body = readInput(schemas.createWebhook, input)
+      const problem = await receiverUrlProblem(body.url, webhookAllowPrivate)
+      if (problem !== undefined) fail('invalid_param', `Parameter "url" is not valid: ${problem}.`)
+      const named = typeof body.events === 'string' ? body.events.split(',') : body.events ?? ['*']
+      const webhook: StoredWebhook = {
+        webhook_id: `wh_${randomBytes(12).toString('hex')}`,
+        url: new URL(body.url).href,
+        events: named.includes('*') ? ['*'] : EVENT_TYPES.filter(type => named.includes(type)),
+        description: body.description ?? null,
+        created_at: now(),
+        secret: newWebhookSecret()
+      }
+      const game = await existingGame(gameId)
+      if (!await webhooks.create(game.game_id, webhook)) fail('not_found', 'No such game.')
+      const { secret, ...shown } = webhook
+      return { ...shown, secret }
+    },
+
+    async webhooks (gameId: string): Promise<{ game_id: string, items: PublicWebhook[] }> {
+      const game = await existingGame(gameId)
+      return { game_id: game.game_id, items: (await webhooks.list(game.game_id)).map(publicWebhook) }
+    },
+
+    async webhook (gameId: string, webhookId: string): Promise<PublicWebhook> {
+      return publicWebhook(await existingWebhook((await existingGame(gameId)).game_id, webhookId))
+    },
+
+    /** Removes the webhook; its pending deliveries are dropped. */
+    async deleteWebhook (gameId: string, webhookId: string, input?: unknown): Promise<Record<string, never>> {
+      readInput(schemas.none, input)
+      const game = await existingGame(gameId)
+      if (!WEBHOOK_ID_PATTERN.test(webhookId) || !await webhooks.delete(game.game_id, webhookId)) fail('not_found', 'No such webhook for this game.')
+      return {}
+    },
+
+    /** A webhook.test delivery to this webhook only, sent like any other (signed, retried). */
+    async testWebhook (gameId: string, webhookId: string, input?: unknown): Promise<PublicDelivery> {
+      readInput(schemas.none, input)
+      const game = await existingGame(gameId)
+      const webhook = await existingWebhook(game.game_id, webhookId)
+      const at = Date.now()
+      const body = bodyOf({ type: TEST_EVENT, timestamp: new Date(at).toISOString(), data: { game_id: game.game_id, webhook_id: webhook.webhook_id } })
+      const [id] = await webhooks.enqueue(game.game_id, at, [], [{ webhookId: webhook.webhook_id, messageId: `test_${randomBytes(12).toString('hex')}`, type: TEST_EVENT, body }])
+      const delivery = id === undefined ? null : await webhooks.delivery(game.game_id, id)
+      return publicDelivery(delivery ?? fail('not_found', 'No such webhook for this game.'))
+    },
+
+    /** A webhook's delivery log: finished deliveries newest first, or pending ones by when next due. */
+    async webhookDeliveries (gameId: string, webhookId: string, input?: unknown): Promise<{ game_id: string, webhook_id: string, status: 'pending' | 'done', total: number, items: PublicDelivery[] }> {
+      const query = readInput(schemas.deliveries, input)
+      const game = await existingGame(gameId)
+      const webhook = await existingWebhook(game.game_id, webhookId)
+      const status = query.status ?? 'done'
+      const { total, items } = await webhooks.deliveries(game.game_id, webhook.webhook_id, status, query.offset ?? 0, query.limit ?? 50)
+      return { game_id: game.game_id, webhook_id: webhook.webhook_id, status, total, items: items.map(publicDelivery) }
+    },
+
+    /** Sends a finished delivery again, with its webhook-id, from now, with a fresh retry window. */
+    async redeliver (gameId: string, webhookId: string, deliveryId: string, input?: unknown): Promise<PublicDelivery> {
+      readInput(schemas.none, input)
+      const game = await existingGame(gameId)
+      const webhook = await existingWebhook(game.game_id, webhookId)
+      const delivery = /^[1-9][0-9]{0,15}$/.test(deliveryId) ? await webhooks.redeliver(game.game_id, webhook.webhook_id, deliveryId, Date.now()) : null
+      if (delivery === 'pending') fail('invalid_param', 'That delivery is pending already: it is being tried.')
+      return publicDelivery(delivery ?? fail('not_found', 'No such delivery for this webhook.'))
+    },
+
+    /** The newest events of the game's outbox (written while it has webhooks), newest first. */
+    async events (gameId: string, input?: unknown): Promise<{ game_id: string, items: GameEvent[] }> {
+      const query = readInput(schemas.events, input)
+      const game = await existingGame(gameId)
+      const items = await events.recent(game.game_id, (query.offset ?? 0) + (query.limit ?? 50))
+      return { game_id: game.game_id, items: items.slice(query.offset ?? 0) }
     },
 
     async deletePlayer (gameId: string, player: string, input?: unknown): Promise<Record<string, never>> {

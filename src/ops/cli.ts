@@ -10,6 +10,8 @@ import { createLeaderboard } from '../store/leaderboard.js'
 import { createRecordStore } from '../store/records.js'
 import { createUserStore } from '../store/users.js'
 import { createReviewQueue } from '../store/review.js'
+import { createWebhookStore } from '../store/webhooks.js'
+import { createEvents } from '../store/events.js'
 
 export const USAGE = `Usage: npm run cli -- <command> [arguments] [--flag value ...]
 
@@ -33,6 +35,17 @@ Fair play (scores held for review):
   review approve <game_id> <held_id> [--note TEXT]
                                         puts the score on the boards as of when it was submitted
   review reject <game_id> <held_id> [--note TEXT] [--hide true|false]
+
+Webhooks and events (delivered by the running service):
+  webhooks create <game_id> --url URL [--events score.best,board.first,...|*] [--description TEXT]
+                                        prints the webhook and its signing secret (shown once)
+  webhooks list <game_id>
+  webhooks delete <game_id> <webhook_id>
+  webhooks test <game_id> <webhook_id>  sends a webhook.test event to that webhook
+  webhooks deliveries <game_id> <webhook_id> [--status done|pending] [--limit N] [--offset N]
+  webhooks redeliver <game_id> <webhook_id> <delivery_id>
+  events list <game_id> [--limit N] [--offset N]
+                                        the newest events of the game's outbox
 
 Users and sessions:
   users create <username> [--password-stdin | --password TEXT] [--is_admin true|false] [--hidden true|false]
@@ -115,6 +128,13 @@ const COMMANDS: Record<string, Command> = {
   'review list': async (admin, args, flags) => await admin.reviewList(argument(args, 0, 'game_id'), fieldsOf(flags)),
   'review approve': async (admin, args, flags) => await admin.approveHeld(argument(args, 0, 'game_id'), argument(args, 1, 'held_id'), fieldsOf(flags)),
   'review reject': async (admin, args, flags) => await admin.rejectHeld(argument(args, 0, 'game_id'), argument(args, 1, 'held_id'), fieldsOf(flags)),
+  'webhooks create': async (admin, args, flags) => await admin.createWebhook(argument(args, 0, 'game_id'), fieldsOf(flags)),
+  'webhooks list': async (admin, args) => await admin.webhooks(argument(args, 0, 'game_id')),
+  'webhooks delete': async (admin, args) => await admin.deleteWebhook(argument(args, 0, 'game_id'), argument(args, 1, 'webhook_id')),
+  'webhooks test': async (admin, args) => await admin.testWebhook(argument(args, 0, 'game_id'), argument(args, 1, 'webhook_id')),
+  'webhooks deliveries': async (admin, args, flags) => await admin.webhookDeliveries(argument(args, 0, 'game_id'), argument(args, 1, 'webhook_id'), fieldsOf(flags)),
+  'webhooks redeliver': async (admin, args) => await admin.redeliver(argument(args, 0, 'game_id'), argument(args, 1, 'webhook_id'), argument(args, 2, 'delivery_id')),
+  'events list': async (admin, args, flags) => await admin.events(argument(args, 0, 'game_id'), fieldsOf(flags)),
   'players delete': async (admin, args) => await admin.deletePlayer(argument(args, 0, 'game_id'), argument(args, 1, 'player_name'))
 }
 
@@ -167,6 +187,9 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
         limit: { type: 'string' },
         offset: { type: 'string' },
         note: { type: 'string' },
+        url: { type: 'string' },
+        events: { type: 'string' },
+        description: { type: 'string' },
         hide: { type: 'string' },
         password: { type: 'string' },
         'password-stdin': { type: 'boolean' },
@@ -201,6 +224,9 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
     const admin = createAdmin({
       records,
       review: createReviewQueue(connection.redis),
+      webhooks: createWebhookStore(connection.redis),
+      events: createEvents(connection.redis),
+      webhookAllowPrivate: config.webhooks.allowPrivate,
       users: createUserStore(connection.redis),
       leaderboard: createLeaderboard(connection.redis, { freshGame: async gameId => await records.game(gameId) }),
       sessionTtlS: config.sessionTtlS,

@@ -41,6 +41,11 @@ export interface Config {
   publicOrigin: string | undefined
   /** How often the play page reports play time, in seconds. */
   playtimeReportS: number
+  /** Webhooks (docs/guide.md#webhooks): how this process delivers them. */
+  webhooks: WebhookConfig
+  /** Live boards (Server-Sent Events): the open streams one API key may have, across instances; a heartbeat's interval. */
+  liveStreamsPerKey: number
+  liveHeartbeatMs: number
   /** Service processes on this box (node:cluster); 1 runs in this process. */
   workers: number
   nodeEnv: 'development' | 'production' | 'test'
@@ -53,6 +58,27 @@ export interface Config {
   demo: boolean
   /** Settings that work but that an operator should reconsider; logged at start-up. */
   warnings: string[]
+}
+
+export interface WebhookConfig {
+  /** WEBHOOK_DISPATCH: whether this process delivers webhooks (every process does by default). */
+  dispatch: boolean
+  /** WEBHOOK_ALLOW_PRIVATE: receivers on loopback and private addresses are allowed (development, tests). */
+  allowPrivate: boolean
+  /** WEBHOOK_TIMEOUT_MS: how long a receiver has to answer an attempt. */
+  timeoutMs: number
+  /** WEBHOOK_RETRY_FOR_S: how long after its first attempt a delivery is still retried, in ms. */
+  retryForMs: number
+  /** WEBHOOK_RETRY_BASE_MS: the wait before the first retry; each next one doubles it (up to an hour), with jitter. */
+  retryBaseMs: number
+  /** WEBHOOK_POLL_MS: how often this process looks for new events and due deliveries. */
+  pollMs: number
+  /** WEBHOOK_CONCURRENCY: attempts in flight from this process, over every webhook. */
+  concurrency: number
+}
+
+function boolean (env: Env, name: string, fallback: boolean): boolean {
+  return oneOf(env, name, fallback ? 'true' : 'false', ['true', 'false'] as const) === 'true'
 }
 
 /** The shortest ADMIN_TOKEN production accepts: 32 characters of a random token are out of reach of guessing. */
@@ -212,6 +238,17 @@ export function loadConfig (env: Env = process.env): Config {
     },
     playtimeReportS: integer(env, 'PLAYTIME_REPORT_S', 30, 1, 300),
     publicOrigin: env.PUBLIC_ORIGIN === undefined || env.PUBLIC_ORIGIN === '' ? undefined : origin(env, 'PUBLIC_ORIGIN', env.PUBLIC_ORIGIN),
+    webhooks: {
+      dispatch: boolean(env, 'WEBHOOK_DISPATCH', true),
+      allowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+      retryForMs: integer(env, 'WEBHOOK_RETRY_FOR_S', 86_400, 1, 30 * 86_400) * 1000,
+      retryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 5000, 10, 3_600_000),
+      pollMs: integer(env, 'WEBHOOK_POLL_MS', 250, 10, 60_000),
+      concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 50, 1, 10_000)
+    },
+    liveStreamsPerKey: integer(env, 'LIVE_STREAMS_PER_KEY', 100, 1, 1_000_000),
+    liveHeartbeatMs: integer(env, 'LIVE_HEARTBEAT_MS', 15_000, 100, 300_000),
     workers: integer(env, 'WORKERS', 1, 1, 64),
     nodeEnv,
     logLevel: oneOf(env, 'LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),

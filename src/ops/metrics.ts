@@ -1,6 +1,6 @@
 import cluster from 'node:cluster'
 import Fastify from 'fastify'
-import { AggregatorRegistry, Counter, Histogram, collectDefaultMetrics, register } from 'prom-client'
+import { AggregatorRegistry, Counter, Gauge, Histogram, collectDefaultMetrics, register } from 'prom-client'
 
 /**
  * The service's Prometheus metrics (docs/guide.md, metrics), with prom-client
@@ -42,8 +42,22 @@ export const metrics = {
   }),
   submits: new Counter({
     name: 'ranking_submits_total',
-    help: 'Stored submits, by mode (api_key, session) and result: improved (a new best), unchanged (at or below the best), replay (a signed request seen before).',
+    help: 'Stored submits, by mode (api_key, session) and result: improved (a new best), unchanged (at or below the best), replay (a signed request seen before), held (held for review).',
     labelNames: ['mode', 'result'] as const
+  }),
+  webhookAttempts: new Counter({
+    name: 'ranking_webhook_attempts_total',
+    help: 'Webhook delivery attempts made by this process, by outcome: delivered, retry (failed, tried again later), dead (failed past the retry window).',
+    labelNames: ['outcome'] as const
+  }),
+  webhookLatency: new Histogram({
+    name: 'ranking_webhook_delivery_latency_seconds',
+    help: 'From an event to its successful delivery (retries included), for deliveries this process made.',
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600, 86400]
+  }),
+  liveStreams: new Gauge({
+    name: 'ranking_live_streams',
+    help: 'Live board streams (Server-Sent Events) open on this process.'
   }),
   rateLimited: new Counter({
     name: 'ranking_rate_limited_total',

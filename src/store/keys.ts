@@ -25,6 +25,9 @@ export function entryBucket (player: string): number {
   return hash % ENTRY_BUCKETS
 }
 
+/** The digits of the achievement time (ms) that begin a board member (store/leaderboard.ts). */
+export const TIME_DIGITS = 13
+
 /**
  * Which of a game's boards a key belongs to, as a part of its name: '' for
  * the first season of the all-time board (the keys of v1), `season:N:` for a
@@ -92,6 +95,31 @@ export const keys = {
   reviewPlayers: (gameId: string) => `${PREFIX}:{game:${gameId}}:review:players`,
   /** STRING: the last held id issued for the game. */
   reviewSequence: (gameId: string) => `${PREFIX}:{game:${gameId}}:review:seq`,
+  /**
+   * STREAM: the game's outbox (store/events.ts), written by the scripts
+   * that make a change while the game has webhooks; entries: type, data
+   * (JSON). Trimmed to about EVENTS_KEPT entries. Its consumer group
+   * `webhooks` turns each entry into deliveries.
+   */
+  events: (gameId: string) => `${PREFIX}:{game:${gameId}}:events`,
+  /**
+   * HASH webhook_id -> a webhook of the game, as JSON: url, events (a list,
+   * or ["*"] for every kind), secret (whsec_…), created_at. The game's record
+   * counts them in its field `webhooks`, which turns its outbox on.
+   */
+  webhooks: (gameId: string) => `${PREFIX}:{game:${gameId}}:webhooks`,
+  /** HASH delivery_id -> a delivery of an event to a webhook, as JSON (store/webhooks.ts). */
+  deliveries: (gameId: string) => `${PREFIX}:{game:${gameId}}:deliveries`,
+  /** ZSET of a webhook's pending deliveries, scored by when each is next due (ms): a claimed one is due again when its lease ends. */
+  deliveriesDue: (gameId: string, webhookId: string) => `${PREFIX}:{game:${gameId}}:deliveries:due:${webhookId}`,
+  /** ZSET of a webhook's finished deliveries (delivered or dead), scored by when each finished (ms); the oldest past a bound are forgotten. */
+  deliveriesDone: (gameId: string, webhookId: string) => `${PREFIX}:{game:${gameId}}:deliveries:done:${webhookId}`,
+  /** STRING: the last delivery id issued for the game. */
+  deliverySequence: (gameId: string) => `${PREFIX}:{game:${gameId}}:deliveries:seq`,
+  /** STRING: set once a period's period.closed is in the outbox, so instances write it once. */
+  periodClosed: (gameId: string, kind: string, periodId: string) => `${PREFIX}:{game:${gameId}}:closed:${kind}:${periodId}`,
+  /** SET of the game ids that have webhooks: the games the dispatchers read. */
+  webhookGames: () => `${PREFIX}:webhook-games`,
   /** SET of the api_keys issued for this game. */
   gameKeys: (gameId: string) => `${PREFIX}:{game:${gameId}}:keys`,
   /** HASH user -> stars (1..10) given to this game. */

@@ -1,12 +1,13 @@
 import type { RedisClient as Redis } from './redis-client.js'
 import { fail } from '../http/envelope.js'
-import { boardScopes, keys, reviewKeys } from './keys.js'
+import { TIME_DIGITS, boardScopes, keys, reviewKeys } from './keys.js'
 import { TS_TOLERANCE_S } from '../http/params.js'
 import { SEASON_OF, defineLimitedScript, defineScript, luaPiece, luaSource } from './scripts.js'
 import type { Limits } from './limits.js'
 import { child, metrics } from '../ops/metrics.js'
 import { chooseBoard, currentPeriod, everyPeriodBoard, periodExpiry, type BoardChoice, type BoardRef, type ChosenBoard } from './boards.js'
 import type { Period } from './periods.js'
+import { EVENTS_KEPT } from './events.js'
 import type { BoardOrder, GameRecord } from './records.js'
 import type { PeriodKind } from './periods.js'
 
@@ -37,8 +38,6 @@ import type { PeriodKind } from './periods.js'
  * slot, so every script decides visibility atomically.
  */
 
-const TIME_DIGITS = 13
-
 /**
  * The stored forms the scripts write, for bulk loading (bench/) outside the
  * scripts: the board member, its score, and the entries-hash value.
@@ -65,12 +64,12 @@ const BOARD_PRELUDE = `${SEASON_OF} local function movedFrom (stored) ` +
 export const REVIEW_QUEUE_MAX = 10_000
 /** How many decided held scores a game remembers (the oldest are forgotten). */
 export const REVIEW_DECIDED_KEPT = 10_000
-const SUBMIT = luaSource('submit', { TIME_DIGITS, REVIEW_QUEUE_MAX, REVIEW_DECIDED_KEPT }, [BOARD_PRELUDE, luaPiece('review-decide')])
+const SUBMIT = luaSource('submit', { TIME_DIGITS, REVIEW_QUEUE_MAX, REVIEW_DECIDED_KEPT, EVENTS_KEPT }, [BOARD_PRELUDE, luaPiece('review-decide'), luaPiece('events')])
 const ME = BOARD_PRELUDE + luaSource('me')
 const TOP = BOARD_PRELUDE + luaSource('top')
 const AROUND = BOARD_PRELUDE + luaSource('around')
 const PLAYERS = BOARD_PRELUDE + luaSource('players')
-const SET_VISIBILITY = luaSource('set-visibility')
+const SET_VISIBILITY = luaSource('set-visibility', { TIME_DIGITS, EVENTS_KEPT }, [luaPiece('events')])
 const ENTRY = luaSource('entry')
 const DELETE_ENTRY = luaSource('delete-entry')
 const SEASONS = SEASON_OF + luaSource('seasons')
@@ -286,12 +285,12 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
       reply = await submitScript(
         [keys.game(gameId), keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope),
           keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope),
-          keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), ...reviewKeys(gameId), keys.reviewSequence(gameId), ...periodKeys],
+          keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), ...periodKeys],
         // A held score of a season closed since goes to that season: '' tells the script it is not the current one.
         [game.order, season === game.season ? String(season) : '', player, String(score), boardScoreOf(score, game.order), meta ?? '', meta === undefined ? '0' : '1',
           game.max_entries, game.max_meta_bytes, signed?.ts ?? '', signed === undefined ? 0 : (Number(signed.ts) + TS_TOLERANCE_S + 1) * 1000,
-          clock === undefined && approve === undefined ? '' : at, periods.length, approve?.id ?? '', approve?.note ?? '',
-          ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(game, period)])],
+          clock === undefined && approve === undefined ? '' : at, periods.length, approve?.id ?? '', approve?.note ?? '', season,
+          ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(game, period), period.kind, period.id])],
         attempt === 1 ? limits : undefined
       )
       if (reply[0] !== MOVED && reply[0] !== 'period') break
@@ -415,7 +414,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
       const gameId = game.game_id
       const { seasons, periods } = everyBoard(game)
       return await visibilityScript(
-        [keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), ...[...seasons, ...periods].flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])],
+        [keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.game(gameId), keys.events(gameId), ...[...seasons, ...periods].flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])],
         [player, flag(flags.boardHidden), flag(flags.userHidden), game.order]
       ) === 1
     },

@@ -1,6 +1,8 @@
 import type { RedisClient as Redis } from './redis-client.js'
 import { keys } from './keys.js'
-import { defineScript, luaSource } from './scripts.js'
+import { defineScript, luaPiece, luaSource } from './scripts.js'
+import { EVENTS_KEPT } from './events.js'
+import { TIME_DIGITS } from './keys.js'
 
 /*
  * One rating (1..10 half-star units) per user and game. The sum and the count
@@ -8,8 +10,9 @@ import { defineScript, luaSource } from './scripts.js'
  * two HGETs and never a scan, and concurrent changes never drift apart.
  * Every script returns {sum, count, mine or ''}.
  */
-const RATE = luaSource('rate')
-const UNRATE = luaSource('unrate')
+const RATING_EVENTS = [luaPiece('events'), luaPiece('rating-changed')]
+const RATE = luaSource('rate', { TIME_DIGITS, EVENTS_KEPT }, RATING_EVENTS)
+const UNRATE = luaSource('unrate', { TIME_DIGITS, EVENTS_KEPT }, RATING_EVENTS)
 const READ = luaSource('rating-read')
 
 export interface RatingSummary {
@@ -33,13 +36,15 @@ export function createRatings (redis: Redis) {
   const unrate = defineScript<[number, number, string]>(redis, 'rankUnrate', UNRATE, { writes: true })
   const read = defineScript<[number, number, string]>(redis, 'rankRatingRead', READ)
   const keysOf = (gameId: string): string[] => [keys.ratings(gameId), keys.ratingStats(gameId)]
+  // The writes also tell the game's outbox.
+  const writeKeysOf = (gameId: string): string[] => [...keysOf(gameId), keys.game(gameId), keys.events(gameId)]
 
   return {
     async rate (gameId: string, username: string, stars: number): Promise<RatingSummary> {
-      return summary(await rate(keysOf(gameId), [username, stars]))
+      return summary(await rate(writeKeysOf(gameId), [username, stars]))
     },
     async unrate (gameId: string, username: string): Promise<RatingSummary> {
-      return summary(await unrate(keysOf(gameId), [username]))
+      return summary(await unrate(writeKeysOf(gameId), [username]))
     },
     async read (gameId: string, username: string): Promise<RatingSummary> {
       return summary(await read(keysOf(gameId), [username]))

@@ -2,6 +2,8 @@ import type { RedisClient as Redis } from './redis-client.js'
 import { keys, reviewKeys } from './keys.js'
 import { defineScript, luaPiece, luaSource } from './scripts.js'
 import { REVIEW_DECIDED_KEPT } from './leaderboard.js'
+import { TIME_DIGITS } from './keys.js'
+import { EVENTS_KEPT } from './events.js'
 
 /** Why a score was held: the game's review rule it met (docs/interface.md#fair-play). */
 export type ReviewRule = 'review_above' | 'review_below' | 'review_factor'
@@ -30,7 +32,7 @@ export type ReviewList = 'pending' | 'decided'
 /** What a held id looks like (the game's sequence number). */
 export const HELD_ID_PATTERN = /^[1-9][0-9]{0,14}$/
 
-const REJECT = luaSource('review-reject', { REVIEW_DECIDED_KEPT }, [luaPiece('review-decide')])
+const REJECT = luaSource('review-reject', { REVIEW_DECIDED_KEPT, TIME_DIGITS, EVENTS_KEPT }, [luaPiece('review-decide'), luaPiece('events')])
 
 const iso = (ms: string | undefined): string | null => ms === undefined ? null : new Date(Number(ms)).toISOString()
 
@@ -82,7 +84,7 @@ export function createReviewQueue (redis: Redis) {
     /** Rejects a pending held score; its status otherwise ('unknown' when there is none). */
     async reject (gameId: string, heldId: string, note: string): Promise<HeldScore | { decided: string }> {
       if (!HELD_ID_PATTERN.test(heldId)) return { decided: 'unknown' }
-      const reply = await rejectScript(reviewKeys(gameId), [heldId, note])
+      const reply = await rejectScript([...reviewKeys(gameId), keys.game(gameId), keys.events(gameId)], [heldId, note])
       return Array.isArray(reply) ? { decided: reply[1] } : heldFrom(heldId, reply) as HeldScore
     }
   }

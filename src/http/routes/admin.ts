@@ -29,6 +29,8 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   type WithSession = { Params: { session_id: string } }
   type WithPlayer = { Params: { game_id: string, player_name: string } }
   type WithHeld = { Params: { game_id: string, held_id: string } }
+  type WithWebhook = { Params: { game_id: string, webhook_id: string } }
+  type WithDelivery = { Params: { game_id: string, webhook_id: string, delivery_id: string } }
 
   fastify.post('/admin/games', body(routeSchemas.createGame), async (request) => ok(await fastify.admin.createGame(input(request))))
   fastify.patch<WithGame>('/admin/games/:game_id', body(routeSchemas.updateGame), async (request) => ok(await fastify.admin.updateGame(request.params.game_id, input(request))))
@@ -46,6 +48,15 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   fastify.get<WithGame>('/admin/games/:game_id/review', { schema: routeSchemas.reviewList }, async (request) => ok(await fastify.admin.reviewList(request.params.game_id, textFields(request.query))))
   fastify.post<WithHeld>('/admin/games/:game_id/review/:held_id/approve', body(routeSchemas.approveHeld), async (request) => ok(await fastify.admin.approveHeld(request.params.game_id, request.params.held_id, input(request))))
   fastify.post<WithHeld>('/admin/games/:game_id/review/:held_id/reject', body(routeSchemas.rejectHeld), async (request) => ok(await fastify.admin.rejectHeld(request.params.game_id, request.params.held_id, input(request))))
+  const webhook = '/admin/games/:game_id/webhooks/:webhook_id'
+  fastify.post<WithGame>('/admin/games/:game_id/webhooks', body(routeSchemas.createWebhook), async (request) => ok(await fastify.admin.createWebhook(request.params.game_id, input(request))))
+  fastify.get<WithGame>('/admin/games/:game_id/webhooks', { schema: routeSchemas.listWebhooks }, async (request) => ok(await fastify.admin.webhooks(request.params.game_id)))
+  fastify.get<WithWebhook>(webhook, { schema: routeSchemas.getWebhook }, async (request) => ok(await fastify.admin.webhook(request.params.game_id, request.params.webhook_id)))
+  fastify.delete<WithWebhook>(webhook, body(routeSchemas.deleteWebhook), async (request) => ok(await fastify.admin.deleteWebhook(request.params.game_id, request.params.webhook_id, input(request))))
+  fastify.post<WithWebhook>(`${webhook}/test`, body(routeSchemas.testWebhook), async (request) => ok(await fastify.admin.testWebhook(request.params.game_id, request.params.webhook_id, input(request))))
+  fastify.get<WithWebhook>(`${webhook}/deliveries`, { schema: routeSchemas.webhookDeliveries }, async (request) => ok(await fastify.admin.webhookDeliveries(request.params.game_id, request.params.webhook_id, textFields(request.query))))
+  fastify.post<WithDelivery>(`${webhook}/deliveries/:delivery_id/redeliver`, body(routeSchemas.redeliver), async (request) => ok(await fastify.admin.redeliver(request.params.game_id, request.params.webhook_id, request.params.delivery_id, input(request))))
+  fastify.get<WithGame>('/admin/games/:game_id/events', { schema: routeSchemas.listEvents }, async (request) => ok(await fastify.admin.events(request.params.game_id, textFields(request.query))))
   const player = '/admin/games/:game_id/players/:player_name'
   fastify.get<WithPlayer>(player, { schema: routeSchemas.getPlayer }, async (request) => ok(await fastify.admin.player(request.params.game_id, request.params.player_name)))
   fastify.patch<WithPlayer>(player, body(routeSchemas.setPlayer), async (request) => ok(await fastify.admin.setPlayer(request.params.game_id, request.params.player_name, input(request))))

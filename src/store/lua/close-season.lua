@@ -3,9 +3,11 @@
 -- end (now, by the Redis clock, the clock of every created_at) in KEYS[2],
 -- the closed seasons, and begins the next one with an empty usage
 -- (KEYS[3]). Its boards stay where they are, under the closed season's
--- number. Returns the closed season's number, 0 when the game does not
--- exist, -1 when its current season is another.
-local game, seasons, nextUsage = KEYS[1], KEYS[2], KEYS[3]
+-- number. While the game has webhooks, its outbox gets season.closed with
+-- the closed season's top (KEYS[4], its board; KEYS[5], the outbox).
+-- Returns the closed season's number, 0 when the game does not exist, -1
+-- when its current season is another.
+local game, seasons, nextUsage, board, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 if redis.call('EXISTS', game) == 0 then return 0 end
 local season = seasonOf(redis.call('HGET', game, 'season'))
 if season ~= tonumber(ARGV[1]) then return -1 end
@@ -33,4 +35,9 @@ local startedAt = redis.call('HGET', game, 'season_started_at') or redis.call('H
 redis.call('HSET', seasons, season, startedAt .. '|' .. endedAt)
 redis.call('HSET', nextUsage, 'entries', 0, 'meta_bytes', 0)
 redis.call('HSET', game, 'season', season + 1, 'season_started_at', endedAt)
+local settings = redis.call('HMGET', game, 'webhooks', 'notify_top', 'order')
+if (tonumber(settings[1] or '') or 0) > 0 then
+  local top = topOf(board, math.min(math.max(tonumber(settings[2] or '') or 10, 1), 100), settings[3] == 'asc')
+  emit(outbox, 'season.closed', { season_id = season, started_at = startedAt, ended_at = endedAt, top = top })
+end
 return season

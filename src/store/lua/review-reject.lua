@@ -1,6 +1,8 @@
 -- Rejects a held score (ARGV[1]) while it is pending: it is recorded as
--- rejected, with the note (ARGV[2]), and stays on no board.
--- KEYS: review, review pending, review decided, review players.
+-- rejected, with the note (ARGV[2]), and stays on no board; score.rejected
+-- in the outbox while the game has webhooks.
+-- KEYS: review, review pending, review decided, review players, the game's
+-- record, its outbox.
 -- Returns the record as JSON, or {'decided', status} when it is not pending
 -- ('unknown' when there is no such held score).
 local record = redis.call('HGET', KEYS[1], ARGV[1])
@@ -9,4 +11,7 @@ record = cjson.decode(record)
 if record.status ~= 'pending' then return {'decided', record.status} end
 local time = redis.call('TIME')
 decide(KEYS, ARGV[1], record, 'rejected', ARGV[2], tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000))
+if (tonumber(redis.call('HGET', KEYS[5], 'webhooks') or '') or 0) > 0 then
+  emit(KEYS[6], 'score.rejected', { held_id = ARGV[1], player_name = record.player_name, score = record.score, note = ARGV[2] ~= '' and ARGV[2] or cjson.null })
+end
 return redis.call('HGET', KEYS[1], ARGV[1])

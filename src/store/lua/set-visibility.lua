@@ -2,21 +2,30 @@
 -- hidden set (ARGV[2]) and in the game's copy of hidden users (ARGV[3]),
 -- then puts the player's entry on or off each board given: every board of
 -- the game, its seasons and its periods, so a flag applies to all of them.
--- KEYS: hidden, hidden users, then a board and the player's entries bucket
--- for each board. ARGV: player, the two flags, the game's order.
+-- When the player's visibility changes and the game has webhooks, the
+-- outbox says so (player.hidden or player.shown).
+-- KEYS: hidden, hidden users, the game's record, its outbox, then a board
+-- and the player's entries bucket for each board. ARGV: player, the two
+-- flags, the game's order.
 -- Returns 0 when the player has no entry on the first board (the flags are
 -- set all the same, and the other boards are seen to), else 1.
-local hidden, hiddenUsers = KEYS[1], KEYS[2]
+local hidden, hiddenUsers, game, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local FIRST_BOARD_KEY = 5
 local player, boardHidden, userHidden, order = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local function isHidden () return redis.call('SISMEMBER', hidden, player) == 1 or redis.call('SISMEMBER', hiddenUsers, player) == 1 end
+local wasHidden = isHidden()
 if boardHidden == '1' then redis.call('SADD', hidden, player) elseif boardHidden == '0' then redis.call('SREM', hidden, player) end
 if userHidden == '1' then redis.call('SADD', hiddenUsers, player) elseif userHidden == '0' then redis.call('SREM', hiddenUsers, player) end
-local hide = redis.call('SISMEMBER', hidden, player) == 1 or redis.call('SISMEMBER', hiddenUsers, player) == 1
+local hide = isHidden()
+if hide ~= wasHidden and (tonumber(redis.call('HGET', game, 'webhooks') or '') or 0) > 0 then
+  emit(outbox, hide and 'player.hidden' or 'player.shown', { player_name = player, hidden_on_game = redis.call('SISMEMBER', hidden, player) == 1, hidden_user = redis.call('SISMEMBER', hiddenUsers, player) == 1 })
+end
 local found = 0
-for i = 3, #KEYS, 2 do
+for i = FIRST_BOARD_KEY, #KEYS, 2 do
   local board, entries = KEYS[i], KEYS[i + 1]
   local entry = redis.call('HGET', entries, player)
   if entry then
-    if i == 3 then found = 1 end
+    if i == FIRST_BOARD_KEY then found = 1 end
     local bar = string.find(entry, '|', 1, true)
     local best, member = string.sub(entry, 1, bar - 1), string.sub(entry, bar + 1) .. player
     if hide then

@@ -2,17 +2,20 @@
 -- the game's review rules, its caps, compare-and-store, rank, count; on the
 -- all-time board (its current season) and on the board of each current
 -- period. Also the approval of a held score (ARGV[14]): stored the same
--- way, as of the moment it was submitted, and marked approved.
+-- way, as of the moment it was submitted, and marked approved. While the
+-- game has webhooks, what changed is written to its outbox in the same step
+-- (new bests, first places, players overtaken, held and approved scores).
 --
 -- KEYS: game, board, entries, metas, hidden, hidden users, usage, seen,
 -- deleted, review, review pending, review decided, review players, review
--- sequence; then a board and an entries bucket per period.
+-- sequence, outbox; then a board and an entries bucket per period.
 -- ARGV: order, season (what the caller chose the keys by; moved() checks
 -- them; '' to store in a closed season), player, score, board score (-score
 -- for desc, score for asc), meta, has meta, max entries, max meta bytes, ts,
 -- seen until, at (the instant in ms; '' for the Redis clock), the number of
--- periods, the held id to approve ('' for a submit), the decision's note;
--- then per period its start, its reset and when its keys expire (ms).
+-- periods, the held id to approve ('' for a submit), the decision's note,
+-- the season of the keys; then per period its start, its reset, when its
+-- keys expire (ms), its kind and its id.
 --
 -- Returns {'moved'} (the game's order or season changed: choose again),
 -- {'period', ms} (the instant is outside a period named: choose them at ms),
@@ -28,18 +31,22 @@
 local board, entries, metas, hidden, hiddenUsers, usage, seen, deleted = KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
 local review, reviewPending, reviewPlayers, reviewSequence = KEYS[10], KEYS[11], KEYS[13], KEYS[14]
 local reviewKeys = {KEYS[10], KEYS[11], KEYS[12], KEYS[13]}
-local FIRST_PERIOD_KEY = 15
+local outbox = KEYS[15]
+local FIRST_PERIOD_KEY = 16
 local player, score, boardScore, meta, hasMeta = ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
 local maxEntries, maxMetaBytes, ts, seenUntil, at = tonumber(ARGV[8]), tonumber(ARGV[9]), ARGV[10], ARGV[11], ARGV[12]
-local periodCount, approving, note = tonumber(ARGV[13]), ARGV[14], ARGV[15]
-local FIRST_PERIOD_ARG = 16
-local stored = redis.call('HMGET', KEYS[1], 'order', 'season', 'review_above', 'review_below', 'review_factor')
+local periodCount, approving, note, keysSeason = tonumber(ARGV[13]), ARGV[14], ARGV[15], tonumber(ARGV[16])
+local FIRST_PERIOD_ARG, PERIOD_ARGS = 17, 5
+local stored = redis.call('HMGET', KEYS[1], 'order', 'season', 'review_above', 'review_below', 'review_factor', 'webhooks', 'notify_top')
 if movedFrom(stored) then return {'moved'} end
+-- The outbox is written while the game has webhooks (their count is kept in its record).
+local eventsOn = (tonumber(stored[6] or '') or 0) > 0
+local notifyTop = math.min(math.max(tonumber(stored[7] or '') or 10, 1), 100)
 
 local now
 if at ~= '' then now = tonumber(at) elseif periodCount > 0 then now = clock() end
 for i = 1, periodCount do
-  local arg = FIRST_PERIOD_ARG + 3 * (i - 1)
+  local arg = FIRST_PERIOD_ARG + PERIOD_ARGS * (i - 1)
   if now < tonumber(ARGV[arg]) or now >= tonumber(ARGV[arg + 1]) then return {'period', string.format('%.0f', now)} end
 end
 
@@ -74,11 +81,20 @@ local function periods (result, store)
     if periodEntry then periodBest, periodMs = split(periodEntry) end
     local improved = 0
     if store and (not periodEntry or better(score, periodBest)) then
-      if periodEntry then redis.call('ZREM', periodBoard, periodMs .. player) end
+      local previousBest, oldIndex = periodBest, nil
+      if periodEntry then
+        if eventsOn then oldIndex = redis.call('ZRANK', periodBoard, periodMs .. player) or nil end
+        redis.call('ZREM', periodBoard, periodMs .. player)
+      end
       periodBest, periodMs = score, string.format('%0' .. TIME_DIGITS .. '.0f', now)
       redis.call('HSET', periodEntries, player, periodBest .. '|' .. periodMs)
       if isVisible() then redis.call('ZADD', periodBoard, boardScore, periodMs .. player) end
-      local ttl = tonumber(ARGV[FIRST_PERIOD_ARG + 2 + 3 * (i - 1)]) - now
+      local arg = FIRST_PERIOD_ARG + PERIOD_ARGS * (i - 1)
+      if eventsOn then
+        local newIndex = isVisible() and redis.call('ZRANK', periodBoard, periodMs .. player) or nil
+        boardEvents(outbox, periodBoard, { period = ARGV[arg + 3], period_id = ARGV[arg + 4] }, player, score, previousBest, oldIndex, newIndex, notifyTop, lower)
+      end
+      local ttl = tonumber(ARGV[arg + 2]) - now
       redis.call('PEXPIRE', periodEntries, ttl)
       -- Never later than any of its buckets (keep_periods may have changed): a board member always has its entry.
       redis.call('PEXPIRE', periodBoard, ttl, 'LT')
@@ -143,6 +159,7 @@ local function hold (rule)
   redis.call('HSET', review, id, cjson.encode(record))
   redis.call('ZADD', reviewPending, now, id)
   redis.call('HSET', reviewPlayers, player, id)
+  if eventsOn then emit(outbox, 'score.held', { held_id = id, player_name = player, score = score, rule = rule }) end
   if ts ~= '' then redis.call('SET', seen, 'held', 'PXAT', seenUntil) end
   return answer('held', 0, false)
 end
@@ -174,7 +191,9 @@ else
   end
 end
 local function approve ()
-  if approved then decide(reviewKeys, approving, approved, 'approved', note, clock()) end
+  if not approved then return end
+  decide(reviewKeys, approving, approved, 'approved', note, clock())
+  if eventsOn then emit(outbox, 'score.approved', { held_id = approving, player_name = player, score = score, note = note ~= '' and note or cjson.null }) end
 end
 
 if entry and not better(score, best) then
@@ -199,7 +218,11 @@ if newMeta > oldMeta and metaBytes + newMeta - oldMeta > maxMetaBytes then retur
 if ts ~= '' then redis.call('SET', seen, '1', 'PXAT', seenUntil) end
 if entryCount then redis.call('HSET', usage, 'entries', entryCount + 1) end
 
-if entry then redis.call('ZREM', board, ms .. player) end
+local previousBest, oldIndex = best, nil
+if entry then
+  if eventsOn then oldIndex = redis.call('ZRANK', board, ms .. player) or nil end
+  redis.call('ZREM', board, ms .. player)
+end
 now = now or clock()
 ms = string.format('%0' .. TIME_DIGITS .. '.0f', now)
 best = score
@@ -208,5 +231,9 @@ redis.call('HSET', entries, player, entry)
 if hasMeta == '1' then redis.call('HSET', metas, player, meta) else redis.call('HDEL', metas, player) end
 if newMeta ~= oldMeta then redis.call('HSET', usage, 'meta_bytes', math.max(0, metaBytes + newMeta - oldMeta)) end
 if isVisible() then redis.call('ZADD', board, boardScore, ms .. player) end
+if eventsOn then
+  local newIndex = isVisible() and redis.call('ZRANK', board, ms .. player) or nil
+  boardEvents(outbox, board, { period = 'all', season_id = keysSeason }, player, score, previousBest, oldIndex, newIndex, notifyTop, lower)
+end
 approve()
 return answer('ok', 1, true)

@@ -1,5 +1,6 @@
 -- Removes a user's rating (KEYS[1]) and takes it out of the sum and count
--- (KEYS[2]). Returns {sum, count, ''}.
+-- (KEYS[2]); rating.changed in the game's outbox (KEYS[4]) while it has
+-- webhooks (its record: KEYS[3]). Returns {sum, count, ''}.
 local ratings, stats, user = KEYS[1], KEYS[2], ARGV[1]
 local old = tonumber(redis.call('HGET', ratings, user) or '0')
 if old > 0 then
@@ -8,4 +9,5 @@ if old > 0 then
   redis.call('HINCRBY', stats, 'count', -1)
 end
 local s = redis.call('HMGET', stats, 'sum', 'count')
+if old > 0 then ratingChanged(KEYS[3], KEYS[4], s) end
 return {tonumber(s[1] or '0'), tonumber(s[2] or '0'), ''}

@@ -1,0 +1,46 @@
+-- Included by the scripts that write a game's outbox (store/events.ts):
+-- a Redis Stream in the game's slot, written in the same step as the change
+-- it tells of, trimmed to about EVENTS_KEPT entries. Scores go in as their
+-- digits (strings), so the whole range of a score is kept exactly; the
+-- reader turns them back into numbers.
+local function emit (outbox, kind, data)
+  redis.call('XADD', outbox, 'MAXLEN', '~', EVENTS_KEPT, '*', 'type', kind, 'data', cjson.encode(data))
+end
+-- A board's score (ZSET score) as the player's score, in digits.
+local function scoreOfBoard (boardScore, lower)
+  if lower then return boardScore end
+  if string.sub(boardScore, 1, 1) == '-' then return string.sub(boardScore, 2) end
+  if boardScore == '0' then return '0' end
+  return '-' .. boardScore
+end
+-- The first `count` entries of a board, best first: rank, player_name, score.
+local function topOf (board, count, lower)
+  local page = redis.call('ZRANGE', board, 0, count - 1, 'WITHSCORES')
+  local items = {}
+  for i = 1, #page, 2 do
+    table.insert(items, { rank = (i + 1) / 2, player_name = string.sub(page[i], TIME_DIGITS + 1), score = scoreOfBoard(page[i + 1], lower) })
+  end
+  return items
+end
+-- What a new best on a board tells: score.best, and when the player is
+-- visible in the top `notifyTop`, board.first and board.overtaken (the
+-- players they passed who were in the top `notifyTop`). Indexes are 0-based
+-- ranks: `oldIndex` before (nil when not on the board), `newIndex` after.
+local function boardEvents (outbox, board, where, player, score, previousBest, oldIndex, newIndex, notifyTop, lower)
+  emit(outbox, 'score.best', { board = where, player_name = player, score = score, previous_best = previousBest or cjson.null, rank = newIndex and newIndex + 1 or cjson.null })
+  if not newIndex or newIndex >= notifyTop then return end
+  local last = notifyTop
+  if oldIndex and oldIndex < last then last = oldIndex end
+  if last <= newIndex then return end
+  local passed = redis.call('ZRANGE', board, newIndex, last, 'WITHSCORES')
+  local overtaken = {}
+  for i = 3, #passed, 2 do
+    table.insert(overtaken, { rank = newIndex + (i + 1) / 2, player_name = string.sub(passed[i], TIME_DIGITS + 1), score = scoreOfBoard(passed[i + 1], lower) })
+  end
+  if newIndex == 0 and overtaken[1] then
+    emit(outbox, 'board.first', { board = where, player_name = player, score = score, previous = { player_name = overtaken[1].player_name, score = overtaken[1].score } })
+  elseif newIndex == 0 and oldIndex == nil then
+    emit(outbox, 'board.first', { board = where, player_name = player, score = score, previous = cjson.null })
+  end
+  if overtaken[1] then emit(outbox, 'board.overtaken', { board = where, player_name = player, score = score, rank = newIndex + 1, overtaken = overtaken }) end
+end

@@ -1,0 +1,44 @@
+-- Makes deliveries of events to webhooks, and acknowledges the outbox
+-- entries they came from, in one step: an event read from the outbox
+-- becomes its deliveries exactly once, even when the dispatcher that read it
+-- dies (another claims the entry and runs this again).
+-- KEYS: the game's webhooks, deliveries, delivery sequence, outbox; then per
+-- webhook named its pending and finished deliveries.
+-- ARGV: now (ms), how many outbox entries to acknowledge n, the n entry ids,
+-- how many webhooks w, then per webhook its id; then per delivery: the
+-- webhook's index (1..w), its message id, its type, its body.
+-- A webhook deleted since it was named gets nothing. A webhook with
+-- BACKLOG_MAX pending deliveries gets the new one as dead at once ("backlog
+-- full"), so a receiver that is down cannot fill Redis.
+-- Returns the ids of the deliveries made.
+local webhooks, deliveries, sequence, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local now = tonumber(ARGV[1])
+local acks = tonumber(ARGV[2])
+if acks > 0 then redis.call('XACK', outbox, 'webhooks', unpack(ARGV, 3, 2 + acks)) end
+local arg = 3 + acks
+local count = tonumber(ARGV[arg])
+local ids = {}
+for i = 1, count do ids[i] = ARGV[arg + i] end
+arg = arg + count + 1
+local made = {}
+while arg <= #ARGV do
+  local index, message, kind, body = tonumber(ARGV[arg]), ARGV[arg + 1], ARGV[arg + 2], ARGV[arg + 3]
+  arg = arg + 4
+  local webhookId = ids[index]
+  if redis.call('HEXISTS', webhooks, webhookId) == 1 then
+    local due, done = KEYS[4 + 2 * index - 1], KEYS[4 + 2 * index]
+    local id = tostring(redis.call('INCR', sequence))
+    local record = { delivery_id = id, webhook_id = webhookId, message_id = message, type = kind, body = body, attempts = 0, created_at = now, status = 'pending' }
+    if redis.call('ZCARD', due) >= BACKLOG_MAX then
+      record.status, record.last_error, record.finished_at = 'dead', 'backlog full: ' .. BACKLOG_MAX .. ' deliveries were already pending', now
+      redis.call('ZADD', done, now, id)
+      trimDone(deliveries, done)
+    else
+      record.next_attempt_at = now
+      redis.call('ZADD', due, now, id)
+    end
+    redis.call('HSET', deliveries, id, cjson.encode(record))
+    table.insert(made, id)
+  end
+end
+return made

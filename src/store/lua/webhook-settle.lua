@@ -1,0 +1,30 @@
+-- Records how an attempt ended, when the delivery is still claimed by it
+-- (ARGV[2]: a later claim, after its lease ended, owns it now).
+-- KEYS: the webhook's pending deliveries, the records, its finished ones.
+-- ARGV: delivery id, claim, outcome ('delivered', 'retry' or 'dead'), when
+-- (ms), when next due (ms, for a retry), the HTTP status ('' for none), the
+-- error ('' for none), how long the attempt took (ms).
+-- Returns 1 when recorded, 0 when the claim is no longer this one's.
+local due, deliveries, done = KEYS[1], KEYS[2], KEYS[3]
+local id, claim, outcome, now = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+local text = redis.call('HGET', deliveries, id)
+if not text then return 0 end
+local record = cjson.decode(text)
+if record.claim ~= claim then return 0 end
+record.claim = nil
+record.last_status = tonumber(ARGV[6]) or cjson.null
+record.last_error = ARGV[7] ~= '' and ARGV[7] or cjson.null
+record.last_duration_ms = tonumber(ARGV[8])
+if outcome == 'retry' then
+  record.next_attempt_at = tonumber(ARGV[5])
+  redis.call('ZADD', due, record.next_attempt_at, id)
+else
+  record.status = outcome
+  record.next_attempt_at = nil
+  record.finished_at = now
+  redis.call('ZREM', due, id)
+  redis.call('ZADD', done, now, id)
+  trimDone(deliveries, done)
+end
+redis.call('HSET', deliveries, id, cjson.encode(record))
+return 1

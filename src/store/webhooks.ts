@@ -1,0 +1,183 @@
+import type { RedisClient as Redis } from './redis-client.js'
+import { TIME_DIGITS, boardScopes, keys } from './keys.js'
+import { EVENTS_KEPT } from './events.js'
+import type { Period } from './periods.js'
+import { defineScript, luaPiece, luaSource } from './scripts.js'
+
+/*
+ * Webhooks and their deliveries, in the game's slot (layout in keys.ts).
+ * A delivery is one event for one webhook; it is pending (due at a time,
+ * claimed for an attempt under a lease) until it is delivered or dead. The
+ * dispatcher (src/webhooks/dispatcher.ts) drives them; operators read and
+ * redeliver them through the admin module.
+ */
+
+/** Most pending deliveries of one webhook: past it, new ones are dead at once, so a receiver that is down cannot fill Redis. */
+export const BACKLOG_MAX = 10_000
+/** Finished deliveries (delivered or dead) each webhook keeps for its log. */
+export const DONE_KEPT = 1_000
+
+const DELIVERY_LIMITS = { BACKLOG_MAX, DONE_KEPT }
+const CREATE = luaSource('webhook-create')
+const DELETE = luaSource('webhook-delete')
+const ENQUEUE = luaSource('webhook-enqueue', DELIVERY_LIMITS, [luaPiece('deliveries')])
+const CLAIM = luaSource('webhook-claim')
+const SETTLE = luaSource('webhook-settle', DELIVERY_LIMITS, [luaPiece('deliveries')])
+const REDELIVER = luaSource('webhook-redeliver')
+const PERIOD_CLOSED = luaSource('period-closed', { TIME_DIGITS, EVENTS_KEPT }, [luaPiece('events')])
+/** How long a period.closed marker is kept: longer than any period, so an ended one is told once. */
+const PERIOD_MARKER_S = 40 * 86_400
+
+/** A webhook as stored: with its signing secret, which operators see once. */
+export interface StoredWebhook {
+  webhook_id: string
+  url: string
+  /** Event types, or ['*'] for every type. */
+  events: string[]
+  description: string | null
+  created_at: string
+  secret: string
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'dead'
+
+/** A delivery as stored (times in ms); `body` is the exact text signed and sent. */
+export interface StoredDelivery {
+  delivery_id: string
+  webhook_id: string
+  /** The `webhook-id` header: the same on every attempt, so receivers can drop duplicates. */
+  message_id: string
+  type: string
+  body: string
+  status: DeliveryStatus
+  attempts: number
+  created_at: number
+  first_attempt_at?: number
+  last_attempt_at?: number
+  next_attempt_at?: number
+  finished_at?: number
+  last_status?: number
+  last_error?: string
+  last_duration_ms?: number
+  /** Who holds the current attempt. */
+  claim?: string
+}
+
+/** A delivery to make: which webhook (by id), its message id, type and body. */
+export interface NewDelivery {
+  webhookId: string
+  messageId: string
+  type: string
+  body: string
+}
+
+function webhookOf (id: string, text: string): StoredWebhook {
+  return { webhook_id: id, ...JSON.parse(text) as Omit<StoredWebhook, 'webhook_id'> }
+}
+
+export function createWebhookStore (redis: Redis) {
+  const createScript = defineScript<number>(redis, 'rankWebhookCreate', CREATE, { writes: true })
+  const deleteScript = defineScript<number>(redis, 'rankWebhookDelete', DELETE, { writes: true })
+  const enqueueScript = defineScript<string[]>(redis, 'rankWebhookEnqueue', ENQUEUE, { writes: true })
+  const claimScript = defineScript<string[]>(redis, 'rankWebhookClaim', CLAIM, { writes: true })
+  const settleScript = defineScript<number>(redis, 'rankWebhookSettle', SETTLE, { writes: true })
+  const redeliverScript = defineScript<string | string[]>(redis, 'rankWebhookRedeliver', REDELIVER, { writes: true })
+  const periodClosedScript = defineScript<number>(redis, 'rankPeriodClosed', PERIOD_CLOSED, { writes: true })
+  const deliveryKeys = (gameId: string, webhookId: string): string[] => [keys.deliveriesDue(gameId, webhookId), keys.deliveries(gameId), keys.deliveriesDone(gameId, webhookId)]
+
+  return {
+    /** Adds the webhook; false when the game does not exist. The game joins the dispatchers' list. */
+    async create (gameId: string, { webhook_id: id, ...webhook }: StoredWebhook): Promise<boolean> {
+      const created = await createScript([keys.game(gameId), keys.webhooks(gameId), keys.events(gameId)], [id, JSON.stringify(webhook)]) === 1
+      if (created) await redis.sadd(keys.webhookGames(), gameId)
+      return created
+    },
+
+    /** The game's webhooks, oldest first. */
+    async list (gameId: string): Promise<StoredWebhook[]> {
+      const all = await redis.hgetall(keys.webhooks(gameId))
+      return Object.entries(all).map(([id, text]) => webhookOf(id, text)).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.webhook_id.localeCompare(b.webhook_id))
+    },
+
+    async get (gameId: string, webhookId: string): Promise<StoredWebhook | null> {
+      const text = await redis.hget(keys.webhooks(gameId), webhookId)
+      return text === null ? null : webhookOf(webhookId, text)
+    },
+
+    /** Removes the webhook and its deliveries; false when there is none. A game left without webhooks leaves the dispatchers' list. */
+    async delete (gameId: string, webhookId: string): Promise<boolean> {
+      const deleted = await deleteScript([keys.game(gameId), keys.webhooks(gameId), keys.deliveries(gameId), keys.deliveriesDue(gameId, webhookId), keys.deliveriesDone(gameId, webhookId)], [webhookId]) === 1
+      if (deleted && await redis.hlen(keys.webhooks(gameId)) === 0) await redis.srem(keys.webhookGames(), gameId)
+      return deleted
+    },
+
+    /** Writes period.closed for an ended period once, across processes; true when this call wrote it. */
+    async periodClosed (gameId: string, period: Period): Promise<boolean> {
+      const scope = boardScopes.period(period.kind, period.id)
+      return await periodClosedScript(
+        [keys.game(gameId), keys.periodClosed(gameId, period.kind, period.id), keys.board(gameId, scope), keys.events(gameId)],
+        [period.kind, period.id, new Date(period.startsAt).toISOString(), new Date(period.resetsAt).toISOString(), PERIOD_MARKER_S]
+      ) === 1
+    },
+
+    /** The games that have webhooks. */
+    async games (): Promise<string[]> {
+      return await redis.smembers(keys.webhookGames())
+    },
+
+    /**
+     * Makes the deliveries and acknowledges the outbox entries they came
+     * from (`acks`), in one script call; a webhook deleted meanwhile gets
+     * none. Returns the ids of the deliveries made.
+     */
+    async enqueue (gameId: string, now: number, acks: string[], deliveries: NewDelivery[]): Promise<string[]> {
+      const webhookIds = [...new Set(deliveries.map(delivery => delivery.webhookId))]
+      const index = new Map(webhookIds.map((id, i) => [id, i + 1]))
+      return await enqueueScript(
+        [keys.webhooks(gameId), keys.deliveries(gameId), keys.deliverySequence(gameId), keys.events(gameId),
+          ...webhookIds.flatMap(id => [keys.deliveriesDue(gameId, id), keys.deliveriesDone(gameId, id)])],
+        [now, acks.length, ...acks, webhookIds.length, ...webhookIds,
+          ...deliveries.flatMap(delivery => [index.get(delivery.webhookId) as number, delivery.messageId, delivery.type, delivery.body])]
+      )
+    },
+
+    /** Up to `limit` of the webhook's due deliveries, claimed for one attempt each under a lease. */
+    async claim (gameId: string, webhookId: string, now: number, leaseMs: number, limit: number, claim: string): Promise<StoredDelivery[]> {
+      const claimed = await claimScript([keys.deliveriesDue(gameId, webhookId), keys.deliveries(gameId)], [now, leaseMs, limit, claim])
+      return claimed.map(text => JSON.parse(text) as StoredDelivery)
+    },
+
+    /** Records an attempt's end; false when a later claim owns the delivery now. */
+    async settle (gameId: string, delivery: StoredDelivery, outcome: { status: 'delivered' | 'retry' | 'dead', at: number, nextAt?: number, httpStatus?: number, error?: string, durationMs: number }): Promise<boolean> {
+      return await settleScript(deliveryKeys(gameId, delivery.webhook_id), [
+        delivery.delivery_id, delivery.claim ?? '', outcome.status, outcome.at, outcome.nextAt ?? '', outcome.httpStatus ?? '', outcome.error ?? '', Math.round(outcome.durationMs)
+      ]) === 1
+    },
+
+    async delivery (gameId: string, deliveryId: string): Promise<StoredDelivery | null> {
+      const text = await redis.hget(keys.deliveries(gameId), deliveryId)
+      return text === null ? null : JSON.parse(text) as StoredDelivery
+    },
+
+    /** Makes a finished delivery pending again, now; 'pending' when it is already, null when there is no such delivery of the webhook. */
+    async redeliver (gameId: string, webhookId: string, deliveryId: string, now: number): Promise<StoredDelivery | 'pending' | null> {
+      const reply = await redeliverScript(deliveryKeys(gameId, webhookId), [deliveryId, now])
+      if (Array.isArray(reply)) return reply[0] === 'pending' ? 'pending' : null
+      return JSON.parse(reply) as StoredDelivery
+    },
+
+    /** One page of a webhook's deliveries: pending ones by when due, or finished ones newest first, with how many there are. */
+    async deliveries (gameId: string, webhookId: string, which: 'pending' | 'done', offset: number, limit: number): Promise<{ total: number, items: StoredDelivery[] }> {
+      const list = which === 'pending' ? keys.deliveriesDue(gameId, webhookId) : keys.deliveriesDone(gameId, webhookId)
+      const [total, ids] = await Promise.all([
+        redis.zcard(list),
+        which === 'pending' ? redis.zrange(list, offset, offset + limit - 1) : redis.zrange(list, offset, offset + limit - 1, 'REV')
+      ])
+      if (ids.length === 0) return { total, items: [] }
+      const texts = await redis.hmget(keys.deliveries(gameId), ...ids)
+      return { total, items: texts.filter((text): text is string => text !== null).map(text => JSON.parse(text) as StoredDelivery) }
+    }
+  }
+}
+
+export type WebhookStore = ReturnType<typeof createWebhookStore>

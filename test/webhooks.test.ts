@@ -1,0 +1,136 @@
+import t from 'tap'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { Webhook } from 'standardwebhooks'
+import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, expectError, formBody, submit, type TestGame } from './helpers/app.js'
+import { startReceiver, verified, type Receiver, type ReceiverBehaviour } from './helpers/receiver.js'
+
+/*
+ * Webhooks (docs/interface.md#webhooks): the operator API, what each
+ * delivery looks like (Standard Webhooks, verified with the standardwebhooks
+ * package), the events of each change, and delivery that retries. Every
+ * receiver is a real HTTP server on loopback, so WEBHOOK_ALLOW_PRIVATE is
+ * on here; the refusal of private addresses has a test of its own.
+ */
+
+const FAST = { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '20', WEBHOOK_RETRY_BASE_MS: '50', WEBHOOK_TIMEOUT_MS: '500' }
+let clock = Date.UTC(2026, 10, 24, 12)
+const { app } = await buildTestApp(t, FAST, { clock: () => clock })
+
+async function receiverFor (t: { teardown: (fn: () => unknown) => void }, behaviour: ReceiverBehaviour = {}): Promise<Receiver> {
+  const receiver = await startReceiver(behaviour)
+  t.teardown(receiver.close)
+  return receiver
+}
+
+async function hook (app: FastifyInstance, game: TestGame, body: Record<string, unknown>): Promise<{ webhook_id: string, secret: string } & Record<string, unknown>> {
+  return dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/webhooks`, body))
+}
+
+const send = async (game: TestGame, player: string, score: number): Promise<LightMyRequestResponse> => {
+  clock += 1000
+  return await submit(app, game, { player, score })
+}
+
+/** The payloads a receiver accepted, verified, of the given types. */
+function payloads (receiver: Receiver, secret: string, ...types: string[]): Array<{ type: string, data: Record<string, any> }> {
+  return receiver.accepted().map(delivery => verified(secret, delivery)).filter(payload => types.length === 0 || types.includes(payload.type))
+}
+
+t.test('a webhook: created with its secret shown once, listed without it, deleted', async t => {
+  const game = await createGame(app)
+  const made = await hook(app, game, { url: 'http://127.0.0.1:9/hook', events: ['score.best', 'board.first'], description: 'scores to the chat' })
+  t.match(made, { webhook_id: /^wh_[0-9a-f]{24}$/, url: 'http://127.0.0.1:9/hook', events: ['score.best', 'board.first'], description: 'scores to the chat', created_at: /Z$/, secret: /^whsec_[A-Za-z0-9+/]{32}$/ })
+  const listed = dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/webhooks`))
+  t.same(listed.items, [{ webhook_id: made.webhook_id, url: made.url, events: made.events, description: made.description, created_at: made.created_at }], 'the list never shows the secret')
+  t.same(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/webhooks/${made.webhook_id}`)), listed.items[0])
+  const text = dataOf(await app.inject({
+    method: 'POST',
+    url: `/admin/games/${game.gameId}/webhooks`,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: formBody({ url: 'https://example.com/hooks?x=1', events: 'score.held,score.best' })
+  }))
+  t.same(text.events, ['score.best', 'score.held'], 'form fields: a comma list, in the documented order')
+  t.same((await hook(app, game, { url: 'http://127.0.0.1:9/all' })).events, ['*'], 'every event by default')
+  dataOf(await admin(app, 'DELETE', `/admin/games/${game.gameId}/webhooks/${made.webhook_id}`))
+  expectError(t, await admin(app, 'GET', `/admin/games/${game.gameId}/webhooks/${made.webhook_id}`), 'not_found', 'deleted')
+  expectError(t, await admin(app, 'DELETE', `/admin/games/${game.gameId}/webhooks/${made.webhook_id}`), 'not_found', 'deleted twice')
+})
+
+t.test('bad webhooks are invalid_param naming the field', async t => {
+  const game = await createGame(app)
+  for (const [body, what] of [
+    [{}, 'no url'],
+    [{ url: 'ftp://example.com/' }, 'not http'],
+    [{ url: 'example.com/hook' }, 'not absolute'],
+    [{ url: 'https://user:pass@example.com/' }, 'credentials'],
+    [{ url: `https://example.com/${'a'.repeat(2000)}` }, 'too long'],
+    [{ url: 'https://example.com/', events: ['score.best', 'nope'] }, 'an unknown event'],
+    [{ url: 'https://example.com/', events: 'score.best,,board.first' }, 'an empty name in the list'],
+    [{ url: 'https://example.com/', events: [] }, 'no events'],
+    [{ url: 'https://example.com/', events: ['score.best', 'score.best'] }, 'an event twice'],
+    [{ url: 'https://example.com/', description: 'x'.repeat(201) }, 'a long description'],
+    [{ url: 'https://example.com/', secret: 'mine' }, 'a secret of ours']
+  ] as const) {
+    const answer = await admin(app, 'POST', `/admin/games/${game.gameId}/webhooks`, body)
+    expectError(t, answer, (body as { url?: string }).url === undefined ? 'missing_param' : 'invalid_param', what)
+  }
+  expectError(t, await admin(app, 'POST', '/admin/games/no_such_game/webhooks', { url: 'https://example.com/' }), 'not_found', 'an unknown game')
+  expectError(t, await admin(app, 'GET', `/admin/games/${game.gameId}/webhooks/wh_nope`), 'not_found', 'a malformed id')
+})
+
+t.test('loopback and private receivers are refused unless WEBHOOK_ALLOW_PRIVATE=true', async t => {
+  const { app: strict } = await buildTestApp(t)
+  const game = await createGame(strict)
+  for (const url of ['http://127.0.0.1:8080/', 'http://localhost/', 'http://[::1]/', 'http://10.1.2.3/', 'http://192.168.0.10/', 'http://169.254.169.254/latest/meta-data', 'http://[::ffff:127.0.0.1]/', 'http://0.0.0.0/', 'http://[fd00::1]/']) {
+    const answer = await admin(strict, 'POST', `/admin/games/${game.gameId}/webhooks`, { url })
+    expectError(t, answer, 'invalid_param', url)
+  }
+  t.match((await admin(strict, 'POST', `/admin/games/${game.gameId}/webhooks`, { url: 'http://127.0.0.1/' })).json().message, /WEBHOOK_ALLOW_PRIVATE/, 'the message says how to allow it')
+  t.ok(dataOf(await admin(strict, 'POST', `/admin/games/${game.gameId}/webhooks`, { url: 'http://93.184.215.14/hook' })).webhook_id, 'a public address is fine (nothing is sent until an event)')
+})
+
+t.test('a submit tells score.best, board.first and board.overtaken, signed as Standard Webhooks says', async t => {
+  const receiver = await receiverFor(t)
+  const game = await createGame(app)
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { notify_top: 3 }))
+  dataOf(await send(game, 'before_hooks', 1))
+  const { secret } = await hook(app, game, { url: receiver.url })
+  dataOf(await send(game, 'ana', 100))
+  dataOf(await send(game, 'bo', 90))
+  dataOf(await send(game, 'cy', 80))
+  dataOf(await send(game, 'dee', 70))
+  dataOf(await send(game, 'dee', 95))
+  // ana: best, first, overtaken (before_hooks); bo and cy: best, overtaken (before_hooks); dee at 4th: best only; dee to 2nd: best, overtaken.
+  await receiver.waitForAccepted(10)
+  const all = payloads(receiver, secret)
+  t.same(all.map(payload => payload.type).sort(), ['board.first', ...Array(4).fill('board.overtaken'), ...Array(5).fill('score.best')])
+  const firsts = payloads(receiver, secret, 'board.first')
+  t.same(firsts.map(payload => payload.data), [{ game_id: game.gameId, board: { period: 'all', season_id: 1 }, player_name: 'ana', score: 100, previous: { player_name: 'before_hooks', score: 1 } }])
+  const bests = payloads(receiver, secret, 'score.best').map(payload => payload.data)
+  t.same(bests.at(-1), { game_id: game.gameId, board: { period: 'all', season_id: 1 }, player_name: 'dee', score: 95, previous_best: 70, rank: 2 })
+  t.same(bests[0]!.previous_best, null, 'a first score has no previous best')
+  const passed = payloads(receiver, secret, 'board.overtaken').map(payload => payload.data).find(data => data.player_name === 'dee')
+  t.same(passed, { game_id: game.gameId, board: { period: 'all', season_id: 1 }, player_name: 'dee', score: 95, rank: 2, overtaken: [{ rank: 3, player_name: 'bo', score: 90 }, { rank: 4, player_name: 'cy', score: 80 }] }, 'the players passed who were in the top 3, with their new ranks')
+  const fourth = payloads(receiver, secret, 'board.overtaken').map(payload => payload.data).filter(data => data.player_name === 'cy')
+  t.same(fourth.map(data => data.overtaken), [[{ rank: 4, player_name: 'before_hooks', score: 1 }]], 'passing a player who falls to 4th still counts: they were 3rd')
+
+  const delivery = receiver.accepted()[0]!
+  t.match(delivery.headers, { 'content-type': 'application/json', 'webhook-id': new RegExp(`^evt_${game.gameId}_\\d+-\\d+$`), 'webhook-timestamp': /^\d{10}$/, 'webhook-signature': /^v1,[A-Za-z0-9+/]+=*$/ })
+  t.ok(Math.abs(Number(delivery.headers['webhook-timestamp']) - Date.now() / 1000) < 10, 'the timestamp is the time of sending')
+  t.throws(() => new Webhook(secret).verify(`${delivery.body} `, { 'webhook-id': String(delivery.headers['webhook-id']), 'webhook-timestamp': String(delivery.headers['webhook-timestamp']), 'webhook-signature': String(delivery.headers['webhook-signature']) }), 'a changed body fails verification: the check can fail')
+  t.same(new Set(receiver.accepted().map(one => one.headers['webhook-id'])).size, receiver.accepted().length, 'each event has its own webhook-id')
+})
+
+t.test('a webhook gets the events it subscribed to only', async t => {
+  const everything = await receiverFor(t)
+  const firsts = await receiverFor(t)
+  const game = await createGame(app)
+  const all = await hook(app, game, { url: everything.url })
+  const only = await hook(app, game, { url: firsts.url, events: ['board.first'] })
+  dataOf(await send(game, 'one', 10))
+  dataOf(await send(game, 'two', 20))
+  await everything.waitForAccepted(5)
+  await firsts.waitForAccepted(2)
+  t.same(payloads(firsts, only.secret).map(payload => [payload.type, payload.data.player_name]), [['board.first', 'one'], ['board.first', 'two']])
+  t.equal(payloads(everything, all.secret, 'score.best').length, 2)
+})
