@@ -134,3 +134,140 @@ t.test('a webhook gets the events it subscribed to only', async t => {
   t.same(payloads(firsts, only.secret).map(payload => [payload.type, payload.data.player_name]), [['board.first', 'one'], ['board.first', 'two']])
   t.equal(payloads(everything, all.secret, 'score.best').length, 2)
 })
+
+t.test('every kind of change tells its event', async t => {
+  const receiver = await receiverFor(t)
+  const game = await createGame(app)
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { review_above: 1000, periods: ['daily'] }))
+  const { secret } = await hook(app, game, { url: receiver.url, events: ['score.held', 'score.approved', 'score.rejected', 'player.hidden', 'player.shown', 'rating.changed', 'season.closed', 'period.closed'] })
+  const day = new Date(clock).toISOString().slice(0, 10)
+  dataOf(await send(game, 'steady', 500))
+  t.ok(dataOf(await send(game, 'rocket', 5000)).held)
+  t.ok(dataOf(await send(game, 'bolt', 6000)).held)
+  const [rocket, bolt] = dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/review`)).items as Array<{ held_id: string }>
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/review/${rocket!.held_id}/approve`, { note: 'seen it' }))
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/review/${bolt!.held_id}/reject`, {}))
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}/players/steady`, { hidden: true }))
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}/players/steady`, { hidden: true }))
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}/players/steady`, { hidden: false }))
+  dataOf(await admin(app, 'POST', '/admin/users', { username: 'rater' }))
+  const session = dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'rater' }))
+  const rate = await app.inject({ method: 'POST', url: `/api/rate?game_id=${game.gameId}`, payload: formBody({ stars: '8' }), headers: { cookie: `sid=${String(session.session_id)}`, 'content-type': 'application/x-www-form-urlencoded' } })
+  dataOf(rate)
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/seasons`, {}))
+  clock += 86_400_000
+  // Two held, approved, rejected, hidden, shown, a rating, the season and the day.
+  await receiver.waitForAccepted(9)
+  const byType = new Map(payloads(receiver, secret).map(payload => [payload.type, payload.data]))
+  t.same(payloads(receiver, secret, 'score.held').map(payload => payload.data), [
+    { game_id: game.gameId, held_id: rocket!.held_id, player_name: 'rocket', score: 5000, rule: 'review_above' },
+    { game_id: game.gameId, held_id: bolt!.held_id, player_name: 'bolt', score: 6000, rule: 'review_above' }
+  ])
+  t.same(byType.get('score.approved'), { game_id: game.gameId, held_id: rocket!.held_id, player_name: 'rocket', score: 5000, note: 'seen it' })
+  t.same(byType.get('score.rejected'), { game_id: game.gameId, held_id: bolt!.held_id, player_name: 'bolt', score: 6000, note: null })
+  t.same(byType.get('player.hidden'), { game_id: game.gameId, player_name: 'steady', hidden_on_game: true, hidden_user: false })
+  t.same(byType.get('player.shown'), { game_id: game.gameId, player_name: 'steady', hidden_on_game: false, hidden_user: false })
+  t.same(byType.get('rating.changed'), { game_id: game.gameId, average: 8, count: 1 })
+  t.match(byType.get('season.closed'), { game_id: game.gameId, season_id: 1, started_at: /Z$/, ended_at: /Z$/, top: [{ rank: 1, player_name: 'rocket', score: 5000 }, { rank: 2, player_name: 'steady', score: 500 }] })
+  t.same(byType.get('period.closed'), {
+    game_id: game.gameId, period: 'daily', period_id: day, started_at: `${day}T00:00:00.000Z`, ended_at: new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString(),
+    top: [{ rank: 1, player_name: 'rocket', score: 5000 }, { rank: 2, player_name: 'steady', score: 500 }]
+  }, 'period.closed once the day has ended, with its board')
+  t.equal(payloads(receiver, secret, 'player.hidden').length, 1, 'hiding a hidden player again changes nothing, and tells nothing')
+  t.equal(payloads(receiver, secret, 'period.closed').length, 1, 'told once')
+
+  const events = dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/events?limit=100`))
+  t.ok(events.items.length >= 9, 'the outbox holds them too, for operators')
+  t.match(events.items.at(-1), { event_id: /^\d+-\d+$/, type: 'score.best', timestamp: /Z$/, data: { game_id: game.gameId, player_name: 'steady' } }, 'oldest last')
+})
+
+t.test('no webhook, no outbox: events are written only while a game has webhooks', async t => {
+  const game = await createGame(app)
+  dataOf(await send(game, 'quiet', 1))
+  t.same(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/events`)).items, [])
+  const made = await hook(app, game, { url: 'http://127.0.0.1:9/never' })
+  dataOf(await send(game, 'loud', 2))
+  t.same(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/events`)).items.map((event: { type: string }) => event.type), ['board.overtaken', 'board.first', 'score.best'])
+  dataOf(await admin(app, 'DELETE', `/admin/games/${game.gameId}/webhooks/${made.webhook_id}`))
+  dataOf(await send(game, 'quiet_again', 3))
+  t.equal(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/events`)).items.length, 3, 'the last webhook gone, nothing more is written')
+})
+
+t.test('a receiver that fails is retried with the same webhook-id until it takes the delivery', async t => {
+  const receiver = await receiverFor(t, { failFirst: 4 })
+  const game = await createGame(app)
+  const made = await hook(app, game, { url: receiver.url, events: ['board.first'] })
+  dataOf(await send(game, 'persistent', 1))
+  const [delivered] = await receiver.waitForAccepted(1)
+  t.equal(receiver.received.length, 5, 'four failures, then the delivery')
+  t.same(new Set(receiver.received.map(request => request.headers['webhook-id'])).size, 1, 'every attempt carries the same webhook-id')
+  t.equal(verified(made.secret, delivered!).data.player_name, 'persistent', 'each attempt is signed afresh, and verifies')
+  const gaps = receiver.received.slice(1).map((request, i) => request.at - receiver.received[i]!.at)
+  // Waits of 50, 100, 200, 400 ms, each times 0.5 to 1.5: the last is at least 200, the first at most 75 (and a poll).
+  t.ok(gaps[3]! > gaps[0]!, `the waits grow (${gaps.join(', ')} ms)`)
+  await t.resolves(waitFor(async () => dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/webhooks/${made.webhook_id}/deliveries`)).total === 1))
+  const log = dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/webhooks/${made.webhook_id}/deliveries`))
+  t.match(log.items[0], { webhook_id: made.webhook_id, message_id: String(delivered!.headers['webhook-id']), type: 'board.first', status: 'delivered', attempts: 5, last_status: 200, last_error: null, next_attempt_at: null, finished_at: /Z$/, payload: { type: 'board.first', data: { player_name: 'persistent' } } })
+})
+
+t.test('past the retry window a delivery is dead, visible, and can be delivered again with its webhook-id', async t => {
+  const { app: shortWindow } = await buildTestApp(t, { ...FAST, WEBHOOK_RETRY_FOR_S: '1' })
+  const receiver = await receiverFor(t, { failFirst: 1000, failStatus: 503 })
+  const game = await createGame(shortWindow)
+  const made = await hook(shortWindow, game, { url: receiver.url, events: ['board.first'] })
+  dataOf(await submit(shortWindow, game, { player: 'unlucky', score: 1 }))
+  const log = async (status = 'done'): Promise<any> => dataOf(await admin(shortWindow, 'GET', `/admin/games/${game.gameId}/webhooks/${made.webhook_id}/deliveries?status=${status}`))
+  await t.resolves(waitFor(async () => (await log()).total === 1, 10_000), 'dead within the window and a retry')
+  const [dead] = (await log()).items
+  t.match(dead, { status: 'dead', last_status: 503, last_error: 'the receiver answered HTTP 503' })
+  t.ok(dead.attempts >= 2, `retried before giving up (${String(dead.attempts)} attempts)`)
+  t.equal((await log('pending')).total, 0)
+  receiver.behaviour.failFirst = 0
+  const before = receiver.received.length
+  const again = dataOf(await admin(shortWindow, 'POST', `/admin/games/${game.gameId}/webhooks/${made.webhook_id}/deliveries/${String(dead.delivery_id)}/redeliver`, {}))
+  t.match(again, { delivery_id: dead.delivery_id, status: 'pending' })
+  await receiver.waitForAccepted(1)
+  t.equal(receiver.received[before]!.headers['webhook-id'], dead.message_id, 'redelivered with the same webhook-id')
+  await t.resolves(waitFor(async () => (await log()).items[0]?.status === 'delivered'))
+  expectError(t, await admin(shortWindow, 'POST', `/admin/games/${game.gameId}/webhooks/${made.webhook_id}/deliveries/999999/redeliver`, {}), 'not_found', 'an unknown delivery')
+  expectError(t, await admin(shortWindow, 'POST', `/admin/games/${game.gameId}/webhooks/${made.webhook_id}/deliveries/abc/redeliver`, {}), 'not_found', 'a malformed delivery id')
+})
+
+t.test('a receiver that hangs or answers slowly delays nobody else', async t => {
+  const hanging = await receiverFor(t, { hang: true })
+  const slow = await receiverFor(t, { delayMs: 300 })
+  const quick = await receiverFor(t)
+  const game = await createGame(app)
+  for (const receiver of [hanging, slow, quick]) await hook(app, game, { url: receiver.url, events: ['score.best'] })
+  const started = Date.now()
+  for (let i = 1; i <= 12; i++) dataOf(await send(game, `p${i}`, i))
+  await quick.waitForAccepted(12)
+  const quickTime = Date.now() - started
+  await slow.waitForAccepted(12)
+  t.ok(quickTime < 2500, `the quick receiver had all 12 in ${quickTime} ms, while another hangs (timeout 500 ms, ${hanging.received.length} attempts so far)`)
+  t.ok(hanging.received.length >= 1 && hanging.received.length <= 4 * 3, `the hanging receiver holds at most its own slots (${hanging.received.length} attempts)`)
+})
+
+t.test('a test event goes to that webhook only', async t => {
+  const receiver = await receiverFor(t)
+  const other = await receiverFor(t)
+  const game = await createGame(app)
+  const made = await hook(app, game, { url: receiver.url })
+  await hook(app, game, { url: other.url })
+  const queued = dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/webhooks/${made.webhook_id}/test`, {}))
+  t.match(queued, { status: 'pending', type: 'webhook.test', message_id: /^test_[0-9a-f]{24}$/, payload: { type: 'webhook.test', data: { game_id: game.gameId, webhook_id: made.webhook_id } } })
+  const [delivery] = await receiver.waitForAccepted(1)
+  t.same(verified(made.secret, delivery!).data, { game_id: game.gameId, webhook_id: made.webhook_id })
+  await new Promise(resolve => setTimeout(resolve, 200))
+  t.equal(other.received.length, 0, 'the other webhook got nothing')
+  expectError(t, await admin(app, 'POST', `/admin/games/${game.gameId}/webhooks/${made.webhook_id}/test`, { now: true }), 'invalid_param', 'the route takes no body')
+})
+
+/** Polls `check` until it holds (or rejects after `timeoutMs`). */
+async function waitFor (check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!await check()) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`)
+    await new Promise(resolve => setTimeout(resolve, 25))
+  }
+}
