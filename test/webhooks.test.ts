@@ -170,7 +170,11 @@ t.test('every kind of change tells its event', async t => {
   t.same(byType.get('rating.changed'), { game_id: game.gameId, average: 8, count: 1 })
   t.match(byType.get('season.closed'), { game_id: game.gameId, season_id: 1, started_at: /Z$/, ended_at: /Z$/, top: [{ rank: 1, player_name: 'rocket', score: 5000 }, { rank: 2, player_name: 'steady', score: 500 }] })
   t.same(byType.get('period.closed'), {
-    game_id: game.gameId, period: 'daily', period_id: day, started_at: `${day}T00:00:00.000Z`, ended_at: new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString(),
+    game_id: game.gameId,
+    period: 'daily',
+    period_id: day,
+    started_at: `${day}T00:00:00.000Z`,
+    ended_at: new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString(),
     top: [{ rank: 1, player_name: 'rocket', score: 5000 }, { rank: 2, player_name: 'steady', score: 500 }]
   }, 'period.closed once the day has ended, with its board')
   t.equal(payloads(receiver, secret, 'player.hidden').length, 1, 'hiding a hidden player again changes nothing, and tells nothing')
