@@ -13,7 +13,7 @@ import type { GameRecord, KeyRecord } from '../src/store/records.js'
  * order) and returns its one script call, to be made with the request's
  * rate limits.
  */
-export type ApiKeyAction = (fields: Params, game: GameRecord) => (limits: Limits) => Promise<unknown>
+export type ApiKeyAction = (fields: Params, game: GameRecord, reply: FastifyReply) => (limits: Limits) => Promise<unknown>
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -86,7 +86,7 @@ export default fp(async (fastify) => {
         // up the key's share and lock its game server out.
         limits.countKeyTotal()
       }
-      work = action(fields, playable)
+      work = action(fields, playable, reply)
     } catch (error) {
       if (error instanceof ApiError) await fastify.rateLimits.countAlone(limits)
       throw error

@@ -11,6 +11,7 @@ import securityHeadersPlugin, { defaultSecurityHeaders, noStore } from '../../pl
 import redisPlugin from '../../plugins/redis.js'
 import storePlugin from '../../plugins/store.js'
 import webhooksPlugin from '../../plugins/webhooks.js'
+import livePlugin from '../../plugins/live.js'
 import formsPlugin from '../../plugins/forms.js'
 import rateLimitPlugin from '../../plugins/rate-limit.js'
 import adminAuthPlugin from '../../plugins/admin-auth.js'
@@ -209,6 +210,7 @@ async function app (fastify: FastifyInstance, { config, clock }: { config: Confi
   await fastify.register(redisPlugin)
   await fastify.register(storePlugin, { clock })
   await fastify.register(webhooksPlugin)
+  await fastify.register(livePlugin)
   await fastify.register(formsPlugin)
   await fastify.register(rateLimitPlugin)
   await fastify.register(adminAuthPlugin)

@@ -1,5 +1,6 @@
 import { Server as NetServer, type Socket } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
+import type { ServerResponse } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 
 /** A connection with nothing in flight and nothing received for this long is closed while draining. */
@@ -8,6 +9,8 @@ export const IDLE_GRACE_MS = 1000
 interface ConnectionState {
   /** Requests received on it and not yet answered. */
   inFlight: number
+  /** The answers being written on it (a live stream's among them). */
+  responses: Set<ServerResponse>
   /** When it last finished an answer or received bytes. */
   lastActivity: number
   bytesRead: number
@@ -24,7 +27,9 @@ interface ConnectionState {
  * 3. a connection with nothing in flight and nothing received for
  *    IDLE_GRACE_MS is closed (a client that sends nothing cannot hold the
  *    shutdown; one that is sending is never cut);
- * 4. after `timeoutMs` whatever is left is closed and shutdown goes on.
+ * 4. live streams (Server-Sent Events) end at once: their clients reconnect
+ *    to another process;
+ * 5. after `timeoutMs` whatever is left is closed and shutdown goes on.
  *
  * Fastify's own close (and Redis's) follow once the connections are gone.
  */
@@ -33,15 +38,17 @@ export function drainOnClose (fastify: FastifyInstance, timeoutMs: number): void
   let draining = false
 
   fastify.server.on('connection', (socket: Socket) => {
-    connections.set(socket, { inFlight: 0, lastActivity: Date.now(), bytesRead: 0 })
+    connections.set(socket, { inFlight: 0, responses: new Set(), lastActivity: Date.now(), bytesRead: 0 })
     socket.once('close', () => { connections.delete(socket) })
   })
   fastify.server.on('request', (request, response) => {
     const state = connections.get(request.socket)
     if (state === undefined) return
     state.inFlight++
+    state.responses.add(response)
     response.once('close', () => {
       state.inFlight--
+      state.responses.delete(response)
       state.lastActivity = Date.now()
     })
   })
@@ -55,6 +62,10 @@ export function drainOnClose (fastify: FastifyInstance, timeoutMs: number): void
     draining = true
     // Stop accepting: net.Server's close leaves open connections alone.
     NetServer.prototype.close.call(fastify.server)
+    // A live stream never ends by itself: it ends now, and its client reconnects to another process.
+    for (const state of connections.values()) {
+      for (const response of state.responses) if (String(response.getHeader('content-type') ?? '').startsWith('text/event-stream')) response.end()
+    }
     const deadline = Date.now() + timeoutMs
     while (connections.size > 0 && Date.now() < deadline) {
       const now = Date.now()

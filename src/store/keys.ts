@@ -120,6 +120,14 @@ export const keys = {
   periodClosed: (gameId: string, kind: string, periodId: string) => `${PREFIX}:{game:${gameId}}:closed:${kind}:${periodId}`,
   /** SET of the game ids that have webhooks: the games the dispatchers read. */
   webhookGames: () => `${PREFIX}:webhook-games`,
+  /**
+   * Sharded pub/sub channel (SPUBLISH) in the game's slot: a board's scope
+   * ('' for the first season, 'season' when one closed) whenever its top
+   * changed, for the live boards of every instance (src/live/).
+   */
+  live: (gameId: string) => `${PREFIX}:{game:${gameId}}:live`,
+  /** ZSET of the live streams open for one subject (an API key, or a page reader's address), scored by when each lease ends (ms). */
+  liveStreams: (gameId: string, subject: string) => `${PREFIX}:{game:${gameId}}:live-streams:${subject}`,
   /** SET of the api_keys issued for this game. */
   gameKeys: (gameId: string) => `${PREFIX}:{game:${gameId}}:keys`,
   /** HASH user -> stars (1..10) given to this game. */

@@ -60,11 +60,14 @@ const BOARD_PRELUDE = `${SEASON_OF} local function movedFrom (stored) ` +
   "return (stored[1] == 'asc' and 'asc' or 'desc') ~= ARGV[1] or (ARGV[2] ~= '' and seasonOf(stored[2]) ~= tonumber(ARGV[2])) end; " +
   "local function moved () return movedFrom(redis.call('HMGET', KEYS[1], 'order', 'season')) end; " +
   "local function clock () local time = redis.call('TIME'); return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) end; "
+/** The most entries a live board shows: a change below it tells no live board. */
+export const LIVE_TOP = 100
+
 /** Most scores a game holds for review at once; a score to hold past it is quota_exceeded. */
 export const REVIEW_QUEUE_MAX = 10_000
 /** How many decided held scores a game remembers (the oldest are forgotten). */
 export const REVIEW_DECIDED_KEPT = 10_000
-const SUBMIT = luaSource('submit', { TIME_DIGITS, REVIEW_QUEUE_MAX, REVIEW_DECIDED_KEPT, EVENTS_KEPT }, [BOARD_PRELUDE, luaPiece('review-decide'), luaPiece('events')])
+const SUBMIT = luaSource('submit', { TIME_DIGITS, REVIEW_QUEUE_MAX, REVIEW_DECIDED_KEPT, EVENTS_KEPT, LIVE_TOP }, [BOARD_PRELUDE, luaPiece('review-decide'), luaPiece('events')])
 const ME = BOARD_PRELUDE + luaSource('me')
 const TOP = BOARD_PRELUDE + luaSource('top')
 const AROUND = BOARD_PRELUDE + luaSource('around')
@@ -285,7 +288,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
       reply = await submitScript(
         [keys.game(gameId), keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope),
           keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope),
-          keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), ...periodKeys],
+          keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.live(gameId), ...periodKeys],
         // A held score of a season closed since goes to that season: '' tells the script it is not the current one.
         [game.order, season === game.season ? String(season) : '', player, String(score), boardScoreOf(score, game.order), meta ?? '', meta === undefined ? '0' : '1',
           game.max_entries, game.max_meta_bytes, signed?.ts ?? '', signed === undefined ? 0 : (Number(signed.ts) + TS_TOLERANCE_S + 1) * 1000,
@@ -414,7 +417,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
       const gameId = game.game_id
       const { seasons, periods } = everyBoard(game)
       return await visibilityScript(
-        [keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.game(gameId), keys.events(gameId), ...[...seasons, ...periods].flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])],
+        [keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.game(gameId), keys.events(gameId), keys.live(gameId), ...[...seasons, ...periods].flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])],
         [player, flag(flags.boardHidden), flag(flags.userHidden), game.order]
       ) === 1
     },
@@ -449,7 +452,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
       const gameId = game.game_id
       const { seasons, periods } = everyBoard(game)
       // Remembered as long as a submit signed before the deletion could still arrive.
-      return await deleteScript([keys.hiddenPlayers(gameId), keys.deletedPlayer(gameId, player),
+      return await deleteScript([keys.hiddenPlayers(gameId), keys.deletedPlayer(gameId, player), keys.live(gameId),
         ...seasons.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope), keys.usage(gameId, scope)]),
         ...periods.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])],
       [player, 2 * TS_TOLERANCE_S + 1, seasons.length]) > 0

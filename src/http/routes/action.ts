@@ -22,13 +22,15 @@ export const RANK_ACTIONS = {
   players: ['GET', 'POST'],
   'players-self': ['GET', 'POST'],
   periods: 'GET',
-  seasons: 'GET'
+  seasons: 'GET',
+  // A Server-Sent Events stream of the board's top.
+  live: 'GET'
 } as const satisfies Record<string, 'GET' | 'POST' | readonly ['GET', 'POST']>
 
 export type RankAction = keyof typeof RANK_ACTIONS
 
 /** The actions of API-key mode (the others are session mode): these answer other sites (CORS). */
-export const API_KEY_ACTIONS: ReadonlySet<string> = new Set<RankAction>(['submit', 'top', 'me', 'around', 'players', 'periods', 'seasons'])
+export const API_KEY_ACTIONS: ReadonlySet<string> = new Set<RankAction>(['submit', 'top', 'me', 'around', 'players', 'periods', 'seasons', 'live'])
 
 export function isRankAction (action: string): action is RankAction {
   return Object.hasOwn(RANK_ACTIONS, action)

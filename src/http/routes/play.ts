@@ -190,6 +190,15 @@ ${back}
     return page(title, `<main class="narrow unavailable"><h1>${title}</h1><p>${text}</p></main>`)
   })
 
+  // The same board, live (Server-Sent Events): the page shows each new top as it comes.
+  fastify.get<WithGame>('/play/:game_id/live', { schema: routeSchemas.playLive, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate, sse: 'manual' }, async (request, reply) => {
+    const game = playableGame(await fastify.records.game(request.params.game_id))
+    const chosen = fastify.leaderboard.choose(game, parseBoardChoice(collectParams(request.query, undefined)))
+    const { total, items, board } = await fastify.leaderboard.top(game, chosen, 0, PLAY_BOARD_SIZE)
+    if (request.method === 'HEAD') return ok({ game_id: game.game_id, total, items, ...await boardFields(fastify.leaderboard, game, board) })
+    await fastify.live.open(reply, { game, choice: chosen.choice, limit: PLAY_BOARD_SIZE, subject: `page:${request.ip}`, first: { total, items }, board })
+  })
+
   // The board beside the game: public, like the page itself.
   fastify.get<WithGame>('/play/:game_id/board', { schema: routeSchemas.playBoard, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate }, async (request) => {
     const game = playableGame(await fastify.records.game(request.params.game_id))

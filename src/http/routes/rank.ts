@@ -12,7 +12,7 @@ import type { Limits } from '../../store/limits.js'
 import type { ApiKeyAction } from '../../../plugins/api-key-auth.js'
 import { boardFields, iso } from '../boards.js'
 import { checkScoreRange } from '../games.js'
-import type { GameRecord } from '../../store/records.js'
+import type { GameRecord, KeyRecord } from '../../store/records.js'
 
 /** The body limit of players and players-self (64 KiB). */
 export const PLAYERS_BODY_LIMIT = 65_536
@@ -78,7 +78,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   }
 
   /** An API-key action: the whole check order and its one script call (plugins/api-key-auth.ts). */
-  function apiKeyAction (action: RankAction, schema: FastifySchema, required: readonly string[], work: ApiKeyAction, { signed = false, ...options }: { signed?: boolean, bodyLimit?: number } = {}): void {
+  function apiKeyAction (action: RankAction, schema: FastifySchema, required: readonly string[], work: ApiKeyAction, { signed = false, ...options }: { signed?: boolean, bodyLimit?: number, sse?: 'manual' } = {}): void {
     actionRoute(action, schema, { ...apiKeyOptions, ...options }, fastify.apiKeyHandler({ required, signed }, work))
   }
 
@@ -163,6 +163,19 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     await fastify.rateLimits.countAlone(limits)
     return ok({ game_id: game.game_id, ...await leaderboard.seasons(game.game_id) })
   })
+
+  // A live board: the top at once, then again whenever it changes (Server-Sent Events).
+  // Opening counts once against the rate limits, in the first read.
+  apiKeyAction('live', routeSchemas.live, ['api_key', 'game_id'], (fields, game, reply) => {
+    const limit = parseLimit(optional(fields, 'limit'))
+    const chosen = boardOf(fields, game)
+    return async (limits) => {
+      const { total, items, board } = await leaderboard.top(game, chosen, 0, limit, limits)
+      // HEAD asks what a stream would be, without one.
+      if (reply.request.method === 'HEAD') return ok({ game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) })
+      await fastify.live.open(reply, { game, choice: chosen.choice, limit, subject: `key:${(reply.request.apiKey as KeyRecord).api_key}`, first: { total, items }, board })
+    }
+  }, { sse: 'manual' })
 
   // Session mode: the player is the logged-in user, on the same boards.
   sessionAction('submit-self', routeSchemas.submitSelf, ['score'], async (request) => {

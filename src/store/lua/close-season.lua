@@ -4,10 +4,11 @@
 -- the closed seasons, and begins the next one with an empty usage
 -- (KEYS[3]). Its boards stay where they are, under the closed season's
 -- number. While the game has webhooks, its outbox gets season.closed with
--- the closed season's top (KEYS[4], its board; KEYS[5], the outbox).
+-- the closed season's top (KEYS[4], its board; KEYS[5], the outbox), and
+-- the live boards are told (KEYS[6]).
 -- Returns the closed season's number, 0 when the game does not exist, -1
 -- when its current season is another.
-local game, seasons, nextUsage, board, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local game, seasons, nextUsage, board, outbox, live = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 if redis.call('EXISTS', game) == 0 then return 0 end
 local season = seasonOf(redis.call('HGET', game, 'season'))
 if season ~= tonumber(ARGV[1]) then return -1 end
@@ -35,6 +36,7 @@ local startedAt = redis.call('HGET', game, 'season_started_at') or redis.call('H
 redis.call('HSET', seasons, season, startedAt .. '|' .. endedAt)
 redis.call('HSET', nextUsage, 'entries', 0, 'meta_bytes', 0)
 redis.call('HSET', game, 'season', season + 1, 'season_started_at', endedAt)
+redis.call('SPUBLISH', live, 'season')
 local settings = redis.call('HMGET', game, 'webhooks', 'notify_top', 'order')
 if (tonumber(settings[1] or '') or 0) > 0 then
   local top = topOf(board, math.min(math.max(tonumber(settings[2] or '') or 10, 1), 100), settings[3] == 'asc')

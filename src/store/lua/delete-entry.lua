@@ -1,12 +1,13 @@
 -- Removes every trace of a player from every board given, and remembers when
 -- (Redis clock, seconds; for ARGV[2] seconds), so signed submits made before
 -- then cannot bring an entry back.
--- KEYS: hidden, deleted, then for each of ARGV[3] seasons its board, the
+-- The live boards are told.
+-- KEYS: hidden, deleted, the live channel, then for each of ARGV[3] seasons its board, the
 -- player's entries and meta buckets and its usage; then for each period its
 -- board and the player's entries bucket.
 -- ARGV: player, how long deleted is kept, the number of seasons.
 -- Returns how many boards held an entry (0: none did, nothing is remembered).
-local hidden, deleted = KEYS[1], KEYS[2]
+local hidden, deleted, live = KEYS[1], KEYS[2], KEYS[3]
 local player, seasons = ARGV[1], tonumber(ARGV[3])
 local removed = 0
 local function remove (board, entries)
@@ -19,7 +20,7 @@ local function remove (board, entries)
   return true
 end
 for i = 0, seasons - 1 do
-  local board, entries, metas, usage = KEYS[3 + 4 * i], KEYS[4 + 4 * i], KEYS[5 + 4 * i], KEYS[6 + 4 * i]
+  local board, entries, metas, usage = KEYS[4 + 4 * i], KEYS[5 + 4 * i], KEYS[6 + 4 * i], KEYS[7 + 4 * i]
   if remove(board, entries) then
     local metaLength = redis.call('HSTRLEN', metas, player)
     if metaLength > 0 then
@@ -30,8 +31,9 @@ for i = 0, seasons - 1 do
     if entryCount then redis.call('HSET', usage, 'entries', math.max(0, tonumber(entryCount) - 1)) end
   end
 end
-for i = 3 + 4 * seasons, #KEYS, 2 do remove(KEYS[i], KEYS[i + 1]) end
+for i = 4 + 4 * seasons, #KEYS, 2 do remove(KEYS[i], KEYS[i + 1]) end
 if removed == 0 then return 0 end
+redis.call('SPUBLISH', live, 'deleted')
 redis.call('SREM', hidden, player)
 redis.call('SET', deleted, redis.call('TIME')[1], 'EX', ARGV[2])
 return removed

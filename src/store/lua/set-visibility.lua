@@ -2,21 +2,23 @@
 -- hidden set (ARGV[2]) and in the game's copy of hidden users (ARGV[3]),
 -- then puts the player's entry on or off each board given: every board of
 -- the game, its seasons and its periods, so a flag applies to all of them.
--- When the player's visibility changes and the game has webhooks, the
--- outbox says so (player.hidden or player.shown).
--- KEYS: hidden, hidden users, the game's record, its outbox, then a board
--- and the player's entries bucket for each board. ARGV: player, the two
+-- When the player's visibility changes, the live boards are told, and
+-- while the game has webhooks the outbox says so (player.hidden or
+-- player.shown).
+-- KEYS: hidden, hidden users, the game's record, its outbox, its live
+-- channel, then a board and the player's entries bucket for each board. ARGV: player, the two
 -- flags, the game's order.
 -- Returns 0 when the player has no entry on the first board (the flags are
 -- set all the same, and the other boards are seen to), else 1.
-local hidden, hiddenUsers, game, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local FIRST_BOARD_KEY = 5
+local hidden, hiddenUsers, game, outbox, live = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local FIRST_BOARD_KEY = 6
 local player, boardHidden, userHidden, order = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local function isHidden () return redis.call('SISMEMBER', hidden, player) == 1 or redis.call('SISMEMBER', hiddenUsers, player) == 1 end
 local wasHidden = isHidden()
 if boardHidden == '1' then redis.call('SADD', hidden, player) elseif boardHidden == '0' then redis.call('SREM', hidden, player) end
 if userHidden == '1' then redis.call('SADD', hiddenUsers, player) elseif userHidden == '0' then redis.call('SREM', hiddenUsers, player) end
 local hide = isHidden()
+if hide ~= wasHidden then redis.call('SPUBLISH', live, 'visibility') end
 if hide ~= wasHidden and (tonumber(redis.call('HGET', game, 'webhooks') or '') or 0) > 0 then
   emit(outbox, hide and 'player.hidden' or 'player.shown', { player_name = player, hidden_on_game = redis.call('SISMEMBER', hidden, player) == 1, hidden_user = redis.call('SISMEMBER', hiddenUsers, player) == 1 })
 end

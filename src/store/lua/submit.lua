@@ -8,7 +8,8 @@
 --
 -- KEYS: game, board, entries, metas, hidden, hidden users, usage, seen,
 -- deleted, review, review pending, review decided, review players, review
--- sequence, outbox; then a board and an entries bucket per period.
+-- sequence, outbox, live channel; then a board and an entries bucket per
+-- period.
 -- ARGV: order, season (what the caller chose the keys by; moved() checks
 -- them; '' to store in a closed season), player, score, board score (-score
 -- for desc, score for asc), meta, has meta, max entries, max meta bytes, ts,
@@ -31,8 +32,14 @@
 local board, entries, metas, hidden, hiddenUsers, usage, seen, deleted = KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
 local review, reviewPending, reviewPlayers, reviewSequence = KEYS[10], KEYS[11], KEYS[13], KEYS[14]
 local reviewKeys = {KEYS[10], KEYS[11], KEYS[12], KEYS[13]}
-local outbox = KEYS[15]
-local FIRST_PERIOD_KEY = 16
+local outbox, live = KEYS[15], KEYS[16]
+local FIRST_PERIOD_KEY = 17
+-- A board whose first LIVE_TOP changed tells the live boards (SPUBLISH on the game's channel).
+local function topChanged (boardKey, member, scope)
+  local index = redis.call('ZRANK', boardKey, member)
+  if index and index < LIVE_TOP then redis.call('SPUBLISH', live, scope) end
+  return index
+end
 local player, score, boardScore, meta, hasMeta = ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
 local maxEntries, maxMetaBytes, ts, seenUntil, at = tonumber(ARGV[8]), tonumber(ARGV[9]), ARGV[10], ARGV[11], ARGV[12]
 local periodCount, approving, note, keysSeason = tonumber(ARGV[13]), ARGV[14], ARGV[15], tonumber(ARGV[16])
@@ -88,10 +95,13 @@ local function periods (result, store)
       end
       periodBest, periodMs = score, string.format('%0' .. TIME_DIGITS .. '.0f', now)
       redis.call('HSET', periodEntries, player, periodBest .. '|' .. periodMs)
-      if isVisible() then redis.call('ZADD', periodBoard, boardScore, periodMs .. player) end
       local arg = FIRST_PERIOD_ARG + PERIOD_ARGS * (i - 1)
+      local newIndex
+      if isVisible() then
+        redis.call('ZADD', periodBoard, boardScore, periodMs .. player)
+        newIndex = topChanged(periodBoard, periodMs .. player, ARGV[arg + 3] .. ':' .. ARGV[arg + 4] .. ':')
+      end
       if eventsOn then
-        local newIndex = isVisible() and redis.call('ZRANK', periodBoard, periodMs .. player) or nil
         boardEvents(outbox, periodBoard, { period = ARGV[arg + 3], period_id = ARGV[arg + 4] }, player, score, previousBest, oldIndex, newIndex, notifyTop, lower)
       end
       local ttl = tonumber(ARGV[arg + 2]) - now
@@ -230,9 +240,12 @@ entry = best .. '|' .. ms
 redis.call('HSET', entries, player, entry)
 if hasMeta == '1' then redis.call('HSET', metas, player, meta) else redis.call('HDEL', metas, player) end
 if newMeta ~= oldMeta then redis.call('HSET', usage, 'meta_bytes', math.max(0, metaBytes + newMeta - oldMeta)) end
-if isVisible() then redis.call('ZADD', board, boardScore, ms .. player) end
+local newIndex
+if isVisible() then
+  redis.call('ZADD', board, boardScore, ms .. player)
+  newIndex = topChanged(board, ms .. player, keysSeason > 1 and 'season:' .. keysSeason .. ':' or '')
+end
 if eventsOn then
-  local newIndex = isVisible() and redis.call('ZRANK', board, ms .. player) or nil
   boardEvents(outbox, board, { period = 'all', season_id = keysSeason }, player, score, previousBest, oldIndex, newIndex, notifyTop, lower)
 end
 approve()
