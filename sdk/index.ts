@@ -41,6 +41,7 @@ export type ErrorCode =
   | 'already_exists'
   | 'invalid_credentials'
   | 'quota_exceeded'
+  | 'score_out_of_range'
   | 'unavailable'
   | 'internal_error'
   | 'network_error'

@@ -13,7 +13,8 @@ import { startTestRedis } from './helpers/redis.js'
 
 const scriptNames = readdirSync(LUA_FOLDER).filter(file => file.endsWith('.lua')).map(file => file.slice(0, -'.lua'.length))
 const includeNames = readdirSync(LUA_INCLUDES).filter(file => file.endsWith('.lua')).map(file => file.slice(0, -'.lua'.length))
-const storeSources = readdirSync(projectPath('src', 'store')).filter(file => file.endsWith('.ts')).map(file => readFileSync(projectPath('src', 'store', file), 'utf8')).join('\n')
+// Every TypeScript file of src/, where the scripts are loaded (most in src/store).
+const storeSources = readdirSync(projectPath('src'), { recursive: true, encoding: 'utf8' }).filter(file => file.endsWith('.ts')).map(file => readFileSync(projectPath('src', file), 'utf8')).join('\n')
 
 t.test('every Lua script compiles in a real Redis', async t => {
   const server = await startTestRedis()
@@ -39,7 +40,7 @@ t.test('every Lua script compiles in a real Redis', async t => {
 })
 
 t.test('every Lua file is used by the store, and every script the store names exists', async t => {
-  for (const name of scriptNames) t.match(storeSources, `luaSource('${name}'`, `${name}.lua is loaded by the store`)
+  for (const name of scriptNames) t.match(storeSources, `luaSource('${name}'`, `${name}.lua is loaded by src/`)
   for (const [, name] of storeSources.matchAll(/luaSource\('([^']+)'/g)) t.ok(scriptNames.includes(name as string), `${String(name)}.lua exists`)
   for (const name of includeNames) t.match(storeSources, `luaPiece('${name}')`, `includes/${name}.lua is included by a script`)
 })

@@ -54,6 +54,8 @@ t.test('the OpenAPI document validates and covers every public route', async t =
     '/admin/games/{game_id}/webhooks/{webhook_id}/deliveries': ['get'],
     '/admin/games/{game_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': ['post'],
     '/admin/games/{game_id}/events': ['get'],
+    '/api/rank?action=live': ['get'],
+    '/play/{game_id}/live': ['get'],
     '/play/{game_id}': ['get'],
     '/login': ['get'],
     '/play/{game_id}/board': ['get'],
@@ -66,7 +68,7 @@ t.test('the OpenAPI document validates and covers every public route', async t =
       const operation = (document.paths[path] as Record<string, OpenAPIV3.OperationObject>)[method]
       t.ok(operation, `${method.toUpperCase()} ${path} is documented`)
       // The HTML pages answer HTML.
-      if ((path.startsWith('/play/{game_id}') && !path.endsWith('/board')) || path === '/login' || path === '/') continue
+      if ((path.startsWith('/play/{game_id}') && !path.endsWith('/board') && !path.endsWith('/live')) || path === '/login' || path === '/') continue
       const failure = (operation?.responses.default as OpenAPIV3.ResponseObject | undefined)?.content?.['application/json']?.schema as OpenAPIV3.SchemaObject | undefined
       const codes = ((failure?.properties?.error as OpenAPIV3.SchemaObject | undefined)?.anyOf ?? []).map(option => (option as { enum?: string[] }).enum?.[0])
       t.ok(codes.includes('internal_error'), `${method.toUpperCase()} ${path} lists its error codes`)

@@ -248,14 +248,11 @@ export const routeSchemas = {
     tags: ['api-key'],
     querystring: Type.Object({ ...action('seasons').properties, ...apiKeyFields })
   }),
-  live: {
-    ...envelope(Board, [...API_KEY], 'A live board (Server-Sent Events): the top at once, then again whenever it changes (API key)', {
-      tags: ['api-key'],
-      querystring: Type.Object({ ...action('live').properties, ...apiKeyFields, limit: Type.Optional(IntegerText('default 20, at most 100')), ...BoardChoice })
-    }),
-    // The stream is not JSON: its frames (`event: top`, `data:` the board as `top` answers it) are written as they come.
-    response: undefined
-  } as FastifySchema,
+  // The 200 is a text/event-stream whose frames' data is this object (HEAD answers it as JSON); failures are the envelope.
+  live: envelope(Board, [...API_KEY], 'A live board (Server-Sent Events): the top at once, then again whenever it changes, each frame\'s data the board as top answers it (API key)', {
+    tags: ['api-key'],
+    querystring: Type.Object({ ...action('live').properties, ...apiKeyFields, limit: Type.Optional(IntegerText('default 20, at most 100')), ...BoardChoice })
+  }),
   submitSelf: envelope(Type.Object({ ...SubmitResult.properties, ...SessionFlags }), [...SESSION, 'invalid_score', 'score_out_of_range', 'invalid_meta', 'quota_exceeded'], 'Submit a score as the logged-in user (session)', {
     tags: ['session'],
     querystring: action('submit-self'),
@@ -310,7 +307,7 @@ export const routeSchemas = {
     querystring: Type.Object({ detail: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) })
   }),
   playBoard: envelope(Board, ['invalid_game'], 'The top 10 shown on the play page; period or period_id pick a period board', { tags: ['platform'], params: gameParams, querystring: Type.Object(BoardChoice) }),
-  playLive: { ...envelope(Board, ['invalid_game', 'rate_limited'], 'The play page\'s board, live (Server-Sent Events): the top 10 at once, then again whenever it changes', { tags: ['platform'], params: gameParams, querystring: Type.Object(BoardChoice) }), response: undefined } as FastifySchema,
+  playLive: envelope(Board, ['invalid_game', 'rate_limited'], 'The play page\'s board, live (Server-Sent Events): the top 10 at once, then again whenever it changes', { tags: ['platform'], params: gameParams, querystring: Type.Object(BoardChoice) }),
   playPage: { summary: 'The play page of a hosted game (HTML)', tags: ['platform'], params: gameParams } as FastifySchema,
   playUnavailable: { summary: 'What the play page frames instead of a game that is unknown, not approved or not installed (HTML)', tags: ['platform'], params: gameParams } as FastifySchema,
   home: { summary: 'The front door (HTML): what the service is, its games, the API reference and health', tags: ['platform'] } as FastifySchema,
