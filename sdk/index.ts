@@ -2,7 +2,8 @@
  * Client SDK of the ranking service, for external games and sites: `submit`
  * (signed with HMAC-SHA256 through WebCrypto, in browsers and in Node 20+),
  * `top`, `me`, `around` and `players` on the all-time board, a period's or a
- * season's, and the game's `periods` and `seasons`. No runtime dependencies.
+ * season's, the game's `periods` and `seasons`, and `live`, a board that
+ * updates itself (Server-Sent Events). No runtime dependencies.
  *
  * Keep `apiSecret` on a server you control: a secret shipped inside a
  * browser game can be read by any player, who can then submit any score.
@@ -74,9 +75,12 @@ export interface PeriodStanding {
 export interface SubmitResult {
   score: number
   improved: boolean
-  best_score: number
-  /** null while the player is hidden. */
+  /** null only when a held score was the player's first. */
+  best_score: number | null
+  /** null while the player is hidden (or has no entry yet). */
   rank: number | null
+  /** Only when the score was held for review (fair play): it is on no board until an operator approves it. */
+  held?: true
   /** Only for a game that keeps periods: the current board of each period it keeps. */
   periods?: {
     daily?: PeriodStanding
@@ -191,6 +195,26 @@ export interface SeasonsResult {
   /** Oldest first, the current one last. */
   items: Season[]
 }
+
+/** A live board: close() ends it; `closed` resolves once it has ended for good. */
+export interface LiveBoard {
+  close: () => void
+  readonly closed: Promise<void>
+}
+
+export interface LiveHandlers {
+  /** Each new top: at once, then whenever the board changes. */
+  onTop: (top: TopResult) => void
+  /**
+   * A failure. After a passing one (network_error, rate_limited,
+   * unavailable, the service closing the stream) the board reconnects by
+   * itself; after any other (invalid_key, invalid_param...) it has ended.
+   */
+  onError?: (error: RankingError) => void
+}
+
+/** The failures after which a live board connects again by itself. */
+const PASSING: ReadonlySet<ErrorCode> = new Set(['network_error', 'rate_limited', 'unavailable', 'internal_error'])
 
 export interface RankingClientOptions {
   /** e.g. https://games.example.com */
@@ -312,6 +336,86 @@ export function createRankingClient (options: RankingClientOptions) {
     /** The seasons of the all-time board, oldest first. */
     async seasons (input: { gameId: string }): Promise<SeasonsResult> {
       return await call<SeasonsResult>('GET', 'seasons', { api_key: options.apiKey, game_id: input.gameId })
+    },
+
+    /**
+     * A board that updates itself: `onTop` gets the top at once, then again
+     * whenever it changes (Server-Sent Events, read with fetch in Node 20+
+     * and browsers). It reconnects after the service closes the stream or a
+     * passing failure, waiting what the service asks (`retry`, or
+     * Retry-After), and ends on any other failure or on close().
+     */
+    live (input: BoardChoice & { gameId: string, limit?: number }, handlers: LiveHandlers): LiveBoard {
+      const fields: Record<string, string> = { action: 'live', api_key: options.apiKey, game_id: input.gameId }
+      if (input.limit !== undefined) fields.limit = String(input.limit)
+      const url = `${baseUrl}/api/rank?${new URLSearchParams(withBoardChoice(fields, input)).toString()}`
+      const controller = new AbortController()
+      let retryMs = 2000
+      const fail = (error: RankingError): boolean => {
+        handlers.onError?.(error)
+        if (error.retryAfter !== undefined) retryMs = Math.max(retryMs, error.retryAfter * 1000)
+        return PASSING.has(error.code)
+      }
+      /** One connection; true when the board should connect again. */
+      async function connect (): Promise<boolean> {
+        let response: Response
+        try {
+          response = await doFetch(url, { headers: { accept: 'text/event-stream' }, signal: controller.signal })
+        } catch (error) {
+          return !controller.signal.aborted && fail(new RankingError('network_error', `The ranking service could not be reached: ${(error as Error).message}`))
+        }
+        if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream') || response.body === null) {
+          const envelope = await response.json().catch(() => null) as { ok: boolean, error: ErrorCode, message: string } | null
+          const retryAfter = response.headers.get('retry-after')
+          return fail(envelope === null || envelope.ok
+            ? new RankingError('network_error', `The ranking service answered HTTP ${response.status} without a stream.`)
+            : new RankingError(envelope.error, envelope.message, retryAfter === null ? undefined : Number(retryAfter)))
+        }
+        const decoder = new TextDecoder()
+        let buffered = ''
+        let event = 'message'
+        let data: string[] = []
+        try {
+          for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+            buffered += decoder.decode(chunk, { stream: true })
+            let newline: number
+            while ((newline = buffered.indexOf('\n')) >= 0) {
+              const line = buffered.slice(0, newline).replace(/\r$/, '')
+              buffered = buffered.slice(newline + 1)
+              if (line === '') {
+                if (data.length > 0 && event === 'top') handlers.onTop(JSON.parse(data.join('\n')) as TopResult)
+                if (data.length > 0 && event === 'error') {
+                  const envelope = JSON.parse(data.join('\n')) as { error: ErrorCode, message: string }
+                  return fail(new RankingError(envelope.error, envelope.message))
+                }
+                event = 'message'
+                data = []
+              } else if (line.startsWith('data:')) {
+                data.push(line.slice(5).replace(/^ /, ''))
+              } else if (line.startsWith('event:')) {
+                event = line.slice(6).trim()
+              } else if (line.startsWith('retry:') && /^\d+$/.test(line.slice(6).trim())) {
+                retryMs = Number(line.slice(6).trim())
+              }
+            }
+          }
+        } catch (error) {
+          if (controller.signal.aborted) return false
+          return fail(new RankingError('network_error', `The live board's connection dropped: ${(error as Error).message}`))
+        }
+        // The service ended the stream (it is restarting): connect again.
+        return !controller.signal.aborted
+      }
+      const closed = (async () => {
+        while (await connect()) {
+          await new Promise<void>(resolve => {
+            const timer = setTimeout(resolve, retryMs)
+            controller.signal.addEventListener('abort', () => { clearTimeout(timer); resolve() }, { once: true })
+          })
+          if (controller.signal.aborted) return
+        }
+      })()
+      return { close: () => { controller.abort() }, closed }
     },
 
     /**

@@ -200,3 +200,39 @@ t.test('periods and seasons: top, me, around and players by board; submit\'s per
   t.match(await client.around({ gameId: game.gameId, playerName: 'bob', seasonId: 1, before: 1, after: 0 }), { player: { rank: 2, top_percent: 100 }, items: [{ player_name: 'alice' }, { player_name: 'bob' }], ...season1 })
   t.match(await rankingError(client.top({ gameId: game.gameId, seasonId: 3 })), { code: 'invalid_param', message: /season_id.*1 to 2/ })
 })
+
+t.test('live: a board that updates itself, reconnects after the service ends the stream, and stops on a lasting failure', async t => {
+  const { app, baseUrl } = await listeningApp(t, { LIVE_HEARTBEAT_MS: '200' })
+  const game = await createGame(app)
+  const client = createRankingClient({ baseUrl, apiKey: game.apiKey, apiSecret: game.apiSecret })
+  const tops: Array<{ total: number, names: string[] }> = []
+  const errors: string[] = []
+  let wake = (): void => {}
+  const board = client.live({ gameId: game.gameId, limit: 5 }, {
+    onTop: top => { tops.push({ total: top.total, names: top.items.map(item => item.player_name) }); wake() },
+    onError: error => { errors.push(error.code) }
+  })
+  t.teardown(board.close)
+  const nextTop = async (count: number): Promise<void> => {
+    const deadline = Date.now() + 5000
+    while (tops.length < count && Date.now() < deadline) await new Promise<void>(resolve => { wake = resolve; setTimeout(resolve, 100) })
+  }
+  await nextTop(1)
+  t.same(tops[0], { total: 0, names: [] }, 'the top at once')
+  await client.submit({ gameId: game.gameId, playerName: 'live_one', score: 7 })
+  await nextTop(2)
+  t.same(tops[1], { total: 1, names: ['live_one'] }, 'and again when it changes')
+
+  // The service ends every stream when it begins to close; the board connects again (here, to the same process, still listening).
+  t.equal(app.live.size, 1)
+  await app.live.close()
+  await client.submit({ gameId: game.gameId, playerName: 'live_two', score: 9 })
+  await nextTop(3)
+  t.same(tops.at(-1), { total: 2, names: ['live_two', 'live_one'] }, 'reconnected by itself, with the current top')
+  board.close()
+  await board.closed
+
+  const wrong = createRankingClient({ baseUrl, apiKey: 'rk_unknown' }).live({ gameId: game.gameId }, { onTop: () => {}, onError: error => { errors.push(error.code) } })
+  await wrong.closed
+  t.equal(errors.at(-1), 'invalid_key', 'a lasting failure ends the board')
+})
