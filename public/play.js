@@ -59,27 +59,56 @@
     line.textContent = resetsAt === null ? '' : resetsAt > Date.now() ? `Resets in ${timeLeft(resetsAt - Date.now())}` : 'Resets now'
   }
 
-  async function refreshBoard () {
+  // With a switch, the headings say which board this is ("Top 10 — today"), in the chosen button's words.
+  function boardName () {
+    return $(`.board-switch button[data-period="${period}"]`)?.textContent.toLowerCase()
+  }
+
+  function showBoard (board) {
+    const name = boardName()
+    for (const suffix of document.querySelectorAll('.board-period')) suffix.textContent = name === undefined ? '' : ` — ${name}`
+    const when = period === 'all' ? '' : ` ${name}`
+    fillList($('#board'), board.ok ? board.data.items : [])
+    $('#board-status').textContent = !board.ok
+      ? board.message
+      : board.data.total === 0 ? `No scores${when} yet: be the first.` : `${board.data.total} player${board.data.total === 1 ? '' : 's'}`
+    resetsAt = board.ok && board.data.resets_at !== undefined ? Date.parse(board.data.resets_at) : null
+    showResets()
+  }
+
+  // The board is live: the service sends its top at once and again whenever
+  // it changes (Server-Sent Events), and the browser reconnects by itself.
+  // A stream the service refuses (too many open from this address) falls
+  // back to reading the board once.
+  let stream = null
+  function watchBoard () {
+    stream?.close()
+    const game = encodeURIComponent(platform.gameId)
+    const chosen = period === 'all' ? '' : `?period=${period}`
+    const watching = stream = new EventSource(`/play/${game}/live${chosen}`)
+    watching.addEventListener('top', (event) => {
+      if (watching !== stream) return
+      showBoard({ ok: true, data: JSON.parse(event.data) })
+      refreshStanding()
+    })
+    watching.addEventListener('error', async (event) => {
+      if (watching !== stream) return
+      if (event.data !== undefined) showBoard(JSON.parse(event.data))
+      if (watching.readyState === EventSource.CLOSED) showBoard(await api('GET', `/play/${game}/board${chosen}`))
+    })
+  }
+
+  // The player's own rank and neighbourhood, on the board the switch chose.
+  async function refreshStanding () {
     const request = ++latest
     const game = encodeURIComponent(platform.gameId)
     const chosen = period === 'all' ? '' : `period=${period}`
-    const [board, mine, around] = await Promise.all([
-      api('GET', `/play/${game}/board${chosen && `?${chosen}`}`),
+    const [mine, around] = await Promise.all([
       platform.username === null ? null : api('GET', `/api/rank?action=me-self&game_id=${game}${chosen && `&${chosen}`}`),
       $('#around') === null ? null : api('GET', `/api/rank?action=around-self&game_id=${game}&before=2&after=2${chosen && `&${chosen}`}`)
     ])
     if (request !== latest) return
-    // With a switch, the headings say which board this is ("Top 10 — today"), in the chosen button's words.
-    const name = $(`.board-switch button[data-period="${period}"]`)?.textContent.toLowerCase()
-    for (const suffix of document.querySelectorAll('.board-period')) suffix.textContent = name === undefined ? '' : ` — ${name}`
-    const when = period === 'all' ? '' : ` ${name}`
-
-    fillList($('#board'), board.ok ? board.data.items : [])
-    $('#board-status').textContent = !board.ok
-      ? board.message
-      : board.data.total === 0 ? `No scores${when} yet: be the first.` : `${board.data.total} players`
-    resetsAt = board.ok && board.data.resets_at !== undefined ? Date.parse(board.data.resets_at) : null
-    showResets()
+    const when = period === 'all' ? '' : ` ${boardName()}`
 
     if (mine !== null) {
       $('#my-rank').textContent = !mine.ok
@@ -108,16 +137,11 @@
         if (button.dataset.period === period) return
         period = button.dataset.period
         for (const other of buttons) other.setAttribute('aria-pressed', String(other === button))
-        refreshBoard()
+        watchBoard()
       })
     }
-    // The reset line counts down; once the period is over, the board of the new one is read.
-    if (buttons.length > 0) {
-      setInterval(() => {
-        if (resetsAt !== null && resetsAt <= Date.now()) refreshBoard()
-        else showResets()
-      }, 30_000)
-    }
+    // The reset line counts down; once the period is over, the stream moves on to the new one.
+    if (buttons.length > 0) setInterval(showResets, 30_000)
   }
 
   // Rating: ten half-star buttons, 1..10 -------------------------------------
@@ -202,12 +226,12 @@
 
   // The game tells the page when it has submitted a score.
   window.addEventListener('message', (event) => {
-    if (event.origin === window.location.origin && event.data?.type === 'ranking:submitted') refreshBoard()
+    if (event.origin === window.location.origin && event.data?.type === 'ranking:submitted') refreshStanding()
   })
 
   buildSwitch()
   buildStars()
-  refreshBoard()
+  watchBoard()
   loadRating()
   startPlaytime()
 })()

@@ -190,7 +190,7 @@ t.test('the board switch and the around-me view at desktop and phone size', asyn
   for (const username of ['grace', 'linus']) dataOf(await admin(app, 'POST', '/admin/users', { username, password: `${username}-pw-1` }))
   const grace = dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'grace' }))
   const linus = dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'linus' }))
-  await createGame(app, { gameId: 'plain' })
+  const plain = await createGame(app, { gameId: 'plain' })
   const folder = screenshotFolder(t)
   const neighbours = ['نور الهدى — 900', 'שלום — 700', 'grace — 600', '👩‍💻 ada — 500', 'a-name-that-is-thirty-chars!! — 300']
   const resets = /^Resets in (\d+ days?( \d+ h)?|\d+ h( \d+ min)?|\d+ min|less than a minute)$/
@@ -280,7 +280,17 @@ t.test('the board switch and the around-me view at desktop and phone size', asyn
 
     // A game without periods: no switch, no reset line, the heading as before.
     await page.goto(`${baseUrl}/play/plain`)
-    await page.locator('#board-status').filter({ hasText: 'No scores yet: be the first.' }).waitFor()
+    // (The desktop pass leaves one score there, below.)
+    await page.locator('#board-status').filter({ hasText: size === 'desktop' ? 'No scores yet: be the first.' : '1 player' }).waitFor()
+
+    // The board is live: a score submitted elsewhere shows up without a reload.
+    const navigations: string[] = []
+    page.on('framenavigated', frame => { if (frame === page.mainFrame()) navigations.push(frame.url()) })
+    dataOf(await submit(app, plain, { player: `live from elsewhere ${size}`, score: 42 }))
+    await page.locator('#board li').filter({ hasText: `live from elsewhere ${size} — 42` }).waitFor({ timeout: 5000 })
+    const shown = await page.locator('#board li').count()
+    t.equal(await page.locator('#board-status').textContent(), `${shown} player${shown === 1 ? '' : 's'}`, `${size}: the count follows`)
+    t.same(navigations, [], `${size}: without reloading the page`)
     t.equal(await page.locator('.board-switch, .board-switch button, #board-resets').count(), 0, `${size}: no switch for a game without periods`)
     t.equal(await page.locator('#board-title').textContent(), 'Top 10')
     t.ok(await overflow() <= 0, `${size} without periods: nothing overflows sideways`)
