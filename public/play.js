@@ -85,7 +85,7 @@
     stream?.close()
     const game = encodeURIComponent(platform.gameId)
     const chosen = period === 'all' ? '' : `?period=${period}`
-    const watching = stream = new EventSource(`/play/${game}/live${chosen}`)
+    const watching = stream = new window.EventSource(`/play/${game}/live${chosen}`)
     watching.addEventListener('top', (event) => {
       if (watching !== stream) return
       showBoard({ ok: true, data: JSON.parse(event.data) })
@@ -94,7 +94,7 @@
     watching.addEventListener('error', async (event) => {
       if (watching !== stream) return
       if (event.data !== undefined) showBoard(JSON.parse(event.data))
-      if (watching.readyState === EventSource.CLOSED) showBoard(await api('GET', `/play/${game}/board${chosen}`))
+      if (watching.readyState === window.EventSource.CLOSED) showBoard(await api('GET', `/play/${game}/board${chosen}`))
     })
   }
 
