@@ -61,3 +61,40 @@ t.test('usage, bad flags and bad configuration', async t => {
   // A Redis that is not there: port 1 on loopback refuses at once.
   t.match(await cli({ REDIS_URL: 'redis://127.0.0.1:1' }, 'games', 'create', 'x'), { code: 1, err: /^error unavailable: cannot reach Redis/ })
 })
+
+t.test('fair play and webhooks from the CLI: settings, the review queue, webhooks, deliveries, events', async t => {
+  const { app, redis } = await buildTestApp(t, { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '20' })
+  const env = { REDIS_URL: redis.url, WEBHOOK_ALLOW_PRIVATE: 'true' }
+  const run = async (...argv: string[]): Promise<any> => {
+    const { code, out, err } = await cli(env, ...argv)
+    if (code !== 0) throw new Error(`${argv.join(' ')}: ${err}`)
+    return JSON.parse(out)
+  }
+  t.match(await run('games', 'create', 'fair_cli', '--approved', 'true', '--score_min=-10', '--score_max', '1000000', '--review_above', '500', '--review_factor', '2.5', '--notify_top', '3'),
+    { score_min: -10, score_max: 1_000_000, review_above: 500, review_below: null, review_factor: 2.5, notify_top: 3 })
+  t.match(await run('games', 'update', 'fair_cli', '--score_max', 'default'), { score_max: null })
+  const key = await run('keys', 'create', 'fair_cli')
+  const game = { gameId: 'fair_cli', apiKey: key.api_key, apiSecret: key.api_secret }
+
+  const hook = await run('webhooks', 'create', 'fair_cli', '--url', 'http://127.0.0.1:9/hook', '--events', 'score.held,score.approved', '--description', 'review bot')
+  t.match(hook, { webhook_id: /^wh_/, events: ['score.held', 'score.approved'], description: 'review bot', secret: /^whsec_/ })
+  t.same((await run('webhooks', 'list', 'fair_cli')).items.map((one: { webhook_id: string }) => one.webhook_id), [hook.webhook_id])
+
+  t.ok(dataOf(await submit(app, game, { player: 'rocket', score: 900 })).held)
+  const pending = await run('review', 'list', 'fair_cli')
+  t.match(pending, { status: 'pending', total: 1, items: [{ player_name: 'rocket', score: 900, rule: 'review_above' }] })
+  t.match(await run('review', 'approve', 'fair_cli', pending.items[0].held_id, '--note', 'fine'), { held: { status: 'approved', note: 'fine' }, rank: 1 })
+  t.ok(dataOf(await submit(app, game, { player: 'cheat', score: 999 })).held)
+  const second = (await run('review', 'list', 'fair_cli')).items[0].held_id
+  t.match(await run('review', 'reject', 'fair_cli', second, '--hide', 'true'), { status: 'rejected', player_name: 'cheat' })
+  t.equal((await run('review', 'list', 'fair_cli', '--status', 'decided', '--limit', '1')).items[0].status, 'rejected')
+
+  t.same((await run('events', 'list', 'fair_cli', '--limit', '3')).items.map((event: { type: string }) => event.type), ['player.hidden', 'score.rejected', 'score.held'])
+  const test = await run('webhooks', 'test', 'fair_cli', hook.webhook_id)
+  t.match(test, { type: 'webhook.test', status: 'pending' })
+  t.equal((await run('webhooks', 'deliveries', 'fair_cli', hook.webhook_id, '--status', 'pending')).total >= 1, true, 'the deliveries are listed')
+  t.match(await cli(env, 'webhooks', 'redeliver', 'fair_cli', hook.webhook_id, '999'), { code: 1, err: /^error not_found: / })
+  t.same(await run('webhooks', 'delete', 'fair_cli', hook.webhook_id), {})
+  t.match(await cli(env, 'webhooks', 'create', 'fair_cli', '--url', 'ftp://x'), { code: 1, err: /^error invalid_param: Parameter "url"/ })
+  t.match(await cli({ REDIS_URL: redis.url }, 'webhooks', 'create', 'fair_cli', '--url', 'http://127.0.0.1/'), { code: 1, err: /WEBHOOK_ALLOW_PRIVATE/ }, 'the CLI refuses private receivers too, by the same setting')
+})

@@ -20,7 +20,8 @@ Games and keys:
                [--max_entries N] [--max_meta_bytes N] [--order desc|asc]
                [--periods daily,weekly,monthly] [--timezone ZONE] [--keep_periods N]
                [--score_min N] [--score_max N] [--review_above N] [--review_below N]
-               [--review_factor X] [--notify_top N]     (default for a number clears it)
+               [--review_factor X] [--notify_top N]     (default for a number clears it;
+                                         a negative one goes after =: --score_min=-100)
   games update <game_id> (the same flags)
   seasons close <game_id>               archives the all-time board's season; an empty one begins
   seasons list <game_id>
