@@ -31,11 +31,13 @@ const dockerAnswers = spawnSync('docker', ['info'], { stdio: 'ignore' }).status 
 t.test('the README has the examples this test runs', async t => {
   t.ok(blocks.filter(block => block.info === 'sh').length >= 4, 'shell examples')
   t.ok(blocks.some(block => block.info === 'js' && block.code.includes("from '@ranking-service/sdk'")), 'the SDK example (test/sdk-package.test.ts runs it)')
-  for (const block of blocks) t.ok(['sh', 'sh no-test', 'sh docker', 'js'].includes(block.info), `a block fenced "${block.info}" is one this test knows`)
+  t.ok(blocks.some(block => block.info === 'js receiver' && block.code.includes("from 'standardwebhooks'")), 'the webhook receiver (test/webhook-receiver.test.ts runs it)')
+  for (const block of blocks) t.ok(['sh', 'sh no-test', 'sh docker', 'js', 'js receiver'].includes(block.info), `a block fenced "${block.info}" is one this test knows`)
 })
 
 t.test('every shell block of the README runs, in order, after npm start', async t => {
-  const { app, baseUrl, redis } = await listeningApp(t)
+  // As npm start runs it (development): a webhook may point at this machine.
+  const { app, baseUrl, redis } = await listeningApp(t, { WEBHOOK_ALLOW_PRIVATE: 'true' })
   await seedDemo(app)
   const scratch = mkdtempSync(join(tmpdir(), 'ranking-readme-'))
   t.teardown(() => { rmSync(scratch, { recursive: true, force: true }) })

@@ -63,7 +63,7 @@ export interface Config {
 export interface WebhookConfig {
   /** WEBHOOK_DISPATCH: whether this process delivers webhooks (every process does by default). */
   dispatch: boolean
-  /** WEBHOOK_ALLOW_PRIVATE: receivers on loopback and private addresses are allowed (development, tests). */
+  /** WEBHOOK_ALLOW_PRIVATE: receivers on loopback and private addresses are allowed (by default in development only). */
   allowPrivate: boolean
   /** WEBHOOK_TIMEOUT_MS: how long a receiver has to answer an attempt. */
   timeoutMs: number
@@ -240,7 +240,8 @@ export function loadConfig (env: Env = process.env): Config {
     publicOrigin: env.PUBLIC_ORIGIN === undefined || env.PUBLIC_ORIGIN === '' ? undefined : origin(env, 'PUBLIC_ORIGIN', env.PUBLIC_ORIGIN),
     webhooks: {
       dispatch: boolean(env, 'WEBHOOK_DISPATCH', true),
-      allowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+      // In development the receiver is usually on the same machine.
+      allowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', nodeEnv === 'development'),
       timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
       retryForMs: integer(env, 'WEBHOOK_RETRY_FOR_S', 86_400, 1, 30 * 86_400) * 1000,
       retryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 5000, 10, 3_600_000),
