@@ -50,8 +50,9 @@ export interface DispatcherOptions {
 export const PER_WEBHOOK_IN_FLIGHT = 4
 /** The longest wait between two attempts. */
 export const MAX_RETRY_DELAY_MS = 3_600_000
-/** Outbox entries read per game per round. */
-const READ_COUNT = 100
+/** Outbox entries read at a time, and at most READS_PER_ROUND times per game per round (a busy game's outbox is drained, a burst is spread over rounds). */
+const READ_COUNT = 500
+const READS_PER_ROUND = 10
 /** An outbox entry read by a process that has not acknowledged it within this many rounds is taken over (at least a second). */
 const CLAIM_IDLE_ROUNDS = 100
 /** How often the list of games with webhooks is read again. */
@@ -134,9 +135,18 @@ export function createDispatcher (redis: Redis, store: WebhookStore, options: Di
     return { entries, gone }
   }
 
+  /** Turns the outbox's new entries into deliveries, a batch at a time, while full batches come. */
   async function fanOut (gameId: string, webhooks: StoredWebhook[]): Promise<void> {
+    for (let read = 1; read <= READS_PER_ROUND; read++) {
+      const batch = await fanOutBatch(gameId, webhooks)
+      if (batch < READ_COUNT) return
+    }
+  }
+
+  /** One batch; returns how many entries it read. */
+  async function fanOutBatch (gameId: string, webhooks: StoredWebhook[]): Promise<number> {
     const { entries, gone } = await readOutbox(gameId)
-    if (entries.length === 0 && gone.length === 0) return
+    if (entries.length === 0 && gone.length === 0) return 0
     const deliveries: NewDelivery[] = []
     for (const [id, fields] of entries) {
       const event = eventOf(gameId, id, fields)
@@ -146,6 +156,7 @@ export function createDispatcher (redis: Redis, store: WebhookStore, options: Di
       }
     }
     await store.enqueue(gameId, Date.now(), [...entries.map(([id]) => id), ...gone], deliveries)
+    return entries.length
   }
 
   async function attempt (gameId: string, webhook: StoredWebhook, delivery: StoredDelivery): Promise<void> {
@@ -166,13 +177,19 @@ export function createDispatcher (redis: Redis, store: WebhookStore, options: Di
     })
   }
 
-  /** Claims what the webhook may take now and starts the attempts, without waiting for them. */
+  /**
+   * Claims what the webhook may take now and starts the attempts, without
+   * waiting for them. When a claim took all it asked for, more may be due:
+   * each attempt that ends claims again, so a webhook with a backlog keeps
+   * its slots busy instead of waiting for the next round.
+   */
   async function send (gameId: string, webhook: StoredWebhook): Promise<void> {
     const slot = `${gameId}\u0000${webhook.webhook_id}`
     const free = Math.min(PER_WEBHOOK_IN_FLIGHT - (inFlightOf.get(slot) ?? 0), options.concurrency - inFlight)
     if (free <= 0 || stopping) return
     const claim = randomBytes(9).toString('base64url')
     const claimed = await store.claim(gameId, webhook.webhook_id, Date.now(), leaseOf(options.timeoutMs), free, claim)
+    const more = claimed.length === free
     for (const delivery of claimed) {
       inFlight++
       inFlightOf.set(slot, (inFlightOf.get(slot) ?? 0) + 1)
@@ -184,6 +201,7 @@ export function createDispatcher (redis: Redis, store: WebhookStore, options: Di
           if (left === 0) inFlightOf.delete(slot)
           else inFlightOf.set(slot, left)
           attempts.delete(running)
+          if (more && !stopping) send(gameId, webhook).catch((error: unknown) => { options.log.debug({ err: error, game_id: gameId }, 'a webhook claim failed; the next round tries again') })
         })
       attempts.add(running)
     }
