@@ -54,7 +54,10 @@ const { results, resultsFile, scenarioLine } = await import('./lib/report.mjs')
 const { createGame, createGames, createSessions, gameIdOf, measureMemory, memoryInfo, periodGameIdOf, seedBoard, seedPeriodGame, verifySeed } = await import('./lib/seed.mjs')
 const { startFloor, startService } = await import('./lib/service.mjs')
 const { minimalKey, seedMinimalBoard, startMinimal } = await import('./lib/minimal.mjs')
-const { floor: floorScenario, perBoard, perPass, scaling: scalingScenarios, submitPeriods, versusMinimal } = await import('./scenarios/index.mjs')
+const { floor: floorScenario, perBoard, perPass, scaling: scalingScenarios, submitEvents, submitPeriods, versusMinimal } = await import('./scenarios/index.mjs')
+const { drained, latency, startReceiver } = await import('./lib/receiver.mjs')
+const { adminCall } = await import('./lib/service.mjs')
+const { computeSignature } = await import('./lib/compiled.mjs')
 const { startCluster } = await import('./lib/cluster.mjs')
 
 const started = Date.now()
@@ -66,6 +69,8 @@ let floor
 let minimal
 let redis
 let statsRedis
+let receiver
+let webhooks
 
 try {
   console.log(`bench: ${smoke ? 'SMOKE run' : 'full run'}: boards ${opts.boards.map(sizeLabel).join(', ')}; WORKERS ${opts.workers.join(', ')}; ` +
@@ -119,6 +124,18 @@ try {
     await verifySeed(service, seeded.board, game.key.api_key)
     periodGames[size] = { ...game, board: seeded.board }
     console.log(`bench: seeded ${game.gameId}: ${int(size)} players on the all-time board and on each current period board in ${fmt((Date.now() - seedStart) / 1000, 1)} s`)
+  }
+
+  // A game with a webhook for every event, seeded like the smallest board; its receiver runs in this process.
+  receiver = await startReceiver()
+  const eventsGame = await createGame(service.base, `bench_events_${smallest}`, `Bench events ${sizeLabel(smallest)}`)
+  const eventsBoard = await seedBoard(redis, eventsGame.gameId, smallest)
+  await verifySeed(service, eventsBoard, eventsGame.key.api_key)
+  await adminCall(service.base, 'POST', `/admin/games/${eventsGame.gameId}/webhooks`, { url: receiver.url })
+  console.log(`bench: seeded ${eventsGame.gameId}: ${int(smallest)} players, a webhook for every event to ${receiver.url}`)
+  const eventsWritten = async () => {
+    const info = await redis.call('XINFO', 'STREAM', `rank:{game:${eventsGame.gameId}}:events`).catch(() => [])
+    return Number(info[info.indexOf('entries-added') + 1] ?? 0)
   }
 
   // the minimal service's own key and board, as large as the smallest board (lib/minimal.mjs)
@@ -179,6 +196,11 @@ try {
     const versus = { processes: processCount(minimal.child), rounds: [] }
     const serviceCtx = { board: boards[smallest], key: games[smallest].key, gameId: boards[smallest].gameId }
     const periodCtx = { board: periodGames[smallest].board, key: periodGames[smallest].key, gameId: periodGames[smallest].gameId }
+    const eventsCtx = { board: eventsBoard, key: eventsGame.key, gameId: eventsGame.gameId }
+    const measureDelivery = passIndex === 0
+    const writtenBefore = await eventsWritten()
+    const deliveredBefore = receiver.deliveries.length
+    const drains = []
     for (let round = 1; round <= opts.rounds; round++) {
       console.log(`bench: WORKERS=${workers}: round ${round} of ${opts.rounds} against the minimal service (${versus.processes} process(es))`)
       const runs = []
@@ -191,12 +213,36 @@ try {
           const withPeriods = await runScenario(submitPeriods, { size: smallest, ctx: periodCtx, into: runs, settings: measuringRounds })
           withPeriods.minimal = base
           withPeriods.plain = row
+          const withEvents = await runScenario(submitEvents, { size: smallest, ctx: eventsCtx, into: runs, settings: measuringRounds })
+          withEvents.minimal = base
+          withEvents.plain = row
+          // What is left to deliver is delivered before the next run, which it would slow down.
+          const ended = Date.now()
+          drains.push(Math.max(0, (await drained(receiver, 1000) ?? ended) - ended))
         }
       }
       versus.rounds.push(runs)
     }
     await stopProcess(minimal.child)
     await stopProcess(floor.child)
+
+    // Webhook delivery: what the runs above left to deliver, then a light, steady load (first pass only).
+    if (measureDelivery) {
+      const underLoad = { ...latency(receiver.deliveries.slice(deliveredBefore)), written: await eventsWritten() - writtenBefore, drainMs: Math.max(...drains) }
+      const lightBefore = receiver.deliveries.length
+      const lightWrittenBefore = await eventsWritten()
+      const light = { submits: smoke ? 50 : 300, intervalMs: 20 }
+      for (let i = 0; i < light.submits; i++) {
+        const fields = { api_key: eventsGame.key.api_key, game_id: eventsGame.gameId, player_name: `bench_light_${i}`, score: String(1e12 + i), ts: String(Math.floor(Date.now() / 1000)) }
+        const answer = await fetch(`${service.base}/api/rank?action=submit`, { method: 'POST', body: new URLSearchParams({ ...fields, sign: computeSignature(eventsGame.key.api_secret, fields) }) })
+        if ((await answer.json()).ok !== true) throw new Error('a light-load submit failed')
+        await new Promise(resolve => setTimeout(resolve, light.intervalMs))
+      }
+      await drained(receiver)
+      Object.assign(light, latency(receiver.deliveries.slice(lightBefore)), { written: await eventsWritten() - lightWrittenBefore })
+      webhooks = { underLoad, light }
+      console.log(`bench: webhook deliveries under load: ${underLoad.count} of ${underLoad.written} events, p50 ${underLoad.p50} ms, p99 ${underLoad.p99} ms, drained ${underLoad.drainMs} ms after; light: ${light.count} of ${light.written}, p50 ${light.p50} ms, p99 ${light.p99} ms`)
+    }
 
     const log = readFileSync(service.logPath, 'utf8').trim()
     passes.push({ workers, processes, rows, floorRow, versus, logLines: log === '' ? [] : log.split('\n') })
@@ -252,7 +298,7 @@ try {
     for (const child of cluster?.children ?? []) await stopProcess(child)
   }
 
-  const body = results({ opts, passes, memory, periodMemory, failures, scaling })
+  const body = results({ opts, passes, memory, periodMemory, failures, scaling, webhooks })
   console.log(`\n${body}`)
   console.log(`bench: finished in ${fmt((Date.now() - started) / 1000, 0)} s`)
 
@@ -270,6 +316,7 @@ try {
 } finally {
   redis?.disconnect()
   statsRedis?.disconnect()
+  await receiver?.close()
   await stopProcess(floor?.child)
   await stopProcess(minimal?.child)
   await stopProcess(service?.child)

@@ -108,7 +108,7 @@ function targets (opts, passes, memory, periodMemory) {
  * The results, printed at the end and written as the "Results" section of
  * bench/RESULTS.md. passes: { workers, processes, rows, floorRow, logLines }.
  */
-export function results ({ opts, passes, memory, periodMemory, failures, scaling = [] }) {
+export function results ({ opts, passes, memory, periodMemory, failures, scaling = [], webhooks }) {
   const report = []
   const push = (...lines) => report.push(...lines)
   push(`Scenarios: ${opts.connections} connections, pipelining 1, ${opts.warmup} s warm-up then ${opts.duration} s measured, each; ` +
@@ -119,7 +119,7 @@ export function results ({ opts, passes, memory, periodMemory, failures, scaling
     '"reads" Redis read events (INFO stats total_reads_processed), fewer than the round trips when commands of concurrent requests arrive in one read. ' +
     'The INFO calls of the harness are subtracted. "other CPU": CPUs\' worth of time used during the measured part by processes that are not part of the run, plus hypervisor steal ' +
     '(/proc/stat minus the CPU time of the harness, the service, redis-server, the floor and the minimal service); near 0 on a quiet box.', '')
-  push(`Against the minimal service (bench/minimal.mjs), in each pass: ${opts.rounds} round${opts.rounds === 1 ? '' : 's'} of floor, minimal submit, submit, submit (3 periods), minimal top20, top20, ` +
+  push(`Against the minimal service (bench/minimal.mjs), in each pass: ${opts.rounds} round${opts.rounds === 1 ? '' : 's'} of floor, minimal submit, submit, submit (3 periods), submit (events + webhook), minimal top20, top20, ` +
     `${opts.warmup} s warm-up then ${opts.minimalDuration} s measured each, on the board of ${int(Math.min(...opts.boards))} (the minimal service on its own board of as many players). ` +
     'req/s, p50, p99 and Redis per request are means over the rounds, "other CPU" the highest of them, "top-level commands" from the first round. ' +
     '"x minimal" is the service\'s mean req/s over the minimal service\'s for the same request; "per round" the lowest and highest of that ratio when each round\'s service run is taken over the minimal run of the same round.', '')
@@ -155,7 +155,7 @@ export function results ({ opts, passes, memory, periodMemory, failures, scaling
     ), '')
     push(`Submits that improved the best: ${versus.filter(row => row.scenario.countsImproved).map(row => `${row.name} ${fmt(row.improved * 100, 0)}%${row.wrapped ? ' (pool reused)' : ''}`).join(', ')}.`, '')
     for (const row of versus.filter(row => row.vsPlain !== undefined)) {
-      push(`${row.name}: the same submits on a game that keeps daily, weekly and monthly boards (each seeded with every player), ${int(row.rps)} req/s = **${fmt(row.vsPlain)}x submit** on a game without periods, in the same rounds (${fmt(row.vsMinimal)}x the minimal service; the 0.9x target is for games without periods).`, '')
+      push(`${row.name}: ${row.scenario.plainNote}, ${int(row.rps)} req/s = **${fmt(row.vsPlain)}x submit** on a plain game, in the same rounds (${fmt(row.vsMinimal)}x the minimal service; the 0.9x target is for plain games).`, '')
     }
     const disturbedRuns = versus.filter(row => row.disturbed)
     if (disturbedRuns.length > 0) push(`**Disturbed:** other processes on the box used ${DISTURBED} CPUs or more during a round of ${disturbedRuns.map(row => row.name).join(', ')}; those figures are not representative.`, '')
@@ -174,6 +174,17 @@ export function results ({ opts, passes, memory, periodMemory, failures, scaling
     push(`### Memory with periods on, at ${int(periodMemory.size)} players`, '')
     push(`A game that keeps daily, weekly and monthly boards, each current period board seeded with every player (the most it holds), each key with its expiry; INFO memory used_memory growth per board: all-time **${fmt(perEntry.all, 1)}**, daily **${fmt(perEntry.daily, 1)}**, weekly **${fmt(perEntry.weekly, 1)}**, monthly **${fmt(perEntry.monthly, 1)}** bytes per entry; ` +
       `${fmt(perEntry.all + perEntry.daily + perEntry.weekly + perEntry.monthly, 1)} bytes per player on all four. A period board keeps no meta, and holds only the players who submitted in that period.`, '')
+  }
+
+  if (webhooks !== undefined) {
+    const { underLoad, light } = webhooks
+    push('### Webhook delivery latency', '')
+    push('From an event (its outbox entry, by the Redis clock) to its arrival at a receiver on this box that answers 204 at once; the service\'s own dispatcher (WORKERS=1, WEBHOOK_POLL_MS 250) delivers while it serves.', '')
+    push(markdownTable(['load', 'events written', 'delivered', 'p50 ms', 'p99 ms', 'max ms', 'last delivery after the load ended (longest)'],
+      [
+        [`under the submit load above (${opts.rounds} run${opts.rounds === 1 ? '' : 's'} of submit (events + webhook))`, int(underLoad.written), int(underLoad.count), int(underLoad.p50), int(underLoad.p99), int(underLoad.max), `${fmt(underLoad.drainMs / 1000, 1)} s`],
+        [`${int(light.submits)} improving submits, one every ${light.intervalMs} ms`, int(light.written), int(light.count), int(light.p50), int(light.p99), int(light.max), '-']
+      ], 'lrrrrrr'), '')
   }
 
   if (scaling.length > 0) {

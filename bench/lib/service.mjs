@@ -40,6 +40,8 @@ export async function startService (redisPort, workers, extraEnv = {}, nodeArgs 
     RATE_LIMIT_MAX: '1000000000',
     SESSION_RATE_LIMIT_MAX: '1000000000',
     WORKERS: String(workers),
+    // The bench's webhook receiver is on this box.
+    WEBHOOK_ALLOW_PRIVATE: 'true',
     DATA_DIR: join(tmp, 'service-data'),
     ...extraEnv
   }

@@ -18,7 +18,7 @@ import { me } from './me.mjs'
 import { playtime } from './playtime.mjs'
 import { rateGet } from './rate-get.mjs'
 import { submitSelf } from './submit-self.mjs'
-import { submit, submitPeriods } from './submit.mjs'
+import { submit, submitEvents, submitPeriods } from './submit.mjs'
 import { top100, top20 } from './top.mjs'
 
 /** On the floor server, at the start and at the end of each pass. */
@@ -36,8 +36,12 @@ export const perPass = [playtime, rateGet]
  */
 export const versusMinimal = [submit, top20]
 
-/** Run right after submit in each of those rounds, on a game with all three periods (its ratio to submit is reported). */
-export { submitPeriods }
+/**
+ * Run right after submit in each of those rounds: on a game with all three
+ * periods, and on a game with a webhook for every event (their ratios to
+ * submit are reported).
+ */
+export { submitEvents, submitPeriods }
 
 /** The scaling rows (one Redis, a cluster; one or two instances), on the smallest board. */
 export const scaling = [submit, top20, playtime]

@@ -30,4 +30,10 @@ export const submit = {
 // seeded with every player: one script call writes up to four boards. Shown
 // beside submit, in the rounds against the minimal service; the 0.9x target
 // is for games without periods.
-export const submitPeriods = { ...submit, name: 'submit (3 periods)', targets: {}, heldToMinimal: false }
+export const submitPeriods = { ...submit, name: 'submit (3 periods)', targets: {}, heldToMinimal: false, plainNote: 'the same submits on a game that keeps daily, weekly and monthly boards (each seeded with every player)' }
+
+// The same submits on a game with a webhook for every event: each submit
+// also writes the outbox (score.best, board.first, board.overtaken), and the
+// service's dispatcher delivers them to a receiver in the harness while the
+// submits run.
+export const submitEvents = { ...submit, name: 'submit (events + webhook)', targets: {}, heldToMinimal: false, plainNote: 'the same submits on a game with a webhook subscribed to every event (the outbox written by each submit, the deliveries made by the same service while it runs)' }
