@@ -17,7 +17,7 @@ import { rawRequest } from './helpers/raw-http.js'
 
 const lines: string[] = []
 const logStream = new Writable({ write (chunk, _encoding, done) { lines.push(String(chunk)); done() } })
-const { baseUrl } = await listeningApp(t, { LOG_LEVEL: 'trace' }, { logStream })
+const { baseUrl } = await listeningApp(t, { LOG_LEVEL: 'trace', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '20' }, { logStream })
 const port = Number(new URL(baseUrl).port)
 const PASSWORD = 'correct-horse-battery-staple'
 
@@ -59,6 +59,13 @@ t.test('a trace-level log holds no secret, whichever path the requests take', as
   await request('GET', `/api/rank?action=top&api_key=${key.api_key}&game_id=logged&sign=${sign}&api_secret=${key.api_secret}&%70assword=${PASSWORD}`)
   t.equal((await (await request('POST', `/auth/login?password=${PASSWORD}`, { fields: { username: 'logger' } })).json()).error, 'invalid_param', 'credentials in the URL are refused')
 
+  // A webhook: its secret is shown once; deliveries to a receiver that fails are tried again and logged at debug.
+  const hook = (await (await request('POST', '/admin/games/logged/webhooks', { headers: authorization, json: { url: 'http://127.0.0.1:9/nobody-listens' } })).json()).data
+  t.match(hook, { secret: /^whsec_/ })
+  t.equal((await (await request('POST', `/admin/games/logged/webhooks/${String(hook.webhook_id)}/test`, { headers: authorization })).json()).ok, true)
+  for (let i = 0; i < 100 && !lines.join('').includes('webhook attempt failed'); i++) await new Promise(resolve => setTimeout(resolve, 20))
+  t.match(lines.join(''), /webhook attempt failed/, 'a failed delivery was logged')
+
   // Operators again: a session named in the path, a wrong token.
   await request('DELETE', `/admin/sessions/${sessionId}`, { headers: authorization })
   await request('POST', '/admin/games', { headers: { authorization: `Bearer ${ADMIN_TOKEN}x` }, fields: { game_id: 'nope' } })
@@ -75,7 +82,7 @@ t.test('a trace-level log holds no secret, whichever path the requests take', as
   t.match(log, /"level":10/, 'trace lines are there')
   t.match(log, /Providing options to busboy/, 'multipart logged its options (headers redacted)')
   t.match(log, /client error/, 'the client error was logged')
-  for (const [what, secret] of Object.entries({ 'admin token': ADMIN_TOKEN, 'session cookie': sessionId, api_secret: key.api_secret, sign, password: PASSWORD })) {
+  for (const [what, secret] of Object.entries({ 'admin token': ADMIN_TOKEN, 'session cookie': sessionId, api_secret: key.api_secret, sign, password: PASSWORD, 'webhook secret': hook.secret.slice('whsec_'.length) })) {
     t.notOk(log.includes(secret), `the log never holds the ${what}`)
   }
 })

@@ -60,6 +60,10 @@ const GAMES_REFRESH_MS = 2000
 /** A claimed attempt's lease: twice its timeout and a second, time enough to record how it ended. */
 const leaseOf = (timeoutMs: number): number => 2 * timeoutMs + 1000
 const GROUP = 'webhooks'
+/** Consumers of the outbox's group (one per process that ever ran) idle this long with nothing pending are forgotten, now and then. */
+const CONSUMER_IDLE_MS = 86_400_000
+const CONSUMERS_CHECK_MS = 600_000
+
 /** How late a period's period.closed may still be written: a period that ended longer ago (the service was down) is not told. */
 const PERIOD_CLOSED_WITHIN_MS = 86_400_000
 
@@ -133,6 +137,19 @@ export function createDispatcher (redis: Redis, store: WebhookStore, options: Di
       gone.push(...deleted ?? [])
     }
     return { entries, gone }
+  }
+
+  const consumersCheckedAt = new Map<string, number>()
+  /** Forgets consumers of processes long gone (nothing pending, idle a day): each restart leaves one. */
+  async function forgetOldConsumers (gameId: string): Promise<void> {
+    if (Date.now() - (consumersCheckedAt.get(gameId) ?? 0) < CONSUMERS_CHECK_MS) return
+    consumersCheckedAt.set(gameId, Date.now())
+    const consumers = await redis.xinfo('CONSUMERS', keys.events(gameId), GROUP) as unknown[][]
+    for (const fields of consumers) {
+      const info: Record<string, unknown> = {}
+      for (let i = 0; i + 1 < fields.length; i += 2) info[String(fields[i])] = fields[i + 1]
+      if (info.pending === 0 && Number(info.idle) >= CONSUMER_IDLE_MS && info.name !== consumer) await redis.xgroup('DELCONSUMER', keys.events(gameId), GROUP, String(info.name))
+    }
   }
 
   /** Turns the outbox's new entries into deliveries, a batch at a time, while full batches come. */
@@ -212,6 +229,7 @@ export function createDispatcher (redis: Redis, store: WebhookStore, options: Di
     if (webhooks.length === 0) return
     await closePeriods(gameId)
     await fanOut(gameId, webhooks)
+    await forgetOldConsumers(gameId)
     await Promise.all(webhooks.map(async webhook => { await send(gameId, webhook) }))
   }
 
