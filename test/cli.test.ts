@@ -96,5 +96,5 @@ t.test('fair play and webhooks from the CLI: settings, the review queue, webhook
   t.match(await cli(env, 'webhooks', 'redeliver', 'fair_cli', hook.webhook_id, '999'), { code: 1, err: /^error not_found: / })
   t.same(await run('webhooks', 'delete', 'fair_cli', hook.webhook_id), {})
   t.match(await cli(env, 'webhooks', 'create', 'fair_cli', '--url', 'ftp://x'), { code: 1, err: /^error invalid_param: Parameter "url"/ })
-  t.match(await cli({ REDIS_URL: redis.url }, 'webhooks', 'create', 'fair_cli', '--url', 'http://127.0.0.1/'), { code: 1, err: /WEBHOOK_ALLOW_PRIVATE/ }, 'the CLI refuses private receivers too, by the same setting')
+  t.match(await cli({ REDIS_URL: redis.url, NODE_ENV: 'test' }, 'webhooks', 'create', 'fair_cli', '--url', 'http://127.0.0.1/'), { code: 1, err: /WEBHOOK_ALLOW_PRIVATE/ }, 'outside development the CLI refuses private receivers too, by the same setting')
 })

@@ -180,7 +180,7 @@ t.test('the published types work for a TypeScript user, and ErrorCode matches th
     '  try { await client.syncClock() } catch (error) { if (error instanceof RankingError) { const code: ErrorCode = error.code; return code.length + (error.retryAfter ?? 0) } }',
     '  // @ts-expect-error not a code of the service',
     '  const wrong: ErrorCode = \'no_such_code\'',
-    '  return result.best_score + (first?.score ?? 0) + (mine.rank ?? 0) + sign.length + wrong.length + client.clockOffsetMs',
+    '  return (result.best_score ?? 0) + (first?.score ?? 0) + (mine.rank ?? 0) + sign.length + wrong.length + client.clockOffsetMs',
     '}',
     ''
   ].join('\n'))
