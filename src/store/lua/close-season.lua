@@ -38,8 +38,8 @@ redis.call('HSET', nextUsage, 'entries', 0, 'meta_bytes', 0)
 redis.call('HSET', game, 'season', season + 1, 'season_started_at', endedAt)
 redis.call('SPUBLISH', live, 'season')
 local settings = redis.call('HMGET', game, 'webhooks', 'notify_top', 'order')
-if (tonumber(settings[1] or '') or 0) > 0 then
-  local top = topOf(board, math.min(math.max(tonumber(settings[2] or '') or 10, 1), 100), settings[3] == 'asc')
+if hasWebhooks(settings[1]) then
+  local top = topOf(board, notifyTopOf(settings[2]), settings[3] == 'asc')
   emit(outbox, 'season.closed', { season_id = season, started_at = startedAt, ended_at = endedAt, top = top })
 end
 return season

@@ -6,8 +6,8 @@
 -- expired (keep_periods 0) gives an empty top. Returns 1 when written.
 local game, marker, board, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local settings = redis.call('HMGET', game, 'webhooks', 'notify_top', 'order')
-if (tonumber(settings[1] or '') or 0) <= 0 then return 0 end
+if not hasWebhooks(settings[1]) then return 0 end
 if not redis.call('SET', marker, '1', 'NX', 'EX', ARGV[5]) then return 0 end
-local top = topOf(board, math.min(math.max(tonumber(settings[2] or '') or 10, 1), 100), settings[3] == 'asc')
+local top = topOf(board, notifyTopOf(settings[2]), settings[3] == 'asc')
 emit(outbox, 'period.closed', { period = ARGV[1], period_id = ARGV[2], started_at = ARGV[3], ended_at = ARGV[4], top = top })
 return 1

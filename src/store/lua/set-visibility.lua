@@ -19,7 +19,7 @@ if boardHidden == '1' then redis.call('SADD', hidden, player) elseif boardHidden
 if userHidden == '1' then redis.call('SADD', hiddenUsers, player) elseif userHidden == '0' then redis.call('SREM', hiddenUsers, player) end
 local hide = isHidden()
 if hide ~= wasHidden then redis.call('SPUBLISH', live, 'visibility') end
-if hide ~= wasHidden and (tonumber(redis.call('HGET', game, 'webhooks') or '') or 0) > 0 then
+if hide ~= wasHidden and hasWebhooks(redis.call('HGET', game, 'webhooks')) then
   emit(outbox, hide and 'player.hidden' or 'player.shown', { player_name = player, hidden_on_game = redis.call('SISMEMBER', hidden, player) == 1, hidden_user = redis.call('SISMEMBER', hiddenUsers, player) == 1 })
 end
 local found = 0

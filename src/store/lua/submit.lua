@@ -47,8 +47,8 @@ local FIRST_PERIOD_ARG, PERIOD_ARGS = 17, 5
 local stored = redis.call('HMGET', KEYS[1], 'order', 'season', 'review_above', 'review_below', 'review_factor', 'webhooks', 'notify_top')
 if movedFrom(stored) then return {'moved'} end
 -- The outbox is written while the game has webhooks (their count is kept in its record).
-local eventsOn = (tonumber(stored[6] or '') or 0) > 0
-local notifyTop = math.min(math.max(tonumber(stored[7] or '') or 10, 1), 100)
+local eventsOn = hasWebhooks(stored[6])
+local notifyTop = notifyTopOf(stored[7])
 
 local now
 if at ~= '' then now = tonumber(at) elseif periodCount > 0 then now = clock() end

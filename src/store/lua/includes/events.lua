@@ -3,6 +3,10 @@
 -- it tells of, trimmed to about EVENTS_KEPT entries. Scores go in as their
 -- digits (strings), so the whole range of a score is kept exactly; the
 -- reader turns them back into numbers.
+-- Whether a game writes its outbox: its record's `webhooks` field (their count) above 0.
+local function hasWebhooks (count) return (tonumber(count or '') or 0) > 0 end
+-- A game's notify_top as its record holds it: 1 to 100, 10 when unset.
+local function notifyTopOf (text) return math.min(math.max(tonumber(text or '') or 10, 1), 100) end
 local function emit (outbox, kind, data)
   redis.call('XADD', outbox, 'MAXLEN', '~', EVENTS_KEPT, '*', 'type', kind, 'data', cjson.encode(data))
 end
