@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../src/http/app.js'
 import { loadConfig } from '../src/ops/config.js'
 import { keys } from '../src/store/keys.js'
+import { EVENTS_KEPT, OUTBOX_MAX } from '../src/store/events.js'
 import { ADMIN_TOKEN, admin, buildTestApp, buildTestApps, createGame, dataOf, submit } from './helpers/app.js'
 import { startReceiver, verified, type Receiver } from './helpers/receiver.js'
 
@@ -14,6 +15,7 @@ import { startReceiver, verified, type Receiver } from './helpers/receiver.js'
  * webhook-id.
  */
 
+const METRICS_TOKEN = 'metrics-token-0123456789'
 const FAST = { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '20', WEBHOOK_RETRY_BASE_MS: '50' }
 
 async function receiverFor (t: { teardown: (fn: () => unknown) => void }, behaviour = {}): Promise<Receiver> {
@@ -88,4 +90,75 @@ t.test('several processes deliver each event once', async t => {
   t.equal(receiver.accepted().length, 30, 'thirty deliveries, no more')
   const seen = new Set(receiver.accepted().map(delivery => verified(secret, delivery).data.player_name as string))
   t.same([...seen].sort(), players)
+})
+
+/** Writes `count` score.best entries straight into the game's outbox, as the submit script would. */
+async function writeEvents (redis: FastifyInstance['redis'], gameId: string, count: number, from = 0): Promise<void> {
+  const pipeline = redis.pipeline()
+  for (let i = from; i < from + count; i++) {
+    pipeline.xadd(keys.events(gameId), '*', 'type', 'score.best', 'data', JSON.stringify({ board: 'all', player_name: `p${i}`, score: String(i), previous_best: null, rank: 1 }))
+  }
+  await pipeline.exec()
+}
+
+/** Waits until the consumer group has read and acknowledged every entry of the outbox. */
+async function outboxRead (redis: FastifyInstance['redis'], gameId: string): Promise<void> {
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline; await new Promise(resolve => setTimeout(resolve, 50))) {
+    const [group] = await redis.xinfo('GROUPS', keys.events(gameId)) as unknown[][]
+    const info = Object.fromEntries(Array.from({ length: group!.length / 2 }, (_, i) => [group![2 * i], group![2 * i + 1]]))
+    if (info.lag === 0 && info.pending === 0) return
+  }
+  throw new Error('the outbox was not read within 120 s')
+}
+
+t.test('a backlog longer than the outbox keeps is read whole: no unread event is trimmed', async t => {
+  const receiver = await receiverFor(t)
+  const { app: writer, redis } = await buildTestApp(t, { ...FAST, WEBHOOK_DISPATCH: 'false' })
+  const game = await createGame(writer)
+  dataOf(await admin(writer, 'POST', `/admin/games/${game.gameId}/webhooks`, { url: receiver.url, events: ['score.best'] }))
+  await writeEvents(writer.redis, game.gameId, EVENTS_KEPT + 2_000)
+  // And one more, by the submit script: writing an event trims nothing.
+  dataOf(await submit(writer, game, { player: 'last', score: 1 }))
+  const written = EVENTS_KEPT + 2_002
+  t.equal(await writer.redis.xlen(keys.events(game.gameId)), written, `${written} events wait in the outbox (the submit's score.best and board.first last), none read`)
+
+  await processOn(t, redis.url, {})
+  await outboxRead(writer.redis, game.gameId)
+  t.equal(Number(await writer.redis.get(keys.deliverySequence(game.gameId))), EVENTS_KEPT + 2_001, 'every event the webhook takes became a delivery (all but board.first)')
+  const kept = await writer.redis.xlen(keys.events(game.gameId))
+  t.ok(kept >= EVENTS_KEPT && kept <= EVENTS_KEPT + 200, `once read, the outbox is trimmed to about ${EVENTS_KEPT} (${kept})`)
+  const [newest] = await writer.redis.xrevrange(keys.events(game.gameId), '+', '-', 'COUNT', 1)
+  t.match(newest![1], ['type', 'board.first', 'data', /"player_name":"last"/], 'the newest are the ones kept')
+})
+
+t.test('a full outbox takes no more events: they are counted, reported once by a dispatcher, and the outbox goes on once read', async t => {
+  const receiver = await receiverFor(t)
+  const { app: writer, redis } = await buildTestApp(t, { ...FAST, WEBHOOK_DISPATCH: 'false' })
+  const game = await createGame(writer)
+  const { secret } = dataOf(await admin(writer, 'POST', `/admin/games/${game.gameId}/webhooks`, { url: receiver.url, events: ['board.first'] }))
+  // No process dispatches while the game's events go on, until its outbox is full.
+  for (let from = 0; from < OUTBOX_MAX; from += 10_000) await writeEvents(writer.redis, game.gameId, 10_000, from)
+  dataOf(await submit(writer, game, { player: 'never_told', score: 1 }))
+  t.equal(await writer.redis.xlen(keys.events(game.gameId)), OUTBOX_MAX, 'the outbox took none of its events (score.best, board.first)')
+  const listing = dataOf(await admin(writer, 'GET', `/admin/games/${game.gameId}/events?limit=1`))
+  t.match(listing, { dropped: 2, items: [{ type: 'score.best', data: { player_name: `p${OUTBOX_MAX - 1}` } }] }, 'the events listing counts them')
+
+  const lines: string[] = []
+  const dispatcher = await buildApp(loadConfig({ NODE_ENV: 'test', ADMIN_TOKEN, REDIS_URL: redis.url, METRICS_TOKEN, LOG_LEVEL: 'warn', ...FAST }), { logStream: { write: line => { lines.push(line) } } })
+  t.teardown(async () => { await dispatcher.close() })
+  await outboxRead(writer.redis, game.gameId)
+  const errors = lines.map(line => JSON.parse(line) as Record<string, unknown>).filter(line => line.level === 50)
+  t.equal(errors.length, 1, 'one error, once')
+  t.match(errors[0], { game_id: game.gameId, events_dropped: 2, msg: `2 events of game ${game.gameId} were never written, so no webhook gets them: its outbox held ${OUTBOX_MAX} events no process had read (does any run with WEBHOOK_DISPATCH on?)` }, 'it says how many, of which game, and what to check')
+  const metrics = await dispatcher.inject({ url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+  t.match(metrics.body, /^ranking_events_dropped_total 2$/m, 'counted in ranking_events_dropped_total (the only drops of this test file)')
+  const kept = await writer.redis.xlen(keys.events(game.gameId))
+  t.ok(kept >= EVENTS_KEPT && kept <= EVENTS_KEPT + 200, `once read, the outbox is trimmed to about ${EVENTS_KEPT} (${kept})`)
+
+  dataOf(await submit(writer, game, { player: 'told', score: 2 }))
+  await receiver.waitForAccepted(1)
+  await new Promise(resolve => setTimeout(resolve, 300))
+  t.same(receiver.accepted().map(delivery => verified(secret, delivery).data.player_name), ['told'], 'the next event is written and delivered; the dropped one never is')
+  t.match(dataOf(await admin(writer, 'GET', `/admin/games/${game.gameId}/events?limit=1`)), { dropped: 2 }, 'the count stays in the listing')
+  t.equal(lines.map(line => JSON.parse(line) as Record<string, unknown>).filter(line => line.level === 50).length, 1, 'and is not reported again')
 })

@@ -3,6 +3,7 @@ import type { FastifySchema } from 'fastify'
 import type {} from '@fastify/swagger' // adds summary, tags and security to FastifySchema
 import { schemas as adminBodies } from '../ops/admin.js'
 import { ERROR_MESSAGES, type ErrorCode } from './envelope.js'
+import { OUTBOX_MAX } from '../store/events.js'
 
 /*
  * The route schemas, in one place. They document the API (the OpenAPI
@@ -345,7 +346,7 @@ export const routeSchemas = {
     ...adminSecurity, params: webhookParams, querystring: Type.Object({ status: Type.Optional(Type.String({ description: 'done (default) or pending' })), ...listingQuery })
   }),
   redeliver: envelope(Delivery, ADMIN, 'Send a finished delivery again (the same webhook-id), from now', { ...adminSecurity, params: Type.Object({ ...webhookParams.properties, delivery_id: Type.String() }) }),
-  listEvents: envelope(Type.Object({ game_id: Type.String(), items: Type.Array(GameEvent) }), ADMIN, "The newest events of the game's outbox (written while it has webhooks), newest first", { ...adminSecurity, params: gameParams, querystring: Type.Object(listingQuery) }),
+  listEvents: envelope(Type.Object({ game_id: Type.String(), items: Type.Array(GameEvent), dropped: Type.Integer({ minimum: 0, description: `Events the outbox could not take, ever: it held ${OUTBOX_MAX} events no process had read (docs/guide.md#webhooks)` }) }), ADMIN, "The newest events of the game's outbox (written while it has webhooks), newest first", { ...adminSecurity, params: gameParams, querystring: Type.Object(listingQuery) }),
   getPlayer: envelope(Entry, ADMIN, 'A board entry with its meta', { ...adminSecurity, params: playerParams }),
   setPlayer: envelope(Entry, ADMIN, 'Hide or show a board entry on this board', { ...adminSecurity, params: playerParams, body: adminBodies.setPlayer }),
   deletePlayer: envelope(Empty, ADMIN, 'Delete a board entry', { ...adminSecurity, params: playerParams }),

@@ -577,12 +577,12 @@ export function createAdmin ({ records, review, webhooks, events, webhookAllowPr
       return publicDelivery(delivery ?? fail('not_found', 'No such delivery for this webhook.'))
     },
 
-    /** The newest events of the game's outbox (written while it has webhooks), newest first. */
-    async events (gameId: string, input?: unknown): Promise<{ game_id: string, items: GameEvent[] }> {
+    /** The newest events of the game's outbox (written while it has webhooks), newest first, and how many it could not take ever (it was full). */
+    async events (gameId: string, input?: unknown): Promise<{ game_id: string, items: GameEvent[], dropped: number }> {
       const query = readInput(schemas.events, input)
       const game = await existingGame(gameId)
-      const items = await events.recent(game.game_id, (query.offset ?? 0) + (query.limit ?? 50))
-      return { game_id: game.game_id, items: items.slice(query.offset ?? 0) }
+      const { items, dropped } = await events.recent(game.game_id, (query.offset ?? 0) + (query.limit ?? 50))
+      return { game_id: game.game_id, items: items.slice(query.offset ?? 0), dropped }
     },
 
     async deletePlayer (gameId: string, player: string, input?: unknown): Promise<Record<string, never>> {

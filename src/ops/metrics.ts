@@ -1,6 +1,7 @@
 import cluster from 'node:cluster'
 import Fastify from 'fastify'
 import { AggregatorRegistry, Counter, Gauge, Histogram, collectDefaultMetrics, register } from 'prom-client'
+import { OUTBOX_MAX } from '../store/events.js'
 
 /**
  * The service's Prometheus metrics (docs/guide.md, metrics), with prom-client
@@ -54,6 +55,10 @@ export const metrics = {
     name: 'ranking_webhook_delivery_latency_seconds',
     help: 'From an event to its successful delivery (retries included), for deliveries this process made.',
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600, 86400]
+  }),
+  eventsDropped: new Counter({
+    name: 'ranking_events_dropped_total',
+    help: `Events a game's outbox could not take (it held ${OUTBOX_MAX} events no process had read), as reported by this process's dispatcher: each is reported once, by one process, and logged.`
   }),
   liveStreams: new Gauge({
     name: 'ranking_live_streams',

@@ -8,8 +8,21 @@ import { keys } from './keys.js'
  * webhook dispatcher (src/ops/webhooks.ts) reads it with a consumer group.
  */
 
-/** About how many events a game's outbox keeps (XADD MAXLEN ~): far more than a dispatcher ever lags behind. */
+/**
+ * About how many events a game's outbox keeps once the dispatchers have
+ * read them (for `GET /admin/games/:id/events`): the dispatcher trims the
+ * older ones, never one its consumer group has not read and acknowledged.
+ */
 export const EVENTS_KEPT = 10_000
+/**
+ * The most entries a game's outbox holds, met only when no dispatcher reads
+ * it (every process runs with WEBHOOK_DISPATCH=false, or none runs while the
+ * game's events go on): an event that finds it full is not written but
+ * counted (the game's record, events_dropped), and the next dispatcher to
+ * read reports it (log and metric). So Redis never fills with events, and
+ * what the outbox holds goes out in order, with no hole in the middle.
+ */
+export const OUTBOX_MAX = 100_000
 
 /** The events a webhook can subscribe to (docs/interface.md#events). */
 export const EVENT_TYPES = [
@@ -55,10 +68,13 @@ export function eventOf (gameId: string, id: string, fields: string[]): GameEven
 
 export function createEvents (redis: Redis) {
   return {
-    /** The newest `count` events of the game's outbox, newest first. */
-    async recent (gameId: string, count: number): Promise<GameEvent[]> {
-      const entries = await redis.xrevrange(keys.events(gameId), '+', '-', 'COUNT', count)
-      return entries.map(([id, fields]) => eventOf(gameId, id, fields))
+    /** The newest `count` events of the game's outbox, newest first, and how many events it could not take, ever (it was full). */
+    async recent (gameId: string, count: number): Promise<{ items: GameEvent[], dropped: number }> {
+      const [entries, dropped] = await Promise.all([
+        redis.xrevrange(keys.events(gameId), '+', '-', 'COUNT', count),
+        redis.hget(keys.game(gameId), 'events_dropped')
+      ])
+      return { items: entries.map(([id, fields]) => eventOf(gameId, id, fields)), dropped: Number(dropped ?? 0) }
     }
   }
 }

@@ -7,7 +7,7 @@ import type { Limits } from './limits.js'
 import { child, metrics } from '../ops/metrics.js'
 import { chooseBoard, currentPeriod, everyPeriodBoard, periodExpiry, type BoardChoice, type BoardRef, type ChosenBoard } from './boards.js'
 import type { Period } from './periods.js'
-import { EVENTS_KEPT } from './events.js'
+import { OUTBOX_MAX } from './events.js'
 import type { BoardOrder, GameRecord } from './records.js'
 import type { PeriodKind } from './periods.js'
 
@@ -67,12 +67,12 @@ export const LIVE_TOP = 100
 export const REVIEW_QUEUE_MAX = 10_000
 /** How many decided held scores a game remembers (the oldest are forgotten). */
 export const REVIEW_DECIDED_KEPT = 10_000
-const SUBMIT = luaSource('submit', { TIME_DIGITS, REVIEW_QUEUE_MAX, REVIEW_DECIDED_KEPT, EVENTS_KEPT, LIVE_TOP }, [BOARD_PRELUDE, luaPiece('review-decide'), luaPiece('events')])
+const SUBMIT = luaSource('submit', { TIME_DIGITS, REVIEW_QUEUE_MAX, REVIEW_DECIDED_KEPT, OUTBOX_MAX, LIVE_TOP }, [BOARD_PRELUDE, luaPiece('review-decide'), luaPiece('events')])
 const ME = BOARD_PRELUDE + luaSource('me')
 const TOP = BOARD_PRELUDE + luaSource('top')
 const AROUND = BOARD_PRELUDE + luaSource('around')
 const PLAYERS = BOARD_PRELUDE + luaSource('players')
-const SET_VISIBILITY = luaSource('set-visibility', { TIME_DIGITS, EVENTS_KEPT }, [luaPiece('events')])
+const SET_VISIBILITY = luaSource('set-visibility', { TIME_DIGITS, OUTBOX_MAX }, [luaPiece('events')])
 const ENTRY = luaSource('entry')
 const DELETE_ENTRY = luaSource('delete-entry')
 const SEASONS = SEASON_OF + luaSource('seasons')

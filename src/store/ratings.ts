@@ -1,7 +1,7 @@
 import type { RedisClient as Redis } from './redis-client.js'
 import { keys } from './keys.js'
 import { defineScript, luaPiece, luaSource } from './scripts.js'
-import { EVENTS_KEPT } from './events.js'
+import { OUTBOX_MAX } from './events.js'
 import { TIME_DIGITS } from './keys.js'
 
 /*
@@ -11,8 +11,8 @@ import { TIME_DIGITS } from './keys.js'
  * Every script returns {sum, count, mine or ''}.
  */
 const RATING_EVENTS = [luaPiece('events'), luaPiece('rating-changed')]
-const RATE = luaSource('rate', { TIME_DIGITS, EVENTS_KEPT }, RATING_EVENTS)
-const UNRATE = luaSource('unrate', { TIME_DIGITS, EVENTS_KEPT }, RATING_EVENTS)
+const RATE = luaSource('rate', { TIME_DIGITS, OUTBOX_MAX }, RATING_EVENTS)
+const UNRATE = luaSource('unrate', { TIME_DIGITS, OUTBOX_MAX }, RATING_EVENTS)
 const READ = luaSource('rating-read')
 
 export interface RatingSummary {

@@ -3,7 +3,7 @@ import { keys, reviewKeys } from './keys.js'
 import { defineScript, luaPiece, luaSource } from './scripts.js'
 import { REVIEW_DECIDED_KEPT } from './leaderboard.js'
 import { TIME_DIGITS } from './keys.js'
-import { EVENTS_KEPT } from './events.js'
+import { OUTBOX_MAX } from './events.js'
 
 /** Why a score was held: the game's review rule it met (docs/interface.md#fair-play). */
 export type ReviewRule = 'review_above' | 'review_below' | 'review_factor'
@@ -32,7 +32,7 @@ export type ReviewList = 'pending' | 'decided'
 /** What a held id looks like (the game's sequence number). */
 export const HELD_ID_PATTERN = /^[1-9][0-9]{0,14}$/
 
-const REJECT = luaSource('review-reject', { REVIEW_DECIDED_KEPT, TIME_DIGITS, EVENTS_KEPT }, [luaPiece('review-decide'), luaPiece('events')])
+const REJECT = luaSource('review-reject', { REVIEW_DECIDED_KEPT, TIME_DIGITS, OUTBOX_MAX }, [luaPiece('review-decide'), luaPiece('events')])
 
 const iso = (ms: string | undefined): string | null => ms === undefined ? null : new Date(Number(ms)).toISOString()
 

@@ -4,7 +4,7 @@ import { checkReplicated, writeConcernOf, type RedisClient as Redis } from './re
 import { projectPath } from '../ops/paths.js'
 import type { Limits } from './limits.js'
 import { child, metrics } from '../ops/metrics.js'
-import { EVENTS_KEPT } from './events.js'
+import { OUTBOX_MAX } from './events.js'
 import { TIME_DIGITS } from './keys.js'
 
 export type ScriptArg = string | number
@@ -160,7 +160,7 @@ const CREATE_HASH = luaSource('create-hash')
 const UPDATE_HASH = luaSource('update-hash')
 const CREATE_GAME = luaSource('create-game')
 const UPDATE_GAME = SEASON_OF + luaSource('update-game')
-const CLOSE_SEASON = luaSource('close-season', { TIME_DIGITS, EVENTS_KEPT }, [SEASON_OF, luaPiece('events')])
+const CLOSE_SEASON = luaSource('close-season', { TIME_DIGITS, OUTBOX_MAX }, [SEASON_OF, luaPiece('events')])
 
 /** The record scripts (games, keys, users): create-if-absent and update-if-present. */
 export function hashScripts (redis: Redis) {

@@ -1,6 +1,6 @@
 import type { RedisClient as Redis } from './redis-client.js'
 import { TIME_DIGITS, boardScopes, keys } from './keys.js'
-import { EVENTS_KEPT } from './events.js'
+import { EVENTS_KEPT, OUTBOX_MAX } from './events.js'
 import type { Period } from './periods.js'
 import { defineScript, luaPiece, luaSource } from './scripts.js'
 
@@ -20,11 +20,12 @@ export const DONE_KEPT = 1_000
 const DELIVERY_LIMITS = { BACKLOG_MAX, DONE_KEPT }
 const CREATE = luaSource('webhook-create')
 const DELETE = luaSource('webhook-delete')
-const ENQUEUE = luaSource('webhook-enqueue', DELIVERY_LIMITS, [luaPiece('deliveries')])
+const ENQUEUE = luaSource('webhook-enqueue', { ...DELIVERY_LIMITS, EVENTS_KEPT }, [luaPiece('deliveries')])
+const OUTBOX_READ = luaSource('outbox-read')
 const CLAIM = luaSource('webhook-claim')
 const SETTLE = luaSource('webhook-settle', DELIVERY_LIMITS, [luaPiece('deliveries')])
 const REDELIVER = luaSource('webhook-redeliver')
-const PERIOD_CLOSED = luaSource('period-closed', { TIME_DIGITS, EVENTS_KEPT }, [luaPiece('events')])
+const PERIOD_CLOSED = luaSource('period-closed', { TIME_DIGITS, OUTBOX_MAX }, [luaPiece('events')])
 /** How long a period.closed marker is kept: longer than any period, so an ended one is told once. */
 const PERIOD_MARKER_S = 40 * 86_400
 
@@ -63,6 +64,9 @@ export interface StoredDelivery {
   claim?: string
 }
 
+/** An outbox entry as Redis gives it: its id, and its fields as names and values. */
+export type OutboxEntry = [id: string, fields: string[]]
+
 /** A delivery to make: which webhook (by id), its message id, type and body. */
 export interface NewDelivery {
   webhookId: string
@@ -78,6 +82,7 @@ function webhookOf (id: string, text: string): StoredWebhook {
 export function createWebhookStore (redis: Redis) {
   const createScript = defineScript<number>(redis, 'rankWebhookCreate', CREATE, { writes: true })
   const deleteScript = defineScript<number>(redis, 'rankWebhookDelete', DELETE, { writes: true })
+  const outboxReadScript = defineScript<[OutboxEntry[], number]>(redis, 'rankOutboxRead', OUTBOX_READ, { writes: true })
   const enqueueScript = defineScript<string[]>(redis, 'rankWebhookEnqueue', ENQUEUE, { writes: true })
   const claimScript = defineScript<string[]>(redis, 'rankWebhookClaim', CLAIM, { writes: true })
   const settleScript = defineScript<number>(redis, 'rankWebhookSettle', SETTLE, { writes: true })
@@ -126,9 +131,21 @@ export function createWebhookStore (redis: Redis) {
     },
 
     /**
+     * Up to `count` new outbox entries for `consumer` of the group
+     * `webhooks`, and how many events the outbox could not take (it was
+     * full) since a dispatcher last reported them: each is reported once.
+     */
+    async readOutbox (gameId: string, consumer: string, count: number): Promise<{ entries: OutboxEntry[], dropped: number }> {
+      const [entries, dropped] = await outboxReadScript([keys.events(gameId), keys.game(gameId)], [consumer, count])
+      return { entries, dropped }
+    },
+
+    /**
      * Makes the deliveries and acknowledges the outbox entries they came
      * from (`acks`), in one script call; a webhook deleted meanwhile gets
-     * none. Returns the ids of the deliveries made.
+     * none. Then trims the outbox to about EVENTS_KEPT entries, never one
+     * the group has not read and acknowledged. Returns the ids of the
+     * deliveries made.
      */
     async enqueue (gameId: string, now: number, acks: string[], deliveries: NewDelivery[]): Promise<string[]> {
       const webhookIds = [...new Set(deliveries.map(delivery => delivery.webhookId))]

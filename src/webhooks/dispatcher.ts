@@ -3,8 +3,8 @@ import { hostname } from 'node:os'
 import type { FastifyBaseLogger } from 'fastify'
 import type { RedisClient as Redis } from '../store/redis-client.js'
 import { keys } from '../store/keys.js'
-import { eventOf, type GameEvent } from '../store/events.js'
-import type { NewDelivery, StoredDelivery, StoredWebhook, WebhookStore } from '../store/webhooks.js'
+import { OUTBOX_MAX, eventOf, type GameEvent } from '../store/events.js'
+import type { NewDelivery, OutboxEntry, StoredDelivery, StoredWebhook, WebhookStore } from '../store/webhooks.js'
 import { attemptDelivery } from './send.js'
 import { currentPeriod } from '../store/boards.js'
 import { previousPeriod } from '../store/periods.js'
@@ -86,8 +86,6 @@ export function subscribes (webhook: Pick<StoredWebhook, 'events'>, type: string
   return webhook.events.includes('*') || webhook.events.includes(type)
 }
 
-type StreamEntry = [id: string, fields: string[]]
-
 export function createDispatcher (redis: Redis, store: WebhookStore, options: DispatcherOptions) {
   const consumer = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`
   const inFlightOf = new Map<string, number>()
@@ -125,14 +123,17 @@ export function createDispatcher (redis: Redis, store: WebhookStore, options: Di
   }
 
   /** New outbox entries for this process, and (now and then) entries a dead process left unacknowledged. */
-  async function readOutbox (gameId: string): Promise<{ entries: StreamEntry[], gone: string[] }> {
+  async function readOutbox (gameId: string): Promise<{ entries: OutboxEntry[], gone: string[] }> {
     const outbox = keys.events(gameId)
-    const read = await redis.xreadgroup('GROUP', GROUP, consumer, 'COUNT', READ_COUNT, 'STREAMS', outbox, '>') as Array<[string, StreamEntry[]]> | null
-    const entries = read?.[0]?.[1] ?? []
+    const { entries, dropped } = await store.readOutbox(gameId, consumer, READ_COUNT)
+    if (dropped > 0) {
+      metrics.eventsDropped.inc(dropped)
+      options.log.error({ game_id: gameId, events_dropped: dropped }, `${dropped} events of game ${gameId} were never written, so no webhook gets them: its outbox held ${OUTBOX_MAX} events no process had read (does any run with WEBHOOK_DISPATCH on?)`)
+    }
     const gone: string[] = []
     if (Date.now() - (claimedAt.get(gameId) ?? 0) >= claimIdleMs / 2) {
       claimedAt.set(gameId, Date.now())
-      const [, claimed, deleted] = await redis.xautoclaim(outbox, GROUP, consumer, claimIdleMs, '0-0', 'COUNT', READ_COUNT) as [string, Array<StreamEntry | null>, string[]]
+      const [, claimed, deleted] = await redis.xautoclaim(outbox, GROUP, consumer, claimIdleMs, '0-0', 'COUNT', READ_COUNT) as [string, Array<OutboxEntry | null>, string[]]
       for (const entry of claimed) if (entry !== null) entries.push(entry)
       gone.push(...deleted ?? [])
     }

@@ -8,7 +8,7 @@
 -- the live boards are told (KEYS[6]).
 -- Returns the closed season's number, 0 when the game does not exist, -1
 -- when its current season is another.
-local game, seasons, nextUsage, board, outbox, live = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local game, seasons, nextUsage, board, outbox, live = KEYS[1], KEYS[2], KEYS[3], KEYS[4], outboxOf(KEYS[1], KEYS[5]), KEYS[6]
 if redis.call('EXISTS', game) == 0 then return 0 end
 local season = seasonOf(redis.call('HGET', game, 'season'))
 if season ~= tonumber(ARGV[1]) then return -1 end

@@ -4,7 +4,7 @@
 -- its record) has webhooks: once, whichever process sees the end first
 -- (KEYS[2], a marker kept ARGV[5] seconds). A board whose keys have
 -- expired (keep_periods 0) gives an empty top. Returns 1 when written.
-local game, marker, board, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local game, marker, board, outbox = KEYS[1], KEYS[2], KEYS[3], outboxOf(KEYS[1], KEYS[4])
 local settings = redis.call('HMGET', game, 'webhooks', 'notify_top', 'order')
 if not hasWebhooks(settings[1]) then return 0 end
 if not redis.call('SET', marker, '1', 'NX', 'EX', ARGV[5]) then return 0 end

@@ -10,7 +10,7 @@
 -- flags, the game's order.
 -- Returns 0 when the player has no entry on the first board (the flags are
 -- set all the same, and the other boards are seen to), else 1.
-local hidden, hiddenUsers, game, outbox, live = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local hidden, hiddenUsers, game, outbox, live = KEYS[1], KEYS[2], KEYS[3], outboxOf(KEYS[3], KEYS[4]), KEYS[5]
 local FIRST_BOARD_KEY = 6
 local player, boardHidden, userHidden, order = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local function isHidden () return redis.call('SISMEMBER', hidden, player) == 1 or redis.call('SISMEMBER', hiddenUsers, player) == 1 end

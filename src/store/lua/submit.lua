@@ -32,7 +32,7 @@
 local board, entries, metas, hidden, hiddenUsers, usage, seen, deleted = KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
 local review, reviewPending, reviewPlayers, reviewSequence = KEYS[10], KEYS[11], KEYS[13], KEYS[14]
 local reviewKeys = {KEYS[10], KEYS[11], KEYS[12], KEYS[13]}
-local outbox, live = KEYS[15], KEYS[16]
+local outbox, live = outboxOf(KEYS[1], KEYS[15]), KEYS[16]
 local FIRST_PERIOD_KEY = 17
 -- A board whose first LIVE_TOP changed tells the live boards (SPUBLISH on the game's channel).
 local function topChanged (boardKey, member, scope)

@@ -10,11 +10,27 @@
 -- A webhook deleted since it was named gets nothing. A webhook with
 -- BACKLOG_MAX pending deliveries gets the new one as dead at once ("backlog
 -- full"), so a receiver that is down cannot fill Redis.
+-- Then trims the outbox to about EVENTS_KEPT entries, taking only entries
+-- the group has read and acknowledged: an event waits for a dispatcher
+-- however far behind it is (up to the outbox's bound, OUTBOX_MAX, which
+-- only a game no process dispatches for reaches).
 -- Returns the ids of the deliveries made.
 local webhooks, deliveries, sequence, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local now = tonumber(ARGV[1])
 local acks = tonumber(ARGV[2])
 if acks > 0 then redis.call('XACK', outbox, 'webhooks', unpack(ARGV, 3, 2 + acks)) end
+local excess = redis.call('XLEN', outbox) - EVENTS_KEPT
+if excess > 0 then
+  -- The oldest entry still pending (read, not acknowledged), else the group's last-delivered id: XTRIM MINID keeps it and all after it.
+  local keep = redis.call('XPENDING', outbox, 'webhooks')[2]
+  if not keep then
+    for _, group in ipairs(redis.call('XINFO', 'GROUPS', outbox)) do
+      for i = 1, #group - 1, 2 do if group[i] == 'last-delivered-id' then keep = group[i + 1] end end
+    end
+  end
+  -- Approximate (whole stream nodes), at most `excess` entries: cheap, and never below EVENTS_KEPT.
+  if keep then redis.call('XTRIM', outbox, 'MINID', '~', keep, 'LIMIT', excess) end
+end
 local arg = 3 + acks
 local count = tonumber(ARGV[arg])
 local ids = {}

@@ -1,14 +1,24 @@
 -- Included by the scripts that write a game's outbox (store/events.ts):
 -- a Redis Stream in the game's slot, written in the same step as the change
--- it tells of, trimmed to about EVENTS_KEPT entries. Scores go in as their
--- digits (strings), so the whole range of a score is kept exactly; the
--- reader turns them back into numbers.
+-- it tells of. The dispatcher trims what it has read to about EVENTS_KEPT
+-- entries (store/events.ts); an outbox that holds OUTBOX_MAX entries (no
+-- dispatcher has read it for long) takes no more: the event is counted in
+-- the game's record instead (events_dropped), and the next dispatcher to
+-- read the outbox reports it. Scores go in as their digits (strings), so
+-- the whole range of a score is kept exactly; the reader turns them back
+-- into numbers.
 -- Whether a game writes its outbox: its record's `webhooks` field (their count) above 0.
 local function hasWebhooks (count) return (tonumber(count or '') or 0) > 0 end
 -- A game's notify_top as its record holds it: 1 to 100, 10 when unset.
 local function notifyTopOf (text) return math.min(math.max(tonumber(text or '') or 10, 1), 100) end
+-- A game's outbox as emit takes it: its stream, and its record (where what it could not take is counted).
+local function outboxOf (game, stream) return { game = game, stream = stream } end
 local function emit (outbox, kind, data)
-  redis.call('XADD', outbox, 'MAXLEN', '~', EVENTS_KEPT, '*', 'type', kind, 'data', cjson.encode(data))
+  if redis.call('XLEN', outbox.stream) >= OUTBOX_MAX then
+    redis.call('HINCRBY', outbox.game, 'events_dropped', 1)
+    return
+  end
+  redis.call('XADD', outbox.stream, '*', 'type', kind, 'data', cjson.encode(data))
 end
 -- A board's score (ZSET score) as the player's score, in digits.
 local function scoreOfBoard (boardScore, lower)

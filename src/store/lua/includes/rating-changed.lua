@@ -6,5 +6,5 @@ local function ratingChanged (game, outbox, stats)
   local sum, count = tonumber(stats[1] or '0'), tonumber(stats[2] or '0')
   local average = 0
   if count > 0 then average = math.floor(sum * 100 / count + 0.5) / 100 end
-  emit(outbox, 'rating.changed', { average = average, count = count })
+  emit(outboxOf(game, outbox), 'rating.changed', { average = average, count = count })
 end
