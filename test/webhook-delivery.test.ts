@@ -4,6 +4,8 @@ import { buildApp } from '../src/http/app.js'
 import { loadConfig } from '../src/ops/config.js'
 import { keys } from '../src/store/keys.js'
 import { EVENTS_KEPT, OUTBOX_MAX } from '../src/store/events.js'
+import { BACKLOG_MAX } from '../src/store/webhooks.js'
+import { metrics } from '../src/ops/metrics.js'
 import { ADMIN_TOKEN, admin, buildTestApp, buildTestApps, createGame, dataOf, submit } from './helpers/app.js'
 import { startReceiver, verified, type Receiver } from './helpers/receiver.js'
 
@@ -161,4 +163,27 @@ t.test('a full outbox takes no more events: they are counted, reported once by a
   t.same(receiver.accepted().map(delivery => verified(secret, delivery).data.player_name), ['told'], 'the next event is written and delivered; the dropped one never is')
   t.match(dataOf(await admin(writer, 'GET', `/admin/games/${game.gameId}/events?limit=1`)), { dropped: 2 }, 'the count stays in the listing')
   t.equal(lines.map(line => JSON.parse(line) as Record<string, unknown>).filter(line => line.level === 50).length, 1, 'and is not reported again')
+})
+
+t.test(`a webhook with ${BACKLOG_MAX} deliveries pending gets new ones dead at once: listed, counted, logged once`, async t => {
+  const receiver = await receiverFor(t, { hang: true })
+  const { app: writer, redis } = await buildTestApp(t, { ...FAST, WEBHOOK_DISPATCH: 'false' })
+  const game = await createGame(writer)
+  const webhook = dataOf(await admin(writer, 'POST', `/admin/games/${game.gameId}/webhooks`, { url: receiver.url, events: ['score.best'] }))
+  await writeEvents(writer.redis, game.gameId, BACKLOG_MAX + 5)
+  const before = (await metrics.webhookBacklogFull.get()).values[0]?.value ?? 0
+
+  const lines: string[] = []
+  // Its receiver hangs for a minute: nothing it is sent ends while the outbox is read.
+  const dispatcher = await buildApp(loadConfig({ NODE_ENV: 'test', ADMIN_TOKEN, REDIS_URL: redis.url, LOG_LEVEL: 'warn', ...FAST, WEBHOOK_TIMEOUT_MS: '60000' }), { logStream: { write: line => { lines.push(line) } } })
+  t.teardown(async () => { await dispatcher.close() })
+  await outboxRead(writer.redis, game.gameId)
+  const deliveries = `/admin/games/${game.gameId}/webhooks/${webhook.webhook_id}/deliveries`
+  t.match(dataOf(await admin(writer, 'GET', `${deliveries}?status=pending&limit=1`)), { total: BACKLOG_MAX }, `${BACKLOG_MAX} pending`)
+  const dead = dataOf(await admin(writer, 'GET', `${deliveries}?status=done`))
+  t.equal(dead.total, 5, 'the 5 past them are finished at once')
+  t.match(dead.items, Array.from({ length: 5 }, () => ({ status: 'dead', attempts: 0, last_error: `backlog full: ${BACKLOG_MAX} deliveries were already pending` })), 'dead, never tried, saying why')
+  t.equal(((await metrics.webhookBacklogFull.get()).values[0]?.value ?? 0) - before, 5, 'counted in ranking_webhook_backlog_full_total')
+  const warnings = lines.map(line => JSON.parse(line) as Record<string, unknown>).filter(line => line.level === 40 && line.game_id === game.gameId)
+  t.match(warnings, [{ dead: 5, msg: new RegExp(`a webhook of game ${game.gameId} has ${BACKLOG_MAX} deliveries pending: new ones are dead at once`) }], 'one warning')
 })

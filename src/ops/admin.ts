@@ -552,7 +552,7 @@ export function createAdmin ({ records, review, webhooks, events, webhookAllowPr
       const webhook = await existingWebhook(game.game_id, webhookId)
       const at = Date.now()
       const body = bodyOf({ type: TEST_EVENT, timestamp: new Date(at).toISOString(), data: { game_id: game.game_id, webhook_id: webhook.webhook_id } })
-      const [id] = await webhooks.enqueue(game.game_id, at, [], [{ webhookId: webhook.webhook_id, messageId: `test_${randomBytes(12).toString('hex')}`, type: TEST_EVENT, body }])
+      const { made: [id] } = await webhooks.enqueue(game.game_id, at, [], [{ webhookId: webhook.webhook_id, messageId: `test_${randomBytes(12).toString('hex')}`, type: TEST_EVENT, body }])
       const delivery = id === undefined ? null : await webhooks.delivery(game.game_id, id)
       return publicDelivery(delivery ?? fail('not_found', 'No such webhook for this game.'))
     },

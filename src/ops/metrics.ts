@@ -56,6 +56,10 @@ export const metrics = {
     help: 'From an event to its successful delivery (retries included), for deliveries this process made.',
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600, 86400]
   }),
+  webhookBacklogFull: new Counter({
+    name: 'ranking_webhook_backlog_full_total',
+    help: 'Deliveries this process made dead at once because their webhook already had its most pending deliveries (its receiver is down or slower than the events); they can be delivered again.'
+  }),
   eventsDropped: new Counter({
     name: 'ranking_events_dropped_total',
     help: `Events a game's outbox could not take (it held ${OUTBOX_MAX} events no process had read), as reported by this process's dispatcher: each is reported once, by one process, and logged.`

@@ -83,7 +83,7 @@ export function createWebhookStore (redis: Redis) {
   const createScript = defineScript<number>(redis, 'rankWebhookCreate', CREATE, { writes: true })
   const deleteScript = defineScript<number>(redis, 'rankWebhookDelete', DELETE, { writes: true })
   const outboxReadScript = defineScript<[OutboxEntry[], number]>(redis, 'rankOutboxRead', OUTBOX_READ, { writes: true })
-  const enqueueScript = defineScript<string[]>(redis, 'rankWebhookEnqueue', ENQUEUE, { writes: true })
+  const enqueueScript = defineScript<[string[], number]>(redis, 'rankWebhookEnqueue', ENQUEUE, { writes: true })
   const claimScript = defineScript<string[]>(redis, 'rankWebhookClaim', CLAIM, { writes: true })
   const settleScript = defineScript<number>(redis, 'rankWebhookSettle', SETTLE, { writes: true })
   const redeliverScript = defineScript<string | string[]>(redis, 'rankWebhookRedeliver', REDELIVER, { writes: true })
@@ -145,17 +145,19 @@ export function createWebhookStore (redis: Redis) {
      * from (`acks`), in one script call; a webhook deleted meanwhile gets
      * none. Then trims the outbox to about EVENTS_KEPT entries, never one
      * the group has not read and acknowledged. Returns the ids of the
-     * deliveries made.
+     * deliveries made, and how many of them were dead at once (their
+     * webhook had BACKLOG_MAX pending).
      */
-    async enqueue (gameId: string, now: number, acks: string[], deliveries: NewDelivery[]): Promise<string[]> {
+    async enqueue (gameId: string, now: number, acks: string[], deliveries: NewDelivery[]): Promise<{ made: string[], backlogFull: number }> {
       const webhookIds = [...new Set(deliveries.map(delivery => delivery.webhookId))]
       const index = new Map(webhookIds.map((id, i) => [id, i + 1]))
-      return await enqueueScript(
+      const [made, backlogFull] = await enqueueScript(
         [keys.webhooks(gameId), keys.deliveries(gameId), keys.deliverySequence(gameId), keys.events(gameId),
           ...webhookIds.flatMap(id => [keys.deliveriesDue(gameId, id), keys.deliveriesDone(gameId, id)])],
         [now, acks.length, ...acks, webhookIds.length, ...webhookIds,
           ...deliveries.flatMap(delivery => [index.get(delivery.webhookId) as number, delivery.messageId, delivery.type, delivery.body])]
       )
+      return { made, backlogFull }
     },
 
     /** Up to `limit` of the webhook's due deliveries, claimed for one attempt each under a lease. */

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { RedisClient as Redis } from '../store/redis-client.js'
 import { keys } from '../store/keys.js'
 import { OUTBOX_MAX, eventOf, type GameEvent } from '../store/events.js'
-import type { NewDelivery, OutboxEntry, StoredDelivery, StoredWebhook, WebhookStore } from '../store/webhooks.js'
+import { BACKLOG_MAX, type NewDelivery, type OutboxEntry, type StoredDelivery, type StoredWebhook, type WebhookStore } from '../store/webhooks.js'
 import { attemptDelivery } from './send.js'
 import { currentPeriod } from '../store/boards.js'
 import { previousPeriod } from '../store/periods.js'
@@ -47,7 +47,7 @@ export interface DispatcherOptions {
 }
 
 /** Attempts in flight to one webhook, from one process. */
-export const PER_WEBHOOK_IN_FLIGHT = 4
+export const PER_WEBHOOK_IN_FLIGHT = 16
 /** The longest wait between two attempts. */
 export const MAX_RETRY_DELAY_MS = 3_600_000
 /** Outbox entries read at a time, and at most READS_PER_ROUND times per game per round (a busy game's outbox is drained, a burst is spread over rounds). */
@@ -63,6 +63,7 @@ const GROUP = 'webhooks'
 /** Consumers of the outbox's group (one per process that ever ran) idle this long with nothing pending are forgotten, now and then. */
 const CONSUMER_IDLE_MS = 86_400_000
 const CONSUMERS_CHECK_MS = 600_000
+const BACKLOG_FULL_LOG_MS = 60_000
 
 /** How late a period's period.closed may still be written: a period that ended longer ago (the service was down) is not told. */
 const PERIOD_CLOSED_WITHIN_MS = 86_400_000
@@ -173,9 +174,19 @@ export function createDispatcher (redis: Redis, store: WebhookStore, options: Di
         if (subscribes(webhook, event.type)) deliveries.push({ webhookId: webhook.webhook_id, messageId: messageIdOf(gameId, id), type: event.type, body })
       }
     }
-    await store.enqueue(gameId, Date.now(), [...entries.map(([id]) => id), ...gone], deliveries)
+    const { backlogFull } = await store.enqueue(gameId, Date.now(), [...entries.map(([id]) => id), ...gone], deliveries)
+    if (backlogFull > 0) {
+      metrics.webhookBacklogFull.inc(backlogFull)
+      if (Date.now() - (backlogToldAt.get(gameId) ?? 0) >= BACKLOG_FULL_LOG_MS) {
+        backlogToldAt.set(gameId, Date.now())
+        options.log.warn({ game_id: gameId, dead: backlogFull }, `a webhook of game ${gameId} has ${BACKLOG_MAX} deliveries pending: new ones are dead at once (its receiver is down or slower than the events; they can be delivered again, POST .../redeliver)`)
+      }
+    }
     return entries.length
   }
+
+  /** When this process last logged a full backlog, per game: at most once a minute, the metric counts every one. */
+  const backlogToldAt = new Map<string, number>()
 
   async function attempt (gameId: string, webhook: StoredWebhook, delivery: StoredDelivery): Promise<void> {
     const result = await attemptDelivery(webhook.url, webhook.secret, delivery.message_id, delivery.body, { timeoutMs: options.timeoutMs, allowPrivate: options.allowPrivate })

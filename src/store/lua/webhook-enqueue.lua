@@ -14,7 +14,7 @@
 -- the group has read and acknowledged: an event waits for a dispatcher
 -- however far behind it is (up to the outbox's bound, OUTBOX_MAX, which
 -- only a game no process dispatches for reaches).
--- Returns the ids of the deliveries made.
+-- Returns the ids of the deliveries made, and how many of them were dead at once.
 local webhooks, deliveries, sequence, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local now = tonumber(ARGV[1])
 local acks = tonumber(ARGV[2])
@@ -36,7 +36,7 @@ local count = tonumber(ARGV[arg])
 local ids = {}
 for i = 1, count do ids[i] = ARGV[arg + i] end
 arg = arg + count + 1
-local made = {}
+local made, full = {}, 0
 while arg <= #ARGV do
   local index, message, kind, body = tonumber(ARGV[arg]), ARGV[arg + 1], ARGV[arg + 2], ARGV[arg + 3]
   arg = arg + 4
@@ -47,6 +47,7 @@ while arg <= #ARGV do
     local record = { delivery_id = id, webhook_id = webhookId, message_id = message, type = kind, body = body, attempts = 0, created_at = now, status = 'pending' }
     if redis.call('ZCARD', due) >= BACKLOG_MAX then
       record.status, record.last_error, record.finished_at = 'dead', 'backlog full: ' .. BACKLOG_MAX .. ' deliveries were already pending', now
+      full = full + 1
       redis.call('ZADD', done, now, id)
       trimDone(deliveries, done)
     else
@@ -57,4 +58,4 @@ while arg <= #ARGV do
     table.insert(made, id)
   end
 end
-return made
+return { made, full }
