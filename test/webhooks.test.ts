@@ -254,6 +254,16 @@ t.test('a receiver that hangs or answers slowly delays nobody else', async t => 
   t.equal(hanging.received.length, PER_WEBHOOK_IN_FLIGHT, `the hanging receiver holds its own slots, ${PER_WEBHOOK_IN_FLIGHT}, no more`)
 })
 
+t.test('a receiver that never answers fails the attempt at the timeout', async t => {
+  const hanging = await receiverFor(t, { hang: true })
+  const game = await createGame(app)
+  const made = await hook(app, game, { url: hanging.url, events: ['score.best'] })
+  dataOf(await send(game, 'p1', 1))
+  const pending = `/admin/games/${game.gameId}/webhooks/${made.webhook_id}/deliveries?status=pending`
+  await waitFor(async () => dataOf(await admin(app, 'GET', pending)).items[0]?.last_error != null)
+  t.match(dataOf(await admin(app, 'GET', pending)).items[0], { status: 'pending', last_error: 'no answer within 500 ms', last_status: null }, 'failed, to be tried again')
+})
+
 t.test('a test event goes to that webhook only', async t => {
   const receiver = await receiverFor(t)
   const other = await receiverFor(t)

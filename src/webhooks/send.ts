@@ -105,7 +105,6 @@ export async function attemptDelivery (url: string, secret: string, messageId: s
       method: 'POST',
       agent: agents[target.protocol as 'http:' | 'https:'],
       ...(allowPrivate ? {} : { lookup: publicLookup }),
-      signal: AbortSignal.timeout(timeoutMs),
       headers: {
         'content-type': 'application/json',
         'content-length': Buffer.byteLength(body),
@@ -116,15 +115,18 @@ export async function attemptDelivery (url: string, secret: string, messageId: s
       }
     }, response => {
       const status = response.statusCode ?? 0
-      // Only the status matters; the rest of the answer is read and dropped.
+      // Only the status matters; the rest of the answer is read and dropped, within the same timeout.
+      response.on('close', () => { clearTimeout(timer) })
       response.resume()
       response.on('error', () => {})
       const delivered = status >= 200 && status < 300
       resolve(done({ delivered, status, ...(delivered ? {} : { error: `the receiver answered HTTP ${status}` }) }))
     })
-    request.on('error', (error: Error & { code?: string }) => {
-      const reason = error.name === 'AbortError' || error.code === 'ABORT_ERR' ? `no answer within ${timeoutMs} ms` : error.message
-      resolve(done({ delivered: false, error: reason }))
+    // A plain timer, not AbortSignal.timeout: at thousands of deliveries a second, its bookkeeping was a tenth of the dispatcher's CPU.
+    const timer = setTimeout(() => { request.destroy(new Error(`no answer within ${timeoutMs} ms`)) }, timeoutMs)
+    request.on('error', (error: Error) => {
+      clearTimeout(timer)
+      resolve(done({ delivered: false, error: error.message }))
     })
     request.end(body)
   })
