@@ -22,7 +22,7 @@ const CREATE = luaSource('webhook-create')
 const DELETE = luaSource('webhook-delete')
 const ENQUEUE = luaSource('webhook-enqueue', { ...DELIVERY_LIMITS, EVENTS_KEPT }, [luaPiece('deliveries')])
 const OUTBOX_READ = luaSource('outbox-read')
-const CLAIM = luaSource('webhook-claim')
+const CLAIM = luaSource('webhook-claim', {}, [luaPiece('deliveries')])
 const SETTLE = luaSource('webhook-settle', DELIVERY_LIMITS, [luaPiece('deliveries')])
 const REDELIVER = luaSource('webhook-redeliver')
 const PERIOD_CLOSED = luaSource('period-closed', { TIME_DIGITS, OUTBOX_MAX }, [luaPiece('events')])
@@ -85,7 +85,7 @@ export function createWebhookStore (redis: Redis) {
   const outboxReadScript = defineScript<[OutboxEntry[], number]>(redis, 'rankOutboxRead', OUTBOX_READ, { writes: true })
   const enqueueScript = defineScript<[string[], number]>(redis, 'rankWebhookEnqueue', ENQUEUE, { writes: true })
   const claimScript = defineScript<string[]>(redis, 'rankWebhookClaim', CLAIM, { writes: true })
-  const settleScript = defineScript<number>(redis, 'rankWebhookSettle', SETTLE, { writes: true })
+  const settleScript = defineScript<[number, string[]]>(redis, 'rankWebhookSettle', SETTLE, { writes: true })
   const redeliverScript = defineScript<string | string[]>(redis, 'rankWebhookRedeliver', REDELIVER, { writes: true })
   const periodClosedScript = defineScript<number>(redis, 'rankPeriodClosed', PERIOD_CLOSED, { writes: true })
   const deliveryKeys = (gameId: string, webhookId: string): string[] => [keys.deliveriesDue(gameId, webhookId), keys.deliveries(gameId), keys.deliveriesDone(gameId, webhookId)]
@@ -166,11 +166,17 @@ export function createWebhookStore (redis: Redis) {
       return claimed.map(text => JSON.parse(text) as StoredDelivery)
     },
 
-    /** Records an attempt's end; false when a later claim owns the delivery now. */
-    async settle (gameId: string, delivery: StoredDelivery, outcome: { status: 'delivered' | 'retry' | 'dead', at: number, nextAt?: number, httpStatus?: number, error?: string, durationMs: number }): Promise<boolean> {
-      return await settleScript(deliveryKeys(gameId, delivery.webhook_id), [
-        delivery.delivery_id, delivery.claim ?? '', outcome.status, outcome.at, outcome.nextAt ?? '', outcome.httpStatus ?? '', outcome.error ?? '', Math.round(outcome.durationMs)
-      ]) === 1
+    /**
+     * Records an attempt's end (`recorded` false when a later claim owns the
+     * delivery now) and, with `next`, claims up to `next.limit` due
+     * deliveries of the same webhook in the same call, as claim() does.
+     */
+    async settle (gameId: string, delivery: StoredDelivery, outcome: { status: 'delivered' | 'retry' | 'dead', at: number, nextAt?: number, httpStatus?: number, error?: string, durationMs: number }, next?: { claim: string, leaseMs: number, limit: number }): Promise<{ recorded: boolean, claimed: StoredDelivery[] }> {
+      const [recorded, claimed] = await settleScript(deliveryKeys(gameId, delivery.webhook_id), [
+        delivery.delivery_id, delivery.claim ?? '', outcome.status, outcome.at, outcome.nextAt ?? '', outcome.httpStatus ?? '', outcome.error ?? '', Math.round(outcome.durationMs),
+        next?.claim ?? '', next?.leaseMs ?? 0, next?.limit ?? 0
+      ])
+      return { recorded: recorded === 1, claimed: claimed.map(text => JSON.parse(text) as StoredDelivery) }
     },
 
     async delivery (gameId: string, deliveryId: string): Promise<StoredDelivery | null> {

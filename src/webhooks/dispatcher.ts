@@ -188,7 +188,12 @@ export function createDispatcher (redis: Redis, store: WebhookStore, options: Di
   /** When this process last logged a full backlog, per game: at most once a minute, the metric counts every one. */
   const backlogToldAt = new Map<string, number>()
 
-  async function attempt (gameId: string, webhook: StoredWebhook, delivery: StoredDelivery): Promise<void> {
+  /**
+   * One attempt, recorded; the same call claims the webhook's next due
+   * delivery (unless the dispatcher is stopping), returned for this slot to
+   * attempt next.
+   */
+  async function attempt (gameId: string, webhook: StoredWebhook, delivery: StoredDelivery): Promise<StoredDelivery | undefined> {
     const result = await attemptDelivery(webhook.url, webhook.secret, delivery.message_id, delivery.body, { timeoutMs: options.timeoutMs, allowPrivate: options.allowPrivate })
     const now = Date.now()
     const firstAttempt = delivery.first_attempt_at ?? now
@@ -196,21 +201,23 @@ export function createDispatcher (redis: Redis, store: WebhookStore, options: Di
     child(metrics.webhookAttempts, status).inc()
     if (result.delivered) metrics.webhookLatency.observe((now - delivery.created_at) / 1000)
     else options.log.debug({ game_id: gameId, webhook_id: webhook.webhook_id, delivery_id: delivery.delivery_id, error: result.error }, 'webhook attempt failed')
-    await store.settle(gameId, delivery, {
+    const { claimed } = await store.settle(gameId, delivery, {
       status,
       at: now,
       nextAt: status === 'retry' ? now + retryDelay(delivery.attempts, options.retryBaseMs) : undefined,
       httpStatus: result.status,
       error: result.error,
       durationMs: result.durationMs
-    })
+    }, !stopping ? { claim: randomBytes(9).toString('base64url'), leaseMs: leaseOf(options.timeoutMs), limit: 1 } : undefined)
+    return claimed[0]
   }
 
   /**
-   * Claims what the webhook may take now and starts the attempts, without
-   * waiting for them. When a claim took all it asked for, more may be due:
-   * each attempt that ends claims again, so a webhook with a backlog keeps
-   * its slots busy instead of waiting for the next round.
+   * Claims what the webhook may take now and starts an attempt in each free
+   * slot, without waiting for them. Each slot goes on from one delivery to
+   * the next while any is due (the call that records an attempt claims the
+   * next), so a webhook with a backlog keeps its slots busy instead of
+   * waiting for the next round.
    */
   async function send (gameId: string, webhook: StoredWebhook): Promise<void> {
     const slot = `${gameId}\u0000${webhook.webhook_id}`
@@ -218,11 +225,12 @@ export function createDispatcher (redis: Redis, store: WebhookStore, options: Di
     if (free <= 0 || stopping) return
     const claim = randomBytes(9).toString('base64url')
     const claimed = await store.claim(gameId, webhook.webhook_id, Date.now(), leaseOf(options.timeoutMs), free, claim)
-    const more = claimed.length === free
-    for (const delivery of claimed) {
+    for (const first of claimed) {
       inFlight++
       inFlightOf.set(slot, (inFlightOf.get(slot) ?? 0) + 1)
-      const running: Promise<void> = attempt(gameId, webhook, delivery)
+      const running: Promise<void> = (async () => {
+        for (let delivery: StoredDelivery | undefined = first; delivery !== undefined;) delivery = await attempt(gameId, webhook, delivery)
+      })()
         .catch((error: unknown) => { options.log.warn({ err: error, game_id: gameId, webhook_id: webhook.webhook_id }, 'a webhook attempt could not be recorded; it is tried again when its lease ends') })
         .finally(() => {
           inFlight--
@@ -230,7 +238,6 @@ export function createDispatcher (redis: Redis, store: WebhookStore, options: Di
           if (left === 0) inFlightOf.delete(slot)
           else inFlightOf.set(slot, left)
           attempts.delete(running)
-          if (more && !stopping) send(gameId, webhook).catch((error: unknown) => { options.log.debug({ err: error, game_id: gameId }, 'a webhook claim failed; the next round tries again') })
         })
       attempts.add(running)
     }

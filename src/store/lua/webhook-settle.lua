@@ -4,13 +4,18 @@
 -- ARGV: delivery id, claim, outcome ('delivered', 'retry' or 'dead'), when
 -- (ms), when next due (ms, for a retry), the HTTP status ('' for none), the
 -- error ('' for none), how long the attempt took (ms).
--- Returns 1 when recorded, 0 when the claim is no longer this one's.
+-- Then, when ARGV[9] names a new claim, claims up to ARGV[11] of the
+-- webhook's due deliveries under it with a lease of ARGV[10] ms (claimDue):
+-- the slot the attempt held goes on to the next without another call.
+-- Returns { 1 when recorded, 0 when the claim is no longer this one's,
+-- the records claimed next (JSON) }.
 local due, deliveries, done = KEYS[1], KEYS[2], KEYS[3]
 local id, claim, outcome, now = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+local function next () return ARGV[9] ~= '' and claimDue(due, deliveries, now, tonumber(ARGV[10]), tonumber(ARGV[11]), ARGV[9]) or {} end
 local text = redis.call('HGET', deliveries, id)
-if not text then return 0 end
+if not text then return { 0, next() } end
 local record = cjson.decode(text)
-if record.claim ~= claim then return 0 end
+if record.claim ~= claim then return { 0, next() } end
 record.claim = nil
 record.last_status = tonumber(ARGV[6]) or cjson.null
 record.last_error = ARGV[7] ~= '' and ARGV[7] or cjson.null
@@ -27,4 +32,4 @@ else
   trimDone(deliveries, done)
 end
 redis.call('HSET', deliveries, id, cjson.encode(record))
-return 1
+return { 1, next() }
