@@ -47,7 +47,7 @@ t.test('action=live: the top at once, then a frame whenever it changes', async t
   dataOf(await submit(app, game, { player: 'bo', score: 20 }))
   t.same(names(await stream.frame(1)), ['bo', 'ana'], 'a new first place')
   t.equal(stream.frames[1]!.id, '2')
-  await new Promise(resolve => setTimeout(resolve, 500))
+  for (let i = 0; i < 200 && !stream.comments.includes('heartbeat'); i++) await new Promise(resolve => setTimeout(resolve, 50))
   t.ok(stream.comments.includes('heartbeat'), 'heartbeats keep it open')
   t.equal(stream.frames.length, 2, 'no frame while nothing changes')
 })
@@ -57,7 +57,8 @@ t.test('a burst of submits is coalesced into a few frames, the last one current'
   const stream = await live(t, liveUrl(base, game))
   await stream.frame(0)
   for (let i = 1; i <= 40; i++) dataOf(await submit(app, game, { player: `p${i}`, score: i }))
-  await new Promise(resolve => setTimeout(resolve, 700))
+  // The last frame comes within a coalescing window (250 ms) of the last submit; waited for, not timed.
+  for (let i = 0; i < 200 && JSON.parse(stream.frames.at(-1)!.data).total !== 40; i++) await new Promise(resolve => setTimeout(resolve, 50))
   const last = JSON.parse(stream.frames.at(-1)!.data)
   t.equal(last.total, 40)
   t.equal(last.items[0].player_name, 'p40')
@@ -104,7 +105,7 @@ t.test('streams per key are bounded, across instances, and a closed one frees it
   first.close()
   await first.ended
   let reopened: EventStream | undefined
-  for (let i = 0; i < 50 && reopened?.status !== 200; i++) {
+  for (let i = 0; i < 200 && reopened?.status !== 200; i++) {
     await new Promise(resolve => setTimeout(resolve, 50))
     const attempt = await openStream(liveUrl(origins[1]!, game))
     if (attempt.body === undefined) reopened = attempt
