@@ -137,6 +137,13 @@ try {
     const info = await redis.call('XINFO', 'STREAM', `rank:{game:${eventsGame.gameId}}:events`).catch(() => [])
     return Number(info[info.indexOf('entries-added') + 1] ?? 0)
   }
+  // Deliveries made, and those of them still pending: what was neither delivered nor pending was dead at once (backlog full).
+  const deliveriesMade = async () => Number(await redis.call('GET', `rank:{game:${eventsGame.gameId}}:deliveries:seq`) ?? 0)
+  const deliveriesPending = async () => {
+    const [webhookId] = await redis.call('HKEYS', `rank:{game:${eventsGame.gameId}}:webhooks`)
+    return Number(await redis.call('ZCARD', `rank:{game:${eventsGame.gameId}}:deliveries:due:${webhookId}`))
+  }
+  const notDelivered = async (madeBefore, pendingBefore, delivered) => (await deliveriesMade() - madeBefore) - delivered - (await deliveriesPending() - pendingBefore)
 
   // the minimal service's own key and board, as large as the smallest board (lib/minimal.mjs)
   const ownKey = minimalKey(gameIdOf(smallest))
@@ -200,6 +207,7 @@ try {
     const measureDelivery = passIndex === 0
     const writtenBefore = await eventsWritten()
     const deliveredBefore = receiver.deliveries.length
+    const [madeBefore, pendingBefore] = [await deliveriesMade(), await deliveriesPending()]
     const drains = []
     for (let round = 1; round <= opts.rounds; round++) {
       console.log(`bench: WORKERS=${workers}: round ${round} of ${opts.rounds} against the minimal service (${versus.processes} process(es))`)
@@ -229,8 +237,10 @@ try {
     // Webhook delivery: what the runs above left to deliver, then a light, steady load (first pass only).
     if (measureDelivery) {
       const underLoad = { ...latency(receiver.deliveries.slice(deliveredBefore)), written: await eventsWritten() - writtenBefore, drainMs: Math.max(...drains) }
+      underLoad.dead = await notDelivered(madeBefore, pendingBefore, underLoad.count)
       const lightBefore = receiver.deliveries.length
       const lightWrittenBefore = await eventsWritten()
+      const [lightMadeBefore, lightPendingBefore] = [await deliveriesMade(), await deliveriesPending()]
       const light = { submits: smoke ? 50 : 300, intervalMs: 20 }
       for (let i = 0; i < light.submits; i++) {
         const fields = { api_key: eventsGame.key.api_key, game_id: eventsGame.gameId, player_name: `bench_light_${i}`, score: String(1e12 + i), ts: String(Math.floor(Date.now() / 1000)) }
@@ -240,8 +250,9 @@ try {
       }
       await drained(receiver)
       Object.assign(light, latency(receiver.deliveries.slice(lightBefore)), { written: await eventsWritten() - lightWrittenBefore })
+      light.dead = await notDelivered(lightMadeBefore, lightPendingBefore, light.count)
       webhooks = { underLoad, light }
-      console.log(`bench: webhook deliveries under load: ${underLoad.count} of ${underLoad.written} events, p50 ${underLoad.p50} ms, p99 ${underLoad.p99} ms, drained ${underLoad.drainMs} ms after; light: ${light.count} of ${light.written}, p50 ${light.p50} ms, p99 ${light.p99} ms`)
+      console.log(`bench: webhook deliveries under load: ${underLoad.count} of ${underLoad.written} events (${underLoad.dead} dead at once: backlog full), p50 ${underLoad.p50} ms, p99 ${underLoad.p99} ms, drained ${underLoad.drainMs} ms after; light: ${light.count} of ${light.written}, p50 ${light.p50} ms, p99 ${light.p99} ms`)
     }
 
     const log = readFileSync(service.logPath, 'utf8').trim()
