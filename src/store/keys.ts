@@ -44,7 +44,10 @@ export const keys = {
   /**
    * HASH: name, developer, approved ("1"/"0"), created_at (ISO), max_entries,
    * max_meta_bytes; when set: order, periods (comma list), timezone,
-   * keep_periods, season (the current one's number) and season_started_at.
+   * keep_periods, season (the current one's number) and season_started_at;
+   * the fair-play settings; webhooks (their count, which turns the outbox
+   * on); events_dropped (events a full outbox could not take, ever) and
+   * events_dropped_told (how many of them a dispatcher has reported).
    */
   game: (gameId: string) => `${PREFIX}:{game:${gameId}}:game`,
   /**
@@ -98,8 +101,9 @@ export const keys = {
   /**
    * STREAM: the game's outbox (store/events.ts), written by the scripts
    * that make a change while the game has webhooks; entries: type, data
-   * (JSON). Trimmed to about EVENTS_KEPT entries. Its consumer group
-   * `webhooks` turns each entry into deliveries.
+   * (JSON). Its consumer group `webhooks` turns each entry into
+   * deliveries; the dispatcher trims what the group has read to about
+   * EVENTS_KEPT entries, and the writers stop at OUTBOX_MAX (store/events.ts).
    */
   events: (gameId: string) => `${PREFIX}:{game:${gameId}}:events`,
   /**
