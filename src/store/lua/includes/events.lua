@@ -2,7 +2,8 @@
 -- a Redis Stream in the game's slot, written in the same step as the change
 -- it tells of. The dispatcher trims what it has read to about EVENTS_KEPT
 -- entries (store/events.ts); an outbox that holds OUTBOX_MAX entries (no
--- dispatcher has read it for long) takes no more: the event is counted in
+-- dispatcher has read it for long) takes no more change's events (one
+-- change's are all written or none): each is counted in
 -- the game's record instead (events_dropped), and the next dispatcher to
 -- read the outbox reports it. Scores go in as their digits (strings), so
 -- the whole range of a score is kept exactly; the reader turns them back
@@ -13,8 +14,10 @@ local function hasWebhooks (count) return (tonumber(count or '') or 0) > 0 end
 local function notifyTopOf (text) return math.min(math.max(tonumber(text or '') or 10, 1), 100) end
 -- A game's outbox as emit takes it: its stream, and its record (where what it could not take is counted).
 local function outboxOf (game, stream) return { game = game, stream = stream } end
+-- Whether the outbox is full is read once per script call: a change's events are all written, or none.
 local function emit (outbox, kind, data)
-  if redis.call('XLEN', outbox.stream) >= OUTBOX_MAX then
+  if outbox.full == nil then outbox.full = redis.call('XLEN', outbox.stream) >= OUTBOX_MAX end
+  if outbox.full then
     redis.call('HINCRBY', outbox.game, 'events_dropped', 1)
     return
   end
