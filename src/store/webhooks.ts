@@ -75,6 +75,9 @@ export interface NewDelivery {
   body: string
 }
 
+/** A delivery's record as the scripts store it (JSON). */
+const deliveryOf = (text: string): StoredDelivery => JSON.parse(text) as StoredDelivery
+
 function webhookOf (id: string, text: string): StoredWebhook {
   return { webhook_id: id, ...JSON.parse(text) as Omit<StoredWebhook, 'webhook_id'> }
 }
@@ -163,7 +166,7 @@ export function createWebhookStore (redis: Redis) {
     /** Up to `limit` of the webhook's due deliveries, claimed for one attempt each under a lease. */
     async claim (gameId: string, webhookId: string, now: number, leaseMs: number, limit: number, claim: string): Promise<StoredDelivery[]> {
       const claimed = await claimScript([keys.deliveriesDue(gameId, webhookId), keys.deliveries(gameId)], [now, leaseMs, limit, claim])
-      return claimed.map(text => JSON.parse(text) as StoredDelivery)
+      return claimed.map(deliveryOf)
     },
 
     /**
@@ -176,19 +179,19 @@ export function createWebhookStore (redis: Redis) {
         delivery.delivery_id, delivery.claim ?? '', outcome.status, outcome.at, outcome.nextAt ?? '', outcome.httpStatus ?? '', outcome.error ?? '', Math.round(outcome.durationMs),
         next?.claim ?? '', next?.leaseMs ?? 0, next?.limit ?? 0
       ])
-      return { recorded: recorded === 1, claimed: claimed.map(text => JSON.parse(text) as StoredDelivery) }
+      return { recorded: recorded === 1, claimed: claimed.map(deliveryOf) }
     },
 
     async delivery (gameId: string, deliveryId: string): Promise<StoredDelivery | null> {
       const text = await redis.hget(keys.deliveries(gameId), deliveryId)
-      return text === null ? null : JSON.parse(text) as StoredDelivery
+      return text === null ? null : deliveryOf(text)
     },
 
     /** Makes a finished delivery pending again, now; 'pending' when it is already, null when there is no such delivery of the webhook. */
     async redeliver (gameId: string, webhookId: string, deliveryId: string, now: number): Promise<StoredDelivery | 'pending' | null> {
       const reply = await redeliverScript(deliveryKeys(gameId, webhookId), [deliveryId, now])
       if (Array.isArray(reply)) return reply[0] === 'pending' ? 'pending' : null
-      return JSON.parse(reply) as StoredDelivery
+      return deliveryOf(reply)
     },
 
     /** One page of a webhook's deliveries: pending ones by when due, or finished ones newest first, with how many there are. */
@@ -200,7 +203,7 @@ export function createWebhookStore (redis: Redis) {
       ])
       if (ids.length === 0) return { total, items: [] }
       const texts = await redis.hmget(keys.deliveries(gameId), ...ids)
-      return { total, items: texts.filter((text): text is string => text !== null).map(text => JSON.parse(text) as StoredDelivery) }
+      return { total, items: texts.filter((text): text is string => text !== null).map(deliveryOf) }
     }
   }
 }
