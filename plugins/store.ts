@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin'
 import { createAdmin, type Admin } from '../src/ops/admin.js'
+import { createAuditLog } from '../src/store/audit.js'
 import { createLeaderboard, type Leaderboard } from '../src/store/leaderboard.js'
 import { createPlaytime, type Playtime } from '../src/store/playtime.js'
 import { createRatings, type Ratings } from '../src/store/ratings.js'
@@ -45,5 +46,5 @@ export default fp<StoreOptions>(async (fastify, { clock }) => {
   fastify.decorate('playtime', createPlaytime(redis))
   const webhooks = createWebhookStore(redis)
   fastify.decorate('webhooks', webhooks)
-  fastify.decorate('admin', createAdmin({ records, review: createReviewQueue(redis), webhooks, events: createEvents(redis), webhookAllowPrivate: config.webhooks.allowPrivate, users, leaderboard, sessionTtlS: config.sessionTtlS, sessionCookie: config.sessionCookie }))
+  fastify.decorate('admin', createAdmin({ records, review: createReviewQueue(redis), webhooks, events: createEvents(redis), webhookAllowPrivate: config.webhooks.allowPrivate, users, leaderboard, sessionTtlS: config.sessionTtlS, sessionCookie: config.sessionCookie, audit: createAuditLog(redis, { retentionMs: config.auditRetentionMs }) }))
 }, { name: 'store', dependencies: ['redis'] })

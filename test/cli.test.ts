@@ -1,6 +1,6 @@
 import t from 'tap'
 import { runCli, USAGE } from '../src/ops/cli.js'
-import { buildTestApp, dataOf, submit } from './helpers/app.js'
+import { ADMIN_TOKEN, buildTestApp, dataOf, submit } from './helpers/app.js'
 
 async function cli (env: Record<string, string>, ...argv: string[]): Promise<{ code: number, out: string, err: string }> {
   let out = ''
@@ -97,4 +97,26 @@ t.test('fair play and webhooks from the CLI: settings, the review queue, webhook
   t.same(await run('webhooks', 'delete', 'fair_cli', hook.webhook_id), {})
   t.match(await cli(env, 'webhooks', 'create', 'fair_cli', '--url', 'ftp://x'), { code: 1, err: /^error invalid_param: Parameter "url"/ })
   t.match(await cli({ REDIS_URL: redis.url, NODE_ENV: 'test' }, 'webhooks', 'create', 'fair_cli', '--url', 'http://127.0.0.1/'), { code: 1, err: /WEBHOOK_ALLOW_PRIVATE/ }, 'outside development the CLI refuses private receivers too, by the same setting')
+})
+
+t.test('the CLI lists what the API lists, and its writes are audited as cli:<OS user>', async t => {
+  const { app, redis } = await buildTestApp(t)
+  const env = { REDIS_URL: redis.url }
+  for (const id of ['list_a', 'list_b', 'list_c']) t.equal((await cli(env, 'games', 'create', id)).code, 0)
+  const first = await cli(env, 'games', 'list', '--prefix', 'list_', '--limit', '2')
+  t.equal(first.code, 0, first.err)
+  const page = JSON.parse(first.out)
+  t.same(page.items.map((game: { game_id: string }) => game.game_id), ['list_a', 'list_b'])
+  const second = JSON.parse((await cli(env, 'games', 'list', '--prefix', 'list_', '--cursor', page.next_cursor)).out)
+  t.same(second.items.map((game: { game_id: string }) => game.game_id), ['list_c'])
+  t.equal(second.next_cursor, null)
+  t.match(JSON.parse((await cli(env, 'games', 'get', 'list_a')).out), { game_id: 'list_a', entries: 0, players: 0 })
+  t.match((await cli(env, 'games', 'list', '--cursor', 'junk')).err, /^error invalid_param: Parameter "cursor" is not valid/)
+
+  const audit = JSON.parse((await cli(env, 'audit', 'list', '--game_id', 'list_a')).out)
+  t.equal(audit.items.length, 1)
+  t.match(audit.items[0], { action: 'game.create', via: 'cli', actor: /^cli:./, target: 'list_a', request_id: null })
+  // The same log over HTTP.
+  const overHttp = dataOf(await app.inject({ method: 'GET', url: '/admin/audit?game_id=list_a', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }))
+  t.same(overHttp.items, audit.items)
 })

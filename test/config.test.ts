@@ -39,6 +39,8 @@ t.test('every variable is read', async t => {
     HOST: '0.0.0.0',
     REDIS_URL: 'redis://:pw@example.internal:6380/2',
     ADMIN_TOKEN: 'a-production-token-of-32-characters',
+    ADMIN_TOKENS: 'console:viewer:a-viewer-token-of-32-characters-long',
+    AUDIT_RETENTION_DAYS: '30',
     SESSION_TTL_S: '60',
     SESSION_COOKIE: 'play_sid',
     TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
@@ -79,6 +81,11 @@ t.test('every variable is read', async t => {
     redisUrl: 'redis://:pw@example.internal:6380/2',
     dataDir: '/tmp/ranking-data',
     adminToken: 'a-production-token-of-32-characters',
+    operatorTokens: [
+      { name: 'admin', role: 'admin', token: 'a-production-token-of-32-characters' },
+      { name: 'console', role: 'viewer', token: 'a-viewer-token-of-32-characters-long' }
+    ],
+    auditRetentionMs: 30 * 86_400_000,
     sessionTtlS: 60,
     sessionCookie: 'play_sid',
     trustProxy: ['10.0.0.0/8', '127.0.0.1'],
@@ -187,4 +194,28 @@ t.test('origins are compared as scheme://host[:port], lower-cased, default ports
   t.equal(normalizeOrigin('null'), undefined)
   t.equal(normalizeOrigin('https://user:pw@x.com'), undefined)
   t.equal(normalizeOrigin('https://x.com/?q=1'), undefined)
+})
+
+t.test('ADMIN_TOKENS: named tokens with roles, each name and token once, never echoed', async t => {
+  const tokens = loadConfig({ ADMIN_TOKENS: ' ops:admin:token-one , look:viewer:token:two:has:colons ' }).operatorTokens
+  t.same(tokens, [{ name: 'ops', role: 'admin', token: 'token-one' }, { name: 'look', role: 'viewer', token: 'token:two:has:colons' }], 'the token is what follows the role')
+  t.same(loadConfig({ ADMIN_TOKEN: 'plain', ADMIN_TOKENS: 'look:viewer:other' }).operatorTokens.map(token => token.name), ['admin', 'look'], 'ADMIN_TOKEN is the token named admin')
+  t.same(loadConfig({}).operatorTokens, [], 'none: /admin is off')
+  const refused: Array<[Record<string, string>, RegExp]> = [
+    [{ ADMIN_TOKENS: 'ops:root:secret-one' }, /name:role:token/],
+    [{ ADMIN_TOKENS: 'ops:admin:' }, /name:role:token|printable/],
+    [{ ADMIN_TOKENS: 'o p:admin:secret-one' }, /name:role:token/],
+    [{ ADMIN_TOKENS: 'ops:admin:secret one' }, /printable ASCII/],
+    [{ ADMIN_TOKENS: 'ops:admin:secret-one,ops:viewer:secret-two' }, /names each token once/],
+    [{ ADMIN_TOKEN: 'secret-zero', ADMIN_TOKENS: 'admin:viewer:secret-two' }, /ADMIN_TOKEN is named admin/],
+    [{ ADMIN_TOKENS: 'ops:admin:secret-one,look:viewer:secret-one' }, /a token of its own/],
+    [{ NODE_ENV: 'production', ADMIN_TOKENS: 'ops:admin:short-secret' }, /at least 32 characters in production/],
+    [{ AUDIT_RETENTION_DAYS: '0' }, /AUDIT_RETENTION_DAYS must be an integer from 1 to 3650/]
+  ]
+  for (const [env, message] of refused) {
+    let error: Error | undefined
+    try { loadConfig(env) } catch (caught) { error = caught as Error }
+    t.match(error?.message, message, JSON.stringify(env))
+    for (const secret of ['secret-one', 'secret-two', 'secret one', 'short-secret']) t.notOk(error?.message.includes(secret), 'no token in the message')
+  }
 })

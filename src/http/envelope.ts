@@ -26,6 +26,7 @@ export const ERROR_MESSAGES = {
   payload_too_large: 'The request body is too large.',
   forbidden_origin: 'Requests from this origin are not allowed.',
   unauthorized: 'This route needs the admin token.',
+  forbidden: 'This operator token may read, not change.',
   already_exists: 'That record already exists.',
   invalid_credentials: 'Unknown username or wrong password.',
   quota_exceeded: "The game's storage cap would be passed; nothing was stored.",

@@ -202,9 +202,46 @@ const webhookParams = Type.Object({ game_id: Type.String(), webhook_id: Type.Str
 const listingQuery = { limit: Type.Optional(IntegerText('1 to 100, default 50')), offset: Type.Optional(IntegerText('default 0')) }
 const Empty = Type.Object({})
 const ADMIN: ErrorCode[] = ['unauthorized', 'missing_param', 'invalid_param', 'not_found']
+/** A write: a viewer token's is forbidden. */
+const WRITE: ErrorCode[] = ['unauthorized', 'forbidden', 'missing_param', 'invalid_param', 'not_found']
 const adminSecurity = { security: [{ adminToken: [] }], tags: ['admin'] }
 const gameParams = Type.Object({ game_id: Type.String() })
 const playerParams = Type.Object({ game_id: Type.String(), player_name: Type.String() })
+const Page = {
+  cursor: Type.Optional(Text('the next_cursor of the page before, unchanged')),
+  limit: Type.Optional(IntegerText('1 to 100, default 50'))
+}
+const nextCursor = { next_cursor: Nullable(Type.String({ description: 'pass it as cursor for the next page; null after the last' })) }
+const Flag = (description: string) => Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description }))
+const GameFigures = {
+  entries: Type.Integer({ description: 'entries stored in the current season, hidden ones included' }),
+  players: Type.Integer({ description: "visible players on the current season's board" }),
+  rating_avg: Type.Number({ description: 'average stars (1..10), 2 decimals; 0 when nobody rated' }),
+  rating_count: Type.Integer(),
+  playtime_seconds: Type.Integer({ description: 'play time reported for the game' })
+}
+const ListedEntry = Type.Object({
+  rank: Nullable(Type.Integer({ minimum: 1, description: 'null while hidden' })),
+  player_name: Type.String(),
+  best_score: Type.Integer(),
+  created_at: Type.String({ format: 'date-time', description: 'when the best was reached' }),
+  meta: Nullable(Type.String({ description: 'the meta sent with the best (seasons only)' })),
+  hidden: Type.Boolean({ description: "hidden on this game's boards" }),
+  hidden_user: Type.Boolean({ description: "hidden as a user, on every game's boards" })
+})
+const AuditEntry = Type.Object({
+  audit_id: Type.String({ description: 'its place in the log read (a Stream id: ms-seq)' }),
+  at: Type.String({ format: 'date-time' }),
+  actor: Type.String({ description: "the operator token's name, cli:<OS user>, or demo" }),
+  via: Type.Union([Type.Literal('http'), Type.Literal('cli'), Type.Literal('service')]),
+  request_id: Nullable(Type.String({ description: 'over HTTP: the request id of the access log' })),
+  action: Type.String({ description: 'what was done: game.create, key.revoke, user.erase…' }),
+  game_id: Nullable(Type.String()),
+  target: Nullable(Type.String({ description: 'the record changed; null when it is not kept (an erasure)' })),
+  changed: Type.Array(Type.String(), { description: 'the fields whose values changed' }),
+  before: Type.Unknown({ description: 'the record before (null: none), secrets masked' }),
+  after: Type.Unknown({ description: 'the record after (null: none), secrets masked' })
+})
 const playerQuery = Type.Object({ player_name: Type.String({ description: 'the name exactly as stored; clients rewrite "." and ".." in paths, never in a query' }) })
 
 export const routeSchemas = {
@@ -314,19 +351,40 @@ export const routeSchemas = {
   home: { summary: 'The front door (HTML): what the service is, its games, the API reference and health', tags: ['platform'] } as FastifySchema,
   loginPage: { summary: 'The login page (HTML); after logging in it goes to `next`, a path on this site', tags: ['platform'], querystring: Type.Object({ next: Type.Optional(Type.String()) }) } as FastifySchema,
 
-  createGame: envelope(Game, [...ADMIN, 'already_exists'], 'Create a game', { ...adminSecurity, body: adminBodies.createGame }),
-  updateGame: envelope(Game, ADMIN, 'Change a game', { ...adminSecurity, params: gameParams, body: adminBodies.updateGame }),
-  closeSeason: envelope(Season, ADMIN, "Close the current season of the game's all-time board: it is kept as an archive and an empty season begins", { ...adminSecurity, params: gameParams }),
+  createGame: envelope(Game, [...WRITE, 'already_exists'], 'Create a game', { ...adminSecurity, body: adminBodies.createGame }),
+  updateGame: envelope(Game, WRITE, 'Change a game', { ...adminSecurity, params: gameParams, body: adminBodies.updateGame }),
+  closeSeason: envelope(Season, WRITE, "Close the current season of the game's all-time board: it is kept as an archive and an empty season begins", { ...adminSecurity, params: gameParams }),
   listSeasons: envelope(Type.Object({ game_id: Type.String(), season_id: Type.Integer({ description: 'the current season' }), items: Type.Array(Season) }), ADMIN, "The seasons of the game's all-time board, oldest first", { ...adminSecurity, params: gameParams }),
-  createKey: envelope(Type.Object({ api_key: Type.String(), api_secret: Type.String({ description: 'shown this once' }), game_id: Type.String(), revoked: Type.Literal(false), created_at: Type.String({ format: 'date-time' }), rate_limit: KeyRateLimit }), [...ADMIN, 'invalid_game'], 'Issue an API key for a game', { ...adminSecurity, body: adminBodies.createKey }),
-  updateKey: envelope(Key, ADMIN, "Change an API key's settings (rate_limit)", { ...adminSecurity, params: Type.Object({ api_key: Type.String() }), body: adminBodies.updateKey }),
-  revokeKey: envelope(Key, ADMIN, 'Revoke an API key', { ...adminSecurity, params: Type.Object({ api_key: Type.String() }) }),
-  createUser: envelope(User, [...ADMIN, 'already_exists'], 'Create a user', { ...adminSecurity, body: adminBodies.createUser }),
-  updateUser: envelope(User, ADMIN, 'Change a user (password, admin flag, hidden on every board); a new password ends all their sessions', { ...adminSecurity, params: Type.Object({ username: Type.String() }), body: adminBodies.updateUser }),
-  createSession: envelope(Type.Object({ session_id: Type.String(), cookie_name: Type.String(), expires_at: Type.String({ format: 'date-time' }) }), ADMIN, 'Create a login session for a user', { ...adminSecurity, body: adminBodies.createSession }),
-  deleteSession: envelope(Empty, ADMIN, 'End a login session', { ...adminSecurity, params: Type.Object({ session_id: Type.String() }) }),
-  userSessions: envelope(Type.Object({ username: Type.String(), sessions: Type.Array(Type.Object({ expires_at: Type.String({ format: 'date-time' }) })) }), ADMIN, "A user's live sessions, soonest to expire first (their ids stay secret)", { ...adminSecurity, params: Type.Object({ username: Type.String() }) }),
-  endUserSessions: envelope(Type.Object({ ended: Type.Integer({ description: 'how many sessions ended' }) }), ADMIN, 'Log a user out everywhere: end all their sessions', { ...adminSecurity, params: Type.Object({ username: Type.String() }) }),
+  createKey: envelope(Type.Object({ api_key: Type.String(), api_secret: Type.String({ description: 'shown this once' }), game_id: Type.String(), revoked: Type.Literal(false), created_at: Type.String({ format: 'date-time' }), rate_limit: KeyRateLimit }), [...WRITE, 'invalid_game'], 'Issue an API key for a game', { ...adminSecurity, body: adminBodies.createKey }),
+  updateKey: envelope(Key, WRITE, "Change an API key's settings (rate_limit)", { ...adminSecurity, params: Type.Object({ api_key: Type.String() }), body: adminBodies.updateKey }),
+  revokeKey: envelope(Key, WRITE, 'Revoke an API key', { ...adminSecurity, params: Type.Object({ api_key: Type.String() }) }),
+  createUser: envelope(User, [...WRITE, 'already_exists'], 'Create a user', { ...adminSecurity, body: adminBodies.createUser }),
+  updateUser: envelope(User, WRITE, 'Change a user (password, admin flag, hidden on every board); a new password ends all their sessions', { ...adminSecurity, params: Type.Object({ username: Type.String() }), body: adminBodies.updateUser }),
+  createSession: envelope(Type.Object({ session_id: Type.String(), cookie_name: Type.String(), expires_at: Type.String({ format: 'date-time' }) }), WRITE, 'Create a login session for a user', { ...adminSecurity, body: adminBodies.createSession }),
+  deleteSession: envelope(Empty, WRITE, 'End a login session', { ...adminSecurity, params: Type.Object({ session_id: Type.String() }) }),
+  userSessions: envelope(Type.Object({ username: Type.String(), sessions: Type.Array(Type.Object({ expires_at: Type.String({ format: 'date-time' }) })), ...nextCursor }), ADMIN, "A user's live sessions, soonest to expire first (their ids stay secret)", { ...adminSecurity, params: Type.Object({ username: Type.String() }), querystring: Type.Object(Page) }),
+  listGames: envelope(Type.Object({ items: Type.Array(Type.Object({ ...Game.properties, ...GameFigures })), ...nextCursor }), ADMIN, 'The games in id order, with their figures', {
+    ...adminSecurity, querystring: Type.Object({ ...Page, prefix: Type.Optional(Text('only game ids beginning with it')), approved: Flag('only approved games (true) or only the others (false)') })
+  }),
+  getGame: envelope(Type.Object({ ...Game.properties, ...GameFigures }), ADMIN, 'A game, with its figures', { ...adminSecurity, params: gameParams }),
+  listKeys: envelope(Type.Object({ game_id: Type.String(), items: Type.Array(Key), ...nextCursor }), ADMIN, "A game's API keys in key order (never their secrets)", {
+    ...adminSecurity, params: gameParams, querystring: Type.Object({ ...Page, revoked: Flag('only revoked keys (true) or only live ones (false)') })
+  }),
+  getKey: envelope(Key, ADMIN, 'An API key (never its secret)', { ...adminSecurity, params: Type.Object({ api_key: Type.String() }) }),
+  listUsers: envelope(Type.Object({ items: Type.Array(User), ...nextCursor }), ADMIN, 'The users in name order', {
+    ...adminSecurity, querystring: Type.Object({ ...Page, prefix: Type.Optional(Text('only usernames beginning with it')), hidden: Flag('only hidden users (true) or only the others'), is_admin: Flag('only administrators (true) or only the others') })
+  }),
+  getUser: envelope(User, ADMIN, 'A user (never the password hash)', { ...adminSecurity, params: Type.Object({ username: Type.String() }) }),
+  listEntries: envelope(Type.Object({ game_id: Type.String(), total: Type.Optional(Type.Integer({ description: 'without prefix: visible players on the board' })), items: Type.Array(ListedEntry), ...nextCursor, ...BoardFields }), ADMIN, "A board's entries, hidden ones included (rank null), with their meta: the whole board in board order, or the players whose names begin with prefix (sorted within each page of the walk, each with its rank)", {
+    ...adminSecurity, params: gameParams, querystring: Type.Object({ ...Page, prefix: Type.Optional(Text('only players whose names begin with it, ASCII letters either case')), ...BoardChoice })
+  }),
+  listAudit: envelope(Type.Object({ items: Type.Array(AuditEntry), ...nextCursor }), ADMIN, 'The audit log of operator writes, newest first', {
+    ...adminSecurity, querystring: Type.Object({ ...Page, game_id: Type.Optional(Text("only this game's records")), action: Type.Optional(Text('an action (game.update) or a kind of record (game.)')), actor: Type.Optional(Text("a token's name, or cli:<user>")) })
+  }),
+  gameAudit: envelope(Type.Object({ items: Type.Array(AuditEntry), ...nextCursor }), ADMIN, "The audit log of one game's records, newest first", {
+    ...adminSecurity, params: gameParams, querystring: Type.Object({ ...Page, action: Type.Optional(Text('an action (game.update) or a kind of record (game.)')), actor: Type.Optional(Text("a token's name, or cli:<user>")) })
+  }),
+  endUserSessions: envelope(Type.Object({ ended: Type.Integer({ description: 'how many sessions ended' }) }), WRITE, 'Log a user out everywhere: end all their sessions', { ...adminSecurity, params: Type.Object({ username: Type.String() }) }),
   reviewList: envelope(Type.Object({ game_id: Type.String(), status: Type.String(), total: Type.Integer(), items: Type.Array(HeldScore) }), ADMIN, "The game's scores held for review: pending (oldest first) or decided (newest first)", {
     ...adminSecurity, params: gameParams, querystring: Type.Object({ status: Type.Optional(Type.String({ description: 'pending (default) or decided' })), limit: Type.Optional(IntegerText('1 to 100, default 50')), offset: Type.Optional(IntegerText('default 0')) })
   }),
@@ -335,25 +393,25 @@ export const routeSchemas = {
     improved: Type.Boolean({ description: "the score became the player's best" }),
     best_score: Nullable(Type.Integer()),
     rank: Nullable(Type.Integer({ minimum: 1 }))
-  }), [...ADMIN, 'quota_exceeded'], 'Approve a held score: it goes on the boards as of when it was submitted', { ...adminSecurity, params: heldParams, body: adminBodies.approveHeld }),
-  rejectHeld: envelope(HeldScore, ADMIN, 'Reject a held score (and optionally hide the player on every board of the game)', { ...adminSecurity, params: heldParams, body: adminBodies.rejectHeld }),
-  createWebhook: envelope(Type.Object({ ...Webhook.properties, secret: Type.String({ description: 'the signing secret (whsec_…), shown this once' }) }), ADMIN, "Add a webhook for the game's events (Standard Webhooks: signed, retried)", { ...adminSecurity, params: gameParams, body: adminBodies.createWebhook }),
+  }), [...WRITE, 'quota_exceeded'], 'Approve a held score: it goes on the boards as of when it was submitted', { ...adminSecurity, params: heldParams, body: adminBodies.approveHeld }),
+  rejectHeld: envelope(HeldScore, WRITE, 'Reject a held score (and optionally hide the player on every board of the game)', { ...adminSecurity, params: heldParams, body: adminBodies.rejectHeld }),
+  createWebhook: envelope(Type.Object({ ...Webhook.properties, secret: Type.String({ description: 'the signing secret (whsec_…), shown this once' }) }), WRITE, "Add a webhook for the game's events (Standard Webhooks: signed, retried)", { ...adminSecurity, params: gameParams, body: adminBodies.createWebhook }),
   listWebhooks: envelope(Type.Object({ game_id: Type.String(), items: Type.Array(Webhook) }), ADMIN, "The game's webhooks, oldest first", { ...adminSecurity, params: gameParams }),
   getWebhook: envelope(Webhook, ADMIN, 'A webhook', { ...adminSecurity, params: webhookParams }),
-  deleteWebhook: envelope(Empty, ADMIN, 'Remove a webhook and its pending deliveries', { ...adminSecurity, params: webhookParams }),
-  testWebhook: envelope(Delivery, ADMIN, 'Send a webhook.test event to this webhook only', { ...adminSecurity, params: webhookParams }),
+  deleteWebhook: envelope(Empty, WRITE, 'Remove a webhook and its pending deliveries', { ...adminSecurity, params: webhookParams }),
+  testWebhook: envelope(Delivery, WRITE, 'Send a webhook.test event to this webhook only', { ...adminSecurity, params: webhookParams }),
   webhookDeliveries: envelope(Type.Object({ game_id: Type.String(), webhook_id: Type.String(), status: Type.String(), total: Type.Integer(), items: Type.Array(Delivery) }), ADMIN, "A webhook's delivery log: finished deliveries (delivered or dead) newest first, or pending ones by when next due", {
     ...adminSecurity, params: webhookParams, querystring: Type.Object({ status: Type.Optional(Type.String({ description: 'done (default) or pending' })), ...listingQuery })
   }),
-  redeliver: envelope(Delivery, ADMIN, 'Send a finished delivery again (the same webhook-id), from now', { ...adminSecurity, params: Type.Object({ ...webhookParams.properties, delivery_id: Type.String() }) }),
+  redeliver: envelope(Delivery, WRITE, 'Send a finished delivery again (the same webhook-id), from now', { ...adminSecurity, params: Type.Object({ ...webhookParams.properties, delivery_id: Type.String() }) }),
   listEvents: envelope(Type.Object({ game_id: Type.String(), items: Type.Array(GameEvent), dropped: Type.Integer({ minimum: 0, description: `Events the outbox could not take, ever: it held ${OUTBOX_MAX} events no process had read (docs/guide.md#webhooks)` }) }), ADMIN, "The newest events of the game's outbox (written while it has webhooks), newest first", { ...adminSecurity, params: gameParams, querystring: Type.Object(listingQuery) }),
   getPlayer: envelope(Entry, ADMIN, 'A board entry with its meta', { ...adminSecurity, params: playerParams }),
-  setPlayer: envelope(Entry, ADMIN, 'Hide or show a board entry on this board', { ...adminSecurity, params: playerParams, body: adminBodies.setPlayer }),
-  deletePlayer: envelope(Empty, ADMIN, 'Delete a board entry', { ...adminSecurity, params: playerParams }),
+  setPlayer: envelope(Entry, WRITE, 'Hide or show a board entry on this board', { ...adminSecurity, params: playerParams, body: adminBodies.setPlayer }),
+  deletePlayer: envelope(Empty, WRITE, 'Delete a board entry', { ...adminSecurity, params: playerParams }),
   // The same three with the name in the query: a name such as "." or ".." cannot be a path segment.
   getPlayerByQuery: envelope(Entry, ADMIN, 'A board entry with its meta (any name, given in the query)', { ...adminSecurity, params: gameParams, querystring: playerQuery }),
-  setPlayerByQuery: envelope(Entry, ADMIN, 'Hide or show a board entry (any name, given in the query)', { ...adminSecurity, params: gameParams, querystring: playerQuery, body: adminBodies.setPlayer }),
-  deletePlayerByQuery: envelope(Empty, ADMIN, 'Delete a board entry (any name, given in the query)', { ...adminSecurity, params: gameParams, querystring: playerQuery })
+  setPlayerByQuery: envelope(Entry, WRITE, 'Hide or show a board entry (any name, given in the query)', { ...adminSecurity, params: gameParams, querystring: playerQuery, body: adminBodies.setPlayer }),
+  deletePlayerByQuery: envelope(Empty, WRITE, 'Delete a board entry (any name, given in the query)', { ...adminSecurity, params: gameParams, querystring: playerQuery })
 }
 
 /** Every error code with its meaning, for the document's introduction. */

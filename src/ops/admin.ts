@@ -2,12 +2,16 @@ import { randomBytes } from 'node:crypto'
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { fail } from '../http/envelope.js'
-import { GAME_ID_PATTERN, USERNAME_PATTERN, isGameId } from '../http/params.js'
+import { GAME_ID_PATTERN, USERNAME_PATTERN } from '../http/params.js'
 import { hashPassword } from '../store/passwords.js'
-import type { BoardEntry, Leaderboard, Season } from '../store/leaderboard.js'
-import { DEFAULT_CAPS, DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, FAIR_PLAY_SETTINGS, MAX_NOTIFY_TOP, gameInTheMaking, periodsOf, type FairPlaySetting, type GameChanges, type GameRecord, type KeyRecord, type RecordStore } from '../store/records.js'
+import type { BoardEntry, Leaderboard, ListedEntry, Season } from '../store/leaderboard.js'
+import { DEFAULT_CAPS, DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, FAIR_PLAY_SETTINGS, MAX_NOTIFY_TOP, gameInTheMaking, periodsOf, type FairPlaySetting, type GameChanges, type GameRecord, type GameStats, type KeyRecord, type RecordStore } from '../store/records.js'
 import { MAX_KEEP_PERIODS, PERIOD_KINDS, canonicalTimeZone } from '../store/periods.js'
-import { publicUser, type UserRecord, type UserStore } from '../store/users.js'
+import { publicUser, type StoredUser, type UserRecord, type UserStore } from '../store/users.js'
+import { MASKED, type Actor, type AuditChange, type AuditEntry, type AuditLog } from '../store/audit.js'
+import { decodeCursor, encodeCursor } from './cursor.js'
+import { ENTRY_BUCKETS } from '../store/keys.js'
+import { boardFields } from '../http/boards.js'
 import type { HeldScore, ReviewList, ReviewQueue } from '../store/review.js'
 import { type StoredDelivery, type StoredWebhook, type WebhookStore } from '../store/webhooks.js'
 import { EVENT_TYPES, TEST_EVENT, type Events, type GameEvent } from '../store/events.js'
@@ -68,6 +72,34 @@ const Listing = (defaultLimit: number) => ({
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'an integer from 0 (the default)' }))
 })
 
+/** The query of a listing with cursors (docs/interface.md#listings). */
+const Page = (defaultLimit: number) => ({
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'the next_cursor of the page before, unchanged' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: `an integer from 1 to 100 (default ${defaultLimit})` }))
+})
+const Flag = (description: string) => Type.Optional(Type.Boolean({ description: `true or false: ${description}` }))
+const BoardQuery = {
+  period: Type.Optional(Type.Union([Type.Literal('all'), ...PERIOD_KINDS.map(kind => Type.Literal(kind))], { description: 'all (the all-time board, the default) or a period the game keeps: its current board' })),
+  period_id: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'a kept period: 2026-11-23, 2026-W48 or 2026-11' })),
+  season_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'a season of the all-time board (a positive integer)' }))
+}
+
+/** What each listing's cursor holds (src/ops/cursor.ts); `k` names the listing, so one listing's cursor is refused by another. */
+const cursors = {
+  names: (kind: string) => Type.Object({ k: Type.Literal(kind), after: Type.String({ maxLength: 200 }) }),
+  board: Type.Object({
+    k: Type.Literal('board'),
+    b: Type.String({ maxLength: 100 }),
+    v: Type.Integer({ minimum: 0 }),
+    a: Type.String({ maxLength: 200 }),
+    s: Type.String({ pattern: '^-?[0-9][0-9.e+]{0,29}$' }),
+    m: Type.String({ maxLength: 200 })
+  }),
+  search: Type.Object({ k: Type.Literal('search'), b: Type.String({ maxLength: 100 }), n: Type.Integer({ minimum: 0, maximum: ENTRY_BUCKETS }), a: Type.String({ maxLength: 200 }) }),
+  audit: Type.Object({ k: Type.Literal('audit'), id: Type.String({ pattern: '^[0-9]{1,20}-[0-9]{1,20}$' }) }),
+  offset: (kind: string) => Type.Object({ k: Type.Literal(kind), o: Type.Integer({ minimum: 0, maximum: 1_000_000_000 }) })
+}
+
 const ReviewNote = Type.String({ maxLength: 500, description: 'why, recorded with the decision: up to 500 characters' })
 
 const KeyRateLimit = Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000_000 }), Type.Null()], {
@@ -127,6 +159,35 @@ export const schemas = {
   rejectHeld: Type.Object({
     note: Type.Optional(ReviewNote),
     hide: Type.Optional(Type.Boolean({ description: 'also hide the player on every board of the game (default false)' }))
+  }, { additionalProperties: false }),
+  listGames: Type.Object({
+    ...Page(50),
+    prefix: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'only game ids beginning with it' })),
+    approved: Flag('only approved games, or only those not approved')
+  }, { additionalProperties: false }),
+  listKeys: Type.Object({ ...Page(50), revoked: Flag('only revoked keys, or only live ones') }, { additionalProperties: false }),
+  listUsers: Type.Object({
+    ...Page(50),
+    prefix: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,30}$', description: 'only usernames beginning with it' })),
+    hidden: Flag('only hidden users, or only visible ones'),
+    is_admin: Flag('only administrators, or only the others')
+  }, { additionalProperties: false }),
+  listEntries: Type.Object({
+    ...Page(50),
+    prefix: Type.Optional(Type.String({ minLength: 1, maxLength: 30, description: 'only players whose names begin with it (ASCII letters either case); without it, the whole board in board order' })),
+    ...BoardQuery
+  }, { additionalProperties: false }),
+  listSessions: Type.Object(Page(50), { additionalProperties: false }),
+  gameAudit: Type.Object({
+    ...Page(50),
+    action: Type.Optional(Type.String({ pattern: '^[a-z_]{1,30}\\.([a-z_]{1,30})?$', description: 'an action such as game.update, or every action on a kind of record: game.' })),
+    actor: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'a token\'s name, or cli:<user>' }))
+  }, { additionalProperties: false }),
+  listAudit: Type.Object({
+    ...Page(50),
+    game_id: Type.Optional(GameId),
+    action: Type.Optional(Type.String({ pattern: '^[a-z_]{1,30}\\.([a-z_]{1,30})?$', description: 'an action such as game.update, or every action on a kind of record: game.' })),
+    actor: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'a token\'s name, or cli:<user>' }))
   }, { additionalProperties: false }),
   none: Type.Object({}, { additionalProperties: false })
 }
@@ -273,6 +334,55 @@ export function publicKey ({ secret: _secret, rate_limit: rateLimit, ...key }: K
   return rateLimit === null ? key : { ...key, rate_limit: rateLimit }
 }
 
+/** A page of a listing: its items, and the cursor of the next page (null after the last). */
+export interface ListPage<T> {
+  items: T[]
+  next_cursor: string | null
+}
+
+/** How many ids a filtered listing reads at most for one page: a rare filter then ends the page early, with a cursor. */
+const FILTER_BUDGET = 2000
+const FILTER_CHUNK = 100
+
+/**
+ * A page of records listed by id: ids in order from `list`, their records
+ * from `read` (null: gone since), those `keep` takes, up to `limit`. `next`
+ * is the last id the page looked at when more may follow.
+ */
+async function namePage<T> (list: (after: string, count: number) => Promise<string[]>, read: (ids: string[]) => Promise<Array<T | null>>, keep: (record: T) => boolean, after: string, limit: number, filtered: boolean): Promise<{ items: T[], next: string | null }> {
+  const items: T[] = []
+  let position = after
+  let looked = 0
+  for (;;) {
+    const chunk = filtered ? FILTER_CHUNK : limit + 1 - items.length
+    const ids = await list(position, chunk)
+    const records = await read(ids)
+    for (const [i, id] of ids.entries()) {
+      const record = records[i]
+      if (record !== null && record !== undefined && keep(record)) {
+        if (items.length === limit) return { items, next: position }
+        items.push(record)
+      }
+      position = id
+    }
+    looked += ids.length
+    if (ids.length < chunk) return { items, next: null }
+    if (looked >= FILTER_BUDGET) return { items, next: position }
+  }
+}
+
+/** Records one change in the audit log, for the operations' actor. */
+type Auditor = (change: AuditChange, unmasked?: { before?: unknown, after?: unknown }) => Promise<void>
+
+/**
+ * A user as the audit log keeps them: the public record and whether a
+ * password is set, masked; `unmasked`, the hash itself, so the audit's list
+ * of changed fields notices a new password (the hash never leaves the module).
+ */
+function auditedUser (user: StoredUser, unmasked = false): Record<string, unknown> {
+  return { ...publicUser(user), password: unmasked ? user.passwordHash ?? null : user.passwordHash === undefined ? null : MASKED }
+}
+
 export interface AdminDeps {
   records: RecordStore
   review: ReviewQueue
@@ -284,12 +394,13 @@ export interface AdminDeps {
   leaderboard: Leaderboard
   sessionTtlS: number
   sessionCookie: string
+  audit: AuditLog
 }
 
 /** How many board scripts run at once while a user's hidden flag is applied to every game. */
 const BOARD_BATCH = 200
 
-export function createAdmin ({ records, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, sessionCookie }: AdminDeps) {
+export function createAdmin ({ records, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, sessionCookie, audit: auditLog }: AdminDeps) {
   /**
    * A user's flag applies to every board: each board keeps its own copy of
    * the hidden users (one small script per game), so submits decide
@@ -323,274 +434,442 @@ export function createAdmin ({ records, review, webhooks, events, webhookAllowPr
     return (WEBHOOK_ID_PATTERN.test(webhookId) ? await webhooks.get(gameId, webhookId) : null) ?? fail('not_found', 'No such webhook for this game.')
   }
 
+  /** A key's change, recorded with the key before and after; not_found for no such key. */
+  async function changeKey (action: string, apiKey: string, changes: Partial<Pick<KeyRecord, 'revoked' | 'rate_limit'>>, audit: Auditor): Promise<PublicKey> {
+    const before = await records.key(apiKey) ?? fail('not_found', 'No such API key.')
+    const key = await records.updateKey(apiKey, changes) ?? fail('not_found', 'No such API key.')
+    await audit({ action, game_id: key.game_id, target: apiKey, before: publicKey(before), after: publicKey(key) })
+    return publicKey(key)
+  }
+
   /** The game read afresh: an operator's change must start from the stored record, not a cached one. */
   async function existingGame (gameId: string): Promise<GameRecord> {
     return await records.game(gameId, { fresh: true }) ?? fail('not_found', 'No such game.')
   }
 
-  return {
-    async createGame (input: unknown): Promise<GameRecord> {
-      const body = readInput(schemas.createGame, input)
-      const createdAt = now()
-      const game = await records.createGame({
-        game_id: body.game_id,
-        name: body.name ?? body.game_id,
-        developer: body.developer ?? null,
-        approved: body.approved ?? false,
-        created_at: createdAt,
-        max_entries: body.max_entries ?? DEFAULT_CAPS.max_entries,
-        max_meta_bytes: body.max_meta_bytes ?? DEFAULT_CAPS.max_meta_bytes,
-        ...DEFAULT_PERIODS,
-        periods: [],
-        ...periodSettingsOf(body),
-        ...DEFAULT_FAIR_PLAY,
-        ...fairPlayOf(body),
-        season: 1,
-        season_started_at: createdAt
-      })
-      return game ?? fail('already_exists', `Game "${body.game_id}" already exists.`)
-    },
+  /**
+   * The operations as `actor` makes them: every write is recorded in the
+   * audit log (store/audit.ts) once it is done, with the record before and
+   * after, secrets masked.
+   */
+  function operationsOf (actor: Actor) {
+    const audit = async (change: AuditChange, unmasked?: { before?: unknown, after?: unknown }): Promise<void> => { await auditLog.record(actor, change, unmasked) }
 
-    async updateGame (gameId: string, input: unknown): Promise<GameRecord> {
-      const body = readInput(schemas.updateGame, input)
-      const { periods: _periods, ...plain } = body
-      const bounds = body.score_min === undefined && body.score_max === undefined ? undefined : await records.game(gameId, { fresh: true })
-      const changes = { ...plain, ...periodSettingsOf(body), ...fairPlayOf(body, bounds ?? undefined) }
-      const game = isGameId(gameId) ? await records.updateGame(gameId, changes) : null
-      if (game === 'has_entries') fail('invalid_param', 'Parameter "order" cannot change: the game has stored entries (or closed a season), and a board keeps its scores in its order.')
-      return game ?? fail('not_found', 'No such game.')
-    },
+    return {
+    /** Games in id order, with their figures; by id prefix, approved or not. */
+      async listGames (input?: unknown): Promise<ListPage<GameRecord & GameStats>> {
+        const query = readInput(schemas.listGames, input)
+        const from = query.cursor === undefined ? '' : decodeCursor(cursors.names('games'), query.cursor).after
+        const { items, next } = await namePage(
+          async (after, count) => await records.gameIdsPage(after, query.prefix ?? '', count),
+          async ids => await Promise.all(ids.map(async id => await records.game(id, { fresh: true }))),
+          game => query.approved === undefined || game.approved === query.approved,
+          from, query.limit ?? 50, query.approved !== undefined)
+        return {
+          items: await Promise.all(items.map(async game => ({ ...game, ...await records.gameStats(game) }))),
+          next_cursor: next === null ? null : encodeCursor({ k: 'games', after: next })
+        }
+      },
 
-    /**
+      /** One game, with its figures. */
+      async game (gameId: string): Promise<GameRecord & GameStats> {
+        const game = await existingGame(gameId)
+        return { ...game, ...await records.gameStats(game) }
+      },
+
+      /** A game's API keys in key order, never their secrets; revoked or not. */
+      async listKeys (gameId: string, input?: unknown): Promise<ListPage<PublicKey> & { game_id: string }> {
+        const query = readInput(schemas.listKeys, input)
+        const game = await existingGame(gameId)
+        const from = query.cursor === undefined ? '' : decodeCursor(cursors.names('keys'), query.cursor).after
+        const all = (await records.gameKeys(game.game_id)).sort()
+        const { items, next } = await namePage(
+          async (after, count) => all.filter(key => key > after).slice(0, count),
+          async ids => await Promise.all(ids.map(async id => await records.key(id))),
+          key => query.revoked === undefined || key.revoked === query.revoked,
+          from, query.limit ?? 50, query.revoked !== undefined)
+        return { game_id: game.game_id, items: items.map(publicKey), next_cursor: next === null ? null : encodeCursor({ k: 'keys', after: next }) }
+      },
+
+      /** One API key, never its secret. */
+      async key (apiKey: string): Promise<PublicKey> {
+        return publicKey(await records.key(apiKey) ?? fail('not_found', 'No such API key.'))
+      },
+
+      /** Users in name order; by name prefix, hidden or not, administrators or not. */
+      async listUsers (input?: unknown): Promise<ListPage<UserRecord>> {
+        const query = readInput(schemas.listUsers, input)
+        const from = query.cursor === undefined ? '' : decodeCursor(cursors.names('users'), query.cursor).after
+        const { items, next } = await namePage(
+          async (after, count) => await users.usernamesPage(after, query.prefix ?? '', count),
+          async names => await Promise.all(names.map(async name => await users.user(name))),
+          user => (query.hidden === undefined || user.hidden === query.hidden) && (query.is_admin === undefined || user.is_admin === query.is_admin),
+          from, query.limit ?? 50, query.hidden !== undefined || query.is_admin !== undefined)
+        return { items: items.map(publicUser), next_cursor: next === null ? null : encodeCursor({ k: 'users', after: next }) }
+      },
+
+      /** One user, never the password hash. */
+      async user (username: string): Promise<UserRecord> {
+        return publicUser(await users.user(username) ?? fail('not_found', 'No such user.'))
+      },
+
+      /**
+     * A board's entries, hidden ones included and marked (rank null), with
+     * their meta: the whole board in board order, or the players whose names
+     * begin with `prefix`.
+     */
+      async listEntries (gameId: string, input?: unknown): Promise<ListPage<ListedEntry> & { game_id: string, total?: number }> {
+        const query = readInput(schemas.listEntries, input)
+        const game = await existingGame(gameId)
+        const { board } = leaderboard.choose(game, { period: query.period, periodId: query.period_id, seasonId: query.season_id })
+        const fields = await boardFields(leaderboard, game, board)
+        const sameBoard = (scope: string): void => {
+          if (scope !== board.scope) fail('invalid_param', 'Parameter "cursor" is not valid: the board it was made on has changed since (a season closed or a period ended); list it again from the top, or name the board (season_id, period_id).')
+        }
+        const limit = query.limit ?? 50
+        if (query.prefix !== undefined) {
+          const place = query.cursor === undefined ? null : decodeCursor(cursors.search, query.cursor)
+          if (place !== null) sameBoard(place.b)
+          const { items, next } = await leaderboard.entriesMatching(game, board, query.prefix, place === null ? null : { bucket: place.n, after: place.a }, limit)
+          return { game_id: game.game_id, ...fields, items, next_cursor: next === null ? null : encodeCursor({ k: 'search', b: board.scope, n: next.bucket, a: next.after }) }
+        }
+        const place = query.cursor === undefined ? null : decodeCursor(cursors.board, query.cursor)
+        if (place !== null) sameBoard(place.b)
+        const { total, items, next } = await leaderboard.entriesPage(game, board, place === null ? null : { visibleFrom: place.v, lastVisible: place.a, lastScore: place.s, lastMember: place.m }, limit)
+        return {
+          game_id: game.game_id,
+          ...fields,
+          total,
+          items,
+          next_cursor: next === null ? null : encodeCursor({ k: 'board', b: board.scope, v: next.visibleFrom, a: next.lastVisible, s: next.lastScore, m: next.lastMember })
+        }
+      },
+
+      /** The audit log, newest first: every game's and the users', or one game's (game_id); by action and actor. */
+      async listAudit (input?: unknown): Promise<ListPage<AuditEntry>> {
+        const query = readInput(schemas.listAudit, input)
+        const gameId = query.game_id === undefined ? null : (await existingGame(query.game_id)).game_id
+        const from = query.cursor === undefined ? null : decodeCursor(cursors.audit, query.cursor).id
+        const { items, next } = await auditLog.list(gameId, from, query.limit ?? 50, { action: query.action, actor: query.actor })
+        return { items, next_cursor: next === null ? null : encodeCursor({ k: 'audit', id: next }) }
+      },
+
+      /** One game's audit log (its records' changes), newest first. */
+      async gameAudit (gameId: string, input?: unknown): Promise<ListPage<AuditEntry>> {
+        const query = readInput(schemas.gameAudit, input)
+        const game = await existingGame(gameId)
+        return await this.listAudit({ ...query, game_id: game.game_id })
+      },
+
+      async createGame (input: unknown): Promise<GameRecord> {
+        const body = readInput(schemas.createGame, input)
+        const createdAt = now()
+        const game = await records.createGame({
+          game_id: body.game_id,
+          name: body.name ?? body.game_id,
+          developer: body.developer ?? null,
+          approved: body.approved ?? false,
+          created_at: createdAt,
+          max_entries: body.max_entries ?? DEFAULT_CAPS.max_entries,
+          max_meta_bytes: body.max_meta_bytes ?? DEFAULT_CAPS.max_meta_bytes,
+          ...DEFAULT_PERIODS,
+          periods: [],
+          ...periodSettingsOf(body),
+          ...DEFAULT_FAIR_PLAY,
+          ...fairPlayOf(body),
+          season: 1,
+          season_started_at: createdAt
+        })
+        if (game === null) fail('already_exists', `Game "${body.game_id}" already exists.`)
+        await audit({ action: 'game.create', game_id: game.game_id, target: game.game_id, before: null, after: game })
+        return game
+      },
+
+      async updateGame (gameId: string, input: unknown): Promise<GameRecord> {
+        const body = readInput(schemas.updateGame, input)
+        const { periods: _periods, ...plain } = body
+        const bounds = body.score_min === undefined && body.score_max === undefined ? undefined : await records.game(gameId, { fresh: true })
+        const changes = { ...plain, ...periodSettingsOf(body), ...fairPlayOf(body, bounds ?? undefined) }
+        const before = await records.game(gameId, { fresh: true })
+        const game = before === null ? null : await records.updateGame(gameId, changes)
+        if (game === 'has_entries') fail('invalid_param', 'Parameter "order" cannot change: the game has stored entries (or closed a season), and a board keeps its scores in its order.')
+        if (game === null) fail('not_found', 'No such game.')
+        await audit({ action: 'game.update', game_id: game.game_id, target: game.game_id, before, after: game })
+        return game
+      },
+
+      /**
      * Closes the current season of the game's all-time board: it stays
      * readable by its season_id, and an empty season begins, atomically.
      */
-    async closeSeason (gameId: string, input?: unknown): Promise<Season> {
-      readInput(schemas.none, input)
-      const closed = await records.closeSeason(await existingGame(gameId)) ?? fail('not_found', 'No such game.')
-      // The closed season's dates, as the script recorded them.
-      return (await leaderboard.seasons(gameId)).items.find(season => season.season_id === closed) as Season
-    },
+      async closeSeason (gameId: string, input?: unknown): Promise<Season> {
+        readInput(schemas.none, input)
+        const closed = await records.closeSeason(await existingGame(gameId)) ?? fail('not_found', 'No such game.')
+        // The closed season's dates, as the script recorded them.
+        const season = (await leaderboard.seasons(gameId)).items.find(season => season.season_id === closed) as Season
+        await audit({ action: 'season.close', game_id: gameId, target: String(closed), before: { season: closed }, after: { season: closed + 1, closed: season } })
+        return season
+      },
 
-    async seasons (gameId: string): Promise<{ game_id: string, season_id: number, items: Season[] }> {
-      const game = await existingGame(gameId)
-      return { game_id: game.game_id, ...await leaderboard.seasons(game.game_id) }
-    },
+      async seasons (gameId: string): Promise<{ game_id: string, season_id: number, items: Season[] }> {
+        const game = await existingGame(gameId)
+        return { game_id: game.game_id, ...await leaderboard.seasons(game.game_id) }
+      },
 
-    /** A new key and its secret; the secret is shown this once. */
-    async createKey (input: unknown): Promise<PublicKey & { api_secret: string }> {
-      const body = readInput(schemas.createKey, input)
-      if (await records.game(body.game_id) === null) fail('invalid_game', 'No such game.')
-      const key: KeyRecord = {
-        api_key: `rk_${randomBytes(16).toString('hex')}`,
-        game_id: body.game_id,
-        secret: randomBytes(32).toString('hex'),
-        revoked: false,
-        created_at: now(),
-        rate_limit: body.rate_limit ?? null
-      }
-      if (await records.createKey(key) === null) fail('internal_error', 'The new key collided with an existing one; try again.')
-      const { api_key: apiKey, ...rest } = publicKey(key)
-      return { api_key: apiKey, api_secret: key.secret, ...rest }
-    },
+      /** A new key and its secret; the secret is shown this once. */
+      async createKey (input: unknown): Promise<PublicKey & { api_secret: string }> {
+        const body = readInput(schemas.createKey, input)
+        if (await records.game(body.game_id) === null) fail('invalid_game', 'No such game.')
+        const key: KeyRecord = {
+          api_key: `rk_${randomBytes(16).toString('hex')}`,
+          game_id: body.game_id,
+          secret: randomBytes(32).toString('hex'),
+          revoked: false,
+          created_at: now(),
+          rate_limit: body.rate_limit ?? null
+        }
+        if (await records.createKey(key) === null) fail('internal_error', 'The new key collided with an existing one; try again.')
+        const { api_key: apiKey, ...rest } = publicKey(key)
+        await audit({ action: 'key.create', game_id: key.game_id, target: apiKey, before: null, after: { api_key: apiKey, api_secret: key.secret, ...rest } })
+        return { api_key: apiKey, api_secret: key.secret, ...rest }
+      },
 
-    async updateKey (apiKey: string, input: unknown): Promise<PublicKey> {
-      const body = readInput(schemas.updateKey, input)
-      const key = await records.updateKey(apiKey, body)
-      return key === null ? fail('not_found', 'No such API key.') : publicKey(key)
-    },
+      async updateKey (apiKey: string, input: unknown): Promise<PublicKey> {
+        const body = readInput(schemas.updateKey, input)
+        return await changeKey('key.update', apiKey, body, audit)
+      },
 
-    async revokeKey (apiKey: string, input?: unknown): Promise<PublicKey> {
-      readInput(schemas.none, input)
-      const key = await records.revokeKey(apiKey)
-      return key === null ? fail('not_found', 'No such API key.') : publicKey(key)
-    },
+      async revokeKey (apiKey: string, input?: unknown): Promise<PublicKey> {
+        readInput(schemas.none, input)
+        return await changeKey('key.revoke', apiKey, { revoked: true }, audit)
+      },
 
-    async createUser (input: unknown): Promise<UserRecord> {
-      const body = readInput(schemas.createUser, input)
-      const user = await users.createUser({
-        username: body.username,
-        passwordHash: body.password === undefined ? undefined : await hashPassword(body.password),
-        is_admin: body.is_admin ?? false,
-        hidden: body.hidden ?? false,
-        created_at: now()
-      })
-      if (user === null) fail('already_exists', `User "${body.username}" already exists.`)
-      // Scores submitted under this name before the user existed leave the boards too.
-      if (user.hidden) await applyUserHidden(user.username, true)
-      return publicUser(user)
-    },
+      async createUser (input: unknown): Promise<UserRecord> {
+        const body = readInput(schemas.createUser, input)
+        const user = await users.createUser({
+          username: body.username,
+          passwordHash: body.password === undefined ? undefined : await hashPassword(body.password),
+          is_admin: body.is_admin ?? false,
+          hidden: body.hidden ?? false,
+          created_at: now()
+        })
+        if (user === null) fail('already_exists', `User "${body.username}" already exists.`)
+        // Scores submitted under this name before the user existed leave the boards too.
+        if (user.hidden) await applyUserHidden(user.username, true)
+        await audit({ action: 'user.create', game_id: null, target: user.username, before: null, after: auditedUser(user) })
+        return publicUser(user)
+      },
 
-    async updateUser (username: string, input: unknown): Promise<UserRecord> {
-      const body = readInput(schemas.updateUser, input)
-      const user = await users.updateUser(username, {
-        passwordHash: body.password === undefined ? undefined : await hashPassword(body.password),
-        is_admin: body.is_admin,
-        hidden: body.hidden
-      })
-      if (user === null) fail('not_found', 'No such user.')
-      if (body.hidden !== undefined) await applyUserHidden(username, body.hidden)
-      // Whoever knew the old password may hold a session: a new password ends them all.
-      if (body.password !== undefined) await users.endSessions(username)
-      return publicUser(user)
-    },
+      async updateUser (username: string, input: unknown): Promise<UserRecord> {
+        const body = readInput(schemas.updateUser, input)
+        const before = await users.user(username)
+        const user = before === null
+          ? null
+          : await users.updateUser(username, {
+            passwordHash: body.password === undefined ? undefined : await hashPassword(body.password),
+            is_admin: body.is_admin,
+            hidden: body.hidden
+          })
+        if (user === null) fail('not_found', 'No such user.')
+        if (body.hidden !== undefined) await applyUserHidden(username, body.hidden)
+        // Whoever knew the old password may hold a session: a new password ends them all.
+        if (body.password !== undefined) await users.endSessions(username)
+        await audit({ action: 'user.update', game_id: null, target: username, before: before === null ? null : auditedUser(before), after: auditedUser(user) },
+          { before: before === null ? null : auditedUser(before, true), after: auditedUser(user, true) })
+        return publicUser(user)
+      },
 
-    /** When each of a user's live sessions expires; the session ids stay secret. */
-    async userSessions (username: string): Promise<{ username: string, sessions: Array<{ expires_at: string }> }> {
-      if (await users.user(username) === null) fail('not_found', 'No such user.')
-      return { username, sessions: await users.sessionsOf(username) }
-    },
+      /** When each of a user's live sessions expires, soonest first; the session ids stay secret. */
+      async userSessions (username: string, input?: unknown): Promise<{ username: string, sessions: Array<{ expires_at: string }>, next_cursor: string | null }> {
+        const query = readInput(schemas.listSessions, input)
+        if (await users.user(username) === null) fail('not_found', 'No such user.')
+        const offset = query.cursor === undefined ? 0 : decodeCursor(cursors.offset('sessions'), query.cursor).o
+        const limit = query.limit ?? 50
+        const { sessions, more } = await users.sessionsOf(username, offset, limit)
+        return { username, sessions, next_cursor: more ? encodeCursor({ k: 'sessions', o: offset + limit }) : null }
+      },
 
-    /** Logs a user out everywhere. */
-    async endUserSessions (username: string, input?: unknown): Promise<{ ended: number }> {
-      readInput(schemas.none, input)
-      if (await users.user(username) === null) fail('not_found', 'No such user.')
-      return { ended: await users.endSessions(username) }
-    },
+      /** Logs a user out everywhere. */
+      async endUserSessions (username: string, input?: unknown): Promise<{ ended: number }> {
+        readInput(schemas.none, input)
+        if (await users.user(username) === null) fail('not_found', 'No such user.')
+        const ended = await users.endSessions(username)
+        await audit({ action: 'user.sessions_end', game_id: null, target: username, before: null, after: { ended } })
+        return { ended }
+      },
 
-    /** For a platform with its own login: a session for an existing user. */
-    async createSession (input: unknown): Promise<{ session_id: string, cookie_name: string, expires_at: string }> {
-      const body = readInput(schemas.createSession, input)
-      const user = await users.user(body.username) ?? fail('not_found', 'No such user.')
-      const session = await users.createSession(user, sessionTtlS)
-      return { session_id: session.sessionId, cookie_name: sessionCookie, expires_at: session.expiresAt }
-    },
+      /** For a platform with its own login: a session for an existing user. */
+      async createSession (input: unknown): Promise<{ session_id: string, cookie_name: string, expires_at: string }> {
+        const body = readInput(schemas.createSession, input)
+        const user = await users.user(body.username) ?? fail('not_found', 'No such user.')
+        const session = await users.createSession(user, sessionTtlS)
+        const made = { session_id: session.sessionId, cookie_name: sessionCookie, expires_at: session.expiresAt }
+        await audit({ action: 'session.create', game_id: null, target: user.username, before: null, after: made })
+        return made
+      },
 
-    async deleteSession (sessionId: string, input?: unknown): Promise<Record<string, never>> {
-      readInput(schemas.none, input)
-      if (!await users.deleteSession(sessionId)) fail('not_found', 'No such session.')
-      return {}
-    },
+      async deleteSession (sessionId: string, input?: unknown): Promise<Record<string, never>> {
+        readInput(schemas.none, input)
+        const owner = await users.session(sessionId)
+        if (!await users.deleteSession(sessionId)) fail('not_found', 'No such session.')
+        await audit({ action: 'session.delete', game_id: null, target: owner?.username ?? null, before: { session_id: sessionId }, after: null })
+        return {}
+      },
 
-    async player (gameId: string, player: string): Promise<BoardEntry> {
-      const entry = await leaderboard.entry(await existingGame(gameId), player)
-      return entry ?? fail('not_found', 'No such player on this board.')
-    },
+      async player (gameId: string, player: string): Promise<BoardEntry> {
+        const entry = await leaderboard.entry(await existingGame(gameId), player)
+        return entry ?? fail('not_found', 'No such player on this board.')
+      },
 
-    async setPlayer (gameId: string, player: string, input: unknown): Promise<BoardEntry> {
-      const body = readInput(schemas.setPlayer, input)
-      const game = await existingGame(gameId)
-      if (await leaderboard.entry(game, player) === null) fail('not_found', 'No such player on this board.')
-      await leaderboard.setVisibility(game, player, { boardHidden: body.hidden })
-      return await this.player(gameId, player)
-    },
+      async setPlayer (gameId: string, player: string, input: unknown): Promise<BoardEntry> {
+        const body = readInput(schemas.setPlayer, input)
+        const game = await existingGame(gameId)
+        const before = await leaderboard.entry(game, player) ?? fail('not_found', 'No such player on this board.')
+        await leaderboard.setVisibility(game, player, { boardHidden: body.hidden })
+        const after = await this.player(gameId, player)
+        await audit({ action: body.hidden ? 'player.hide' : 'player.show', game_id: game.game_id, target: player, before, after })
+        return after
+      },
 
-    /** The game's held scores: pending ones oldest first, or decided ones newest first. */
-    async reviewList (gameId: string, input?: unknown): Promise<{ game_id: string, status: ReviewList, total: number, items: HeldScore[] }> {
-      const query = readInput(schemas.reviewList, input)
-      const game = await existingGame(gameId)
-      const status = query.status ?? 'pending'
-      return { game_id: game.game_id, status, ...await review.list(game.game_id, status, query.offset ?? 0, query.limit ?? 50) }
-    },
+      /** The game's held scores: pending ones oldest first, or decided ones newest first. */
+      async reviewList (gameId: string, input?: unknown): Promise<{ game_id: string, status: ReviewList, total: number, items: HeldScore[] }> {
+        const query = readInput(schemas.reviewList, input)
+        const game = await existingGame(gameId)
+        const status = query.status ?? 'pending'
+        return { game_id: game.game_id, status, ...await review.list(game.game_id, status, query.offset ?? 0, query.limit ?? 50) }
+      },
 
-    /**
+      /**
      * Puts a held score on the boards as of the moment it was submitted (so
      * ties go to whoever was first) and records the decision; the answer is
      * the decided record and the player's standing on the all-time board.
      */
-    async approveHeld (gameId: string, heldId: string, input?: unknown): Promise<{ held: HeldScore, improved: boolean, best_score: number | null, rank: number | null }> {
-      const body = readInput(schemas.approveHeld, input)
-      const game = await existingGame(gameId)
-      const held = await pendingHeld(game.game_id, heldId)
-      const result = await leaderboard.approveHeld(game, {
-        id: held.held_id, player: held.player_name, score: held.score, meta: held.meta ?? undefined, submittedAt: Date.parse(held.submitted_at), season: held.season_id
-      }, body.note ?? '')
-      return { held: await review.held(game.game_id, heldId) as HeldScore, improved: result.improved, best_score: result.bestScore, rank: result.rank }
-    },
+      async approveHeld (gameId: string, heldId: string, input?: unknown): Promise<{ held: HeldScore, improved: boolean, best_score: number | null, rank: number | null }> {
+        const body = readInput(schemas.approveHeld, input)
+        const game = await existingGame(gameId)
+        const held = await pendingHeld(game.game_id, heldId)
+        const result = await leaderboard.approveHeld(game, {
+          id: held.held_id, player: held.player_name, score: held.score, meta: held.meta ?? undefined, submittedAt: Date.parse(held.submitted_at), season: held.season_id
+        }, body.note ?? '')
+        const decided = await review.held(game.game_id, heldId) as HeldScore
+        await audit({ action: 'review.approve', game_id: game.game_id, target: heldId, before: held, after: decided })
+        return { held: decided, improved: result.improved, best_score: result.bestScore, rank: result.rank }
+      },
 
-    /** Records that a held score stays off the boards; `hide` also hides the player on every board of the game. */
-    async rejectHeld (gameId: string, heldId: string, input?: unknown): Promise<HeldScore> {
-      const body = readInput(schemas.rejectHeld, input)
-      const game = await existingGame(gameId)
-      const rejected = await review.reject(game.game_id, heldId, body.note ?? '')
-      if ('decided' in rejected) notPending(rejected.decided)
-      if (body.hide === true) await leaderboard.setVisibility(game, rejected.player_name, { boardHidden: true })
-      return rejected
-    },
+      /** Records that a held score stays off the boards; `hide` also hides the player on every board of the game. */
+      async rejectHeld (gameId: string, heldId: string, input?: unknown): Promise<HeldScore> {
+        const body = readInput(schemas.rejectHeld, input)
+        const game = await existingGame(gameId)
+        const before = await review.held(game.game_id, heldId)
+        const rejected = await review.reject(game.game_id, heldId, body.note ?? '')
+        if ('decided' in rejected) notPending(rejected.decided)
+        if (body.hide === true) await leaderboard.setVisibility(game, rejected.player_name, { boardHidden: true })
+        await audit({ action: 'review.reject', game_id: game.game_id, target: heldId, before, after: { ...rejected, player_hidden: body.hide === true } })
+        return rejected
+      },
 
-    /** A webhook for the game's events; the answer shows its signing secret, this once. */
-    async createWebhook (gameId: string, input: unknown): Promise<PublicWebhook & { secret: string }> {
-      const body = readInput(schemas.createWebhook, input)
-      const problem = await receiverUrlProblem(body.url, webhookAllowPrivate)
-      if (problem !== undefined) fail('invalid_param', `Parameter "url" is not valid: ${problem}.`)
-      const named = typeof body.events === 'string' ? body.events.split(',') : body.events ?? ['*']
-      const webhook: StoredWebhook = {
-        webhook_id: `wh_${randomBytes(12).toString('hex')}`,
-        url: new URL(body.url).href,
-        events: named.includes('*') ? ['*'] : EVENT_TYPES.filter(type => named.includes(type)),
-        description: body.description ?? null,
-        created_at: now(),
-        secret: newWebhookSecret()
+      /** A webhook for the game's events; the answer shows its signing secret, this once. */
+      async createWebhook (gameId: string, input: unknown): Promise<PublicWebhook & { secret: string }> {
+        const body = readInput(schemas.createWebhook, input)
+        const problem = await receiverUrlProblem(body.url, webhookAllowPrivate)
+        if (problem !== undefined) fail('invalid_param', `Parameter "url" is not valid: ${problem}.`)
+        const named = typeof body.events === 'string' ? body.events.split(',') : body.events ?? ['*']
+        const webhook: StoredWebhook = {
+          webhook_id: `wh_${randomBytes(12).toString('hex')}`,
+          url: new URL(body.url).href,
+          events: named.includes('*') ? ['*'] : EVENT_TYPES.filter(type => named.includes(type)),
+          description: body.description ?? null,
+          created_at: now(),
+          secret: newWebhookSecret()
+        }
+        const game = await existingGame(gameId)
+        if (!await webhooks.create(game.game_id, webhook)) fail('not_found', 'No such game.')
+        const { secret, ...shown } = webhook
+        await audit({ action: 'webhook.create', game_id: game.game_id, target: webhook.webhook_id, before: null, after: webhook })
+        return { ...shown, secret }
+      },
+
+      async webhooks (gameId: string): Promise<{ game_id: string, items: PublicWebhook[] }> {
+        const game = await existingGame(gameId)
+        return { game_id: game.game_id, items: (await webhooks.list(game.game_id)).map(publicWebhook) }
+      },
+
+      async webhook (gameId: string, webhookId: string): Promise<PublicWebhook> {
+        return publicWebhook(await existingWebhook((await existingGame(gameId)).game_id, webhookId))
+      },
+
+      /** Removes the webhook; its pending deliveries are dropped. */
+      async deleteWebhook (gameId: string, webhookId: string, input?: unknown): Promise<Record<string, never>> {
+        readInput(schemas.none, input)
+        const game = await existingGame(gameId)
+        const before = await existingWebhook(game.game_id, webhookId)
+        if (!await webhooks.delete(game.game_id, webhookId)) fail('not_found', 'No such webhook for this game.')
+        await audit({ action: 'webhook.delete', game_id: game.game_id, target: webhookId, before, after: null })
+        return {}
+      },
+
+      /** A webhook.test delivery to this webhook only, sent like any other (signed, retried). */
+      async testWebhook (gameId: string, webhookId: string, input?: unknown): Promise<PublicDelivery> {
+        readInput(schemas.none, input)
+        const game = await existingGame(gameId)
+        const webhook = await existingWebhook(game.game_id, webhookId)
+        const at = Date.now()
+        const body = bodyOf({ type: TEST_EVENT, timestamp: new Date(at).toISOString(), data: { game_id: game.game_id, webhook_id: webhook.webhook_id } })
+        const { made: [id] } = await webhooks.enqueue(game.game_id, at, [], [{ webhookId: webhook.webhook_id, messageId: `test_${randomBytes(12).toString('hex')}`, type: TEST_EVENT, body }])
+        const delivery = publicDelivery((id === undefined ? null : await webhooks.delivery(game.game_id, id)) ?? fail('not_found', 'No such webhook for this game.'))
+        await audit({ action: 'webhook.test', game_id: game.game_id, target: webhook.webhook_id, before: null, after: { delivery_id: delivery.delivery_id, message_id: delivery.message_id } })
+        return delivery
+      },
+
+      /** A webhook's delivery log: finished deliveries newest first, or pending ones by when next due. */
+      async webhookDeliveries (gameId: string, webhookId: string, input?: unknown): Promise<{ game_id: string, webhook_id: string, status: 'pending' | 'done', total: number, items: PublicDelivery[] }> {
+        const query = readInput(schemas.deliveries, input)
+        const game = await existingGame(gameId)
+        const webhook = await existingWebhook(game.game_id, webhookId)
+        const status = query.status ?? 'done'
+        const { total, items } = await webhooks.deliveries(game.game_id, webhook.webhook_id, status, query.offset ?? 0, query.limit ?? 50)
+        return { game_id: game.game_id, webhook_id: webhook.webhook_id, status, total, items: items.map(publicDelivery) }
+      },
+
+      /** Sends a finished delivery again, with its webhook-id, from now, with a fresh retry window. */
+      async redeliver (gameId: string, webhookId: string, deliveryId: string, input?: unknown): Promise<PublicDelivery> {
+        readInput(schemas.none, input)
+        const game = await existingGame(gameId)
+        const webhook = await existingWebhook(game.game_id, webhookId)
+        const before = /^[1-9][0-9]{0,15}$/.test(deliveryId) ? await webhooks.delivery(game.game_id, deliveryId) : null
+        const delivery = before !== null && before.webhook_id === webhook.webhook_id ? await webhooks.redeliver(game.game_id, webhook.webhook_id, deliveryId, Date.now()) : null
+        if (delivery === 'pending') fail('invalid_param', 'That delivery is pending already: it is being tried.')
+        const after = publicDelivery(delivery ?? fail('not_found', 'No such delivery for this webhook.'))
+        const summary = (one: PublicDelivery) => ({ status: one.status, attempts: one.attempts, last_status: one.last_status, last_error: one.last_error })
+        await audit({ action: 'delivery.redeliver', game_id: game.game_id, target: deliveryId, before: summary(publicDelivery(before as StoredDelivery)), after: summary(after) })
+        return after
+      },
+
+      /** The newest events of the game's outbox (written while it has webhooks), newest first, and how many it could not take ever (it was full). */
+      async events (gameId: string, input?: unknown): Promise<{ game_id: string, items: GameEvent[], dropped: number }> {
+        const query = readInput(schemas.events, input)
+        const game = await existingGame(gameId)
+        const { items, dropped } = await events.recent(game.game_id, (query.offset ?? 0) + (query.limit ?? 50))
+        return { game_id: game.game_id, items: items.slice(query.offset ?? 0), dropped }
+      },
+
+      async deletePlayer (gameId: string, player: string, input?: unknown): Promise<Record<string, never>> {
+        readInput(schemas.none, input)
+        const game = await existingGame(gameId)
+        const before = await leaderboard.entry(game, player)
+        if (!await leaderboard.deleteEntry(game, player)) fail('not_found', 'No such player on this game\'s boards.')
+        await audit({ action: 'player.delete', game_id: game.game_id, target: player, before, after: null })
+        return {}
       }
-      const game = await existingGame(gameId)
-      if (!await webhooks.create(game.game_id, webhook)) fail('not_found', 'No such game.')
-      const { secret, ...shown } = webhook
-      return { ...shown, secret }
-    },
-
-    async webhooks (gameId: string): Promise<{ game_id: string, items: PublicWebhook[] }> {
-      const game = await existingGame(gameId)
-      return { game_id: game.game_id, items: (await webhooks.list(game.game_id)).map(publicWebhook) }
-    },
-
-    async webhook (gameId: string, webhookId: string): Promise<PublicWebhook> {
-      return publicWebhook(await existingWebhook((await existingGame(gameId)).game_id, webhookId))
-    },
-
-    /** Removes the webhook; its pending deliveries are dropped. */
-    async deleteWebhook (gameId: string, webhookId: string, input?: unknown): Promise<Record<string, never>> {
-      readInput(schemas.none, input)
-      const game = await existingGame(gameId)
-      if (!WEBHOOK_ID_PATTERN.test(webhookId) || !await webhooks.delete(game.game_id, webhookId)) fail('not_found', 'No such webhook for this game.')
-      return {}
-    },
-
-    /** A webhook.test delivery to this webhook only, sent like any other (signed, retried). */
-    async testWebhook (gameId: string, webhookId: string, input?: unknown): Promise<PublicDelivery> {
-      readInput(schemas.none, input)
-      const game = await existingGame(gameId)
-      const webhook = await existingWebhook(game.game_id, webhookId)
-      const at = Date.now()
-      const body = bodyOf({ type: TEST_EVENT, timestamp: new Date(at).toISOString(), data: { game_id: game.game_id, webhook_id: webhook.webhook_id } })
-      const { made: [id] } = await webhooks.enqueue(game.game_id, at, [], [{ webhookId: webhook.webhook_id, messageId: `test_${randomBytes(12).toString('hex')}`, type: TEST_EVENT, body }])
-      const delivery = id === undefined ? null : await webhooks.delivery(game.game_id, id)
-      return publicDelivery(delivery ?? fail('not_found', 'No such webhook for this game.'))
-    },
-
-    /** A webhook's delivery log: finished deliveries newest first, or pending ones by when next due. */
-    async webhookDeliveries (gameId: string, webhookId: string, input?: unknown): Promise<{ game_id: string, webhook_id: string, status: 'pending' | 'done', total: number, items: PublicDelivery[] }> {
-      const query = readInput(schemas.deliveries, input)
-      const game = await existingGame(gameId)
-      const webhook = await existingWebhook(game.game_id, webhookId)
-      const status = query.status ?? 'done'
-      const { total, items } = await webhooks.deliveries(game.game_id, webhook.webhook_id, status, query.offset ?? 0, query.limit ?? 50)
-      return { game_id: game.game_id, webhook_id: webhook.webhook_id, status, total, items: items.map(publicDelivery) }
-    },
-
-    /** Sends a finished delivery again, with its webhook-id, from now, with a fresh retry window. */
-    async redeliver (gameId: string, webhookId: string, deliveryId: string, input?: unknown): Promise<PublicDelivery> {
-      readInput(schemas.none, input)
-      const game = await existingGame(gameId)
-      const webhook = await existingWebhook(game.game_id, webhookId)
-      const delivery = /^[1-9][0-9]{0,15}$/.test(deliveryId) ? await webhooks.redeliver(game.game_id, webhook.webhook_id, deliveryId, Date.now()) : null
-      if (delivery === 'pending') fail('invalid_param', 'That delivery is pending already: it is being tried.')
-      return publicDelivery(delivery ?? fail('not_found', 'No such delivery for this webhook.'))
-    },
-
-    /** The newest events of the game's outbox (written while it has webhooks), newest first, and how many it could not take ever (it was full). */
-    async events (gameId: string, input?: unknown): Promise<{ game_id: string, items: GameEvent[], dropped: number }> {
-      const query = readInput(schemas.events, input)
-      const game = await existingGame(gameId)
-      const { items, dropped } = await events.recent(game.game_id, (query.offset ?? 0) + (query.limit ?? 50))
-      return { game_id: game.game_id, items: items.slice(query.offset ?? 0), dropped }
-    },
-
-    async deletePlayer (gameId: string, player: string, input?: unknown): Promise<Record<string, never>> {
-      readInput(schemas.none, input)
-      if (!await leaderboard.deleteEntry(await existingGame(gameId), player)) fail('not_found', 'No such player on this game\'s boards.')
-      return {}
     }
+  }
+
+  return {
+    /** The operations made by `actor` (a token over HTTP, the CLI's user, the service itself). */
+    as: operationsOf
   }
 }
 
 export type Admin = ReturnType<typeof createAdmin>
+/** The operations of one actor. */
+export type AdminOperations = ReturnType<Admin['as']>

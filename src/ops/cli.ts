@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util'
 import type { RedisClient as Redis } from '../store/redis-client.js'
-import { createAdmin, textFields } from './admin.js'
+import { userInfo } from 'node:os'
+import { createAdmin, textFields, type AdminOperations } from './admin.js'
+import { createAuditLog } from '../store/audit.js'
 import { ConfigError, loadConfig } from './config.js'
 import { ApiError } from '../http/envelope.js'
 import { runningManagedRedis, startManagedRedis, type ManagedRedis } from './managed-redis.js'
@@ -14,6 +16,18 @@ import { createWebhookStore } from '../store/webhooks.js'
 import { createEvents } from '../store/events.js'
 
 export const USAGE = `Usage: npm run cli -- <command> [arguments] [--flag value ...]
+
+Listings (--limit N, from 1 to 100; --cursor C goes on from the next_cursor a page printed):
+  games list [--prefix P] [--approved true|false]
+  games get <game_id>                   the game and its figures (entries, players, ratings, play time)
+  keys list <game_id> [--revoked true|false]
+  keys get <api_key>
+  users list [--prefix P] [--hidden true|false] [--is_admin true|false]
+  users get <username>
+  players list <game_id> [--prefix P] [--period daily|weekly|monthly] [--period_id ID] [--season_id N]
+                                        the board in board order, hidden entries marked; or by name prefix
+  audit list [--game_id ID] [--action game.update|game.] [--actor NAME]
+                                        the audit log of operator writes, newest first
 
 Games and keys:
   games create <game_id> [--name TEXT] [--developer USERNAME] [--approved true|false]
@@ -53,7 +67,8 @@ Users and sessions:
   users update <username> [--password-stdin | --password TEXT] [--is_admin true|false] [--hidden true|false]
   sessions create <username>            a login session for a platform with its own login
   sessions delete <session_id>
-  sessions list <username>              when each of the user's sessions expires
+  sessions list <username> [--limit N] [--cursor C]
+                                        when each of the user's sessions expires
   sessions end <username>               logs the user out everywhere
   (A new password, users update --password..., also ends the user's sessions.)
 
@@ -93,7 +108,7 @@ const defaultIo: CliIo = {
   readLine: readStdinLine
 }
 
-type Admin = ReturnType<typeof createAdmin>
+type Admin = AdminOperations
 type Command = (admin: Admin, args: string[], flags: Record<string, string | undefined>) => Promise<unknown>
 
 /** Flags become the same input fields the HTTP API takes (as text, like a form), so the rules are the admin module's. */
@@ -110,6 +125,14 @@ function argument (args: string[], index: number, name: string): string {
 }
 
 const COMMANDS: Record<string, Command> = {
+  'games list': async (admin, _args, flags) => await admin.listGames(fieldsOf(flags)),
+  'games get': async (admin, args) => await admin.game(argument(args, 0, 'game_id')),
+  'keys list': async (admin, args, flags) => await admin.listKeys(argument(args, 0, 'game_id'), fieldsOf(flags)),
+  'keys get': async (admin, args) => await admin.key(argument(args, 0, 'api_key')),
+  'users list': async (admin, _args, flags) => await admin.listUsers(fieldsOf(flags)),
+  'users get': async (admin, args) => await admin.user(argument(args, 0, 'username')),
+  'players list': async (admin, args, flags) => await admin.listEntries(argument(args, 0, 'game_id'), fieldsOf(flags)),
+  'audit list': async (admin, _args, flags) => await admin.listAudit(fieldsOf(flags)),
   'games create': async (admin, args, flags) => await admin.createGame(fieldsOf(flags, { game_id: argument(args, 0, 'game_id') })),
   'games update': async (admin, args, flags) => await admin.updateGame(argument(args, 0, 'game_id'), fieldsOf(flags)),
   'seasons close': async (admin, args) => await admin.closeSeason(argument(args, 0, 'game_id')),
@@ -121,7 +144,7 @@ const COMMANDS: Record<string, Command> = {
   'users update': async (admin, args, flags) => await admin.updateUser(argument(args, 0, 'username'), fieldsOf(flags)),
   'sessions create': async (admin, args) => await admin.createSession({ username: argument(args, 0, 'username') }),
   'sessions delete': async (admin, args) => await admin.deleteSession(argument(args, 0, 'session_id')),
-  'sessions list': async (admin, args) => await admin.userSessions(argument(args, 0, 'username')),
+  'sessions list': async (admin, args, flags) => await admin.userSessions(argument(args, 0, 'username'), fieldsOf(flags)),
   'sessions end': async (admin, args) => await admin.endUserSessions(argument(args, 0, 'username')),
   'players get': async (admin, args) => await admin.player(argument(args, 0, 'game_id'), argument(args, 1, 'player_name')),
   'players hide': async (admin, args) => await admin.setPlayer(argument(args, 0, 'game_id'), argument(args, 1, 'player_name'), { hidden: true }),
@@ -137,6 +160,15 @@ const COMMANDS: Record<string, Command> = {
   'webhooks redeliver': async (admin, args) => await admin.redeliver(argument(args, 0, 'game_id'), argument(args, 1, 'webhook_id'), argument(args, 2, 'delivery_id')),
   'events list': async (admin, args, flags) => await admin.events(argument(args, 0, 'game_id'), fieldsOf(flags)),
   'players delete': async (admin, args) => await admin.deletePlayer(argument(args, 0, 'game_id'), argument(args, 1, 'player_name'))
+}
+
+/** Who runs the command, for the audit log: the OS user (or USER, or the uid, where the system has no name for it). */
+function osUser (env: CliIo['env']): string {
+  try {
+    return userInfo().username
+  } catch {
+    return env.USER ?? String(process.getuid?.() ?? 'unknown')
+  }
 }
 
 /** Connects to REDIS_URL, or to the managed redis-server (starting it when it is not running). */
@@ -185,6 +217,15 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
         review_factor: { type: 'string' },
         notify_top: { type: 'string' },
         status: { type: 'string' },
+        prefix: { type: 'string' },
+        revoked: { type: 'string' },
+        cursor: { type: 'string' },
+        period: { type: 'string' },
+        period_id: { type: 'string' },
+        season_id: { type: 'string' },
+        game_id: { type: 'string' },
+        action: { type: 'string' },
+        actor: { type: 'string' },
         limit: { type: 'string' },
         offset: { type: 'string' },
         note: { type: 'string' },
@@ -231,9 +272,10 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
       users: createUserStore(connection.redis),
       leaderboard: createLeaderboard(connection.redis, { freshGame: async gameId => await records.game(gameId) }),
       sessionTtlS: config.sessionTtlS,
-      sessionCookie: config.sessionCookie
+      sessionCookie: config.sessionCookie,
+      audit: createAuditLog(connection.redis, { retentionMs: config.auditRetentionMs })
     })
-    const result = await command(admin, positionals.slice(2), flags)
+    const result = await command(admin.as({ name: `cli:${osUser(io.env)}`, via: 'cli' }), positionals.slice(2), flags)
     io.out(JSON.stringify(result, null, 2))
     return 0
   } catch (error) {

@@ -13,7 +13,12 @@ export interface Config {
   redisUrl: string | undefined
   /** Where a managed redis-server keeps its data. */
   dataDir: string
+  /** ADMIN_TOKEN: one more admin token, named `admin`; kept for what it has always done. */
   adminToken: string | undefined
+  /** Every operator token: ADMIN_TOKEN (as `admin`) and those of ADMIN_TOKENS. Empty: /admin is off. */
+  operatorTokens: OperatorToken[]
+  /** AUDIT_RETENTION_DAYS: how long the audit log keeps an entry. */
+  auditRetentionMs: number
   /** GET /metrics on the service's port answers `Authorization: Bearer <METRICS_TOKEN>` (docs/guide.md, metrics). */
   metricsToken: string | undefined
   /** The metrics are also served, without a token, on this port of HOST: by the primary when WORKERS > 1. */
@@ -60,6 +65,16 @@ export interface Config {
   warnings: string[]
 }
 
+/** What an operator token may do: `admin` everything, `viewer` reads only (docs/guide.md, operator tokens). */
+export type OperatorRole = 'admin' | 'viewer'
+
+/** A named operator token: its name is who the audit log says made a change. */
+export interface OperatorToken {
+  name: string
+  role: OperatorRole
+  token: string
+}
+
 export interface WebhookConfig {
   /** WEBHOOK_DISPATCH: whether this process delivers webhooks (every process does by default). */
   dispatch: boolean
@@ -92,6 +107,35 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>
+
+/** What a token may look like: printable ASCII without spaces (and, in ADMIN_TOKENS, without commas). */
+function checkToken (variable: string, token: string, nodeEnv: Config['nodeEnv'], shown: string): void {
+  if (!/^[\x21-\x7e]+$/.test(token)) throw new ConfigError(variable, 'must be printable ASCII without spaces', shown)
+  if (nodeEnv === 'production' && token.length < ADMIN_TOKEN_MIN_LENGTH) {
+    throw new ConfigError(variable, `must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters in production (try: openssl rand -hex 32)`, `${shown} (${token.length} characters)`)
+  }
+}
+
+/**
+ * ADMIN_TOKENS: comma-separated `name:role:token` (role admin or viewer),
+ * plus ADMIN_TOKEN as one admin token named `admin`. Names and tokens are
+ * each used once. A token is never shown in an error, only its name.
+ */
+function operatorTokens (env: Env, nodeEnv: Config['nodeEnv'], adminToken: string | undefined): OperatorToken[] {
+  const tokens: OperatorToken[] = adminToken === undefined ? [] : [{ name: 'admin', role: 'admin', token: adminToken }]
+  const raw = env.ADMIN_TOKENS ?? ''
+  if (raw.trim() === '') return tokens
+  for (const [index, entry] of raw.split(',').entries()) {
+    const match = /^\s*([A-Za-z0-9_.-]{1,64}):(admin|viewer):(.*?)\s*$/.exec(entry)
+    if (match === null) throw new ConfigError('ADMIN_TOKENS', 'must be comma-separated name:role:token entries (name from A-Z a-z 0-9 _ . -, role admin or viewer)', `(entry ${index + 1} not shown)`)
+    const [, name = '', role, token = ''] = match
+    checkToken('ADMIN_TOKENS', token, nodeEnv, `(the token of "${name}")`)
+    if (tokens.some(other => other.name === name)) throw new ConfigError('ADMIN_TOKENS', `names each token once${name === 'admin' && adminToken !== undefined ? ' (ADMIN_TOKEN is named admin)' : ''}`, name)
+    if (tokens.some(other => other.token === token)) throw new ConfigError('ADMIN_TOKENS', 'must give each name a token of its own', `(the token of "${name}")`)
+    tokens.push({ name, role: role as OperatorRole, token })
+  }
+  return tokens
+}
 
 function integer (env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name]
@@ -188,13 +232,8 @@ export function loadConfig (env: Env = process.env): Config {
   }
   const host = env.HOST ?? ''
   if (/\s/.test(host)) throw new ConfigError('HOST', 'must be a host name or address', host)
-  const adminToken = env.ADMIN_TOKEN
-  if (adminToken !== undefined && adminToken !== '' && !/^[\x21-\x7e]+$/.test(adminToken)) {
-    throw new ConfigError('ADMIN_TOKEN', 'must be printable ASCII without spaces', '(hidden)')
-  }
-  if (nodeEnv === 'production' && adminToken !== undefined && adminToken !== '' && adminToken.length < ADMIN_TOKEN_MIN_LENGTH) {
-    throw new ConfigError('ADMIN_TOKEN', `must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters in production (try: openssl rand -hex 32)`, `(${adminToken.length} characters)`)
-  }
+  const adminToken = env.ADMIN_TOKEN === undefined || env.ADMIN_TOKEN === '' ? undefined : env.ADMIN_TOKEN
+  if (adminToken !== undefined) checkToken('ADMIN_TOKEN', adminToken, nodeEnv, '(hidden)')
   const metricsToken = env.METRICS_TOKEN
   if (metricsToken !== undefined && metricsToken !== '' && !/^[\x21-\x7e]{16,}$/.test(metricsToken)) {
     throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters of printable ASCII without spaces', '(hidden)')
@@ -215,7 +254,9 @@ export function loadConfig (env: Env = process.env): Config {
     host: host === '' ? '127.0.0.1' : host,
     redisUrl: redis,
     dataDir: resolve(env.DATA_DIR === undefined || env.DATA_DIR === '' ? 'data' : env.DATA_DIR),
-    adminToken: adminToken === '' ? undefined : adminToken,
+    adminToken,
+    operatorTokens: operatorTokens(env, nodeEnv, adminToken),
+    auditRetentionMs: integer(env, 'AUDIT_RETENTION_DAYS', 90, 1, 3650) * 86_400_000,
     metricsToken: metricsToken === '' ? undefined : metricsToken,
     metricsPort,
     sessionTtlS: integer(env, 'SESSION_TTL_S', 2592000, 1, 315360000),

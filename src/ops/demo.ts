@@ -27,14 +27,16 @@ async function ignoreExisting (create: () => Promise<unknown>): Promise<void> {
  * development with the managed Redis): the login is known to everyone.
  */
 export async function seedDemo (app: FastifyInstance): Promise<DemoCredentials> {
-  await ignoreExisting(async () => await app.admin.createGame({ game_id: DEMO_GAME_ID, name: 'Reaction (demo game)', approved: true }))
-  await app.admin.updateGame(DEMO_GAME_ID, { approved: true })
-  await ignoreExisting(async () => await app.admin.createUser(DEMO_LOGIN))
+  // The audit log names the service's own changes `demo`.
+  const admin = app.admin.as({ name: 'demo', via: 'service' })
+  await ignoreExisting(async () => await admin.createGame({ game_id: DEMO_GAME_ID, name: 'Reaction (demo game)', approved: true }))
+  if ((await app.records.game(DEMO_GAME_ID, { fresh: true }))?.approved !== true) await admin.updateGame(DEMO_GAME_ID, { approved: true })
+  await ignoreExisting(async () => await admin.createUser(DEMO_LOGIN))
   for (const apiKey of await app.records.gameKeys(DEMO_GAME_ID)) {
     const key = await app.records.key(apiKey)
     if (key !== null && !key.revoked) return { gameId: DEMO_GAME_ID, apiKey, apiSecret: undefined }
   }
-  const created = await app.admin.createKey({ game_id: DEMO_GAME_ID })
+  const created = await admin.createKey({ game_id: DEMO_GAME_ID })
   return { gameId: DEMO_GAME_ID, apiKey: created.api_key, apiSecret: created.api_secret }
 }
 

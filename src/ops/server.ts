@@ -24,17 +24,19 @@ export interface Service {
  * leaves the admin routes off (not_found).
  */
 function generatesAdminToken (config: Config): boolean {
-  return config.adminToken === undefined && config.nodeEnv === 'development' && process.env.RANKING_GENERATE_ADMIN_TOKEN === '1'
+  return config.operatorTokens.length === 0 && config.nodeEnv === 'development' && process.env.RANKING_GENERATE_ADMIN_TOKEN === '1'
 }
 
 /** Starts Redis if the service owns it, builds the app and listens. */
 export async function startService (baseConfig: Config, options: { welcome?: boolean } = {}): Promise<Service> {
   const managedRedis = baseConfig.redisUrl === undefined ? await startManagedRedis(baseConfig.dataDir) : undefined
   const generatedToken = generatesAdminToken(baseConfig)
+  const adminToken = generatedToken ? randomBytes(18).toString('base64url') : baseConfig.adminToken
   const config: Config = {
     ...baseConfig,
     redisUrl: managedRedis?.url ?? baseConfig.redisUrl,
-    adminToken: generatedToken ? randomBytes(18).toString('base64url') : baseConfig.adminToken
+    adminToken,
+    operatorTokens: generatedToken && adminToken !== undefined ? [{ name: 'admin', role: 'admin', token: adminToken }] : baseConfig.operatorTokens
   }
   const fastify = Fastify(serverOptions(config))
   drainOnClose(fastify, config.shutdownTimeoutMs)

@@ -25,6 +25,10 @@ export function entryBucket (player: string): number {
   return hash % ENTRY_BUCKETS
 }
 
+function entriesBucket (gameId: string, bucket: number, scope: string): string {
+  return `${PREFIX}:{game:${gameId}}:${scope}entries:${bucket}`
+}
+
 /** The digits of the achievement time (ms) that begin a board member (store/leaderboard.ts). */
 export const TIME_DIGITS = 13
 
@@ -57,7 +61,9 @@ export const keys = {
    */
   board: (gameId: string, scope = '') => `${PREFIX}:{game:${gameId}}:${scope}board`,
   /** HASH player_name -> "best|ms" of the player's bucket: every stored best, hidden ones included. */
-  entries: (gameId: string, player: string, scope = '') => `${PREFIX}:{game:${gameId}}:${scope}entries:${entryBucket(player)}`,
+  entries: (gameId: string, player: string, scope = '') => entriesBucket(gameId, entryBucket(player), scope),
+  /** The entries hash of one bucket (0 to ENTRY_BUCKETS - 1), for a walk over every entry of a board. */
+  entriesBucket: (gameId: string, bucket: number, scope = '') => entriesBucket(gameId, bucket, scope),
   /** HASH player_name -> meta text sent with the stored best, in the player's bucket (seasons only: periods keep no meta). */
   meta: (gameId: string, player: string, scope = '') => `${PREFIX}:{game:${gameId}}:${scope}meta:${entryBucket(player)}`,
   /** HASH season number -> "started_at|ended_at" (ISO) of each closed season. */
@@ -140,8 +146,18 @@ export const keys = {
   ratingStats: (gameId: string) => `${PREFIX}:{game:${gameId}}:rating`,
   /** HASH total, u:<user> (seconds), c:<user> (credited-until, ms). */
   playtime: (gameId: string) => `${PREFIX}:{game:${gameId}}:playtime`,
+  /**
+   * STREAM: the game's audit log (store/audit.ts): every operator write to
+   * the game's records, field `e` the entry as JSON; entries older than
+   * AUDIT_RETENTION_DAYS are trimmed as new ones arrive.
+   */
+  gameAudit: (gameId: string) => `${PREFIX}:{game:${gameId}}:audit`,
+  /** STREAM: the audit log of every operator write, the same entries as the games' logs and those of users and sessions. */
+  audit: () => `${PREFIX}:audit`,
   /** SET of every game id (operators list games and walk boards with it). */
   games: () => `${PREFIX}:games`,
+  /** ZSET of every game id, each scored 0: the games in id order for listings (store/name-index.ts). */
+  gameIndex: () => `${PREFIX}:games:by-id`,
   /** HASH: game_id, secret, revoked ("1"/"0"), created_at. */
   apiKey: (apiKey: string) => `${PREFIX}:key:{${apiKey}}`,
   /** HASH: password (scrypt), is_admin, hidden ("1"/"0"), created_at, session_epoch (raised to end every session). */
@@ -155,6 +171,8 @@ export const keys = {
   hiddenUsers: () => `${PREFIX}:hidden-users`,
   /** SET of every username. */
   users: () => `${PREFIX}:users`,
+  /** ZSET of every username, each scored 0: the users in name order for listings (store/name-index.ts). */
+  userIndex: () => `${PREFIX}:users:by-name`,
   /** STRING `<session epoch>:<username>` (a bare username before epochs), with the session's TTL. */
   session: (sessionId: string) => `${PREFIX}:session:{${sessionId}}`,
   /** Pub/sub channel: `<kind>:<id>` of a changed key, game, user or session record. */

@@ -1,6 +1,6 @@
 import type { RedisClient as Redis } from './redis-client.js'
 import { fail } from '../http/envelope.js'
-import { TIME_DIGITS, boardScopes, keys, reviewKeys } from './keys.js'
+import { ENTRY_BUCKETS, TIME_DIGITS, boardScopes, keys, reviewKeys } from './keys.js'
 import { TS_TOLERANCE_S } from '../http/params.js'
 import { SEASON_OF, defineLimitedScript, defineScript, luaPiece, luaSource } from './scripts.js'
 import type { Limits } from './limits.js'
@@ -100,6 +100,61 @@ export interface BoardEntry {
   rank: number | null
   /** The season of the all-time board the entry is in: the current one, or the newest closed one that holds it. */
   season_id: number
+}
+
+/** An entry in an operator's listing of a board: hidden ones too, marked, with their meta. */
+export interface ListedEntry {
+  /** null while hidden. */
+  rank: number | null
+  player_name: string
+  best_score: number
+  created_at: string
+  /** The meta sent with the best (seasons only: period boards keep none). */
+  meta: string | null
+  /** Hidden on this game's boards. */
+  hidden: boolean
+  /** Hidden as a user, on every game's boards. */
+  hidden_user: boolean
+}
+
+/**
+ * Where a listing in board order goes on: the next visible rank (0-based)
+ * and the last visible member listed, which is where it goes on while that
+ * entry is still there; the board score and member of the last entry
+ * listed, visible or hidden.
+ */
+export interface ListPlace {
+  visibleFrom: number
+  lastVisible: string
+  lastScore: string
+  lastMember: string
+}
+
+/** Where a search by name goes on: the entries bucket, and the last name listed from it. */
+export interface SearchPlace {
+  bucket: number
+  after: string
+}
+
+/** How many entries buckets one search page reads at most: a rare prefix then ends the page early, with a cursor. */
+const SEARCH_BUCKETS_PER_PAGE = 512
+/** Buckets read in one round trip. */
+const SEARCH_BUCKETS_PER_CALL = 128
+
+/** A MATCH pattern for names beginning with `prefix`, ASCII letters either case. */
+function prefixPattern (prefix: string): string {
+  let pattern = ''
+  for (const char of prefix) {
+    if (/[A-Za-z]/.test(char)) pattern += `[${char.toLowerCase()}${char.toUpperCase()}]`
+    else pattern += /[*?[\]\\]/.test(char) ? `\\${char}` : char
+  }
+  return `${pattern}*`
+}
+
+/** Board order of two stored entries: board score, then member bytes. */
+function compareStored (aScore: string, aMember: string, bScore: string, bMember: string): number {
+  const difference = Number(aScore) - Number(bScore)
+  return difference !== 0 ? Math.sign(difference) : Buffer.compare(Buffer.from(aMember, 'utf8'), Buffer.from(bMember, 'utf8'))
 }
 
 /** A signed submit's `ts` and `sign`: what makes a replay recognisable. */
@@ -318,9 +373,155 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
     return { improved: improved === 1, bestScore: best === '' ? null : Number(best), rank: rankOrNull(rank as number ?? -1), totalPlayers: total as number ?? 0, periods: standings, held: outcome === 'held' }
   }
 
+  /** Runs a pipeline of reads in one round trip (the keys of one game: one slot) and returns their results. */
+  async function readAll (build: (pipeline: ReturnType<Redis['pipeline']>) => void): Promise<unknown[]> {
+    const pipeline = redis.pipeline()
+    build(pipeline)
+    const replies = await pipeline.exec() ?? []
+    return replies.map(([error, result]) => {
+      if (error !== null) throw error
+      return result
+    })
+  }
+
+  /** The hidden entries of a board, in board order: those of the names in the game's hidden set and its copy of the hidden users. */
+  async function hiddenEntries (game: GameRecord, board: BoardRef): Promise<Array<{ score: string, member: string, player: string }>> {
+    const gameId = game.game_id
+    const names = await redis.sunion(keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId))
+    if (names.length === 0) return []
+    const stored = await readAll(pipeline => { for (const name of names) pipeline.hget(keys.entries(gameId, name, board.scope), name) }) as Array<string | null>
+    const found: Array<{ score: string, member: string, player: string }> = []
+    names.forEach((player, i) => {
+      const entry = stored[i]
+      if (entry === null || entry === undefined) return
+      const bar = entry.indexOf('|')
+      found.push({ score: boardScoreOf(Number(entry.slice(0, bar)), game.order), member: entry.slice(bar + 1) + player, player })
+    })
+    return found.sort((a, b) => compareStored(a.score, a.member, b.score, b.member))
+  }
+
+  /** The listed form of entries found, with their meta and flags, read in one round trip. */
+  async function listed (game: GameRecord, board: BoardRef, found: Array<{ player: string, entry: string, rank: number | null }>): Promise<ListedEntry[]> {
+    const gameId = game.game_id
+    const withMeta = board.period === undefined
+    const flags = await readAll(pipeline => {
+      for (const { player } of found) {
+        pipeline.sismember(keys.hiddenPlayers(gameId), player).sismember(keys.boardHiddenUsers(gameId), player)
+        if (withMeta) pipeline.hget(keys.meta(gameId, player, board.scope), player)
+      }
+    })
+    const per = withMeta ? 3 : 2
+    return found.map(({ player, entry, rank }, i) => {
+      const bar = entry.indexOf('|')
+      return {
+        rank,
+        player_name: player,
+        best_score: Number(entry.slice(0, bar)),
+        created_at: isoFromMs(entry.slice(bar + 1)),
+        meta: withMeta ? flags[per * i + 2] as string | null : null,
+        hidden: flags[per * i] === 1,
+        hidden_user: flags[per * i + 1] === 1
+      }
+    })
+  }
+
   return {
     /** The clock of periods (ms). */
     now,
+
+    /**
+     * A page of a board in board order, hidden entries included where their
+     * scores put them (rank null), from `place` (null: the top). Visible
+     * entries are read by rank, so a page costs the same at the top and at
+     * the bottom of a board of any size; hidden ones are found through the
+     * hidden lists, which are short. `next` is null after the last entry.
+     */
+    async entriesPage (game: GameRecord, board: BoardRef, place: ListPlace | null, limit: number): Promise<{ total: number, items: ListedEntry[], next: ListPlace | null }> {
+      const gameId = game.game_id
+      const boardKey = keys.board(gameId, board.scope)
+      const [rankOfLast, total] = await readAll(pipeline => {
+        pipeline.zrank(boardKey, place?.lastVisible === undefined || place.lastVisible === '' ? '\u0000' : place.lastVisible).zcard(boardKey)
+      }) as [number | null, number]
+      // Where the last visible entry listed is now, or (it moved or left) the rank the page before ended at.
+      const visibleFrom = place === null ? 0 : rankOfLast !== null && place.lastVisible !== '' ? rankOfLast + 1 : place.visibleFrom
+      const page = await redis.zrange(boardKey, visibleFrom, visibleFrom + limit, 'WITHSCORES')
+      const hidden = (await hiddenEntries(game, board)).filter(entry => place === null || compareStored(entry.score, entry.member, place.lastScore, place.lastMember) > 0)
+      const merged: Array<{ score: string, member: string, player: string, rank: number | null }> = []
+      let v = 0
+      let h = 0
+      const visibleCount = page.length / 2
+      while (merged.length < limit && (v < visibleCount || h < hidden.length)) {
+        const nextHidden = hidden[h]
+        const visibleScore = page[2 * v + 1] as string
+        const visibleMember = page[2 * v] as string
+        if (nextHidden !== undefined && (v >= visibleCount || compareStored(nextHidden.score, nextHidden.member, visibleScore, visibleMember) < 0)) {
+          merged.push({ ...nextHidden, rank: null })
+          h++
+        } else {
+          merged.push({ score: visibleScore, member: visibleMember, player: visibleMember.slice(TIME_DIGITS), rank: visibleFrom + v + 1 })
+          v++
+        }
+      }
+      const last = merged[merged.length - 1]
+      const lastVisible = [...merged].reverse().find(entry => entry.rank !== null)
+      const more = v < visibleCount || h < hidden.length
+      const next = more && last !== undefined
+        ? { visibleFrom: visibleFrom + v, lastVisible: lastVisible?.member ?? place?.lastVisible ?? '', lastScore: last.score, lastMember: last.member }
+        : null
+      const items = await listed(game, board, merged.map(({ player, score, member, rank }) => ({ player, rank, entry: `${scoreOf(score, game.order)}|${member.slice(0, TIME_DIGITS)}` })))
+      return { total, items, next }
+    },
+
+    /**
+     * The entries of a board whose names begin with `prefix` (ASCII letters
+     * either case), hidden ones too: read bucket by bucket (no index of names
+     * is kept, so submits pay nothing for it), each page at most
+     * SEARCH_BUCKETS_PER_PAGE buckets. Names come sorted within a bucket,
+     * not across the board; each carries its rank. `next` is null after the
+     * last bucket.
+     */
+    async entriesMatching (game: GameRecord, board: BoardRef, prefix: string, place: SearchPlace | null, limit: number): Promise<{ items: ListedEntry[], next: SearchPlace | null }> {
+      const gameId = game.game_id
+      const pattern = prefixPattern(prefix)
+      const found: Array<{ player: string, entry: string }> = []
+      let bucket = place?.bucket ?? 0
+      let after = place?.after ?? ''
+      const end = Math.min(ENTRY_BUCKETS, bucket + SEARCH_BUCKETS_PER_PAGE)
+      let next: SearchPlace | null = null
+      while (bucket < end && next === null) {
+        const batch = Array.from({ length: Math.min(SEARCH_BUCKETS_PER_CALL, end - bucket) }, (_, i) => bucket + i)
+        const scanned = await readAll(pipeline => { for (const one of batch) pipeline.hscan(keys.entriesBucket(gameId, one, board.scope), '0', 'MATCH', pattern, 'COUNT', 1000) }) as Array<[string, string[]]>
+        for (const [i, one] of batch.entries()) {
+          const [cursor, fields] = scanned[i] as [string, string[]]
+          // A bucket past the compact encoding is scanned in more than one call.
+          for (let more = cursor; more !== '0';) {
+            const [nextCursor, moreFields] = await redis.hscan(keys.entriesBucket(gameId, one, board.scope), more, 'MATCH', pattern, 'COUNT', 1000)
+            fields.push(...moreFields)
+            more = nextCursor
+          }
+          const matches: Array<{ player: string, entry: string }> = []
+          for (let f = 0; f < fields.length; f += 2) matches.push({ player: fields[f] as string, entry: fields[f + 1] as string })
+          matches.sort((a, b) => Buffer.compare(Buffer.from(a.player, 'utf8'), Buffer.from(b.player, 'utf8')))
+          let takenHere = after
+          for (const match of matches) {
+            if (after !== '' && Buffer.compare(Buffer.from(match.player, 'utf8'), Buffer.from(after, 'utf8')) <= 0) continue
+            // Full, and this bucket has more: the next page begins here.
+            if (found.length === limit) { next = { bucket: one, after: takenHere }; break }
+            found.push(match)
+            takenHere = match.player
+          }
+          if (next !== null) break
+          after = ''
+          bucket = one + 1
+        }
+      }
+      if (next === null && bucket < ENTRY_BUCKETS) next = { bucket, after: '' }
+      // Each entry's rank: its member's on the board (none while hidden).
+      const ranks = await readAll(pipeline => {
+        for (const { player, entry } of found) pipeline.zrank(keys.board(gameId, board.scope), entry.slice(entry.indexOf('|') + 1) + player)
+      }) as Array<number | null>
+      return { items: await listed(game, board, found.map((one, i) => ({ ...one, rank: rankOrNull(ranks[i] ?? -1) }))), next }
+    },
 
     /**
      * The board a request asks for, at this moment; invalid_param for one

@@ -23,9 +23,14 @@ export interface RatingSummary {
   mine: number | null
 }
 
+/** The average of `count` ratings summing to `sum`, 2 decimals; 0 when there are none. */
+export function averageRating (sum: number, count: number): number {
+  return count === 0 ? 0 : Math.round((sum * 100) / count) / 100
+}
+
 function summary ([sum, count, mine]: [number, number, number | string]): RatingSummary {
   return {
-    avg: count === 0 ? 0 : Math.round((sum * 100) / count) / 100,
+    avg: averageRating(sum, count),
     count,
     mine: mine === '' ? null : Number(mine)
   }

@@ -4,6 +4,8 @@ import { boardScopes, keys, API_KEY_PATTERN } from './keys.js'
 import { isGameId } from '../http/params.js'
 import { changeRecord, type RecordCache } from './cache.js'
 import { hashScripts } from './scripts.js'
+import { createNameIndex } from './name-index.js'
+import { averageRating } from './ratings.js'
 import { MAX_KEEP_PERIODS, PERIOD_KINDS, isTimeZone, type PeriodKind } from './periods.js'
 
 /** Which end of a board is best: `desc`, higher scores (v1), or `asc`, lower ones (times, strokes). */
@@ -57,6 +59,19 @@ export const MAX_NOTIFY_TOP = 100
  * million players), there so that one key holder cannot fill Redis.
  */
 export const DEFAULT_CAPS = { max_entries: 10_000_000, max_meta_bytes: 1_073_741_824 } as const
+
+/** A game's figures in the operators' listing. */
+export interface GameStats {
+  /** Entries stored in the current season, hidden ones included. */
+  entries: number
+  /** Visible players on the current season's board. */
+  players: number
+  /** Average stars (1..10), 2 decimals; 0 when nobody rated. */
+  rating_avg: number
+  rating_count: number
+  /** Play time reported for the game, in seconds. */
+  playtime_seconds: number
+}
 
 export interface KeyRecord {
   api_key: string
@@ -183,6 +198,7 @@ async function readHashes (redis: Redis, hashKeys: string[]): Promise<Hash[]> {
  */
 export function createRecordStore (redis: Redis, cache?: RecordCache) {
   const { createHash, createGame, updateHash, updateGame, closeSeason } = hashScripts(redis)
+  const gameIndex = createNameIndex(redis, keys.games(), keys.gameIndex())
 
   return {
     /**
@@ -229,9 +245,10 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
      */
     async createGame (game: GameRecord): Promise<GameRecord | null> {
       await redis.sadd(keys.games(), game.game_id)
+      await gameIndex.add(game.game_id)
       const hiddenUsers = await redis.smembers(keys.hiddenUsers())
       if (hiddenUsers.length > 0) await redis.sadd(keys.boardHiddenUsers(game.game_id), ...hiddenUsers)
-      await confirmWrites(redis, [keys.games(), keys.boardHiddenUsers(game.game_id)])
+      await confirmWrites(redis, [keys.games(), keys.gameIndex(), keys.boardHiddenUsers(game.game_id)])
       const created = await changeRecord(redis, cache, 'game', game.game_id, async () => await createGame([keys.game(game.game_id), keys.usage(game.game_id)], [
         'name', game.name, 'developer', game.developer ?? '', 'approved', game.approved ? '1' : '0', 'created_at', game.created_at,
         'max_entries', String(game.max_entries), 'max_meta_bytes', String(game.max_meta_bytes),
@@ -314,6 +331,33 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
 
     async gameIds (): Promise<string[]> {
       return await redis.smembers(keys.games())
+    },
+
+    /** Up to `count` game ids in id order after `after` ('' for the first), beginning with `prefix`. */
+    async gameIdsPage (after: string, prefix: string, count: number): Promise<string[]> {
+      return await gameIndex.page(after, prefix, count)
+    },
+
+    /**
+     * What a listing shows of a game beside its record, in one round trip to
+     * its slot: entries stored in its current season (hidden ones too), visible
+     * players, ratings, total play time.
+     */
+    async gameStats (game: GameRecord): Promise<GameStats> {
+      const gameId = game.game_id
+      const scope = boardScopes.season(game.season)
+      const replies = await redis.pipeline().hget(keys.usage(gameId, scope), 'entries').zcard(keys.board(gameId, scope))
+        .hmget(keys.ratingStats(gameId), 'sum', 'count').hget(keys.playtime(gameId), 'total').exec() ?? []
+      for (const [error] of replies) if (error !== null) throw error
+      const [[, entries], [, players], [, [sum, count]], [, total]] = replies as [[null, string | null], [null, number], [null, [string | null, string | null]], [null, string | null]]
+      const ratings = Number(count ?? 0)
+      return {
+        entries: entries === null ? players : Number(entries),
+        players,
+        rating_avg: averageRating(Number(sum ?? 0), ratings),
+        rating_count: ratings,
+        playtime_seconds: Number(total ?? 0)
+      }
     },
 
     /** The api_keys issued for a game, in no particular order. */

@@ -4,6 +4,7 @@ import { keys, SESSION_ID_PATTERN } from './keys.js'
 import { USERNAME_PATTERN } from '../http/params.js'
 import { changeRecord, type RecordCache } from './cache.js'
 import { defineScript, luaSource, hashScripts } from './scripts.js'
+import { createNameIndex } from './name-index.js'
 
 /** A user as operators see it: never the password hash. */
 export interface UserRecord {
@@ -75,6 +76,7 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
   const { createHash, updateHash } = hashScripts(redis)
   const indexSession = defineScript<number>(redis, 'rankIndexSession', INDEX_SESSION, { writes: true })
   const nextSessionEpoch = defineScript<number>(redis, 'rankNextSessionEpoch', NEXT_SESSION_EPOCH, { writes: true })
+  const userIndex = createNameIndex(redis, keys.users(), keys.userIndex())
 
   /** Deletes session records (each in a slot of its own) and tells every instance; returns how many existed. */
   async function deleteSessions (sessionIds: string[]): Promise<number> {
@@ -99,6 +101,11 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       return user
     },
 
+    /** Up to `count` usernames in byte order after `after` ('' for the first), beginning with `prefix`. */
+    async usernamesPage (after: string, prefix: string, count: number): Promise<string[]> {
+      return await userIndex.page(after, prefix, count)
+    },
+
     /** Keeps the set of hidden usernames that new games copy (see keys.boardHiddenUsers). */
     async setHiddenUser (username: string, hidden: boolean): Promise<void> {
       if (hidden) await redis.sadd(keys.hiddenUsers(), username)
@@ -112,7 +119,8 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       ]))
       if (created === 0) return null
       await redis.sadd(keys.users(), user.username)
-      await confirmWrites(redis, [keys.users()])
+      await userIndex.add(user.username)
+      await confirmWrites(redis, [keys.users(), keys.userIndex()])
       return { ...user, sessionEpoch: 0 }
     },
 
@@ -142,13 +150,13 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       return { sessionId, username: user.username, expiresAt: new Date(expiresAtMs).toISOString() }
     },
 
-    /** When each of a user's live sessions expires, soonest first (the ids stay secret). */
-    async sessionsOf (username: string): Promise<Array<{ expires_at: string }>> {
-      if (!USERNAME_PATTERN.test(username)) return []
-      const replies = await redis.zrangebyscore(keys.userSessions(username), Date.now(), '+inf', 'WITHSCORES')
+    /** When each of a user's live sessions expires, soonest first, from the `offset`-th (the ids stay secret); `more` when there are more. */
+    async sessionsOf (username: string, offset = 0, count = 1000): Promise<{ sessions: Array<{ expires_at: string }>, more: boolean }> {
+      if (!USERNAME_PATTERN.test(username)) return { sessions: [], more: false }
+      const replies = await redis.zrangebyscore(keys.userSessions(username), Date.now(), '+inf', 'WITHSCORES', 'LIMIT', offset, count + 1)
       const sessions: Array<{ expires_at: string }> = []
-      for (let i = 1; i < replies.length; i += 2) sessions.push({ expires_at: new Date(Number(replies[i])).toISOString() })
-      return sessions
+      for (let i = 1; i < replies.length && sessions.length < count; i += 2) sessions.push({ expires_at: new Date(Number(replies[i])).toISOString() })
+      return { sessions, more: replies.length / 2 > count }
     },
 
     /**

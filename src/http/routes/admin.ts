@@ -2,24 +2,26 @@ import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify'
 import { fail, ok } from '../envelope.js'
 import { requireParams } from '../params.js'
 import { routeSchemas } from '../schemas.js'
-import { textFields } from '../../ops/admin.js'
+import { textFields, type AdminOperations } from '../../ops/admin.js'
 
 /** Admin bodies may be up to 1 MiB (docs/interface.md#operator-api). */
 export const ADMIN_BODY_LIMIT = 1_048_576
 
 /**
- * The operator API under /admin. Registered only when ADMIN_TOKEN is set, so
+ * The operator API under /admin. Registered only when an operator token is set (ADMIN_TOKEN, ADMIN_TOKENS), so
  * without it every /admin path is not_found. Each route is a thin call into
  * the admin module, which the command-line tool shares.
  */
 export default async function adminRoutes (fastify: FastifyInstance): Promise<void> {
-  if (fastify.config.adminToken === undefined) return
+  if (fastify.config.operatorTokens.length === 0) return
 
   // Checked before the body is read: unauthorized comes before anything about the body.
   fastify.addHook('onRequest', fastify.requireAdmin)
   // Answers carry secrets (an api_secret, a session id) and records: never cached.
   fastify.addHook('onRoute', (route) => { route.config = { ...route.config, noStore: true } })
 
+  // The operations as the request's operator token makes them (its name goes to the audit log).
+  const admin = (request: FastifyRequest): AdminOperations => fastify.admin.as({ name: request.operator?.name ?? 'unknown', via: 'http', request_id: String(request.id) })
   // JSON keeps its types; form and multipart fields are text (see textFields).
   const input = (request: FastifyRequest): unknown => (request.headers['content-type'] ?? '').toLowerCase().includes('json') ? request.body : textFields(request.body)
   const body = (schema: FastifySchema) => ({ bodyLimit: ADMIN_BODY_LIMIT, schema })
@@ -32,35 +34,45 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   type WithWebhook = { Params: { game_id: string, webhook_id: string } }
   type WithDelivery = { Params: { game_id: string, webhook_id: string, delivery_id: string } }
 
-  fastify.post('/admin/games', body(routeSchemas.createGame), async (request) => ok(await fastify.admin.createGame(input(request))))
-  fastify.patch<WithGame>('/admin/games/:game_id', body(routeSchemas.updateGame), async (request) => ok(await fastify.admin.updateGame(request.params.game_id, input(request))))
-  fastify.post<WithGame>('/admin/games/:game_id/seasons', body(routeSchemas.closeSeason), async (request) => ok(await fastify.admin.closeSeason(request.params.game_id, input(request))))
-  fastify.get<WithGame>('/admin/games/:game_id/seasons', { schema: routeSchemas.listSeasons }, async (request) => ok(await fastify.admin.seasons(request.params.game_id)))
-  fastify.post('/admin/keys', body(routeSchemas.createKey), async (request) => ok(await fastify.admin.createKey(input(request))))
-  fastify.patch<WithKey>('/admin/keys/:api_key', body(routeSchemas.updateKey), async (request) => ok(await fastify.admin.updateKey(request.params.api_key, input(request))))
-  fastify.post<WithKey>('/admin/keys/:api_key/revoke', body(routeSchemas.revokeKey), async (request) => ok(await fastify.admin.revokeKey(request.params.api_key, input(request))))
-  fastify.post('/admin/users', body(routeSchemas.createUser), async (request) => ok(await fastify.admin.createUser(input(request))))
-  fastify.patch<WithUser>('/admin/users/:username', body(routeSchemas.updateUser), async (request) => ok(await fastify.admin.updateUser(request.params.username, input(request))))
-  fastify.get<WithUser>('/admin/users/:username/sessions', { schema: routeSchemas.userSessions }, async (request) => ok(await fastify.admin.userSessions(request.params.username)))
-  fastify.delete<WithUser>('/admin/users/:username/sessions', body(routeSchemas.endUserSessions), async (request) => ok(await fastify.admin.endUserSessions(request.params.username, input(request))))
-  fastify.post('/admin/sessions', body(routeSchemas.createSession), async (request) => ok(await fastify.admin.createSession(input(request))))
-  fastify.delete<WithSession>('/admin/sessions/:session_id', body(routeSchemas.deleteSession), async (request) => ok(await fastify.admin.deleteSession(request.params.session_id, input(request))))
-  fastify.get<WithGame>('/admin/games/:game_id/review', { schema: routeSchemas.reviewList }, async (request) => ok(await fastify.admin.reviewList(request.params.game_id, textFields(request.query))))
-  fastify.post<WithHeld>('/admin/games/:game_id/review/:held_id/approve', body(routeSchemas.approveHeld), async (request) => ok(await fastify.admin.approveHeld(request.params.game_id, request.params.held_id, input(request))))
-  fastify.post<WithHeld>('/admin/games/:game_id/review/:held_id/reject', body(routeSchemas.rejectHeld), async (request) => ok(await fastify.admin.rejectHeld(request.params.game_id, request.params.held_id, input(request))))
+  const query = (request: FastifyRequest): unknown => textFields(request.query)
+  fastify.get('/admin/games', { schema: routeSchemas.listGames }, async (request) => ok(await admin(request).listGames(query(request))))
+  fastify.get<WithGame>('/admin/games/:game_id', { schema: routeSchemas.getGame }, async (request) => ok(await admin(request).game(request.params.game_id)))
+  fastify.get<WithGame>('/admin/games/:game_id/keys', { schema: routeSchemas.listKeys }, async (request) => ok(await admin(request).listKeys(request.params.game_id, query(request))))
+  fastify.get<WithGame>('/admin/games/:game_id/players', { schema: routeSchemas.listEntries }, async (request) => ok(await admin(request).listEntries(request.params.game_id, query(request))))
+  fastify.get<WithGame>('/admin/games/:game_id/audit', { schema: routeSchemas.gameAudit }, async (request) => ok(await admin(request).gameAudit(request.params.game_id, query(request))))
+  fastify.get<WithKey>('/admin/keys/:api_key', { schema: routeSchemas.getKey }, async (request) => ok(await admin(request).key(request.params.api_key)))
+  fastify.get('/admin/users', { schema: routeSchemas.listUsers }, async (request) => ok(await admin(request).listUsers(query(request))))
+  fastify.get<WithUser>('/admin/users/:username', { schema: routeSchemas.getUser }, async (request) => ok(await admin(request).user(request.params.username)))
+  fastify.get('/admin/audit', { schema: routeSchemas.listAudit }, async (request) => ok(await admin(request).listAudit(query(request))))
+  fastify.post('/admin/games', body(routeSchemas.createGame), async (request) => ok(await admin(request).createGame(input(request))))
+  fastify.patch<WithGame>('/admin/games/:game_id', body(routeSchemas.updateGame), async (request) => ok(await admin(request).updateGame(request.params.game_id, input(request))))
+  fastify.post<WithGame>('/admin/games/:game_id/seasons', body(routeSchemas.closeSeason), async (request) => ok(await admin(request).closeSeason(request.params.game_id, input(request))))
+  fastify.get<WithGame>('/admin/games/:game_id/seasons', { schema: routeSchemas.listSeasons }, async (request) => ok(await admin(request).seasons(request.params.game_id)))
+  fastify.post('/admin/keys', body(routeSchemas.createKey), async (request) => ok(await admin(request).createKey(input(request))))
+  fastify.patch<WithKey>('/admin/keys/:api_key', body(routeSchemas.updateKey), async (request) => ok(await admin(request).updateKey(request.params.api_key, input(request))))
+  fastify.post<WithKey>('/admin/keys/:api_key/revoke', body(routeSchemas.revokeKey), async (request) => ok(await admin(request).revokeKey(request.params.api_key, input(request))))
+  fastify.post('/admin/users', body(routeSchemas.createUser), async (request) => ok(await admin(request).createUser(input(request))))
+  fastify.patch<WithUser>('/admin/users/:username', body(routeSchemas.updateUser), async (request) => ok(await admin(request).updateUser(request.params.username, input(request))))
+  fastify.get<WithUser>('/admin/users/:username/sessions', { schema: routeSchemas.userSessions }, async (request) => ok(await admin(request).userSessions(request.params.username, query(request))))
+  fastify.delete<WithUser>('/admin/users/:username/sessions', body(routeSchemas.endUserSessions), async (request) => ok(await admin(request).endUserSessions(request.params.username, input(request))))
+  fastify.post('/admin/sessions', body(routeSchemas.createSession), async (request) => ok(await admin(request).createSession(input(request))))
+  fastify.delete<WithSession>('/admin/sessions/:session_id', body(routeSchemas.deleteSession), async (request) => ok(await admin(request).deleteSession(request.params.session_id, input(request))))
+  fastify.get<WithGame>('/admin/games/:game_id/review', { schema: routeSchemas.reviewList }, async (request) => ok(await admin(request).reviewList(request.params.game_id, textFields(request.query))))
+  fastify.post<WithHeld>('/admin/games/:game_id/review/:held_id/approve', body(routeSchemas.approveHeld), async (request) => ok(await admin(request).approveHeld(request.params.game_id, request.params.held_id, input(request))))
+  fastify.post<WithHeld>('/admin/games/:game_id/review/:held_id/reject', body(routeSchemas.rejectHeld), async (request) => ok(await admin(request).rejectHeld(request.params.game_id, request.params.held_id, input(request))))
   const webhook = '/admin/games/:game_id/webhooks/:webhook_id'
-  fastify.post<WithGame>('/admin/games/:game_id/webhooks', body(routeSchemas.createWebhook), async (request) => ok(await fastify.admin.createWebhook(request.params.game_id, input(request))))
-  fastify.get<WithGame>('/admin/games/:game_id/webhooks', { schema: routeSchemas.listWebhooks }, async (request) => ok(await fastify.admin.webhooks(request.params.game_id)))
-  fastify.get<WithWebhook>(webhook, { schema: routeSchemas.getWebhook }, async (request) => ok(await fastify.admin.webhook(request.params.game_id, request.params.webhook_id)))
-  fastify.delete<WithWebhook>(webhook, body(routeSchemas.deleteWebhook), async (request) => ok(await fastify.admin.deleteWebhook(request.params.game_id, request.params.webhook_id, input(request))))
-  fastify.post<WithWebhook>(`${webhook}/test`, body(routeSchemas.testWebhook), async (request) => ok(await fastify.admin.testWebhook(request.params.game_id, request.params.webhook_id, input(request))))
-  fastify.get<WithWebhook>(`${webhook}/deliveries`, { schema: routeSchemas.webhookDeliveries }, async (request) => ok(await fastify.admin.webhookDeliveries(request.params.game_id, request.params.webhook_id, textFields(request.query))))
-  fastify.post<WithDelivery>(`${webhook}/deliveries/:delivery_id/redeliver`, body(routeSchemas.redeliver), async (request) => ok(await fastify.admin.redeliver(request.params.game_id, request.params.webhook_id, request.params.delivery_id, input(request))))
-  fastify.get<WithGame>('/admin/games/:game_id/events', { schema: routeSchemas.listEvents }, async (request) => ok(await fastify.admin.events(request.params.game_id, textFields(request.query))))
+  fastify.post<WithGame>('/admin/games/:game_id/webhooks', body(routeSchemas.createWebhook), async (request) => ok(await admin(request).createWebhook(request.params.game_id, input(request))))
+  fastify.get<WithGame>('/admin/games/:game_id/webhooks', { schema: routeSchemas.listWebhooks }, async (request) => ok(await admin(request).webhooks(request.params.game_id)))
+  fastify.get<WithWebhook>(webhook, { schema: routeSchemas.getWebhook }, async (request) => ok(await admin(request).webhook(request.params.game_id, request.params.webhook_id)))
+  fastify.delete<WithWebhook>(webhook, body(routeSchemas.deleteWebhook), async (request) => ok(await admin(request).deleteWebhook(request.params.game_id, request.params.webhook_id, input(request))))
+  fastify.post<WithWebhook>(`${webhook}/test`, body(routeSchemas.testWebhook), async (request) => ok(await admin(request).testWebhook(request.params.game_id, request.params.webhook_id, input(request))))
+  fastify.get<WithWebhook>(`${webhook}/deliveries`, { schema: routeSchemas.webhookDeliveries }, async (request) => ok(await admin(request).webhookDeliveries(request.params.game_id, request.params.webhook_id, textFields(request.query))))
+  fastify.post<WithDelivery>(`${webhook}/deliveries/:delivery_id/redeliver`, body(routeSchemas.redeliver), async (request) => ok(await admin(request).redeliver(request.params.game_id, request.params.webhook_id, request.params.delivery_id, input(request))))
+  fastify.get<WithGame>('/admin/games/:game_id/events', { schema: routeSchemas.listEvents }, async (request) => ok(await admin(request).events(request.params.game_id, textFields(request.query))))
   const player = '/admin/games/:game_id/players/:player_name'
-  fastify.get<WithPlayer>(player, { schema: routeSchemas.getPlayer }, async (request) => ok(await fastify.admin.player(request.params.game_id, request.params.player_name)))
-  fastify.patch<WithPlayer>(player, body(routeSchemas.setPlayer), async (request) => ok(await fastify.admin.setPlayer(request.params.game_id, request.params.player_name, input(request))))
-  fastify.delete<WithPlayer>(player, body(routeSchemas.deletePlayer), async (request) => ok(await fastify.admin.deletePlayer(request.params.game_id, request.params.player_name, input(request))))
+  fastify.get<WithPlayer>(player, { schema: routeSchemas.getPlayer }, async (request) => ok(await admin(request).player(request.params.game_id, request.params.player_name)))
+  fastify.patch<WithPlayer>(player, body(routeSchemas.setPlayer), async (request) => ok(await admin(request).setPlayer(request.params.game_id, request.params.player_name, input(request))))
+  fastify.delete<WithPlayer>(player, body(routeSchemas.deletePlayer), async (request) => ok(await admin(request).deletePlayer(request.params.game_id, request.params.player_name, input(request))))
 
   // Every client rewrites the path segments "." and ".." (and %2E%2E) before
   // sending, so players with those names are addressed by a query parameter.
@@ -71,7 +83,7 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
     if (typeof query.player_name !== 'string') fail('invalid_param', 'Parameter "player_name" must be sent once, correctly encoded.')
     return query.player_name
   }
-  fastify.get<WithGame>(byQuery, { schema: routeSchemas.getPlayerByQuery }, async (request) => ok(await fastify.admin.player(request.params.game_id, named(request))))
-  fastify.patch<WithGame>(byQuery, body(routeSchemas.setPlayerByQuery), async (request) => ok(await fastify.admin.setPlayer(request.params.game_id, named(request), input(request))))
-  fastify.delete<WithGame>(byQuery, body(routeSchemas.deletePlayerByQuery), async (request) => ok(await fastify.admin.deletePlayer(request.params.game_id, named(request), input(request))))
+  fastify.get<WithGame>(byQuery, { schema: routeSchemas.getPlayerByQuery }, async (request) => ok(await admin(request).player(request.params.game_id, named(request))))
+  fastify.patch<WithGame>(byQuery, body(routeSchemas.setPlayerByQuery), async (request) => ok(await admin(request).setPlayer(request.params.game_id, named(request), input(request))))
+  fastify.delete<WithGame>(byQuery, body(routeSchemas.deletePlayerByQuery), async (request) => ok(await admin(request).deletePlayer(request.params.game_id, named(request), input(request))))
 }

@@ -1,0 +1,291 @@
+import t from 'tap'
+import type { LightMyRequestResponse } from 'fastify'
+import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, expectError, post, submit } from './helpers/app.js'
+import { keys } from '../src/store/keys.js'
+
+/*
+ * The operator API of issue 15 (docs/interface.md#operator-api): named
+ * tokens with roles, the audit log, and the listings with cursors.
+ */
+
+const OPS_TOKEN = 'ops-token-0123456789-abcdefghijklmnop'
+const VIEWER_TOKEN = 'viewer-token-0123456789-abcdefghijkl'
+
+const { app } = await buildTestApp(t, { ADMIN_TOKENS: `ops:admin:${OPS_TOKEN}, look:viewer:${VIEWER_TOKEN}`, WEBHOOK_ALLOW_PRIVATE: 'true' })
+
+async function as (token: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown): Promise<LightMyRequestResponse> {
+  return await app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(body === undefined ? {} : { payload: body as Record<string, unknown> }) })
+}
+
+/** Every page of a listing, following next_cursor, and how many pages it took. */
+async function allPages (url: string, limit: number, token = ADMIN_TOKEN): Promise<{ items: any[], pages: number }> {
+  const items: any[] = []
+  let cursor: string | null = null
+  let pages = 0
+  do {
+    const separator = url.includes('?') ? '&' : '?'
+    const page = dataOf(await as(token, 'GET', `${url}${separator}limit=${limit}${cursor === null ? '' : `&cursor=${cursor}`}`))
+    items.push(...page.items)
+    cursor = page.next_cursor
+    pages++
+    if (pages > 10_000) throw new Error('the listing does not end')
+  } while (cursor !== null)
+  return { items, pages }
+}
+
+t.test('named tokens: an admin token writes, a viewer token reads and is forbidden to write', async t => {
+  const gameId = `roles_${process.pid}`
+  const made = dataOf(await as(OPS_TOKEN, 'POST', '/admin/games', { game_id: gameId }))
+  t.equal(made.game_id, gameId, 'a named admin token creates')
+  t.equal(dataOf(await as(VIEWER_TOKEN, 'GET', `/admin/games/${gameId}`)).game_id, gameId, 'a viewer reads')
+  t.ok(dataOf(await as(VIEWER_TOKEN, 'GET', '/admin/games')).items.length >= 1, 'a viewer lists')
+
+  expectError(t, await as(VIEWER_TOKEN, 'POST', '/admin/games', { game_id: `${gameId}_v` }), 'forbidden', 'a viewer cannot create')
+  expectError(t, await as(VIEWER_TOKEN, 'PATCH', `/admin/games/${gameId}`, { approved: true }), 'forbidden', 'a viewer cannot change')
+  expectError(t, await as(VIEWER_TOKEN, 'DELETE', `/admin/games/${gameId}/players/x`), 'forbidden', 'a viewer cannot delete')
+  // forbidden comes before anything about the body or the record.
+  expectError(t, await as(VIEWER_TOKEN, 'POST', '/admin/keys', { game_id: 'no such game', nonsense: 1 }), 'forbidden', 'before the body is checked')
+  const message = (await as(VIEWER_TOKEN, 'POST', '/admin/games', { game_id: 'x' })).json().message as string
+  t.match(message, /"look" is a viewer's/, 'the message names the token, never shows it')
+  t.notOk(message.includes(VIEWER_TOKEN))
+  expectError(t, await as(OPS_TOKEN, 'GET', `/admin/games/${gameId}_v`), 'not_found', 'what the viewer tried was not made')
+  t.equal(dataOf(await as(OPS_TOKEN, 'GET', `/admin/games/${gameId}`)).approved, false, 'nor changed')
+
+  // ADMIN_TOKEN still works, as a token named admin.
+  t.equal(dataOf(await admin(app, 'PATCH', `/admin/games/${gameId}`, { approved: true })).approved, true)
+  expectError(t, await as('wrong-token-0123456789-abcdefghijklm', 'GET', '/admin/games'), 'unauthorized', 'an unknown token')
+  expectError(t, await as(`${VIEWER_TOKEN}x`, 'GET', '/admin/games'), 'unauthorized', 'a token with one character more')
+
+  const audit = dataOf(await admin(app, 'GET', `/admin/games/${gameId}/audit`)).items
+  t.same(audit.map((entry: any) => [entry.action, entry.actor, entry.via]), [['game.update', 'admin', 'http'], ['game.create', 'ops', 'http']], 'the audit log names each token; the viewer\'s refusals changed nothing')
+})
+
+t.test('the audit log records every write with the record before and after, secrets masked', async t => {
+  const gameId = `audit_${process.pid}`
+  const game = dataOf(await admin(app, 'POST', '/admin/games', { game_id: gameId, name: 'Before' }))
+  await admin(app, 'PATCH', `/admin/games/${gameId}`, { name: 'After', max_entries: 5000 })
+  const key = dataOf(await admin(app, 'POST', '/admin/keys', { game_id: gameId }))
+  await admin(app, 'POST', `/admin/keys/${key.api_key as string}/revoke`, {})
+  const username = `auditee_${process.pid}`
+  await admin(app, 'POST', '/admin/users', { username, password: 'first-password' })
+  await admin(app, 'PATCH', `/admin/users/${username}`, { password: 'second-password' })
+  await admin(app, 'PATCH', `/admin/users/${username}`, { is_admin: true })
+  const session = dataOf(await admin(app, 'POST', '/admin/sessions', { username }))
+  await admin(app, 'DELETE', `/admin/sessions/${session.session_id as string}`)
+  const webhook = dataOf(await admin(app, 'POST', `/admin/games/${gameId}/webhooks`, { url: 'http://127.0.0.1:9/hook' }))
+
+  const gameLog = dataOf(await admin(app, 'GET', `/admin/games/${gameId}/audit`)).items
+  t.same(gameLog.map((entry: any) => entry.action), ['webhook.create', 'key.revoke', 'key.create', 'game.update', 'game.create'], "the game's log: its records' changes, newest first")
+  const [hook, revoke, create, update, made] = gameLog
+  t.same(made.before, null)
+  t.same(made.after, game, 'a creation keeps the record made')
+  t.same(update.changed, ['max_entries', 'name'], 'an update says which fields changed')
+  t.match(update.before, { name: 'Before', max_entries: 10_000_000 })
+  t.match(update.after, { name: 'After', max_entries: 5000 })
+  t.match(made, { actor: 'admin', via: 'http', game_id: gameId, target: gameId, at: /^\d{4}-\d\d-\d\dT/, request_id: /./ })
+  t.equal(create.after.api_secret, '(masked)', "a key's secret is masked")
+  t.same(revoke.changed, ['revoked'])
+  t.equal(hook.after.secret, '(masked)', "a webhook's signing secret is masked")
+
+  const global = dataOf(await admin(app, 'GET', '/admin/audit?limit=100&actor=admin')).items
+  const userEntries = global.filter((entry: any) => entry.target === username || entry.action.startsWith('session.'))
+  t.same(userEntries.map((entry: any) => entry.action), ['session.delete', 'session.create', 'user.update', 'user.update', 'user.create'], 'users and sessions are in the global log')
+  const [deleted, madeSession, admined, repassed, userMade] = userEntries
+  t.same(repassed.changed, ['password'], 'a new password is a change, though both are masked')
+  t.same([repassed.before.password, repassed.after.password], ['(masked)', '(masked)'])
+  t.same(admined.changed, ['is_admin'])
+  t.equal(userMade.after.password, '(masked)')
+  t.equal(madeSession.after.session_id, '(masked)', 'a session id is a secret')
+  t.equal(deleted.before.session_id, '(masked)')
+  t.equal(deleted.target, username, 'the deleted session is known by its user')
+
+  // Nothing secret anywhere in the log.
+  const text = JSON.stringify(dataOf(await admin(app, 'GET', '/admin/audit?limit=100')))
+  for (const secret of [key.api_secret, webhook.secret, session.session_id, 'first-password', 'second-password', ADMIN_TOKEN, OPS_TOKEN, 'scrypt']) {
+    t.notOk(text.includes(secret), `the log never holds ${String(secret).slice(0, 12)}…`)
+  }
+
+  // Filters: an action, a kind of record, an actor.
+  t.same(dataOf(await admin(app, 'GET', '/admin/audit?action=key.revoke&limit=100')).items.map((entry: any) => entry.target), [key.api_key])
+  t.ok(dataOf(await admin(app, 'GET', `/admin/games/${gameId}/audit?action=key.`)).items.every((entry: any) => entry.action.startsWith('key.')))
+  t.same(dataOf(await admin(app, 'GET', `/admin/games/${gameId}/audit?actor=nobody`)).items, [])
+  expectError(t, await admin(app, 'GET', '/admin/audit?action=game'), 'invalid_param', 'an action is kind.verb or kind.')
+  expectError(t, await admin(app, 'GET', '/admin/games/nope_nope/audit'), 'not_found', 'the log of no game')
+})
+
+t.test('the audit log pages with cursors and forgets what is older than its retention', async t => {
+  const { app: short } = await buildTestApp(t, { AUDIT_RETENTION_DAYS: '1' })
+  const gameId = `pages_${process.pid}`
+  await admin(short, 'POST', '/admin/games', { game_id: gameId })
+  for (let i = 0; i < 9; i++) await admin(short, 'PATCH', `/admin/games/${gameId}`, { max_entries: 100 + i })
+  const whole = dataOf(await admin(short, 'GET', `/admin/games/${gameId}/audit?limit=100`)).items
+  t.equal(whole.length, 10)
+  const paged: any[] = []
+  let cursor: string | null = null
+  do {
+    const page = dataOf(await admin(short, 'GET', `/admin/games/${gameId}/audit?limit=3${cursor === null ? '' : `&cursor=${cursor}`}`))
+    t.ok(page.items.length <= 3)
+    paged.push(...page.items)
+    cursor = page.next_cursor
+  } while (cursor !== null)
+  t.same(paged, whole, 'pages of 3 make the whole log, in order, once each')
+
+  // An entry from two days ago goes when the next one is written.
+  const redisOf = short.redis
+  const later = `${gameId}_later`
+  const old = `${Date.now() - 2 * 86_400_000}-0`
+  await redisOf.xadd(keys.gameAudit(later), old, 'e', JSON.stringify({ action: 'game.update', actor: 'old' }))
+  t.equal((await redisOf.xrange(keys.gameAudit(later), old, old)).length, 1)
+  await admin(short, 'POST', '/admin/games', { game_id: later })
+  t.equal((await redisOf.xrange(keys.gameAudit(later), old, old)).length, 0, 'trimmed past AUDIT_RETENTION_DAYS')
+  t.same(dataOf(await admin(short, 'GET', `/admin/games/${later}/audit`)).items.map((entry: any) => entry.action), ['game.create'])
+
+  for (const bad of ['nonsense', 'eyJrIjoiZ2FtZXMiLCJhZnRlciI6IiJ9', '%E0%A4%A', 'a'.repeat(3000)]) {
+    expectError(t, await admin(short, 'GET', `/admin/audit?cursor=${bad}`), 'invalid_param', `a cursor that is not the audit's: ${bad.slice(0, 20)}`)
+  }
+  expectError(t, await admin(short, 'GET', '/admin/audit?cursor=a&cursor=b'), 'invalid_param', 'a cursor sent twice')
+})
+
+t.test('games: listed in id order with their figures, by prefix and approval, page by page', async t => {
+  const prefix = `lg${process.pid}_`
+  const ids = ['a', 'b', 'c', 'd', 'e'].map(letter => `${prefix}${letter}`)
+  for (const [i, id] of ids.entries()) await admin(app, 'POST', '/admin/games', { game_id: id, approved: i % 2 === 0 })
+  const { items, pages } = await allPages(`/admin/games?prefix=${prefix}`, 2)
+  t.same(items.map(game => game.game_id), ids)
+  t.equal(pages, 3, '2 + 2 + 1')
+  t.same(dataOf(await admin(app, 'GET', `/admin/games?prefix=${prefix}&approved=true`)).items.map((game: any) => game.game_id), [ids[0], ids[2], ids[4]])
+  t.same((await allPages(`/admin/games?prefix=${prefix}&approved=false`, 1)).items.map(game => game.game_id), [ids[1], ids[3]])
+
+  // The figures: entries, players, ratings, play time.
+  const game = await createGame(app, { gameId: `${prefix}f` })
+  for (const player of ['p1', 'p2', 'p3']) await submit(app, game, { player, score: 10 })
+  await admin(app, 'PATCH', `/admin/games/${game.gameId}/players/p3`, { hidden: true })
+  await app.redis.hset(keys.ratingStats(game.gameId), 'sum', 17, 'count', 2)
+  await app.redis.hset(keys.playtime(game.gameId), 'total', 90)
+  t.match(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}`)), { game_id: game.gameId, entries: 3, players: 2, rating_avg: 8.5, rating_count: 2, playtime_seconds: 90 })
+  const listed = dataOf(await admin(app, 'GET', `/admin/games?prefix=${game.gameId}`)).items
+  t.match(listed, [{ game_id: game.gameId, entries: 3, players: 2, rating_avg: 8.5, rating_count: 2, playtime_seconds: 90, approved: true }])
+
+  expectError(t, await admin(app, 'GET', '/admin/games?prefix=bad%20prefix'), 'invalid_param', 'a prefix a game id cannot have')
+  expectError(t, await admin(app, 'GET', '/admin/games?approved=maybe'), 'invalid_param', 'approved is true or false')
+  expectError(t, await admin(app, 'GET', '/admin/games?limit=0'), 'invalid_param', 'limit from 1')
+  expectError(t, await admin(app, 'GET', '/admin/games?limit=101'), 'invalid_param', 'limit to 100')
+  expectError(t, await admin(app, 'GET', '/admin/games?colour=red'), 'invalid_param', 'an unknown filter')
+  const usersCursor = dataOf(await admin(app, 'GET', '/admin/users?limit=1')).next_cursor
+  if (usersCursor !== null) expectError(t, await admin(app, 'GET', `/admin/games?cursor=${usersCursor as string}`), 'invalid_param', "the users listing's cursor is not the games'")
+})
+
+t.test('games and users made before the listings existed are listed too', async t => {
+  const { app: fresh } = await buildTestApp(t)
+  // As an older version stored them: in the sets only.
+  await fresh.redis.sadd(keys.users(), 'old_user_a', 'old_user_b')
+  await fresh.redis.hset(keys.user('old_user_a'), 'password', '', 'is_admin', '0', 'hidden', '0', 'created_at', '2026-01-01T00:00:00.000Z')
+  await fresh.redis.hset(keys.user('old_user_b'), 'password', '', 'is_admin', '1', 'hidden', '0', 'created_at', '2026-01-01T00:00:00.000Z')
+  await admin(fresh, 'POST', '/admin/users', { username: 'new_user' })
+  t.same(dataOf(await admin(fresh, 'GET', '/admin/users')).items.map((user: any) => user.username), ['new_user', 'old_user_a', 'old_user_b'])
+  t.same(dataOf(await admin(fresh, 'GET', '/admin/users?is_admin=true')).items.map((user: any) => user.username), ['old_user_b'])
+})
+
+t.test('keys: a game\'s keys, never their secrets, revoked or not', async t => {
+  const game = await createGame(app)
+  const more = [dataOf(await admin(app, 'POST', '/admin/keys', { game_id: game.gameId })), dataOf(await admin(app, 'POST', '/admin/keys', { game_id: game.gameId }))]
+  await admin(app, 'POST', `/admin/keys/${more[0].api_key as string}/revoke`, {})
+  const all = [game.apiKey, more[0].api_key, more[1].api_key].sort()
+  const { items } = await allPages(`/admin/games/${game.gameId}/keys`, 2)
+  t.same(items.map(key => key.api_key), all)
+  for (const key of items) t.same(Object.keys(key).sort(), ['api_key', 'created_at', 'game_id', 'revoked'], 'no secret')
+  t.same(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/keys?revoked=true`)).items.map((key: any) => key.api_key), [more[0].api_key])
+  t.equal(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/keys?revoked=false`)).items.length, 2)
+  t.same(Object.keys(dataOf(await admin(app, 'GET', `/admin/keys/${game.apiKey}`))).sort(), ['api_key', 'created_at', 'game_id', 'revoked'])
+  expectError(t, await admin(app, 'GET', '/admin/keys/rk_none'), 'not_found', 'no such key')
+  expectError(t, await admin(app, 'GET', '/admin/games/no_such_game/keys'), 'not_found', 'no such game')
+})
+
+t.test('users: by prefix, hidden, admin; a user; their sessions page by page', async t => {
+  const prefix = `lu${process.pid}`
+  for (const [name, flags] of [['a', {}], ['b', { hidden: true }], ['c', { is_admin: true }], ['d', {}]] as const) {
+    await admin(app, 'POST', '/admin/users', { username: `${prefix}${name}`, ...flags })
+  }
+  const { items } = await allPages(`/admin/users?prefix=${prefix}`, 3)
+  t.same(items.map(user => user.username), ['a', 'b', 'c', 'd'].map(name => `${prefix}${name}`))
+  for (const user of items) t.same(Object.keys(user).sort(), ['created_at', 'hidden', 'is_admin', 'username'], 'never the password hash')
+  t.same(dataOf(await admin(app, 'GET', `/admin/users?prefix=${prefix}&hidden=true`)).items.map((user: any) => user.username), [`${prefix}b`])
+  t.same(dataOf(await admin(app, 'GET', `/admin/users?prefix=${prefix}&is_admin=true&hidden=false`)).items.map((user: any) => user.username), [`${prefix}c`])
+  t.equal(dataOf(await admin(app, 'GET', `/admin/users/${prefix}c`)).is_admin, true)
+  expectError(t, await admin(app, 'GET', '/admin/users/nobody_at_all'), 'not_found', 'no such user')
+
+  for (let i = 0; i < 5; i++) await admin(app, 'POST', '/admin/sessions', { username: `${prefix}a` })
+  const sessions: any[] = []
+  let cursor: string | null = null
+  do {
+    const page = dataOf(await admin(app, 'GET', `/admin/users/${prefix}a/sessions?limit=2${cursor === null ? '' : `&cursor=${cursor}`}`))
+    sessions.push(...page.sessions)
+    cursor = page.next_cursor
+  } while (cursor !== null)
+  t.equal(sessions.length, 5, 'every session, 2 at a time')
+  t.same(sessions.map(one => one.expires_at), sessions.map(one => one.expires_at).sort(), 'soonest first')
+})
+
+t.test('a board: every entry in board order, hidden ones in place and marked, with meta; or by name prefix', async t => {
+  const game = await createGame(app)
+  const scores: Array<[string, number]> = []
+  for (let i = 0; i < 23; i++) scores.push([`player_${String(i).padStart(2, '0')}`, (i * 7) % 11])
+  scores.push(['Zed', 5], ['zoe', 99])
+  for (const [player, score] of scores) await submit(app, game, { player, score, meta: JSON.stringify({ i: player }) })
+  await admin(app, 'PATCH', `/admin/games/${game.gameId}/players/player_03`, { hidden: true })
+  await admin(app, 'PATCH', `/admin/games/${game.gameId}/players/zoe`, { hidden: true })
+  const hiddenUser = 'player_10'
+  await admin(app, 'POST', '/admin/users', { username: hiddenUser, hidden: true })
+
+  const expected = [...scores].sort((a, b) => b[1] - a[1]) // stable: equal scores keep submit order, which is time order
+  const { items } = await allPages(`/admin/games/${game.gameId}/players`, 4)
+  t.same(items.map(entry => entry.player_name), expected.map(([player]) => player), 'every entry once, in board order, hidden ones where their scores put them')
+  let rank = 0
+  for (const entry of items) {
+    const hidden = ['player_03', 'zoe', hiddenUser].includes(entry.player_name)
+    t.equal(entry.rank, hidden ? null : ++rank, `${entry.player_name as string}: rank ${hidden ? 'null (hidden)' : String(rank)}`)
+    t.equal(entry.meta, JSON.stringify({ i: entry.player_name }))
+  }
+  t.match(items.find(entry => entry.player_name === 'zoe'), { hidden: true, hidden_user: false, best_score: 99, rank: null })
+  t.match(items.find(entry => entry.player_name === hiddenUser), { hidden: false, hidden_user: true, rank: null })
+  t.equal(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players?limit=1`)).total, scores.length - 3, 'total: the visible players')
+
+  // By name prefix: ASCII letters either case; every match once, whatever the page size.
+  const matching = await allPages(`/admin/games/${game.gameId}/players?prefix=PLAYER_1`, 3)
+  t.same(matching.items.map(entry => entry.player_name).sort(), scores.map(([player]) => player).filter(player => player.startsWith('player_1')).sort())
+  for (const entry of matching.items) {
+    const visibleRank = items.find(one => one.player_name === entry.player_name).rank
+    t.equal(entry.rank, visibleRank, `${entry.player_name as string} has its board rank`)
+  }
+  t.same((await allPages(`/admin/games/${game.gameId}/players?prefix=z`, 1)).items.map(entry => entry.player_name).sort(), ['Zed', 'zoe'])
+  t.same(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players?prefix=${encodeURIComponent('*')}`)).items, [], 'a glob character is a character')
+  t.equal((await allPages(`/admin/games/${game.gameId}/players?prefix=nobody`, 50)).items.length, 0)
+
+  // A cursor of one board is not another's.
+  const first = dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players?limit=2`))
+  expectError(t, await admin(app, 'GET', `/admin/games/${game.gameId}/players?prefix=p&cursor=${first.next_cursor as string}`), 'invalid_param', "the board listing's cursor is not the search's")
+  await admin(app, 'POST', `/admin/games/${game.gameId}/seasons`, {})
+  const stale = await admin(app, 'GET', `/admin/games/${game.gameId}/players?limit=2&cursor=${first.next_cursor as string}`)
+  expectError(t, stale, 'invalid_param', 'a cursor of a season that has closed since')
+  t.match(stale.json().message, /season closed/)
+  const archived = await allPages(`/admin/games/${game.gameId}/players?season_id=1`, 10)
+  t.same(archived.items.map(entry => entry.player_name), expected.map(([player]) => player), 'the closed season, read by its id')
+  t.same(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players`)).items, [], 'the new season is empty')
+  expectError(t, await admin(app, 'GET', `/admin/games/${game.gameId}/players?period=daily`), 'invalid_param', 'a period the game does not keep')
+})
+
+t.test('a board page goes on from its last entry when entries above it change', async t => {
+  const game = await createGame(app)
+  for (let i = 0; i < 10; i++) await submit(app, game, { player: `p${i}`, score: 100 - i })
+  const first = dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players?limit=4`))
+  t.same(first.items.map((entry: any) => entry.player_name), ['p0', 'p1', 'p2', 'p3'])
+  // Two new players above the page's end push it down; the next page still begins after p3.
+  await submit(app, game, { player: 'new_top', score: 1000 })
+  await submit(app, game, { player: 'new_second', score: 999 })
+  const next = dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players?limit=4&cursor=${first.next_cursor as string}`))
+  t.same(next.items.map((entry: any) => [entry.player_name, entry.rank]), [['p4', 7], ['p5', 8], ['p6', 9], ['p7', 10]])
+})
+
+t.test('viewer tokens and listings over form posts: a listing is a GET', async t => {
+  expectError(t, await post(app, '/admin/games?limit=2', {}, 'form', { authorization: `Bearer ${VIEWER_TOKEN}` }), 'forbidden', 'a POST is a write, whatever the path')
+})
