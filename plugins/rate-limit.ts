@@ -101,9 +101,8 @@ export default fp(async (fastify) => {
     loginUsername: { max: config.loginRateLimitMax, windowMs: 60_000 },
     adminFailures: ADMIN_FAILURE_LIMIT
   }
-  const namespace = keys.rateLimitNamespace()
   const counterOf = (name: LimitName, subject: string, max = limits[name].max): Counter =>
-    ({ key: `${namespace}${name}:${subject}`, max, windowMs: limits[name].windowMs })
+    ({ key: keys.rateLimitCounter(name, subject), max, windowMs: limits[name].windowMs })
 
   // @fastify/rate-limit counts through the one counting rule of store/limits.ts.
   const store = createLimitStore(fastify.redis)

@@ -6,6 +6,7 @@ import { fail } from '../src/http/envelope.js'
 import { playableGame } from '../src/http/games.js'
 import { param } from '../src/http/params.js'
 import type { StoredUser } from '../src/store/users.js'
+import { keys } from '../src/store/keys.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -49,7 +50,7 @@ export default fp(async (fastify) => {
     const user = await fastify.currentUser(request)
     if (user === null) fail('not_logged_in')
     request.user = user
-    request.rateLimitSubject = `user:${user.username}`
+    request.rateLimitSubject = keys.userLimitSubject(user.username)
   })
 
   const allowed = new Set(config.allowedOrigins)

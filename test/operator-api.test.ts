@@ -1,6 +1,6 @@
 import t from 'tap'
-import type { LightMyRequestResponse } from 'fastify'
-import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, expectError, post, submit } from './helpers/app.js'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, expectError, keysMatching, post, submit } from './helpers/app.js'
 import { keys } from '../src/store/keys.js'
 
 /*
@@ -288,4 +288,108 @@ t.test('a board page goes on from its last entry when entries above it change', 
 
 t.test('viewer tokens and listings over form posts: a listing is a GET', async t => {
   expectError(t, await post(app, '/admin/games?limit=2', {}, 'form', { authorization: `Bearer ${VIEWER_TOKEN}` }), 'forbidden', 'a POST is a write, whatever the path')
+})
+
+/** Every place a text appears in Redis: the keys whose name or content holds it. */
+async function whereIs (redisOf: FastifyInstance['redis'], text: string): Promise<string[]> {
+  const found: string[] = []
+  for (const key of await keysMatching(redisOf, '*')) {
+    const type = await redisOf.type(key)
+    let content: unknown
+    if (type === 'string') content = await redisOf.get(key)
+    else if (type === 'hash') content = await redisOf.hgetall(key)
+    else if (type === 'set') content = await redisOf.smembers(key)
+    else if (type === 'zset') content = await redisOf.zrange(key, 0, -1)
+    else if (type === 'stream') content = await redisOf.xrange(key, '-', '+')
+    if (key.includes(text) || JSON.stringify(content).includes(text)) found.push(key)
+  }
+  return found.sort()
+}
+
+async function withSession (username: string): Promise<string> {
+  const session = dataOf(await admin(app, 'POST', '/admin/sessions', { username }))
+  return `${session.cookie_name as string}=${session.session_id as string}`
+}
+
+t.test('erasure: a user is removed from every board of every game, with ratings, play time, held scores and sessions', async t => {
+  const person = `erin${process.pid}`
+  const other = `olly${process.pid}`
+  const one = await createGame(app)
+  const two = await createGame(app)
+  await admin(app, 'PATCH', `/admin/games/${one.gameId}`, { periods: 'daily,weekly' })
+  await admin(app, 'PATCH', `/admin/games/${two.gameId}`, { review_above: 1000 })
+  await admin(app, 'POST', '/admin/users', { username: person, password: 'erin-password' })
+  await admin(app, 'POST', '/admin/users', { username: other })
+
+  // In game one: a closed season and the current one, with meta, periods, hidden on the game.
+  await submit(app, one, { player: person, score: 50, meta: '{"erin":"season one"}' })
+  await submit(app, one, { player: other, score: 40 })
+  await admin(app, 'POST', `/admin/games/${one.gameId}/seasons`, {})
+  await submit(app, one, { player: person, score: 60, meta: '{"erin":"season two"}' })
+  await submit(app, one, { player: other, score: 45 })
+  await admin(app, 'PATCH', `/admin/games/${one.gameId}/players/${person}`, { hidden: true })
+  // In game two: an entry, a held score decided and one pending.
+  await submit(app, two, { player: person, score: 10 })
+  await submit(app, two, { player: person, score: 5000 })
+  const [held] = dataOf(await admin(app, 'GET', `/admin/games/${two.gameId}/review`)).items
+  await admin(app, 'POST', `/admin/games/${two.gameId}/review/${held.held_id as string}/reject`, {})
+  await submit(app, two, { player: person, score: 6000 })
+  // Ratings and play time, as the logged-in user, beside another user's.
+  const erinCookie = await withSession(person)
+  const ollyCookie = await withSession(other)
+  const sessionPost = async (cookie: string, url: string, fields: Record<string, string>): Promise<unknown> => dataOf(await post(app, url, fields, 'form', { cookie }))
+  await sessionPost(erinCookie, `/api/rate?game_id=${one.gameId}`, { stars: '2' })
+  await sessionPost(ollyCookie, `/api/rate?game_id=${one.gameId}`, { stars: '8' })
+  await sessionPost(erinCookie, '/api/playtime', { game_id: one.gameId, seconds: '30' })
+  await sessionPost(ollyCookie, '/api/playtime', { game_id: one.gameId, seconds: '20' })
+  t.match(dataOf(await admin(app, 'GET', `/admin/games/${one.gameId}`)), { rating_avg: 5, rating_count: 2, playtime_seconds: 50 })
+
+  expectError(t, await admin(app, 'DELETE', `/admin/users/${person}`), 'missing_param', 'erase=true is required')
+  expectError(t, await admin(app, 'DELETE', `/admin/users/${person}?erase=false`), 'invalid_param', 'erase must be true')
+  expectError(t, await as(VIEWER_TOKEN, 'DELETE', `/admin/users/${person}?erase=true`), 'forbidden', 'a viewer cannot erase')
+  expectError(t, await admin(app, 'DELETE', '/admin/users/bad%20name?erase=true'), 'invalid_param', 'not a username')
+
+  const erased = dataOf(await admin(app, 'DELETE', `/admin/users/${person}?erase=true`))
+  // Game one: season 1, season 2, the daily and weekly boards of both submits; game two: one entry.
+  t.same(erased, { user: 1, sessions: 1, games: 2, entries: 5, metas: 2, held: 2, ratings: 1, playtime_seconds: 30 })
+
+  t.match(dataOf(await admin(app, 'GET', `/admin/games/${one.gameId}`)), { rating_avg: 8, rating_count: 1, playtime_seconds: 20 }, "the game's sums follow")
+  expectError(t, await admin(app, 'GET', `/admin/users/${person}`), 'not_found', 'the user is gone')
+  t.same(dataOf(await admin(app, 'GET', `/admin/users?prefix=${person}`)).items, [], 'and from the listing')
+  expectError(t, await post(app, '/api/playtime', { game_id: one.gameId, seconds: '30' }, 'form', { cookie: erinCookie }), 'not_logged_in', 'their session is over')
+  t.same((await allPages(`/admin/games/${one.gameId}/players?season_id=1`, 10)).items.map(entry => entry.player_name), [other])
+  t.same((await allPages(`/admin/games/${one.gameId}/players`, 10)).items.map(entry => entry.player_name), [other])
+  t.same((await allPages(`/admin/games/${one.gameId}/players?period=daily`, 10)).items.map(entry => entry.player_name), [other])
+  t.same(dataOf(await admin(app, 'GET', `/admin/games/${two.gameId}/review?status=decided`)).items, [])
+  t.same(dataOf(await admin(app, 'GET', `/admin/games/${two.gameId}/review`)).items, [])
+
+  // Nothing of theirs is left in Redis but the marker that refuses old signed submits and the operators' own audit entries of earlier changes.
+  const left = await whereIs(app.redis, person)
+  t.same(left.filter(key => !key.endsWith(':audit')), [`rank:{game:${one.gameId}}:deleted:${person}`, `rank:{game:${two.gameId}}:deleted:${person}`])
+  const [entry] = dataOf(await admin(app, 'GET', '/admin/audit?action=user.erase')).items
+  t.match(entry, { action: 'user.erase', target: null, before: null, after: erased })
+  t.notOk(JSON.stringify(entry).includes(person), 'the erasure\'s audit entry does not keep the name')
+
+  t.same(dataOf(await admin(app, 'DELETE', `/admin/users/${person}?erase=true`)), { user: 0, sessions: 0, games: 0, entries: 0, metas: 0, held: 0, ratings: 0, playtime_seconds: 0 }, 'a second call erases nothing more')
+  t.match(dataOf(await admin(app, 'GET', `/admin/games/${one.gameId}`)), { rating_avg: 8, rating_count: 1, playtime_seconds: 20 }, 'and corrects nothing twice')
+})
+
+t.test('erasure: an API-key player name, from every game; any name through the query', async t => {
+  const one = await createGame(app)
+  const two = await createGame(app)
+  for (const game of [one, two]) {
+    await submit(app, game, { player: 'pat', score: 3, meta: '{"a":1}' })
+    await submit(app, game, { player: '..', score: 2 })
+    await submit(app, game, { player: 'kim', score: 1 })
+  }
+  t.same(dataOf(await admin(app, 'DELETE', '/admin/players/pat')), { games: 2, entries: 2, metas: 2, held: 0 })
+  t.same(dataOf(await admin(app, 'DELETE', `/admin/players?player_name=${encodeURIComponent('..')}`)), { games: 2, entries: 2, metas: 0, held: 0 })
+  for (const game of [one, two]) t.same(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players`)).items.map((entry: any) => entry.player_name), ['kim'])
+  t.same(dataOf(await admin(app, 'DELETE', '/admin/players/pat')), { games: 0, entries: 0, metas: 0, held: 0 }, 'idempotent')
+  expectError(t, await admin(app, 'DELETE', '/admin/players?player_name=a&player_name=b'), 'invalid_param', 'a name sent twice')
+  expectError(t, await admin(app, 'DELETE', `/admin/players/${'x'.repeat(31)}`), 'invalid_param', 'a name no submit takes')
+  // A signed submit made before the erasure cannot bring the entry back.
+  const before = Math.floor(Date.now() / 1000) - 5
+  await admin(app, 'DELETE', '/admin/players/kim')
+  expectError(t, await submit(app, one, { player: 'kim', score: 9, ts: before }), 'expired_ts', 'an old signed submit is refused')
 })

@@ -242,6 +242,12 @@ const AuditEntry = Type.Object({
   before: Type.Unknown({ description: 'the record before (null: none), secrets masked' }),
   after: Type.Unknown({ description: 'the record after (null: none), secrets masked' })
 })
+const Erased = {
+  games: Type.Integer({ description: 'games that held something of the person\'s' }),
+  entries: Type.Integer({ description: 'board entries removed, one per season or period board' }),
+  metas: Type.Integer(),
+  held: Type.Integer({ description: 'held scores removed, pending or decided' })
+}
 const playerQuery = Type.Object({ player_name: Type.String({ description: 'the name exactly as stored; clients rewrite "." and ".." in paths, never in a query' }) })
 
 export const routeSchemas = {
@@ -408,6 +414,17 @@ export const routeSchemas = {
   getPlayer: envelope(Entry, ADMIN, 'A board entry with its meta', { ...adminSecurity, params: playerParams }),
   setPlayer: envelope(Entry, WRITE, 'Hide or show a board entry on this board', { ...adminSecurity, params: playerParams, body: adminBodies.setPlayer }),
   deletePlayer: envelope(Empty, WRITE, 'Delete a board entry', { ...adminSecurity, params: playerParams }),
+  eraseUser: envelope(Type.Object({
+    user: Type.Integer({ description: '1 when the user record was there' }),
+    sessions: Type.Integer({ description: 'sessions ended' }),
+    ...Erased,
+    ratings: Type.Integer({ description: 'ratings removed (the averages follow)' }),
+    playtime_seconds: Type.Integer({ description: "play time removed (the games' totals follow)" })
+  }), WRITE, 'Erase a user everywhere (erase=true): their record, sessions, entries on every board of every game (seasons, periods), meta, held scores, ratings and play time; idempotent, audited without the name', {
+    ...adminSecurity, params: Type.Object({ username: Type.String() }), querystring: Type.Object({ erase: Type.Literal('true', { description: 'required: deleting a user erases them' }) })
+  }),
+  erasePlayer: envelope(Type.Object(Erased), WRITE, 'Erase an API-key player name from every game: entries on every board, meta, held scores; idempotent, audited without the name', { ...adminSecurity, params: Type.Object({ player_name: Type.String() }) }),
+  erasePlayerByQuery: envelope(Type.Object(Erased), WRITE, 'Erase a player name from every game (any name, given in the query)', { ...adminSecurity, querystring: Type.Object({ player_name: Type.String() }) }),
   // The same three with the name in the query: a name such as "." or ".." cannot be a path segment.
   getPlayerByQuery: envelope(Entry, ADMIN, 'A board entry with its meta (any name, given in the query)', { ...adminSecurity, params: gameParams, querystring: playerQuery }),
   setPlayerByQuery: envelope(Entry, WRITE, 'Hide or show a board entry (any name, given in the query)', { ...adminSecurity, params: gameParams, querystring: playerQuery, body: adminBodies.setPlayer }),

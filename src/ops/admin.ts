@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto'
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { fail } from '../http/envelope.js'
-import { GAME_ID_PATTERN, USERNAME_PATTERN } from '../http/params.js'
+import { GAME_ID_PATTERN, USERNAME_PATTERN, parsePlayerName } from '../http/params.js'
 import { hashPassword } from '../store/passwords.js'
-import type { BoardEntry, Leaderboard, ListedEntry, Season } from '../store/leaderboard.js'
+import type { BoardEntry, ErasedFromGame, Leaderboard, ListedEntry, Season } from '../store/leaderboard.js'
 import { DEFAULT_CAPS, DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, FAIR_PLAY_SETTINGS, MAX_NOTIFY_TOP, gameInTheMaking, periodsOf, type FairPlaySetting, type GameChanges, type GameRecord, type GameStats, type KeyRecord, type RecordStore } from '../store/records.js'
 import { MAX_KEEP_PERIODS, PERIOD_KINDS, canonicalTimeZone } from '../store/periods.js'
 import { publicUser, type StoredUser, type UserRecord, type UserStore } from '../store/users.js'
@@ -178,6 +178,7 @@ export const schemas = {
     ...BoardQuery
   }, { additionalProperties: false }),
   listSessions: Type.Object(Page(50), { additionalProperties: false }),
+  eraseUser: Type.Object({ erase: Type.Boolean({ description: 'true: deleting a user erases them everywhere' }) }, { additionalProperties: false }),
   gameAudit: Type.Object({
     ...Page(50),
     action: Type.Optional(Type.String({ pattern: '^[a-z_]{1,30}\\.([a-z_]{1,30})?$', description: 'an action such as game.update, or every action on a kind of record: game.' })),
@@ -334,6 +335,17 @@ export function publicKey ({ secret: _secret, rate_limit: rateLimit, ...key }: K
   return rateLimit === null ? key : { ...key, rate_limit: rateLimit }
 }
 
+/** What an erasure removed, summed over every game. */
+export interface ErasureCounts {
+  /** Games that held something of the person's. */
+  games: number
+  /** Board entries (one per season or period board that held one). */
+  entries: number
+  metas: number
+  /** Held scores, pending or decided. */
+  held: number
+}
+
 /** A page of a listing: its items, and the cursor of the next page (null after the last). */
 export interface ListPage<T> {
   items: T[]
@@ -432,6 +444,31 @@ export function createAdmin ({ records, review, webhooks, events, webhookAllowPr
 
   async function existingWebhook (gameId: string, webhookId: string): Promise<StoredWebhook> {
     return (WEBHOOK_ID_PATTERN.test(webhookId) ? await webhooks.get(gameId, webhookId) : null) ?? fail('not_found', 'No such webhook for this game.')
+  }
+
+  /**
+   * Erases a person from every game: one script per game (in its slot),
+   * BOARD_BATCH games at once. Returns the sums, and how many games held
+   * something of theirs.
+   */
+  async function eraseFromEveryGame (player: string, user: boolean): Promise<ErasedFromGame & { games: number }> {
+    const total = { entries: 0, metas: 0, held: 0, ratings: 0, playtimeSeconds: 0, games: 0 }
+    const games = await records.gameIds()
+    for (let i = 0; i < games.length; i += BOARD_BATCH) {
+      const erased = await Promise.all(games.slice(i, i + BOARD_BATCH).map(async gameId => {
+        const game = await records.game(gameId, { fresh: true }) ?? gameInTheMaking(gameId)
+        return await leaderboard.erasePlayer(game, player, { user })
+      }))
+      for (const one of erased) {
+        total.entries += one.entries
+        total.metas += one.metas
+        total.held += one.held
+        total.ratings += one.ratings
+        total.playtimeSeconds += one.playtimeSeconds
+        if (one.entries + one.held + one.ratings + one.playtimeSeconds > 0) total.games++
+      }
+    }
+    return total
   }
 
   /** A key's change, recorded with the key before and after; not_found for no such key. */
@@ -851,6 +888,38 @@ export function createAdmin ({ records, review, webhooks, events, webhookAllowPr
         const game = await existingGame(gameId)
         const { items, dropped } = await events.recent(game.game_id, (query.offset ?? 0) + (query.limit ?? 50))
         return { game_id: game.game_id, items: items.slice(query.offset ?? 0), dropped }
+      },
+
+      /**
+     * Erases a user everywhere (docs/guide.md#erasure): their sessions and
+     * record first (so they make nothing new), then, in every game, their
+     * entries on every board, meta, held scores, rating and play time, with
+     * the games' sums corrected. Idempotent: a second call counts zeros. The
+     * audit entry keeps the counts, not the name.
+     */
+      async eraseUser (username: string, input?: unknown): Promise<ErasureCounts & { user: number, sessions: number, ratings: number, playtime_seconds: number }> {
+        const body = readInput(schemas.eraseUser, input)
+        if (!body.erase) fail('invalid_param', 'Parameter "erase" must be true: deleting a user erases them everywhere (entries, ratings, play time, sessions) and cannot be undone.')
+        if (!USERNAME_PATTERN.test(username)) fail('invalid_param', 'Parameter "username" is not valid: 1 to 30 characters from A-Z a-z 0-9 _ . -.')
+        const account = await users.eraseUser(username)
+        const erased = await eraseFromEveryGame(username, true)
+        const counts = { user: account.user ? 1 : 0, sessions: account.sessions, games: erased.games, entries: erased.entries, metas: erased.metas, held: erased.held, ratings: erased.ratings, playtime_seconds: erased.playtimeSeconds }
+        await audit({ action: 'user.erase', game_id: null, target: null, before: null, after: counts })
+        return counts
+      },
+
+      /** Erases a player name (an API-key player) from every game: entries on every board, meta, held scores. Idempotent; audited without the name. */
+      async erasePlayer (player: string, input?: unknown): Promise<ErasureCounts> {
+        readInput(schemas.none, input)
+        try {
+          parsePlayerName(player)
+        } catch {
+          fail('invalid_param', 'Parameter "player_name" is not valid: 1 to 30 characters, as a submit takes them.')
+        }
+        const erased = await eraseFromEveryGame(player, false)
+        const counts = { games: erased.games, entries: erased.entries, metas: erased.metas, held: erased.held }
+        await audit({ action: 'player.erase', game_id: null, target: null, before: null, after: counts })
+        return counts
       },
 
       async deletePlayer (gameId: string, player: string, input?: unknown): Promise<Record<string, never>> {

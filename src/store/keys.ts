@@ -177,10 +177,12 @@ export const keys = {
   session: (sessionId: string) => `${PREFIX}:session:{${sessionId}}`,
   /** Pub/sub channel: `<kind>:<id>` of a changed key, game, user or session record. */
   invalidations: () => `${PREFIX}:invalidate`,
-  /** Prefix of the fixed-window counters of @fastify/rate-limit. */
-  rateLimitNamespace: () => `${PREFIX}:rl:`,
+  /** STRING: the fixed-window counter of one limit (plugins/rate-limit.ts) for one subject, in its window. */
+  rateLimitCounter: (limit: string, subject: string) => `${PREFIX}:rl:${limit}:${subject}`,
+  /** The rate-limit subject of a logged-in user. */
+  userLimitSubject: (username: string) => `user:${username}`,
   /**
-   * The rate-limit subject of an API key (after the namespace): in its
+   * The rate-limit subject of an API key: in its
    * game's slot, so a cluster keeps a game's counters beside its board.
    * With an address: the per-(key, address) limit; without: the key's total.
    */

@@ -74,7 +74,8 @@ const AROUND = BOARD_PRELUDE + luaSource('around')
 const PLAYERS = BOARD_PRELUDE + luaSource('players')
 const SET_VISIBILITY = luaSource('set-visibility', { TIME_DIGITS, OUTBOX_MAX }, [luaPiece('events')])
 const ENTRY = luaSource('entry')
-const DELETE_ENTRY = luaSource('delete-entry')
+const DELETE_ENTRY = luaSource('delete-entry', {}, [luaPiece('remove-entries')])
+const ERASE_PLAYER = luaSource('erase-player', {}, [luaPiece('remove-entries')])
 const SEASONS = SEASON_OF + luaSource('seasons')
 
 /** How often a call is chosen again after its script found the game's settings moved on. */
@@ -155,6 +156,18 @@ function prefixPattern (prefix: string): string {
 function compareStored (aScore: string, aMember: string, bScore: string, bMember: string): number {
   const difference = Number(aScore) - Number(bScore)
   return difference !== 0 ? Math.sign(difference) : Buffer.compare(Buffer.from(aMember, 'utf8'), Buffer.from(bMember, 'utf8'))
+}
+
+/** What an erasure removed from one game. */
+export interface ErasedFromGame {
+  /** Board entries (one per season or period board that held one). */
+  entries: number
+  metas: number
+  /** Held scores, pending or decided. */
+  held: number
+  /** 1 when the user had rated the game. */
+  ratings: number
+  playtimeSeconds: number
 }
 
 /** A signed submit's `ts` and `sign`: what makes a replay recognisable. */
@@ -264,6 +277,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
   const visibilityScript = defineScript<number>(redis, 'rankSetVisibility', SET_VISIBILITY, { writes: true })
   const entryScript = defineScript<[string, string, string, number, number, number] | []>(redis, 'rankEntry', ENTRY)
   const deleteScript = defineScript<number>(redis, 'rankDeleteEntry', DELETE_ENTRY, { writes: true })
+  const eraseScript = defineScript<[number, number, number, number, number]>(redis, 'rankErasePlayer', ERASE_PLAYER, { writes: true })
   const seasonsScript = defineScript<[number, string, string[]]>(redis, 'rankSeasons', SEASONS)
   const now = clock ?? Date.now
 
@@ -646,6 +660,23 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
         }
       }
       return null
+    },
+
+    /**
+     * Erases a person from the game, in one script call: their entries on
+     * every board (seasons, periods), meta, hidden flag and held scores; for a
+     * user also their rating and play time, with the game's sums corrected.
+     */
+    async erasePlayer (game: GameRecord, player: string, { user }: { user: boolean }): Promise<ErasedFromGame> {
+      const gameId = game.game_id
+      const { seasons, periods } = everyBoard(game)
+      const [entries, metas, held, ratings, playtimeSeconds] = await eraseScript([
+        keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.deletedPlayer(gameId, player), keys.live(gameId), ...reviewKeys(gameId),
+        keys.ratings(gameId), keys.ratingStats(gameId), keys.playtime(gameId),
+        ...seasons.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope), keys.usage(gameId, scope)]),
+        ...periods.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])
+      ], [player, 2 * TS_TOLERANCE_S + 1, seasons.length, user ? '1' : '0'])
+      return { entries, metas, held, ratings, playtimeSeconds }
     },
 
     /** Deletes the player's entries from every board of the game; false when there were none. */

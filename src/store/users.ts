@@ -178,6 +178,27 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
     },
 
     /**
+     * Removes the user everywhere in the user store: their indexed sessions
+     * (each record deleted and forgotten by every instance), the session
+     * index, the user's record and their place in the sets of users and of
+     * hidden users. Idempotent; `user` says whether a record was there.
+     */
+    async eraseUser (username: string): Promise<{ user: boolean, sessions: number }> {
+      if (!USERNAME_PATTERN.test(username)) return { user: false, sessions: 0 }
+      const index = keys.userSessions(username)
+      const sessions = await deleteSessions(await redis.zrange(index, 0, -1))
+      const existed = await changeRecord(redis, cache, 'user', username, async () => await redis.del(keys.user(username)))
+      // The user's request counter names them too, for the rest of its window.
+      await redis.del(index)
+      await redis.del(keys.rateLimitCounter('session', keys.userLimitSubject(username)))
+      await redis.srem(keys.users(), username)
+      await redis.srem(keys.hiddenUsers(), username)
+      await userIndex.remove(username)
+      await confirmWrites(redis, [keys.user(username), index, keys.users(), keys.hiddenUsers(), keys.userIndex()])
+      return { user: existed === 1, sessions }
+    },
+
+    /**
      * Who a session record names, or null. The caller compares the epoch
      * with the user's (a session from before the user's sessions were ended
      * is over).

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify'
 import { fail, ok } from '../envelope.js'
 import { requireParams } from '../params.js'
 import { routeSchemas } from '../schemas.js'
-import { textFields, type AdminOperations } from '../../ops/admin.js'
+import { readInput, schemas, textFields, type AdminOperations } from '../../ops/admin.js'
 
 /** Admin bodies may be up to 1 MiB (docs/interface.md#operator-api). */
 export const ADMIN_BODY_LIMIT = 1_048_576
@@ -74,15 +74,25 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   fastify.patch<WithPlayer>(player, body(routeSchemas.setPlayer), async (request) => ok(await admin(request).setPlayer(request.params.game_id, request.params.player_name, input(request))))
   fastify.delete<WithPlayer>(player, body(routeSchemas.deletePlayer), async (request) => ok(await admin(request).deletePlayer(request.params.game_id, request.params.player_name, input(request))))
 
-  // Every client rewrites the path segments "." and ".." (and %2E%2E) before
-  // sending, so players with those names are addressed by a query parameter.
-  const byQuery = '/admin/games/:game_id/player'
+  // A player named in the query: any name, "." and ".." too.
   const named = (request: FastifyRequest): string => {
     const query = request.query as Record<string, unknown>
     requireParams(query as Record<string, string>, ['player_name'])
     if (typeof query.player_name !== 'string') fail('invalid_param', 'Parameter "player_name" must be sent once, correctly encoded.')
     return query.player_name
   }
+
+  // Erasure: a person, everywhere (the name in the query works for any name, as below).
+  fastify.delete<WithUser>('/admin/users/:username', body(routeSchemas.eraseUser), async (request) => {
+    readInput(schemas.none, input(request))
+    return ok(await admin(request).eraseUser(request.params.username, query(request)))
+  })
+  fastify.delete<{ Params: { player_name: string } }>('/admin/players/:player_name', body(routeSchemas.erasePlayer), async (request) => ok(await admin(request).erasePlayer(request.params.player_name, input(request))))
+  fastify.delete('/admin/players', body(routeSchemas.erasePlayerByQuery), async (request) => ok(await admin(request).erasePlayer(named(request), input(request))))
+
+  // Every client rewrites the path segments "." and ".." (and %2E%2E) before
+  // sending, so players with those names are addressed by a query parameter.
+  const byQuery = '/admin/games/:game_id/player'
   fastify.get<WithGame>(byQuery, { schema: routeSchemas.getPlayerByQuery }, async (request) => ok(await admin(request).player(request.params.game_id, named(request))))
   fastify.patch<WithGame>(byQuery, body(routeSchemas.setPlayerByQuery), async (request) => ok(await admin(request).setPlayer(request.params.game_id, named(request), input(request))))
   fastify.delete<WithGame>(byQuery, body(routeSchemas.deletePlayerByQuery), async (request) => ok(await admin(request).deletePlayer(request.params.game_id, named(request), input(request))))

@@ -1,0 +1,56 @@
+-- Erases a person from one game (docs/guide.md#erasure): their entry on every
+-- board given (seasons with meta and usage, then periods), their flag in the
+-- game's hidden set, their held scores (pending and decided) and, for a user
+-- (ARGV[4] = '1'), their rating (the sum and count follow) and play time (the
+-- game's total follows) and their place in the game's copy of hidden users.
+-- Like a delete, it remembers when (ARGV[2] seconds), so signed submits made
+-- before then cannot bring an entry back; the live boards are told.
+-- KEYS: hidden, hidden users, deleted, live, review, review pending, review
+-- decided, review players, ratings, rating stats, play time, then the boards
+-- as removeEntries (includes/remove-entries.lua) takes them.
+-- ARGV: player, how long deleted is kept, the number of seasons, '1' for a user.
+-- Returns {boards that held an entry, metas, held scores, ratings, play-time seconds}.
+local hidden, hiddenUsers, deleted, live = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local review, reviewPending, reviewDecided, reviewPlayers = KEYS[5], KEYS[6], KEYS[7], KEYS[8]
+local ratings, ratingStats, playtime = KEYS[9], KEYS[10], KEYS[11]
+local player, isUser = ARGV[1], ARGV[4] == '1'
+
+local entries, metas = removeEntries(player, 12, tonumber(ARGV[3]))
+if entries > 0 then
+  redis.call('SPUBLISH', live, 'deleted')
+  redis.call('SET', deleted, redis.call('TIME')[1], 'EX', ARGV[2])
+end
+redis.call('SREM', hidden, player)
+
+-- Held scores: every record naming the player, as the review scripts wrote it (cjson).
+local held = 0
+local named = '"player_name":' .. cjson.encode(player)
+local records = redis.call('HGETALL', review)
+for i = 1, #records, 2 do
+  if string.find(records[i + 1], named, 1, true) then
+    redis.call('HDEL', review, records[i])
+    redis.call('ZREM', reviewPending, records[i])
+    redis.call('ZREM', reviewDecided, records[i])
+    held = held + 1
+  end
+end
+redis.call('HDEL', reviewPlayers, player)
+
+local rated, seconds = 0, 0
+if isUser then
+  redis.call('SREM', hiddenUsers, player)
+  local stars = redis.call('HGET', ratings, player)
+  if stars then
+    redis.call('HDEL', ratings, player)
+    redis.call('HINCRBY', ratingStats, 'sum', -tonumber(stars))
+    redis.call('HINCRBY', ratingStats, 'count', -1)
+    rated = 1
+  end
+  local played = redis.call('HGET', playtime, 'u:' .. player)
+  if played then
+    seconds = tonumber(played)
+    redis.call('HINCRBY', playtime, 'total', -seconds)
+  end
+  redis.call('HDEL', playtime, 'u:' .. player, 'c:' .. player)
+end
+return {entries, metas, held, rated, seconds}
