@@ -39,6 +39,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'forbidden_origin'
   | 'unauthorized'
+  | 'forbidden'
   | 'already_exists'
   | 'invalid_credentials'
   | 'quota_exceeded'

@@ -221,6 +221,6 @@ t.test('error codes', async t => {
 
   // Unknown flags and unknown commands print the usage with exit 2.
   t.match(await cli(env, ['users', 'update', 'frank', '--nope', '1']), { code: 2, out: '', err: /Unknown option/ })
-  t.match(await cli(env, ['players', 'list']), { code: 2, out: '', err: /^Usage: / })
+  t.match(await cli(env, ['players', 'frobnicate']), { code: 2, out: '', err: /^Usage: / })
   t.match(await cli(env, ['users', 'create', 'x', '--password-stdin', '--password']), { code: 2, err: /--password/ }, '--password without a value')
 })

@@ -1,4 +1,8 @@
 import t from 'tap'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Readable } from 'node:stream'
 import { runCli, USAGE } from '../src/ops/cli.js'
 import { ADMIN_TOKEN, buildTestApp, dataOf, submit } from './helpers/app.js'
 
@@ -119,4 +123,34 @@ t.test('the CLI lists what the API lists, and its writes are audited as cli:<OS 
   // The same log over HTTP.
   const overHttp = dataOf(await app.inject({ method: 'GET', url: '/admin/audit?game_id=list_a', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }))
   t.same(overHttp.items, audit.items)
+})
+
+t.test('the CLI exports a board to standard output, imports one from standard input or a file, and erases a person', async t => {
+  const { app, redis } = await buildTestApp(t)
+  const env = { REDIS_URL: redis.url }
+  t.equal((await cli(env, 'games', 'create', 'from_game', '--approved', 'true')).code, 0)
+  const key = JSON.parse((await cli(env, 'keys', 'create', 'from_game')).out)
+  const game = { gameId: 'from_game', apiKey: key.api_key, apiSecret: key.api_secret }
+  for (const [player, score] of [['ann', 3], ['bob', 9], ['cy', 5]] as const) await submit(app, game, { player, score })
+
+  let written = ''
+  const exported = await runCli(['players', 'export', 'from_game'], { out: () => {}, err: () => {}, env, readLine: async () => '', write: async text => { written += text } })
+  t.equal(exported, 0)
+  t.same(written.trim().split('\n').map(line => JSON.parse(line).player_name), ['bob', 'cy', 'ann'])
+
+  t.equal((await cli(env, 'games', 'create', 'to_game')).code, 0)
+  let out = ''
+  const imported = await runCli(['players', 'import', 'to_game'], { out: line => { out += line }, err: () => {}, env, readLine: async () => '', input: () => Readable.from([Buffer.from(written)]) })
+  t.equal(imported, 0)
+  t.match(JSON.parse(out), { lines: 3, imported: 3, refused: 0 })
+  const dir = mkdtempSync(join(tmpdir(), 'ranking-import-'))
+  t.teardown(() => { rmSync(dir, { recursive: true, force: true }) })
+  writeFileSync(join(dir, 'board.ndjson'), written)
+  t.match(JSON.parse((await cli(env, 'players', 'import', 'to_game', '--file', join(dir, 'board.ndjson'))).out), { lines: 3, unchanged: 3 }, 'from a file, idempotent')
+  t.match((await cli(env, 'players', 'import', 'to_game', '--file', join(dir, 'missing.ndjson'))).err, /^error invalid_param: Cannot read --file/)
+
+  t.same(JSON.parse((await cli(env, 'players', 'erase', 'bob')).out), { games: 2, entries: 2, metas: 0, held: 0 })
+  t.equal((await cli(env, 'users', 'create', 'erin')).code, 0)
+  t.match(JSON.parse((await cli(env, 'users', 'erase', 'erin')).out), { user: 1, sessions: 0 })
+  t.match(JSON.parse((await cli(env, 'audit', 'list', '--action', 'user.erase')).out).items[0], { target: null, via: 'cli' })
 })

@@ -1,6 +1,9 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, expectError, keysMatching, post, submit } from './helpers/app.js'
+import { request as httpRequest } from 'node:http'
+import { Readable } from 'node:stream'
+import { listeningApp } from './helpers/listening.js'
 import { keys } from '../src/store/keys.js'
 
 /*
@@ -392,4 +395,153 @@ t.test('erasure: an API-key player name, from every game; any name through the q
   const before = Math.floor(Date.now() / 1000) - 5
   await admin(app, 'DELETE', '/admin/players/kim')
   expectError(t, await submit(app, one, { player: 'kim', score: 9, ts: before }), 'expired_ts', 'an old signed submit is refused')
+})
+
+/** Lines of an NDJSON export, parsed. */
+function ndjson (body: string): any[] {
+  return body.split('\n').filter(line => line !== '').map(line => JSON.parse(line))
+}
+
+async function importInto (target: FastifyInstance, gameId: string, body: string | Readable, headers: Record<string, string> = {}, token = ADMIN_TOKEN): Promise<LightMyRequestResponse> {
+  return await target.inject({ method: 'POST', url: `/admin/games/${gameId}/import`, payload: body, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson', ...headers } })
+}
+
+t.test('export: a whole board as NDJSON or CSV, in board order, hidden entries marked', async t => {
+  const game = await createGame(app)
+  for (let i = 0; i < 30; i++) await submit(app, game, { player: `p${String(i).padStart(2, '0')}`, score: i % 7, meta: i === 3 ? '{"note":"a, \\"quoted\\" one"}' : undefined })
+  await submit(app, game, { player: '=HYPERLINK("x")', score: 100 })
+  await admin(app, 'PATCH', `/admin/games/${game.gameId}/players/p05`, { hidden: true })
+  const listed = (await allPages(`/admin/games/${game.gameId}/players`, 100)).items
+
+  const response = await as(VIEWER_TOKEN, 'GET', `/admin/games/${game.gameId}/export`)
+  t.equal(response.statusCode, 200)
+  t.equal(response.headers['content-type'], 'application/x-ndjson; charset=utf-8')
+  t.equal(response.headers['content-disposition'], `attachment; filename="${game.gameId}-season-1.ndjson"`)
+  t.match(response.headers['cache-control'], /no-store/)
+  const lines = ndjson(response.body)
+  t.same(lines.map(line => line.player_name), listed.map(entry => entry.player_name), 'every entry, in the listing\'s order')
+  t.same(lines[0], { rank: 1, player_name: '=HYPERLINK("x")', score: 100, achieved_at: listed[0].created_at, hidden: false, hidden_user: false, meta: null })
+  t.match(lines.find(line => line.player_name === 'p05'), { rank: null, hidden: true })
+  t.equal(lines.find(line => line.player_name === 'p03').meta, '{"note":"a, \\"quoted\\" one"}')
+
+  const csv = await admin(app, 'GET', `/admin/games/${game.gameId}/export?format=csv`)
+  t.equal(csv.headers['content-type'], 'text/csv; charset=utf-8')
+  const rows = csv.body.split('\r\n')
+  t.equal(rows[0], 'rank,player_name,score,achieved_at,hidden,hidden_user,meta')
+  t.equal(rows[1], `1,"'=HYPERLINK(""x"")",100,${listed[0].created_at as string},false,false,`, 'a formula is defused, quotes doubled')
+  t.ok(rows.some(row => row.includes('"{""note"":""a, \\""quoted\\"" one""}"')), 'meta with commas and quotes is one quoted cell')
+  t.equal(rows.length, listed.length + 2, 'a header, a row per entry, and the final line break')
+
+  expectError(t, await admin(app, 'GET', `/admin/games/${game.gameId}/export?format=xml`), 'invalid_param', 'an unknown format')
+  expectError(t, await admin(app, 'GET', '/admin/games/nothing_here/export'), 'not_found', 'no such game')
+  expectError(t, await admin(app, 'GET', `/admin/games/${game.gameId}/export?season_id=9`), 'invalid_param', 'a season the game does not have')
+})
+
+t.test('import: another system\'s board, best-only with its times kept, idempotent, every refused line said', async t => {
+  const source = await createGame(app)
+  for (let i = 0; i < 40; i++) await submit(app, source, { player: `s${i}`, score: i % 5, meta: i % 10 === 0 ? JSON.stringify({ i }) : undefined })
+  const exported = (await admin(app, 'GET', `/admin/games/${source.gameId}/export`)).body
+
+  const target = await createGame(app)
+  const first = dataOf(await importInto(app, target.gameId, exported))
+  t.same(first, { game_id: target.gameId, season_id: 1, lines: 40, imported: 40, improved: 0, unchanged: 0, refused: 0, errors: [] })
+  t.same(ndjson((await admin(app, 'GET', `/admin/games/${target.gameId}/export`)).body), ndjson(exported), 'the board moved whole: order, ties, times and meta')
+  t.same(dataOf(await importInto(app, target.gameId, exported)), { ...first, imported: 0, unchanged: 40 }, 'the same file again changes nothing')
+
+  // Best-only: a worse score stays out; an equal one achieved earlier takes the earlier time.
+  const [top] = ndjson(exported)
+  const earlier = new Date(Date.parse(top.achieved_at) - 60_000).toISOString()
+  const again = dataOf(await importInto(app, target.gameId, [
+    JSON.stringify({ player_name: top.player_name, score: top.score - 1, achieved_at: '2020-01-01T00:00:00Z' }),
+    JSON.stringify({ player_name: top.player_name, score: top.score, achieved_at: earlier })
+  ].join('\n')))
+  t.match(again, { lines: 2, unchanged: 1, improved: 1 })
+  t.match(dataOf(await admin(app, 'GET', `/admin/games/${target.gameId}/players/${top.player_name as string}`)), { best_score: top.score, created_at: earlier })
+
+  const audit = dataOf(await admin(app, 'GET', `/admin/games/${target.gameId}/audit?action=board.import`)).items
+  t.equal(audit.length, 3)
+  t.match(audit[2], { target: 'season 1', after: { lines: 40, imported: 40 } })
+})
+
+t.test('import: each bad line is refused with its number and why, the good ones around it stored', async t => {
+  const game = await createGame(app)
+  await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { score_max: 1000 })
+  const lines = [
+    JSON.stringify({ player_name: 'good1', score: 5 }),
+    'not json',
+    '[1,2]',
+    '',
+    JSON.stringify({ player_name: 'x', score: 1, colour: 'red' }),
+    '{"__proto__": {"polluted": true}, "player_name": "proto", "score": 1}',
+    JSON.stringify({ player_name: 'x', score: 1.5 }),
+    JSON.stringify({ player_name: 'x', score: '12abc' }),
+    JSON.stringify({ player_name: '', score: 1 }),
+    JSON.stringify({ score: 1 }),
+    JSON.stringify({ player_name: 'x', score: 1, meta: 'not json' }),
+    JSON.stringify({ player_name: 'x', score: 1, meta: JSON.stringify({ big: 'y'.repeat(3000) }) }),
+    JSON.stringify({ player_name: 'x', score: 1, achieved_at: new Date(Date.now() + 86_400_000).toISOString() }),
+    JSON.stringify({ player_name: 'x', score: 1, achieved_at: 'yesterday' }),
+    JSON.stringify({ player_name: 'x', score: 5000 }),
+    'z'.repeat(20_000),
+    JSON.stringify({ player_name: 'good2', score: '7', achieved_at: 1_700_000_000_000, meta: { kept: true } }),
+    '   '
+  ].join('\r\n')
+  const report = dataOf(await importInto(app, game.gameId, lines))
+  t.match(report, { lines: 16, imported: 2, refused: 14 })
+  t.same(report.errors.map((error: any) => [error.line, error.error]), [
+    [2, 'invalid_body'], [3, 'invalid_body'], [5, 'invalid_param'], [6, 'invalid_param'], [7, 'invalid_score'], [8, 'invalid_score'],
+    [9, 'invalid_player_name'], [10, 'missing_param'], [11, 'invalid_meta'], [12, 'invalid_meta'], [13, 'invalid_param'], [14, 'invalid_param'],
+    [15, 'score_out_of_range'], [16, 'invalid_body']
+  ])
+  for (const error of report.errors) t.match(error.message, new RegExp(`^Line ${error.line as number}`), 'each message names its line')
+  t.equal(({} as any).polluted, undefined, 'nothing polluted')
+  t.same((await allPages(`/admin/games/${game.gameId}/players`, 10)).items.map(entry => [entry.player_name, entry.best_score, entry.meta]), [['good2', 7, '{"kept":true}'], ['good1', 5, null]])
+  t.equal(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players/good2`)).created_at, new Date(1_700_000_000_000).toISOString())
+
+  await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { max_entries: 3 })
+  const full = dataOf(await importInto(app, game.gameId, ['a', 'b', 'c'].map(player => JSON.stringify({ player_name: player, score: 1 })).join('\n')))
+  t.match(full, { imported: 1, refused: 2, errors: [{ line: 2, error: 'quota_exceeded' }, { line: 3, error: 'quota_exceeded' }] }, "the game's cap holds")
+
+  expectError(t, await importInto(app, game.gameId, '{}', { 'content-type': 'application/json' }), 'invalid_body', 'JSON is not NDJSON')
+  expectError(t, await importInto(app, game.gameId, '{}', { 'content-type': 'text/plain' }), 'invalid_body', 'nor is text')
+  expectError(t, await importInto(app, game.gameId, '{}', {}, VIEWER_TOKEN), 'forbidden', "a viewer's import")
+  expectError(t, await importInto(app, 'no_such_game_here', '{}'), 'not_found', 'no such game')
+})
+
+t.test('import: the byte limit holds whatever the headers say; what was stored before it is said', async t => {
+  const { app: small, baseUrl } = await listeningApp(t, { IMPORT_MAX_BYTES: String(1_048_576) })
+  const game = await createGame(small)
+  const line = (i: number): string => `${JSON.stringify({ player_name: `q${i}`, score: i, meta: JSON.stringify({ pad: 'x'.repeat(200) }) })}\n`
+  // Declared too large: refused before anything is read.
+  const declared = await small.inject({ method: 'POST', url: `/admin/games/${game.gameId}/import`, payload: line(1), headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson', 'content-length': String(2_000_000) } })
+  expectError(t, declared, 'payload_too_large', 'a declared length past the limit')
+  t.equal(dataOf(await admin(small, 'GET', `/admin/games/${game.gameId}`)).entries, 0, 'nothing applied')
+
+  // Chunked, with no length, over a real connection: stopped once past the limit, what was stored said.
+  const answer = await new Promise<{ status: number, body: string }>((resolve, reject) => {
+    const request = httpRequest(`${baseUrl}/admin/games/${game.gameId}/import`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' } }, response => {
+      let body = ''
+      response.setEncoding('utf8')
+      response.on('data', (text: string) => { body += text })
+      response.on('end', () => { resolve({ status: response.statusCode ?? 0, body }) })
+    })
+    request.on('error', reject)
+    let sent = 0
+    const more = (): void => {
+      // At most 3 MB: far past the limit, and bounded.
+      while (sent < 12_000) {
+        const chunk = Array.from({ length: 50 }, (_, i) => line(sent + i)).join('')
+        sent += 50
+        if (!request.write(chunk)) { request.once('drain', more); return }
+      }
+      request.end()
+    }
+    more()
+  })
+  t.equal(answer.status, 200)
+  const refusal = JSON.parse(answer.body)
+  t.equal(refusal.error, 'payload_too_large', 'a chunked body past the limit')
+  const applied = Number(/\((\d+) new/.exec(refusal.message as string)?.[1])
+  t.ok(applied > 1000 && applied < 5000, `the message says what was stored (${applied})`)
+  t.equal(dataOf(await admin(small, 'GET', `/admin/games/${game.gameId}`)).entries, applied, 'exactly what the message says')
 })

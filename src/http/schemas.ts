@@ -37,6 +37,12 @@ function envelope (data: TSchema, codes: ErrorCode[], summary: string, extra: Pa
   } as FastifySchema
 }
 
+/** A route whose success is a file, not the envelope (its failures before the first byte still are). */
+function fileAnswer (schema: FastifySchema, description: string): FastifySchema {
+  const file = Type.String({ description })
+  return { ...schema, response: { ...(schema.response as object), 200: { description, content: { 'application/x-ndjson': { schema: file }, 'text/csv': { schema: file } } } } }
+}
+
 const action = (name: string) => Type.Object({ action: Type.Literal(name, { description: 'selects the endpoint' }) })
 
 const PeriodStanding = Type.Object({
@@ -414,6 +420,23 @@ export const routeSchemas = {
   getPlayer: envelope(Entry, ADMIN, 'A board entry with its meta', { ...adminSecurity, params: playerParams }),
   setPlayer: envelope(Entry, WRITE, 'Hide or show a board entry on this board', { ...adminSecurity, params: playerParams, body: adminBodies.setPlayer }),
   deletePlayer: envelope(Empty, WRITE, 'Delete a board entry', { ...adminSecurity, params: playerParams }),
+  exportBoard: fileAnswer(envelope(Type.Null(), ADMIN, 'A whole board as a file (NDJSON or CSV), in board order, hidden entries marked: streamed as it is read (an NDJSON export is an import)', {
+    ...adminSecurity,
+    params: gameParams,
+    querystring: Type.Object({ format: Type.Optional(Type.Union([Type.Literal('ndjson'), Type.Literal('csv')], { description: 'ndjson (default) or csv' })), ...BoardChoice })
+  }), 'The file, as an attachment: one entry per line with rank (null while hidden), player_name, score, achieved_at, hidden, hidden_user, meta. A failure before the first byte is the envelope.'),
+  importBoard: envelope(Type.Object({
+    game_id: Type.String(),
+    season_id: Type.Integer({ description: 'the season the entries went to: the current one' }),
+    lines: Type.Integer({ description: 'lines read, blank ones left out' }),
+    imported: Type.Integer({ description: 'new players' }),
+    improved: Type.Integer({ description: 'stored bests the line beat (or equalled, earlier)' }),
+    unchanged: Type.Integer({ description: 'lines no better than what is stored' }),
+    refused: Type.Integer(),
+    errors: Type.Array(Type.Object({ line: Type.Integer(), error: Type.String(), message: Type.String() }), { description: 'the first 100 lines refused, with why' })
+  }), [...WRITE, 'invalid_body', 'payload_too_large'], 'Move a board in from another system: NDJSON (application/x-ndjson), one {player_name, score, achieved_at, meta} per line, into the current season, best-only with the times kept; idempotent', {
+    ...adminSecurity, params: gameParams
+  }),
   eraseUser: envelope(Type.Object({
     user: Type.Integer({ description: '1 when the user record was there' }),
     sessions: Type.Integer({ description: 'sessions ended' }),

@@ -4,7 +4,8 @@ import { Value } from '@sinclair/typebox/value'
 import { fail } from '../http/envelope.js'
 import { GAME_ID_PATTERN, USERNAME_PATTERN, parsePlayerName } from '../http/params.js'
 import { hashPassword } from '../store/passwords.js'
-import type { BoardEntry, ErasedFromGame, Leaderboard, ListedEntry, Season } from '../store/leaderboard.js'
+import type { BoardEntry, ErasedFromGame, ImportedEntry, Leaderboard, ListPlace, ListedEntry, Season } from '../store/leaderboard.js'
+import { ImportTooLarge, exportHeader, exportLines, importEntryOf, type ImportLine, type RefusedLine } from './transfer.js'
 import { DEFAULT_CAPS, DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, FAIR_PLAY_SETTINGS, MAX_NOTIFY_TOP, gameInTheMaking, periodsOf, type FairPlaySetting, type GameChanges, type GameRecord, type GameStats, type KeyRecord, type RecordStore } from '../store/records.js'
 import { MAX_KEEP_PERIODS, PERIOD_KINDS, canonicalTimeZone } from '../store/periods.js'
 import { publicUser, type StoredUser, type UserRecord, type UserStore } from '../store/users.js'
@@ -178,6 +179,10 @@ export const schemas = {
     ...BoardQuery
   }, { additionalProperties: false }),
   listSessions: Type.Object(Page(50), { additionalProperties: false }),
+  exportBoard: Type.Object({
+    format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('ndjson')], { description: 'csv or ndjson (the default)' })),
+    ...BoardQuery
+  }, { additionalProperties: false }),
   eraseUser: Type.Object({ erase: Type.Boolean({ description: 'true: deleting a user erases them everywhere' }) }, { additionalProperties: false }),
   gameAudit: Type.Object({
     ...Page(50),
@@ -334,6 +339,36 @@ export type PublicKey = Omit<KeyRecord, 'secret' | 'rate_limit'> & { rate_limit?
 export function publicKey ({ secret: _secret, rate_limit: rateLimit, ...key }: KeyRecord): PublicKey {
   return rateLimit === null ? key : { ...key, rate_limit: rateLimit }
 }
+
+/** A board export, ready to send: its body is read as it is sent. */
+export interface BoardExport {
+  contentType: string
+  filename: string
+  body: AsyncGenerator<string>
+}
+
+/** What an import did, line by line counted. */
+export interface ImportReport {
+  game_id: string
+  season_id: number
+  /** Lines read (blank lines left out). */
+  lines: number
+  /** New players. */
+  imported: number
+  /** Players whose stored best the line beat (or equalled, earlier). */
+  improved: number
+  /** Lines no better than what is stored (an import sent again). */
+  unchanged: number
+  refused: number
+  /** The first IMPORT_ERRORS_LISTED lines refused, with why. */
+  errors: RefusedLine[]
+}
+
+/** Entries an export reads per page. */
+const EXPORT_PAGE = 1000
+/** Import lines per script call. */
+const IMPORT_BATCH = 500
+const IMPORT_ERRORS_LISTED = 100
 
 /** What an erasure removed, summed over every game. */
 export interface ErasureCounts {
@@ -888,6 +923,93 @@ export function createAdmin ({ records, review, webhooks, events, webhookAllowPr
         const game = await existingGame(gameId)
         const { items, dropped } = await events.recent(game.game_id, (query.offset ?? 0) + (query.limit ?? 50))
         return { game_id: game.game_id, items: items.slice(query.offset ?? 0), dropped }
+      },
+
+      /**
+     * A whole board as a file, in board order, hidden entries marked: the
+     * answer's checks are done here (so a bad request is an envelope), and
+     * `body` then reads the board EXPORT_PAGE entries at a time as it is
+     * sent: memory stays flat and the first bytes leave at once.
+     */
+      async exportBoard (gameId: string, input?: unknown): Promise<BoardExport> {
+        const query = readInput(schemas.exportBoard, input)
+        const game = await existingGame(gameId)
+        const { board } = leaderboard.choose(game, { period: query.period, periodId: query.period_id, seasonId: query.season_id })
+        const format = query.format ?? 'ndjson'
+        const label = board.period !== undefined ? `${board.period.kind}-${board.period.id}` : `season-${board.seasonId ?? game.season}`
+        async function * body (): AsyncGenerator<string> {
+          yield exportHeader(format)
+          let place: ListPlace | null = null
+          do {
+            const page: Awaited<ReturnType<Leaderboard['entriesPage']>> = await leaderboard.entriesPage(game, board, place, EXPORT_PAGE)
+            yield exportLines(format, page.items)
+            place = page.next
+          } while (place !== null)
+        }
+        return {
+          contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+          filename: `${game.game_id}-${label}.${format === 'csv' ? 'csv' : 'ndjson'}`,
+          body: body()
+        }
+      },
+
+      /**
+     * Moves a board in from another system: NDJSON lines (player_name,
+     * score, achieved_at, meta) read as they arrive, IMPORT_BATCH at a time,
+     * each batch one script call on the current season, best-only with the
+     * times kept (store/lua/import-entries.lua). Idempotent: the same file
+     * again changes nothing. Lines refused are counted, the first
+     * IMPORT_ERRORS_LISTED listed with why.
+     */
+      async importBoard (gameId: string, lines: AsyncIterable<ImportLine>): Promise<ImportReport> {
+        const game = await existingGame(gameId)
+        const now = Date.now()
+        const report: ImportReport = { game_id: game.game_id, season_id: game.season, lines: 0, imported: 0, improved: 0, unchanged: 0, refused: 0, errors: [] }
+        const refuse = (refused: RefusedLine): void => {
+          report.refused++
+          if (report.errors.length < IMPORT_ERRORS_LISTED) report.errors.push(refused)
+        }
+        const recordImport = async (): Promise<void> => {
+          const { errors: _errors, ...counts } = report
+          await audit({ action: 'board.import', game_id: game.game_id, target: `season ${report.season_id}`, before: null, after: counts })
+        }
+        let batch: Array<{ line: number, entry: ImportedEntry }> = []
+        const flush = async (): Promise<void> => {
+          if (batch.length === 0) return
+          const { season, outcomes } = await leaderboard.importEntries(game, batch.map(one => one.entry))
+          report.season_id = season
+          outcomes.forEach((outcome, i) => {
+            const line = batch[i]?.line ?? 0
+            if (outcome === 'new') report.imported++
+            else if (outcome === 'improved') report.improved++
+            else if (outcome === 'unchanged') report.unchanged++
+            else refuse({ line, error: 'quota_exceeded', message: `Line ${line}: ${outcome === 'full_entries' ? `the board is full (max_entries ${game.max_entries})` : `the meta storage is full (max_meta_bytes ${game.max_meta_bytes})`}.` })
+          })
+          batch = []
+        }
+        try {
+          for await (const line of lines) {
+            if (!line.tooLong && line.text.trim() === '') continue
+            report.lines++
+            const entry = importEntryOf(line, now)
+            if ('error' in entry) { refuse(entry); continue }
+            const outside = (game.score_min !== null && entry.score < game.score_min) || (game.score_max !== null && entry.score > game.score_max)
+            if (outside) { refuse({ line: line.number, error: 'score_out_of_range', message: `Line ${line.number}: the score is outside the game's score_min to score_max.` }); continue }
+            batch.push({ line: line.number, entry })
+            if (batch.length === IMPORT_BATCH) await flush()
+          }
+          await flush()
+        } catch (error) {
+        // What was stored before the body broke off is reported in the message; the same file again finishes it.
+          if (error instanceof ImportTooLarge) {
+            await flush()
+            await recordImport()
+            fail('payload_too_large', `The import passed IMPORT_MAX_BYTES after line ${error.lines}; the lines before it were applied (${report.imported} new, ${report.improved} improved, ${report.unchanged} unchanged, ${report.refused} refused). Split the file: importing the same lines again changes nothing.`)
+          }
+          throw error
+        }
+        await recordImport()
+        return report
       },
 
       /**

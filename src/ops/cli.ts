@@ -1,10 +1,14 @@
 import { parseArgs } from 'node:util'
 import type { RedisClient as Redis } from '../store/redis-client.js'
 import { userInfo } from 'node:os'
-import { createAdmin, textFields, type AdminOperations } from './admin.js'
+import { once } from 'node:events'
+import { constants, createReadStream } from 'node:fs'
+import { access } from 'node:fs/promises'
+import { createAdmin, readInput, schemas, textFields, type AdminOperations } from './admin.js'
+import { importLines } from './transfer.js'
 import { createAuditLog } from '../store/audit.js'
-import { ConfigError, loadConfig } from './config.js'
-import { ApiError } from '../http/envelope.js'
+import { ConfigError, loadConfig, type Config } from './config.js'
+import { ApiError, fail } from '../http/envelope.js'
 import { runningManagedRedis, startManagedRedis, type ManagedRedis } from './managed-redis.js'
 import { isEntryPoint } from './paths.js'
 import { closeRedis, connectRedis, setWriteConcern } from '../store/redis-client.js'
@@ -73,9 +77,19 @@ Users and sessions:
   (A new password, users update --password..., also ends the user's sessions.)
 
 Board entries:
+  players export <game_id> [--format ndjson|csv] [--period ...] [--period_id ID] [--season_id N]
+                                        the whole board to standard output, in board order
+  players import <game_id> [--file PATH]
+                                        NDJSON lines (player_name, score, achieved_at, meta) from the
+                                        file or standard input, into the current season, best-only
   players get <game_id> <player_name>
   players hide <game_id> <player_name>  (players show ... to put the entry back)
   players delete <game_id> <player_name>
+
+Erasure (a person, from every board of every game; cannot be undone):
+  users erase <username>                the user, their sessions, entries, meta, held scores,
+                                        ratings and play time
+  players erase <player_name>           an API-key player name: entries, meta, held scores
 
 --password-stdin reads the password from the first line of standard input, so
 it stays out of the shell history and the process list.
@@ -90,6 +104,10 @@ export interface CliIo {
   env: Record<string, string | undefined>
   /** The first line of standard input, for --password-stdin. */
   readLine: () => Promise<string>
+  /** Raw output as it comes (an export), resolved once it may go on (backpressure). */
+  write?: (text: string) => Promise<void>
+  /** Standard input as it arrives (an import). */
+  input?: () => AsyncIterable<Buffer | string>
 }
 
 async function readStdinLine (): Promise<string> {
@@ -109,7 +127,17 @@ const defaultIo: CliIo = {
 }
 
 type Admin = AdminOperations
-type Command = (admin: Admin, args: string[], flags: Record<string, string | undefined>) => Promise<unknown>
+/** What a command may use besides the admin operations: the I/O, and the configuration. */
+interface CommandContext {
+  io: CliIo
+  config: Config
+}
+/** A command's result is printed as JSON; `undefined` (an export, written as it went) prints nothing. */
+type Command = (admin: Admin, args: string[], flags: Record<string, string | undefined>, context: CommandContext) => Promise<unknown>
+
+async function writeStdout (text: string): Promise<void> {
+  if (!process.stdout.write(text)) await once(process.stdout, 'drain')
+}
 
 /** Flags become the same input fields the HTTP API takes (as text, like a form), so the rules are the admin module's. */
 function fieldsOf (flags: Record<string, string | undefined>, extra: Record<string, string> = {}): unknown {
@@ -159,7 +187,22 @@ const COMMANDS: Record<string, Command> = {
   'webhooks deliveries': async (admin, args, flags) => await admin.webhookDeliveries(argument(args, 0, 'game_id'), argument(args, 1, 'webhook_id'), fieldsOf(flags)),
   'webhooks redeliver': async (admin, args) => await admin.redeliver(argument(args, 0, 'game_id'), argument(args, 1, 'webhook_id'), argument(args, 2, 'delivery_id')),
   'events list': async (admin, args, flags) => await admin.events(argument(args, 0, 'game_id'), fieldsOf(flags)),
-  'players delete': async (admin, args) => await admin.deletePlayer(argument(args, 0, 'game_id'), argument(args, 1, 'player_name'))
+  'players delete': async (admin, args) => await admin.deletePlayer(argument(args, 0, 'game_id'), argument(args, 1, 'player_name')),
+  'players export': async (admin, args, flags, { io }) => {
+    const file = await admin.exportBoard(argument(args, 0, 'game_id'), fieldsOf(flags))
+    const write = io.write ?? writeStdout
+    for await (const text of file.body) await write(text)
+    return undefined
+  },
+  'players import': async (admin, args, { file, ...flags }, { io, config }) => {
+    const gameId = argument(args, 0, 'game_id')
+    readInput(schemas.none, fieldsOf(flags))
+    if (file !== undefined) await access(file, constants.R_OK).catch((error: Error) => fail('invalid_param', `Cannot read --file: ${error.message}`))
+    const source = file === undefined ? (io.input ?? (() => process.stdin))() : createReadStream(file)
+    return await admin.importBoard(gameId, importLines(source, config.importMaxBytes))
+  },
+  'users erase': async (admin, args) => await admin.eraseUser(argument(args, 0, 'username'), textFields({ erase: 'true' })),
+  'players erase': async (admin, args) => await admin.erasePlayer(argument(args, 0, 'player_name'))
 }
 
 /** Who runs the command, for the audit log: the OS user (or USER, or the uid, where the system has no name for it). */
@@ -217,6 +260,8 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
         review_factor: { type: 'string' },
         notify_top: { type: 'string' },
         status: { type: 'string' },
+        format: { type: 'string' },
+        file: { type: 'string' },
         prefix: { type: 'string' },
         revoked: { type: 'string' },
         cursor: { type: 'string' },
@@ -275,8 +320,8 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
       sessionCookie: config.sessionCookie,
       audit: createAuditLog(connection.redis, { retentionMs: config.auditRetentionMs })
     })
-    const result = await command(admin.as({ name: `cli:${osUser(io.env)}`, via: 'cli' }), positionals.slice(2), flags)
-    io.out(JSON.stringify(result, null, 2))
+    const result = await command(admin.as({ name: `cli:${osUser(io.env)}`, via: 'cli' }), positionals.slice(2), flags, { io, config })
+    if (result !== undefined) io.out(JSON.stringify(result, null, 2))
     return 0
   } catch (error) {
     if (error instanceof ApiError) {

@@ -19,6 +19,8 @@ export interface Config {
   operatorTokens: OperatorToken[]
   /** AUDIT_RETENTION_DAYS: how long the audit log keeps an entry. */
   auditRetentionMs: number
+  /** IMPORT_MAX_BYTES: the largest board import body taken (it is read as it arrives, never held whole). */
+  importMaxBytes: number
   /** GET /metrics on the service's port answers `Authorization: Bearer <METRICS_TOKEN>` (docs/guide.md, metrics). */
   metricsToken: string | undefined
   /** The metrics are also served, without a token, on this port of HOST: by the primary when WORKERS > 1. */
@@ -257,6 +259,7 @@ export function loadConfig (env: Env = process.env): Config {
     adminToken,
     operatorTokens: operatorTokens(env, nodeEnv, adminToken),
     auditRetentionMs: integer(env, 'AUDIT_RETENTION_DAYS', 90, 1, 3650) * 86_400_000,
+    importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', 1_073_741_824, 1_048_576, 68_719_476_736),
     metricsToken: metricsToken === '' ? undefined : metricsToken,
     metricsPort,
     sessionTtlS: integer(env, 'SESSION_TTL_S', 2592000, 1, 315360000),

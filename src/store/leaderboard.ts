@@ -77,6 +77,7 @@ const ENTRY = luaSource('entry')
 const DELETE_ENTRY = luaSource('delete-entry', {}, [luaPiece('remove-entries')])
 const ERASE_PLAYER = luaSource('erase-player', {}, [luaPiece('remove-entries')])
 const SEASONS = SEASON_OF + luaSource('seasons')
+const IMPORT_ENTRIES = BOARD_PRELUDE + luaSource('import-entries')
 
 /** How often a call is chosen again after its script found the game's settings moved on. */
 const ATTEMPTS = 3
@@ -157,6 +158,17 @@ function compareStored (aScore: string, aMember: string, bScore: string, bMember
   const difference = Number(aScore) - Number(bScore)
   return difference !== 0 ? Math.sign(difference) : Buffer.compare(Buffer.from(aMember, 'utf8'), Buffer.from(bMember, 'utf8'))
 }
+
+/** An entry to import: a player's best elsewhere, and when it was achieved (ms). */
+export interface ImportedEntry {
+  player: string
+  score: number
+  ms: number
+  meta: string | undefined
+}
+
+/** What became of an imported entry: a new player, a better best, nothing (not better), or refused by a cap. */
+export type ImportOutcome = 'new' | 'improved' | 'unchanged' | 'full_entries' | 'full_meta'
 
 /** What an erasure removed from one game. */
 export interface ErasedFromGame {
@@ -277,6 +289,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
   const visibilityScript = defineScript<number>(redis, 'rankSetVisibility', SET_VISIBILITY, { writes: true })
   const entryScript = defineScript<[string, string, string, number, number, number] | []>(redis, 'rankEntry', ENTRY)
   const deleteScript = defineScript<number>(redis, 'rankDeleteEntry', DELETE_ENTRY, { writes: true })
+  const importScript = defineScript<string[]>(redis, 'rankImportEntries', IMPORT_ENTRIES, { writes: true })
   const eraseScript = defineScript<[number, number, number, number, number]>(redis, 'rankErasePlayer', ERASE_PLAYER, { writes: true })
   const seasonsScript = defineScript<[number, string, string[]]>(redis, 'rankSeasons', SEASONS)
   const now = clock ?? Date.now
@@ -660,6 +673,27 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
         }
       }
       return null
+    },
+
+    /**
+     * Stores a batch of entries from another system in the current season,
+     * in one script call: best-only, each with the time it was achieved (so
+     * ties break as they did there), within the game's caps. Returns each
+     * entry's outcome, and the season they went to.
+     */
+    async importEntries (game: GameRecord, batch: ImportedEntry[]): Promise<{ season: number, outcomes: ImportOutcome[] }> {
+      for (let attempt = 1; ; attempt++) {
+        const gameId = game.game_id
+        const scope = boardScopes.season(game.season)
+        const reply = await importScript(
+          [keys.game(gameId), keys.board(gameId, scope), keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope), keys.live(gameId),
+            ...batch.flatMap(({ player }) => [keys.entries(gameId, player, scope), keys.meta(gameId, player, scope)])],
+          [game.order, String(game.season), game.max_entries, game.max_meta_bytes,
+            ...batch.flatMap(({ player, score, ms, meta }) => [player, String(score), boardScoreOf(score, game.order), String(ms).padStart(TIME_DIGITS, '0'), meta ?? '', meta === undefined ? '0' : '1'])])
+        if (reply[0] !== MOVED) return { season: game.season, outcomes: reply as ImportOutcome[] }
+        if (attempt === ATTEMPTS) throw new Error(`the settings of game ${game.game_id} kept changing`)
+        game = await refreshed(game.game_id)
+      }
     },
 
     /**

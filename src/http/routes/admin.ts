@@ -1,8 +1,14 @@
+import type { IncomingMessage } from 'node:http'
+import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify'
+import { importLines } from '../../ops/transfer.js'
 import { fail, ok } from '../envelope.js'
 import { requireParams } from '../params.js'
 import { routeSchemas } from '../schemas.js'
 import { readInput, schemas, textFields, type AdminOperations } from '../../ops/admin.js'
+
+/** The media types of a board import: NDJSON. */
+const IMPORT_TYPES = ['application/x-ndjson', 'application/jsonl']
 
 /** Admin bodies may be up to 1 MiB (docs/interface.md#operator-api). */
 export const ADMIN_BODY_LIMIT = 1_048_576
@@ -73,6 +79,20 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   fastify.get<WithPlayer>(player, { schema: routeSchemas.getPlayer }, async (request) => ok(await admin(request).player(request.params.game_id, request.params.player_name)))
   fastify.patch<WithPlayer>(player, body(routeSchemas.setPlayer), async (request) => ok(await admin(request).setPlayer(request.params.game_id, request.params.player_name, input(request))))
   fastify.delete<WithPlayer>(player, body(routeSchemas.deletePlayer), async (request) => ok(await admin(request).deletePlayer(request.params.game_id, request.params.player_name, input(request))))
+
+  // A board's export streams as it is read; an import is read as it arrives (never held whole).
+  fastify.get<WithGame>('/admin/games/:game_id/export', { schema: routeSchemas.exportBoard }, async (request, reply) => {
+    const file = await admin(request).exportBoard(request.params.game_id, query(request))
+    reply.type(file.contentType).header('content-disposition', `attachment; filename="${file.filename}"`)
+    return await reply.send(Readable.from(file.body))
+  })
+  fastify.addContentTypeParser(IMPORT_TYPES, (_request, payload, done) => { done(null, payload) })
+  // Fastify refuses a declared length past bodyLimit before the handler; importLines counts what arrives.
+  fastify.post<WithGame>('/admin/games/:game_id/import', { schema: routeSchemas.importBoard, bodyLimit: fastify.config.importMaxBytes }, async (request) => {
+    const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
+    if (!IMPORT_TYPES.includes(type)) fail('invalid_body', `An import is NDJSON: send it as ${IMPORT_TYPES.join(' or ')}, one entry per line.`)
+    return ok(await admin(request).importBoard(request.params.game_id, importLines(request.body as IncomingMessage, fastify.config.importMaxBytes)))
+  })
 
   // A player named in the query: any name, "." and ".." too.
   const named = (request: FastifyRequest): string => {

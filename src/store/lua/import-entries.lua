@@ -1,0 +1,68 @@
+-- A batch of imported entries (docs/guide.md#export-and-import), each stored
+-- as a submit would store it in the current season, best-only, but with the
+-- time it was achieved elsewhere, so ties break as they did there: a line
+-- replaces a stored best when its score is better, or equal and earlier.
+-- No review, no events; the game's caps hold. The live boards are told once.
+-- KEYS: game, board, hidden, hidden users, usage, live, then per entry its
+-- entries and meta buckets.
+-- ARGV: order, season (moved() checks them), max entries, max meta bytes,
+-- then per entry: player, score, board score, achieved ms (13 digits), meta,
+-- has meta.
+-- Returns {'moved'}, or per entry one of 'new', 'improved', 'unchanged',
+-- 'full_entries', 'full_meta'.
+local board, hidden, hiddenUsers, usage, live = KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local FIRST_ENTRY_KEY, FIRST_ENTRY_ARG, ENTRY_ARGS = 7, 5, 6
+if moved() then return {'moved'} end
+local maxEntries, maxMetaBytes = tonumber(ARGV[3]), tonumber(ARGV[4])
+local lower = ARGV[1] == 'asc'
+local function better (a, b)
+  if lower then return tonumber(a) < tonumber(b) end
+  return tonumber(a) > tonumber(b)
+end
+local entryCount = tonumber(redis.call('HGET', usage, 'entries') or
+  (redis.call('ZCARD', board) + redis.call('SCARD', hidden) + redis.call('SCARD', hiddenUsers)))
+local metaBytes = tonumber(redis.call('HGET', usage, 'meta_bytes') or '0')
+local outcomes, changedTop = {}, false
+local count = (#ARGV - FIRST_ENTRY_ARG + 1) / ENTRY_ARGS
+for i = 0, count - 1 do
+  local arg = FIRST_ENTRY_ARG + ENTRY_ARGS * i
+  local player, score, boardScore, ms, meta, hasMeta = ARGV[arg], ARGV[arg + 1], ARGV[arg + 2], ARGV[arg + 3], ARGV[arg + 4], ARGV[arg + 5]
+  local entries, metas = KEYS[FIRST_ENTRY_KEY + 2 * i], KEYS[FIRST_ENTRY_KEY + 1 + 2 * i]
+  local entry = redis.call('HGET', entries, player)
+  local best, oldMs
+  if entry then
+    local bar = string.find(entry, '|', 1, true)
+    best, oldMs = string.sub(entry, 1, bar - 1), string.sub(entry, bar + 1)
+  end
+  local outcome
+  if entry and not (better(score, best) or (tonumber(score) == tonumber(best) and ms < oldMs)) then
+    outcome = 'unchanged'
+  else
+    local oldMeta = redis.call('HSTRLEN', metas, player)
+    local newMeta = hasMeta == '1' and #meta or 0
+    if not entry and entryCount >= maxEntries then
+      outcome = 'full_entries'
+    elseif newMeta > oldMeta and metaBytes + newMeta - oldMeta > maxMetaBytes then
+      outcome = 'full_meta'
+    else
+      if entry then
+        redis.call('ZREM', board, oldMs .. player)
+        outcome = 'improved'
+      else
+        entryCount = entryCount + 1
+        outcome = 'new'
+      end
+      redis.call('HSET', entries, player, score .. '|' .. ms)
+      if hasMeta == '1' then redis.call('HSET', metas, player, meta) else redis.call('HDEL', metas, player) end
+      metaBytes = math.max(0, metaBytes + newMeta - oldMeta)
+      if redis.call('SISMEMBER', hidden, player) == 0 and redis.call('SISMEMBER', hiddenUsers, player) == 0 then
+        redis.call('ZADD', board, boardScore, ms .. player)
+        changedTop = true
+      end
+    end
+  end
+  outcomes[i + 1] = outcome
+end
+redis.call('HSET', usage, 'entries', entryCount, 'meta_bytes', metaBytes)
+if changedTop then redis.call('SPUBLISH', live, 'imported') end
+return outcomes
