@@ -59,6 +59,7 @@ const { drained, latency, startReceiver } = await import('./lib/receiver.mjs')
 const { adminCall } = await import('./lib/service.mjs')
 const { computeSignature } = await import('./lib/compiled.mjs')
 const { startCluster } = await import('./lib/cluster.mjs')
+const { measureOperator } = await import('./lib/operator.mjs')
 
 const started = Date.now()
 const failures = []
@@ -108,6 +109,12 @@ try {
     await verifySeed(service, boards[size], games[size].key.api_key)
     console.log(`bench: seeded ${gameId}: ${int(size)} players in ${fmt(seconds, 1)} s (${int(size / seconds)} entries/s), checked through the API`)
   }
+
+  // The operator API on the largest board, while the service is fresh and the box quiet: export, listing pages, import.
+  const operatorStart = Date.now()
+  const operator = await measureOperator({ base: service.base, pid: service.child.pid, gameId: gameIdOf(largest), size: largest, smoke })
+  console.log(`bench: operator API on ${int(largest)} entries in ${fmt((Date.now() - operatorStart) / 1000, 1)} s: export ${int(operator.ndjson.rate)} entries/s (first byte ${fmt(operator.ndjson.firstByteMs)} ms, service RSS ${int(operator.ndjson.rssBefore / 2 ** 20)} -> ${int(operator.ndjson.rssPeak / 2 ** 20)} MiB), ` +
+    `a page at the top ${fmt(operator.topPageMs)} ms, at the bottom ${fmt(operator.bottomPageMs)} ms; import ${int(operator.import.rate)} entries/s`)
 
   const smallest = Math.min(...opts.boards)
   // The games with daily, weekly and monthly boards: one as large as the
@@ -309,7 +316,7 @@ try {
     for (const child of cluster?.children ?? []) await stopProcess(child)
   }
 
-  const body = results({ opts, passes, memory, periodMemory, failures, scaling, webhooks })
+  const body = results({ opts, passes, memory, periodMemory, failures, scaling, webhooks, operator })
   console.log(`\n${body}`)
   console.log(`bench: finished in ${fmt((Date.now() - started) / 1000, 0)} s`)
 

@@ -41,6 +41,7 @@ t.test('every variable is read', async t => {
     ADMIN_TOKEN: 'a-production-token-of-32-characters',
     ADMIN_TOKENS: 'console:viewer:a-viewer-token-of-32-characters-long',
     AUDIT_RETENTION_DAYS: '30',
+    IMPORT_MAX_BYTES: '2097152',
     SESSION_TTL_S: '60',
     SESSION_COOKIE: 'play_sid',
     TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
@@ -86,6 +87,7 @@ t.test('every variable is read', async t => {
       { name: 'console', role: 'viewer', token: 'a-viewer-token-of-32-characters-long' }
     ],
     auditRetentionMs: 30 * 86_400_000,
+    importMaxBytes: 2_097_152,
     sessionTtlS: 60,
     sessionCookie: 'play_sid',
     trustProxy: ['10.0.0.0/8', '127.0.0.1'],

@@ -545,3 +545,8 @@ t.test('import: the byte limit holds whatever the headers say; what was stored b
   t.ok(applied > 1000 && applied < 5000, `the message says what was stored (${applied})`)
   t.equal(dataOf(await admin(small, 'GET', `/admin/games/${game.gameId}`)).entries, applied, 'exactly what the message says')
 })
+
+t.test('an NDJSON body anywhere but an import is not a body of fields', async t => {
+  const answer = await app.inject({ method: 'POST', url: '/admin/games', payload: '{"game_id":"x"}\n', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' } })
+  expectError(t, answer, 'invalid_body', 'NDJSON to create a game')
+})

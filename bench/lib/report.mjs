@@ -108,7 +108,7 @@ function targets (opts, passes, memory, periodMemory) {
  * The results, printed at the end and written as the "Results" section of
  * bench/RESULTS.md. passes: { workers, processes, rows, floorRow, logLines }.
  */
-export function results ({ opts, passes, memory, periodMemory, failures, scaling = [], webhooks }) {
+export function results ({ opts, passes, memory, periodMemory, failures, scaling = [], webhooks, operator }) {
   const report = []
   const push = (...lines) => report.push(...lines)
   push(`Scenarios: ${opts.connections} connections, pipelining 1, ${opts.warmup} s warm-up then ${opts.duration} s measured, each; ` +
@@ -165,6 +165,18 @@ export function results ({ opts, passes, memory, periodMemory, failures, scaling
   push(markdownTable(['scenario', 'board', 'top-level (under load)', 'inside scripts (under load)'],
     firstPass.rows.filter(row => row.redis !== undefined).map(row => [row.name, row.size === undefined ? '-' : sizeLabel(row.size), row.redis.topNames, row.redis.scriptNames || '-']), 'llll'), '')
   push(`(From the WORKERS=${firstPass.workers} pass.)`, '')
+  if (operator !== undefined) {
+    const mib = bytes => fmt(bytes / 2 ** 20, 1)
+    push(`### The operator API on ${int(operator.size)} entries`, '')
+    push('Measured once, right after seeding, on the largest board, with the service fresh (WORKERS=1) and no load: each export read whole as it streams, ' +
+      'the service\'s resident memory sampled every 10 ms; listing pages of 100 timed one after another; the import fed by an export of the same board, 100,000 lines a request.', '')
+    push(markdownTable(['what', 'entries', 'seconds', 'entries/s', 'first byte ms', 'MiB sent', 'service RSS before -> peak, MiB'], [
+      ...['ndjson', 'csv'].map(format => [`export ${format}`, int(operator[format].entries), fmt(operator[format].seconds, 1), int(operator[format].rate), fmt(operator[format].firstByteMs), mib(operator[format].bytes), `${mib(operator[format].rssBefore)} -> ${mib(operator[format].rssPeak)}`]),
+      ['import (ndjson)', int(operator.import.entries), fmt(operator.import.seconds, 1), int(operator.import.rate), '-', '-', `${operator.import.requests} requests`]
+    ], 'lrrrrrl'), '')
+    push(`A page of 100 entries: **${fmt(operator.topPageMs)} ms at the top, ${fmt(operator.bottomPageMs)} ms at the bottom** (ranks ${int(Math.max(1, operator.size - 99))}..${int(operator.size)}): ${fmt(operator.bottomPageMs / operator.topPageMs)}x. ` +
+      `A page of a name-prefix search (\`bench_user_12\`, up to 512 of the 4096 buckets): ${fmt(operator.searchPageMs)} ms.`, '')
+  }
   push(`### Memory at ${int(memory.size)} players`, '')
   push(`- INFO memory used_memory grew by ${int(memory.usedAfter - memory.usedBefore)} bytes while the board was seeded: **${fmt(memory.perEntry, 1)} bytes per board entry** (board zset + entries hash together).`)
   push(`- MEMORY USAGE ... SAMPLES 5000: board zset ${fmt(memory.boardPerEntry, 1)} + entries hash ${fmt(memory.entriesPerEntry, 1)} = ${fmt(memory.boardPerEntry + memory.entriesPerEntry, 1)} bytes per entry (encodings ${memory.encodings.join(' / ')}; player names \`bench_user_<i>\`, ${playerName(memory.size - 1).length} characters at most).`, '')

@@ -69,3 +69,8 @@ export async function adminCall (base, method, path, body) {
   if (answer.ok !== true) throw new Error(`${method} ${path} answered ${JSON.stringify(answer)}`)
   return answer.data
 }
+
+/** A raw admin API request (an export, an import): the fetch Response. */
+export async function adminFetch (base, path, init = {}) {
+  return await fetch(base + path, { ...init, headers: { authorization: `Bearer ${adminToken}`, ...(init.headers ?? {}) } })
+}

@@ -138,6 +138,12 @@ export interface SearchPlace {
   after: string
 }
 
+/** The names hidden on a game's boards: by the game, and as users. */
+interface HiddenNames {
+  onGame: Set<string>
+  users: Set<string>
+}
+
 /** How many entries buckets one search page reads at most: a rare prefix then ends the page early, with a cursor. */
 const SEARCH_BUCKETS_PER_PAGE = 512
 /** Buckets read in one round trip. */
@@ -411,10 +417,16 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
     })
   }
 
-  /** The hidden entries of a board, in board order: those of the names in the game's hidden set and its copy of the hidden users. */
-  async function hiddenEntries (game: GameRecord, board: BoardRef): Promise<Array<{ score: string, member: string, player: string }>> {
+  /** Who is hidden on the game's boards: its own hidden set and its copy of the hidden users (both short: operators' decisions). */
+  async function hiddenNames (gameId: string): Promise<HiddenNames> {
+    const [onGame, users] = await readAll(pipeline => { pipeline.smembers(keys.hiddenPlayers(gameId)).smembers(keys.boardHiddenUsers(gameId)) }) as [string[], string[]]
+    return { onGame: new Set(onGame), users: new Set(users) }
+  }
+
+  /** The hidden entries of a board, in board order: those of the hidden names that have one. */
+  async function hiddenEntries (game: GameRecord, board: BoardRef, hidden: HiddenNames): Promise<Array<{ score: string, member: string, player: string }>> {
     const gameId = game.game_id
-    const names = await redis.sunion(keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId))
+    const names = [...new Set([...hidden.onGame, ...hidden.users])]
     if (names.length === 0) return []
     const stored = await readAll(pipeline => { for (const name of names) pipeline.hget(keys.entries(gameId, name, board.scope), name) }) as Array<string | null>
     const found: Array<{ score: string, member: string, player: string }> = []
@@ -427,17 +439,10 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
     return found.sort((a, b) => compareStored(a.score, a.member, b.score, b.member))
   }
 
-  /** The listed form of entries found, with their meta and flags, read in one round trip. */
-  async function listed (game: GameRecord, board: BoardRef, found: Array<{ player: string, entry: string, rank: number | null }>): Promise<ListedEntry[]> {
+  /** The listed form of entries found, with their meta (one round trip; none on a period board, which keeps no meta) and flags. */
+  async function listed (game: GameRecord, board: BoardRef, hidden: HiddenNames, found: Array<{ player: string, entry: string, rank: number | null }>): Promise<ListedEntry[]> {
     const gameId = game.game_id
-    const withMeta = board.period === undefined
-    const flags = await readAll(pipeline => {
-      for (const { player } of found) {
-        pipeline.sismember(keys.hiddenPlayers(gameId), player).sismember(keys.boardHiddenUsers(gameId), player)
-        if (withMeta) pipeline.hget(keys.meta(gameId, player, board.scope), player)
-      }
-    })
-    const per = withMeta ? 3 : 2
+    const metas = board.period !== undefined || found.length === 0 ? [] : await readAll(pipeline => { for (const { player } of found) pipeline.hget(keys.meta(gameId, player, board.scope), player) }) as Array<string | null>
     return found.map(({ player, entry, rank }, i) => {
       const bar = entry.indexOf('|')
       return {
@@ -445,9 +450,9 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
         player_name: player,
         best_score: Number(entry.slice(0, bar)),
         created_at: isoFromMs(entry.slice(bar + 1)),
-        meta: withMeta ? flags[per * i + 2] as string | null : null,
-        hidden: flags[per * i] === 1,
-        hidden_user: flags[per * i + 1] === 1
+        meta: metas[i] ?? null,
+        hidden: hidden.onGame.has(player),
+        hidden_user: hidden.users.has(player)
       }
     })
   }
@@ -472,7 +477,8 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
       // Where the last visible entry listed is now, or (it moved or left) the rank the page before ended at.
       const visibleFrom = place === null ? 0 : rankOfLast !== null && place.lastVisible !== '' ? rankOfLast + 1 : place.visibleFrom
       const page = await redis.zrange(boardKey, visibleFrom, visibleFrom + limit, 'WITHSCORES')
-      const hidden = (await hiddenEntries(game, board)).filter(entry => place === null || compareStored(entry.score, entry.member, place.lastScore, place.lastMember) > 0)
+      const names = await hiddenNames(gameId)
+      const hidden = (await hiddenEntries(game, board, names)).filter(entry => place === null || compareStored(entry.score, entry.member, place.lastScore, place.lastMember) > 0)
       const merged: Array<{ score: string, member: string, player: string, rank: number | null }> = []
       let v = 0
       let h = 0
@@ -495,7 +501,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
       const next = more && last !== undefined
         ? { visibleFrom: visibleFrom + v, lastVisible: lastVisible?.member ?? place?.lastVisible ?? '', lastScore: last.score, lastMember: last.member }
         : null
-      const items = await listed(game, board, merged.map(({ player, score, member, rank }) => ({ player, rank, entry: `${scoreOf(score, game.order)}|${member.slice(0, TIME_DIGITS)}` })))
+      const items = await listed(game, board, names, merged.map(({ player, score, member, rank }) => ({ player, rank, entry: `${scoreOf(score, game.order)}|${member.slice(0, TIME_DIGITS)}` })))
       return { total, items, next }
     },
 
@@ -547,7 +553,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
       const ranks = await readAll(pipeline => {
         for (const { player, entry } of found) pipeline.zrank(keys.board(gameId, board.scope), entry.slice(entry.indexOf('|') + 1) + player)
       }) as Array<number | null>
-      return { items: await listed(game, board, found.map((one, i) => ({ ...one, rank: rankOrNull(ranks[i] ?? -1) }))), next }
+      return { items: await listed(game, board, await hiddenNames(gameId), found.map((one, i) => ({ ...one, rank: rankOrNull(ranks[i] ?? -1) }))), next }
     },
 
     /**

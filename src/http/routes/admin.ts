@@ -29,7 +29,11 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   // The operations as the request's operator token makes them (its name goes to the audit log).
   const admin = (request: FastifyRequest): AdminOperations => fastify.admin.as({ name: request.operator?.name ?? 'unknown', via: 'http', request_id: String(request.id) })
   // JSON keeps its types; form and multipart fields are text (see textFields).
-  const input = (request: FastifyRequest): unknown => (request.headers['content-type'] ?? '').toLowerCase().includes('json') ? request.body : textFields(request.body)
+  const input = (request: FastifyRequest): unknown => {
+    // An NDJSON body is read by the import route only; anywhere else it is not a body of fields.
+    if (request.body instanceof Readable) fail('invalid_body', 'This route takes JSON, form or multipart fields; NDJSON goes to an import.')
+    return (request.headers['content-type'] ?? '').toLowerCase().includes('json') ? request.body : textFields(request.body)
+  }
   const body = (schema: FastifySchema) => ({ bodyLimit: ADMIN_BODY_LIMIT, schema })
   type WithGame = { Params: { game_id: string } }
   type WithKey = { Params: { api_key: string } }
