@@ -50,23 +50,24 @@ async function meanMs (times, request) {
   return total / times
 }
 
+/** One export read whole as it streams: its rate, first byte, size, and the service's resident memory before and at its peak. */
+export async function measureExport ({ base, pid, gameId, size, format }) {
+  const rssBefore = rssOf(pid)
+  const stop = sampleRss(pid)
+  const started = performance.now()
+  const response = await adminFetch(base, `/admin/games/${gameId}/export?format=${format}`)
+  if (response.status !== 200 || !response.headers.get('content-type').startsWith(format === 'csv' ? 'text/csv' : 'application/x-ndjson')) throw new Error(`the ${format} export answered ${response.status} ${await response.text()}`)
+  const read = await readExport(response)
+  const seconds = (performance.now() - started) / 1000
+  const peak = stop()
+  const entries = format === 'csv' ? read.lines - 1 : read.lines
+  if (entries !== size) throw new Error(`the ${format} export has ${entries} entries, the board ${size}`)
+  return { entries, seconds, rate: entries / seconds, firstByteMs: read.firstByteMs, bytes: read.bytes, rssBefore, rssPeak: peak }
+}
+
 export async function measureOperator ({ base, pid, gameId, size, smoke }) {
   const result = { size }
-
-  // Export: NDJSON, then CSV, each read whole as it streams.
-  for (const format of ['ndjson', 'csv']) {
-    const rssBefore = rssOf(pid)
-    const stop = sampleRss(pid)
-    const started = performance.now()
-    const response = await adminFetch(base, `/admin/games/${gameId}/export?format=${format}`)
-    if (response.status !== 200 || !response.headers.get('content-type').startsWith(format === 'csv' ? 'text/csv' : 'application/x-ndjson')) throw new Error(`the ${format} export answered ${response.status} ${await response.text()}`)
-    const read = await readExport(response)
-    const seconds = (performance.now() - started) / 1000
-    const peak = stop()
-    const entries = format === 'csv' ? read.lines - 1 : read.lines
-    if (entries !== size) throw new Error(`the ${format} export has ${entries} entries, the board ${size}`)
-    result[format] = { entries, seconds, rate: entries / seconds, firstByteMs: read.firstByteMs, bytes: read.bytes, rssBefore, rssPeak: peak }
-  }
+  for (const format of ['ndjson', 'csv']) result[format] = await measureExport({ base, pid, gameId, size, format })
 
   // A listing page of 100 at the top and at the bottom. The bottom page's
   // cursor is made here as the listing makes one (src/ops/admin.ts, cursors.board):
