@@ -33,7 +33,7 @@ export default fp(async (fastify) => {
         { name: 'api-key', description: 'External sites and games: api_key, and a signature on submit' },
         { name: 'session', description: 'Games in the platform iframe: the login cookie' },
         { name: 'platform', description: 'The play page' },
-        { name: 'admin', description: 'Operators: Authorization: Bearer <ADMIN_TOKEN>' },
+        { name: 'admin', description: 'Operators: Authorization: Bearer <token> (ADMIN_TOKEN, or a named token of ADMIN_TOKENS; a viewer token reads, its writes are forbidden). Listings page with cursor and next_cursor; every write is in the audit log (GET /admin/audit).' },
         { name: 'operations', description: 'Health' }
       ],
       components: {

@@ -134,7 +134,7 @@ t.test('the CLI exports a board to standard output, imports one from standard in
   for (const [player, score] of [['ann', 3], ['bob', 9], ['cy', 5]] as const) await submit(app, game, { player, score })
 
   let written = ''
-  const exported = await runCli(['players', 'export', 'from_game'], { out: () => {}, err: () => {}, env, readLine: async () => '', write: async text => { written += text } })
+  const exported = await runCli(['players', 'export', 'from_game'], { out: () => {}, err: () => {}, env, readLine: async () => '', write: async text => { written += text; return true } })
   t.equal(exported, 0)
   t.same(written.trim().split('\n').map(line => JSON.parse(line).player_name), ['bob', 'cy', 'ann'])
 

@@ -21,19 +21,21 @@ async function as (token: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', u
 }
 
 /** Every page of a listing, following next_cursor, and how many pages it took. */
-async function allPages (url: string, limit: number, token = ADMIN_TOKEN): Promise<{ items: any[], pages: number }> {
+async function allPages (url: string, limit: number, token = ADMIN_TOKEN): Promise<{ items: any[], pages: number, each: any[][] }> {
   const items: any[] = []
+  const each: any[][] = []
   let cursor: string | null = null
   let pages = 0
   do {
     const separator = url.includes('?') ? '&' : '?'
     const page = dataOf(await as(token, 'GET', `${url}${separator}limit=${limit}${cursor === null ? '' : `&cursor=${cursor}`}`))
     items.push(...page.items)
+    each.push(page.items)
     cursor = page.next_cursor
     pages++
     if (pages > 10_000) throw new Error('the listing does not end')
   } while (cursor !== null)
-  return { items, pages }
+  return { items, pages, each }
 }
 
 t.test('named tokens: an admin token writes, a viewer token reads and is forbidden to write', async t => {
@@ -255,6 +257,10 @@ t.test('a board: every entry in board order, hidden ones in place and marked, wi
 
   // By name prefix: ASCII letters either case; every match once, whatever the page size.
   const matching = await allPages(`/admin/games/${game.gameId}/players?prefix=PLAYER_1`, 3)
+  for (const page of matching.each) {
+    const names = page.map(entry => entry.player_name as string)
+    t.same(names, [...names].sort(), 'a page comes in name order')
+  }
   t.same(matching.items.map(entry => entry.player_name).sort(), scores.map(([player]) => player).filter(player => player.startsWith('player_1')).sort())
   for (const entry of matching.items) {
     const visibleRank = items.find(one => one.player_name === entry.player_name).rank
@@ -549,4 +555,67 @@ t.test('import: the byte limit holds whatever the headers say; what was stored b
 t.test('an NDJSON body anywhere but an import is not a body of fields', async t => {
   const answer = await app.inject({ method: 'POST', url: '/admin/games', payload: '{"game_id":"x"}\n', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' } })
   expectError(t, answer, 'invalid_body', 'NDJSON to create a game')
+})
+
+t.test('a user made again after an erasure cannot be reached through a session of the erased one', async t => {
+  const name = `again${process.pid}`
+  await admin(app, 'POST', '/admin/users', { username: name })
+  const cookie = await withSession(name)
+  // A session from before sessions were indexed: a bare record, epoch 0, that erasure cannot find.
+  const legacy = 'legacy-session-id-0123456789abcdefghijkl'
+  await app.redis.set(keys.session(legacy), `0:${name}`, 'EX', 600)
+  await admin(app, 'DELETE', `/admin/users/${name}?erase=true`)
+  await admin(app, 'POST', '/admin/users', { username: name })
+  const game = await createGame(app)
+  for (const old of [cookie, `sid=${legacy}`]) {
+    expectError(t, await post(app, '/api/playtime', { game_id: game.gameId, seconds: '30' }, 'form', { cookie: old }), 'not_logged_in', 'an old session is over for the new user')
+  }
+  t.same(dataOf(await post(app, '/api/playtime', { game_id: game.gameId, seconds: '30' }, 'form', { cookie: await withSession(name) })).credited_seconds, 30, "the new user's own session works")
+})
+
+t.test('hand-made cursors past what a listing makes are invalid_param, never a Redis error', async t => {
+  const game = await createGame(app)
+  const cursor = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url')
+  expectError(t, await admin(app, 'GET', `/admin/games/${game.gameId}/players?cursor=${cursor({ k: 'board', b: '', v: 1e21, a: '', s: '0', m: '' })}`), 'invalid_param', 'a rank past any board')
+  expectError(t, await admin(app, 'GET', `/admin/audit?cursor=${cursor({ k: 'audit', id: '99999999999999999999-0' })}`), 'invalid_param', 'a stream id past 64 bits')
+  t.same(dataOf(await admin(app, 'GET', `/admin/audit?cursor=${cursor({ k: 'audit', id: '0-0' })}`)), { items: [], next_cursor: null }, 'nothing before the first id')
+  t.same(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players?cursor=${cursor({ k: 'board', b: '', v: 1000, a: 'nobody', s: '-5', m: 'x' })}`)).items, [], 'a place past the end: an empty page')
+})
+
+t.test('sessions expiring at the same instant are each listed once, page by page', async t => {
+  const name = `ties${process.pid}`
+  await admin(app, 'POST', '/admin/users', { username: name })
+  const expiry = Date.now() + 3_600_000
+  for (let i = 0; i < 5; i++) await app.redis.zadd(keys.userSessions(name), expiry, `tie-session-${i}-0123456789abcdef`)
+  await app.redis.zadd(keys.userSessions(name), expiry + 1, 'later-session-0123456789abcdefgh')
+  const seen: string[] = []
+  let cursor: string | null = null
+  let pages = 0
+  do {
+    const page = dataOf(await admin(app, 'GET', `/admin/users/${name}/sessions?limit=2${cursor === null ? '' : `&cursor=${cursor}`}`))
+    seen.push(...page.sessions.map((session: any) => session.expires_at))
+    cursor = page.next_cursor
+    pages++
+  } while (cursor !== null && pages < 10)
+  t.same(seen, [...Array(5).fill(new Date(expiry).toISOString()), new Date(expiry + 1).toISOString()])
+})
+
+t.test('an import that breaks off is recorded with what it stored', async t => {
+  const { app: own, baseUrl } = await listeningApp(t)
+  const game = await createGame(own)
+  const lines = Array.from({ length: 700 }, (_, i) => `${JSON.stringify({ player_name: `cut${i}`, score: i })}\n`).join('')
+  await new Promise<void>(resolve => {
+    const request = httpRequest(`${baseUrl}/admin/games/${game.gameId}/import`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' } })
+    request.on('error', () => { resolve() })
+    request.write(lines)
+    // The rest never comes: the client goes away mid-body.
+    setTimeout(() => { request.destroy(); resolve() }, 300)
+  })
+  let entry: any
+  for (let waited = 0; entry === undefined && waited < 10_000; waited += 50) {
+    entry = dataOf(await admin(own, 'GET', `/admin/games/${game.gameId}/audit?action=board.import`)).items[0]
+    if (entry === undefined) await new Promise(resolve => setTimeout(resolve, 50))
+  }
+  t.match(entry?.after, { complete: false, imported: 500 }, 'the flushed batch is recorded as a partial import')
+  t.equal(dataOf(await admin(own, 'GET', `/admin/games/${game.gameId}`)).entries, 500, 'and it is what the board holds')
 })

@@ -91,14 +91,14 @@ const cursors = {
   board: Type.Object({
     k: Type.Literal('board'),
     b: Type.String({ maxLength: 100 }),
-    v: Type.Integer({ minimum: 0 }),
+    v: Type.Integer({ minimum: 0, maximum: 1_000_000_000 }),
     a: Type.String({ maxLength: 200 }),
     s: Type.String({ pattern: '^-?[0-9][0-9.e+]{0,29}$' }),
     m: Type.String({ maxLength: 200 })
   }),
   search: Type.Object({ k: Type.Literal('search'), b: Type.String({ maxLength: 100 }), n: Type.Integer({ minimum: 0, maximum: ENTRY_BUCKETS }), a: Type.String({ maxLength: 200 }) }),
-  audit: Type.Object({ k: Type.Literal('audit'), id: Type.String({ pattern: '^[0-9]{1,20}-[0-9]{1,20}$' }) }),
-  offset: (kind: string) => Type.Object({ k: Type.Literal(kind), o: Type.Integer({ minimum: 0, maximum: 1_000_000_000 }) })
+  audit: Type.Object({ k: Type.Literal('audit'), id: Type.String({ pattern: '^[0-9]{1,15}-[0-9]{1,15}$' }) }),
+  sessions: Type.Object({ k: Type.Literal('sessions'), e: Type.Integer({ minimum: 0, maximum: 9_999_999_999_999 }), n: Type.Integer({ minimum: 0, maximum: 1_000_000 }) })
 }
 
 const ReviewNote = Type.String({ maxLength: 500, description: 'why, recorded with the decision: up to 500 characters' })
@@ -755,10 +755,9 @@ export function createAdmin ({ records, review, webhooks, events, webhookAllowPr
       async userSessions (username: string, input?: unknown): Promise<{ username: string, sessions: Array<{ expires_at: string }>, next_cursor: string | null }> {
         const query = readInput(schemas.listSessions, input)
         if (await users.user(username) === null) fail('not_found', 'No such user.')
-        const offset = query.cursor === undefined ? 0 : decodeCursor(cursors.offset('sessions'), query.cursor).o
-        const limit = query.limit ?? 50
-        const { sessions, more } = await users.sessionsOf(username, offset, limit)
-        return { username, sessions, next_cursor: more ? encodeCursor({ k: 'sessions', o: offset + limit }) : null }
+        const after = query.cursor === undefined ? null : decodeCursor(cursors.sessions, query.cursor)
+        const { sessions, next } = await users.sessionsOf(username, after === null ? null : { expiry: after.e, seen: after.n }, query.limit ?? 50)
+        return { username, sessions, next_cursor: next === null ? null : encodeCursor({ k: 'sessions', e: next.expiry, n: next.seen }) }
       },
 
       /** Logs a user out everywhere. */
@@ -969,9 +968,11 @@ export function createAdmin ({ records, review, webhooks, events, webhookAllowPr
           report.refused++
           if (report.errors.length < IMPORT_ERRORS_LISTED) report.errors.push(refused)
         }
-        const recordImport = async (): Promise<void> => {
+        // Recorded whatever happens once a line was read: an import that breaks off (the client
+        // went, Redis failed) has still stored what it flushed, and says so (`complete: false`).
+        const recordImport = async (complete: boolean): Promise<void> => {
           const { errors: _errors, ...counts } = report
-          await audit({ action: 'board.import', game_id: game.game_id, target: `season ${report.season_id}`, before: null, after: counts })
+          await audit({ action: 'board.import', game_id: game.game_id, target: `season ${report.season_id}`, before: null, after: { ...counts, complete } })
         }
         let batch: Array<{ line: number, entry: ImportedEntry }> = []
         const flush = async (): Promise<void> => {
@@ -987,6 +988,7 @@ export function createAdmin ({ records, review, webhooks, events, webhookAllowPr
           })
           batch = []
         }
+        let complete = false
         try {
           for await (const line of lines) {
             if (!line.tooLong && line.text.trim() === '') continue
@@ -999,16 +1001,20 @@ export function createAdmin ({ records, review, webhooks, events, webhookAllowPr
             if (batch.length === IMPORT_BATCH) await flush()
           }
           await flush()
+          complete = true
         } catch (error) {
-        // What was stored before the body broke off is reported in the message; the same file again finishes it.
+          // What was stored before the body broke off is reported in the message; the same file again finishes it.
           if (error instanceof ImportTooLarge) {
             await flush()
-            await recordImport()
             fail('payload_too_large', `The import passed IMPORT_MAX_BYTES after line ${error.lines}; the lines before it were applied (${report.imported} new, ${report.improved} improved, ${report.unchanged} unchanged, ${report.refused} refused). Split the file: importing the same lines again changes nothing.`)
           }
           throw error
+        } finally {
+          if (report.lines > 0) {
+            // On a failure the request's own error is the one answered; the record is still tried.
+            await recordImport(complete).catch((auditError: unknown) => { if (complete) throw auditError })
+          }
         }
-        await recordImport()
         return report
       },
 

@@ -104,8 +104,8 @@ export interface CliIo {
   env: Record<string, string | undefined>
   /** The first line of standard input, for --password-stdin. */
   readLine: () => Promise<string>
-  /** Raw output as it comes (an export), resolved once it may go on (backpressure). */
-  write?: (text: string) => Promise<void>
+  /** Raw output as it comes (an export), resolved once it may go on (backpressure); false once the reader has gone (`| head`). */
+  write?: (text: string) => Promise<boolean>
   /** Standard input as it arrives (an import). */
   input?: () => AsyncIterable<Buffer | string>
 }
@@ -135,8 +135,19 @@ interface CommandContext {
 /** A command's result is printed as JSON; `undefined` (an export, written as it went) prints nothing. */
 type Command = (admin: Admin, args: string[], flags: Record<string, string | undefined>, context: CommandContext) => Promise<unknown>
 
-async function writeStdout (text: string): Promise<void> {
-  if (!process.stdout.write(text)) await once(process.stdout, 'drain')
+/** Standard output closed by its reader (EPIPE): an export stops there, quietly, as `git log | head` does. */
+let stdoutClosed = false
+
+async function writeStdout (text: string): Promise<boolean> {
+  if (stdoutClosed) return false
+  if (process.stdout.listenerCount('error') === 0) process.stdout.on('error', () => { stdoutClosed = true })
+  try {
+    // once() rejects when the stream errors while it waits: the reader has gone.
+    if (!process.stdout.write(text)) await Promise.race([once(process.stdout, 'drain'), once(process.stdout, 'close')])
+  } catch {
+    stdoutClosed = true
+  }
+  return !stdoutClosed
 }
 
 /** Flags become the same input fields the HTTP API takes (as text, like a form), so the rules are the admin module's. */
@@ -191,7 +202,7 @@ const COMMANDS: Record<string, Command> = {
   'players export': async (admin, args, flags, { io }) => {
     const file = await admin.exportBoard(argument(args, 0, 'game_id'), fieldsOf(flags))
     const write = io.write ?? writeStdout
-    for await (const text of file.body) await write(text)
+    for await (const text of file.body) if (!await write(text)) break
     return undefined
   },
   'players import': async (admin, args, { file, ...flags }, { io, config }) => {

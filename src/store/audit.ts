@@ -71,7 +71,7 @@ export interface AuditFilter {
 }
 
 /** How many entries one listing reads at most while looking for filtered ones; the page then ends early with a cursor. */
-const SCAN_BUDGET = 5000
+const SCAN_BUDGET = 2000
 const SCAN_CHUNK = 500
 
 export function createAuditLog (redis: Redis, { retentionMs }: { retentionMs: number }) {
@@ -118,6 +118,8 @@ export function createAuditLog (redis: Redis, { retentionMs }: { retentionMs: nu
      */
     async list (gameId: string | null, cursor: string | null, limit: number, filter: AuditFilter): Promise<{ items: AuditEntry[], next: string | null }> {
       const log = gameId === null ? keys.audit() : keys.gameAudit(gameId)
+      // Nothing comes before the first possible id (and Redis refuses a range that ends before it).
+      if (cursor === '0-0') return { items: [], next: null }
       const items: AuditEntry[] = []
       let from = cursor === null ? '+' : `(${cursor}`
       let read = 0

@@ -539,7 +539,9 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
           for (let f = 0; f < fields.length; f += 2) matches.push({ player: fields[f] as string, entry: fields[f + 1] as string })
           matches.sort((a, b) => Buffer.compare(Buffer.from(a.player, 'utf8'), Buffer.from(b.player, 'utf8')))
           let takenHere = after
-          for (const match of matches) {
+          for (const [m, match] of matches.entries()) {
+            // A bucket scanned while Redis resized it may name a field twice.
+            if (m > 0 && matches[m - 1]?.player === match.player) continue
             if (after !== '' && Buffer.compare(Buffer.from(match.player, 'utf8'), Buffer.from(after, 'utf8')) <= 0) continue
             // Full, and this bucket has more: the next page begins here.
             if (found.length === limit) { next = { bucket: one, after: takenHere }; break }
@@ -552,6 +554,8 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
         }
       }
       if (next === null && bucket < ENTRY_BUCKETS) next = { bucket, after: '' }
+      // The page in name order (the cursor is the walk's place, not the page's order).
+      found.sort((a, b) => Buffer.compare(Buffer.from(a.player, 'utf8'), Buffer.from(b.player, 'utf8')))
       // Each entry's rank: its member's on the board (none while hidden).
       const ranks = await readAll(pipeline => {
         for (const { player, entry } of found) pipeline.zrank(keys.board(gameId, board.scope), entry.slice(entry.indexOf('|') + 1) + player)

@@ -114,14 +114,19 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
     },
 
     async createUser (user: Omit<StoredUser, 'sessionEpoch'>): Promise<StoredUser | null> {
+      // A user made again after an erasure must not take over a session of the erased one
+      // (one from before sessions were indexed, or made while the erasure ran): its
+      // sessions begin at an epoch no earlier session of that name can carry.
+      const sessionEpoch = Date.now()
       const created = await changeRecord(redis, cache, 'user', user.username, async () => await createHash([keys.user(user.username)], [
-        'password', user.passwordHash ?? '', 'is_admin', user.is_admin ? '1' : '0', 'hidden', user.hidden ? '1' : '0', 'created_at', user.created_at
+        'password', user.passwordHash ?? '', 'is_admin', user.is_admin ? '1' : '0', 'hidden', user.hidden ? '1' : '0', 'created_at', user.created_at,
+        'session_epoch', String(sessionEpoch)
       ]))
       if (created === 0) return null
       await redis.sadd(keys.users(), user.username)
       await userIndex.add(user.username)
       await confirmWrites(redis, [keys.users(), keys.userIndex()])
-      return { ...user, sessionEpoch: 0 }
+      return { ...user, sessionEpoch }
     },
 
     async updateUser (username: string, changes: { passwordHash?: string, is_admin?: boolean, hidden?: boolean }): Promise<StoredUser | null> {
@@ -150,13 +155,25 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       return { sessionId, username: user.username, expiresAt: new Date(expiresAtMs).toISOString() }
     },
 
-    /** When each of a user's live sessions expires, soonest first, from the `offset`-th (the ids stay secret); `more` when there are more. */
-    async sessionsOf (username: string, offset = 0, count = 1000): Promise<{ sessions: Array<{ expires_at: string }>, more: boolean }> {
-      if (!USERNAME_PATTERN.test(username)) return { sessions: [], more: false }
-      const replies = await redis.zrangebyscore(keys.userSessions(username), Date.now(), '+inf', 'WITHSCORES', 'LIMIT', offset, count + 1)
-      const sessions: Array<{ expires_at: string }> = []
-      for (let i = 1; i < replies.length && sessions.length < count; i += 2) sessions.push({ expires_at: new Date(Number(replies[i])).toISOString() })
-      return { sessions, more: replies.length / 2 > count }
+    /**
+     * When each of a user's live sessions expires, soonest first (the ids
+     * stay secret), from `after`: the expiry (ms) of the last one listed and
+     * how many were listed at that expiry. `next` is where the following page
+     * begins, null after the last; sessions that expire meantime shift nothing.
+     */
+    async sessionsOf (username: string, after: { expiry: number, seen: number } | null = null, count = 1000): Promise<{ sessions: Array<{ expires_at: string }>, next: { expiry: number, seen: number } | null }> {
+      if (!USERNAME_PATTERN.test(username)) return { sessions: [], next: null }
+      const from = Math.max(Date.now(), after?.expiry ?? 0)
+      const skip = after !== null && after.expiry >= Date.now() ? after.seen : 0
+      const replies = await redis.zrangebyscore(keys.userSessions(username), from, '+inf', 'WITHSCORES', 'LIMIT', skip, count + 1)
+      const expiries: number[] = []
+      for (let i = 1; i < replies.length; i += 2) expiries.push(Number(replies[i]))
+      const listed = expiries.slice(0, count)
+      const last = listed[listed.length - 1]
+      const next = expiries.length > count && last !== undefined
+        ? { expiry: last, seen: listed.filter(expiry => expiry === last).length + (last === from ? skip : 0) }
+        : null
+      return { sessions: listed.map(expiry => ({ expires_at: new Date(expiry).toISOString() })), next }
     },
 
     /**
