@@ -131,7 +131,8 @@ t.test('a login that read the user before its sessions were ended makes a sessio
 
 t.test('sessions made before sessions were indexed are ended too', async t => {
   dataOf(await admin(app, 'POST', '/admin/users', { username: 'gus', password: 'pw' }))
-  // A session record as the previous version wrote it: the bare username, in no index.
+  // A user and a session record as the previous version wrote them: no session epoch (0), and the bare username, in no index.
+  await app.redis.hdel(keys.user('gus'), 'session_epoch')
   const legacy = 'L'.repeat(43)
   await app.redis.set(keys.session(legacy), 'gus', 'EX', 3000)
   t.equal(dataOf(await meSelf(`sid=${legacy}`)).player_name, 'gus', 'it works until its user\'s sessions are ended')
