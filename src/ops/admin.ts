@@ -85,6 +85,12 @@ const BoardQuery = {
   season_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'a season of the all-time board (a positive integer)' }))
 }
 
+/** What an audit listing may be narrowed to. */
+const AuditFilters = {
+  action: Type.Optional(Type.String({ pattern: '^[a-z_]{1,30}\\.([a-z_]{1,30})?$', description: 'an action such as game.update, or every action on a kind of record: game.' })),
+  actor: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'a token\'s name, or cli:<user>' }))
+}
+
 /** What each listing's cursor holds (src/ops/cursor.ts); `k` names the listing, so one listing's cursor is refused by another. */
 const cursors = {
   names: (kind: string) => Type.Object({ k: Type.Literal(kind), after: Type.String({ maxLength: 200 }) }),
@@ -184,17 +190,8 @@ export const schemas = {
     ...BoardQuery
   }, { additionalProperties: false }),
   eraseUser: Type.Object({ erase: Type.Boolean({ description: 'true: deleting a user erases them everywhere' }) }, { additionalProperties: false }),
-  gameAudit: Type.Object({
-    ...Page(50),
-    action: Type.Optional(Type.String({ pattern: '^[a-z_]{1,30}\\.([a-z_]{1,30})?$', description: 'an action such as game.update, or every action on a kind of record: game.' })),
-    actor: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'a token\'s name, or cli:<user>' }))
-  }, { additionalProperties: false }),
-  listAudit: Type.Object({
-    ...Page(50),
-    game_id: Type.Optional(GameId),
-    action: Type.Optional(Type.String({ pattern: '^[a-z_]{1,30}\\.([a-z_]{1,30})?$', description: 'an action such as game.update, or every action on a kind of record: game.' })),
-    actor: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'a token\'s name, or cli:<user>' }))
-  }, { additionalProperties: false }),
+  gameAudit: Type.Object({ ...Page(50), ...AuditFilters }, { additionalProperties: false }),
+  listAudit: Type.Object({ ...Page(50), game_id: Type.Optional(GameId), ...AuditFilters }, { additionalProperties: false }),
   none: Type.Object({}, { additionalProperties: false })
 }
 
@@ -456,14 +453,21 @@ export function createAdmin ({ records, review, webhooks, events, webhookAllowPr
    */
   async function applyUserHidden (username: string, hidden: boolean): Promise<void> {
     await users.setHiddenUser(username, hidden)
+    await forEveryGame(async game => { await leaderboard.setVisibility(game, username, { userHidden: hidden }) })
+  }
+
+  /**
+   * Runs `step` on every game, BOARD_BATCH at once, each game read afresh; a
+   * game whose record is still being made is taken as it will be (its keys
+   * exist: its copy of the hidden users). Returns what each step returned.
+   */
+  async function forEveryGame<T> (step: (game: GameRecord) => Promise<T>): Promise<T[]> {
     const games = await records.gameIds()
+    const results: T[] = []
     for (let i = 0; i < games.length; i += BOARD_BATCH) {
-      await Promise.all(games.slice(i, i + BOARD_BATCH).map(async gameId => {
-        // A game whose record is still being made has only its copy of the hidden users to set.
-        const game = await records.game(gameId, { fresh: true }) ?? gameInTheMaking(gameId)
-        await leaderboard.setVisibility(game, username, { userHidden: hidden })
-      }))
+      results.push(...await Promise.all(games.slice(i, i + BOARD_BATCH).map(async gameId => await step(await records.game(gameId, { fresh: true }) ?? gameInTheMaking(gameId)))))
     }
+    return results
   }
 
   function notPending (status: string): never {
@@ -488,22 +492,22 @@ export function createAdmin ({ records, review, webhooks, events, webhookAllowPr
    */
   async function eraseFromEveryGame (player: string, user: boolean): Promise<ErasedFromGame & { games: number }> {
     const total = { entries: 0, metas: 0, held: 0, ratings: 0, playtimeSeconds: 0, games: 0 }
-    const games = await records.gameIds()
-    for (let i = 0; i < games.length; i += BOARD_BATCH) {
-      const erased = await Promise.all(games.slice(i, i + BOARD_BATCH).map(async gameId => {
-        const game = await records.game(gameId, { fresh: true }) ?? gameInTheMaking(gameId)
-        return await leaderboard.erasePlayer(game, player, { user })
-      }))
-      for (const one of erased) {
-        total.entries += one.entries
-        total.metas += one.metas
-        total.held += one.held
-        total.ratings += one.ratings
-        total.playtimeSeconds += one.playtimeSeconds
-        if (one.entries + one.held + one.ratings + one.playtimeSeconds > 0) total.games++
-      }
+    for (const one of await forEveryGame(async game => await leaderboard.erasePlayer(game, player, { user }))) {
+      total.entries += one.entries
+      total.metas += one.metas
+      total.held += one.held
+      total.ratings += one.ratings
+      total.playtimeSeconds += one.playtimeSeconds
+      if (one.entries + one.held + one.ratings + one.playtimeSeconds > 0) total.games++
     }
     return total
+  }
+
+  /** A page of the audit log (a game's, or with null everyone's) from a query already checked. */
+  async function auditPage (gameId: string | null, query: Static<typeof schemas.gameAudit>): Promise<ListPage<AuditEntry>> {
+    const from = query.cursor === undefined ? null : decodeCursor(cursors.audit, query.cursor).id
+    const { items, next } = await auditLog.list(gameId, from, query.limit ?? 50, { action: query.action, actor: query.actor })
+    return { items, next_cursor: next === null ? null : encodeCursor({ k: 'audit', id: next }) }
   }
 
   /** A key's change, recorded with the key before and after; not_found for no such key. */
@@ -620,17 +624,13 @@ export function createAdmin ({ records, review, webhooks, events, webhookAllowPr
       /** The audit log, newest first: every game's and the users', or one game's (game_id); by action and actor. */
       async listAudit (input?: unknown): Promise<ListPage<AuditEntry>> {
         const query = readInput(schemas.listAudit, input)
-        const gameId = query.game_id === undefined ? null : (await existingGame(query.game_id)).game_id
-        const from = query.cursor === undefined ? null : decodeCursor(cursors.audit, query.cursor).id
-        const { items, next } = await auditLog.list(gameId, from, query.limit ?? 50, { action: query.action, actor: query.actor })
-        return { items, next_cursor: next === null ? null : encodeCursor({ k: 'audit', id: next }) }
+        return await auditPage(query.game_id === undefined ? null : (await existingGame(query.game_id)).game_id, query)
       },
 
       /** One game's audit log (its records' changes), newest first. */
       async gameAudit (gameId: string, input?: unknown): Promise<ListPage<AuditEntry>> {
         const query = readInput(schemas.gameAudit, input)
-        const game = await existingGame(gameId)
-        return await this.listAudit({ ...query, game_id: game.game_id })
+        return await auditPage((await existingGame(gameId)).game_id, query)
       },
 
       async createGame (input: unknown): Promise<GameRecord> {

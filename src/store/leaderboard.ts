@@ -1,4 +1,4 @@
-import type { RedisClient as Redis } from './redis-client.js'
+import { readPipeline, type RedisClient as Redis } from './redis-client.js'
 import { fail } from '../http/envelope.js'
 import { ENTRY_BUCKETS, TIME_DIGITS, boardScopes, keys, reviewKeys } from './keys.js'
 import { TS_TOLERANCE_S } from '../http/params.js'
@@ -408,20 +408,9 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
     return { improved: improved === 1, bestScore: best === '' ? null : Number(best), rank: rankOrNull(rank as number ?? -1), totalPlayers: total as number ?? 0, periods: standings, held: outcome === 'held' }
   }
 
-  /** Runs a pipeline of reads in one round trip (the keys of one game: one slot) and returns their results. */
-  async function readAll (build: (pipeline: ReturnType<Redis['pipeline']>) => void): Promise<unknown[]> {
-    const pipeline = redis.pipeline()
-    build(pipeline)
-    const replies = await pipeline.exec() ?? []
-    return replies.map(([error, result]) => {
-      if (error !== null) throw error
-      return result
-    })
-  }
-
   /** Who is hidden on the game's boards: its own hidden set and its copy of the hidden users (both short: operators' decisions). */
   async function hiddenNames (gameId: string): Promise<HiddenNames> {
-    const [onGame, users] = await readAll(pipeline => { pipeline.smembers(keys.hiddenPlayers(gameId)).smembers(keys.boardHiddenUsers(gameId)) }) as [string[], string[]]
+    const [onGame, users] = await readPipeline(redis, pipeline => { pipeline.smembers(keys.hiddenPlayers(gameId)).smembers(keys.boardHiddenUsers(gameId)) }) as [string[], string[]]
     return { onGame: new Set(onGame), users: new Set(users) }
   }
 
@@ -430,7 +419,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
     const gameId = game.game_id
     const names = [...new Set([...hidden.onGame, ...hidden.users])]
     if (names.length === 0) return []
-    const stored = await readAll(pipeline => { for (const name of names) pipeline.hget(keys.entries(gameId, name, board.scope), name) }) as Array<string | null>
+    const stored = await readPipeline(redis, pipeline => { for (const name of names) pipeline.hget(keys.entries(gameId, name, board.scope), name) }) as Array<string | null>
     const found: Array<{ score: string, member: string, player: string }> = []
     names.forEach((player, i) => {
       const entry = stored[i]
@@ -474,7 +463,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
     async entriesPage (game: GameRecord, board: BoardRef, place: ListPlace | null, limit: number): Promise<{ total: number, items: ListedEntry[], next: ListPlace | null }> {
       const gameId = game.game_id
       const boardKey = keys.board(gameId, board.scope)
-      const [rankOfLast, total] = await readAll(pipeline => {
+      const [rankOfLast, total] = await readPipeline(redis, pipeline => {
         pipeline.zrank(boardKey, place?.lastVisible === undefined || place.lastVisible === '' ? '\u0000' : place.lastVisible).zcard(boardKey)
       }) as [number | null, number]
       // Where the last visible entry listed is now, or (it moved or left) the rank the page before ended at.
@@ -526,7 +515,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
       let next: SearchPlace | null = null
       while (bucket < end && next === null) {
         const batch = Array.from({ length: Math.min(SEARCH_BUCKETS_PER_CALL, end - bucket) }, (_, i) => bucket + i)
-        const scanned = await readAll(pipeline => { for (const one of batch) pipeline.hscan(keys.entriesBucket(gameId, one, board.scope), '0', 'MATCH', pattern, 'COUNT', 1000) }) as Array<[string, string[]]>
+        const scanned = await readPipeline(redis, pipeline => { for (const one of batch) pipeline.hscan(keys.entriesBucket(gameId, one, board.scope), '0', 'MATCH', pattern, 'COUNT', 1000) }) as Array<[string, string[]]>
         for (const [i, one] of batch.entries()) {
           const [cursor, fields] = scanned[i] as [string, string[]]
           // A bucket past the compact encoding is scanned in more than one call.
@@ -557,7 +546,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
       // The page in name order (the cursor is the walk's place, not the page's order).
       found.sort((a, b) => Buffer.compare(Buffer.from(a.player, 'utf8'), Buffer.from(b.player, 'utf8')))
       // Each entry's rank: its member's on the board (none while hidden).
-      const ranks = await readAll(pipeline => {
+      const ranks = await readPipeline(redis, pipeline => {
         for (const { player, entry } of found) pipeline.zrank(keys.board(gameId, board.scope), entry.slice(entry.indexOf('|') + 1) + player)
       }) as Array<number | null>
       return { items: await listed(game, board, await hiddenNames(gameId), found.map((one, i) => ({ ...one, rank: rankOrNull(ranks[i] ?? -1) }))), next }

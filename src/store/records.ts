@@ -1,5 +1,5 @@
 import { Cluster } from 'ioredis'
-import { confirmWrites, type RedisClient as Redis } from './redis-client.js'
+import { confirmWrites, readPipeline, type RedisClient as Redis } from './redis-client.js'
 import { boardScopes, keys, API_KEY_PATTERN } from './keys.js'
 import { isGameId } from '../http/params.js'
 import { changeRecord, type RecordCache } from './cache.js'
@@ -346,10 +346,9 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
     async gameStats (game: GameRecord): Promise<GameStats> {
       const gameId = game.game_id
       const scope = boardScopes.season(game.season)
-      const replies = await redis.pipeline().hget(keys.usage(gameId, scope), 'entries').zcard(keys.board(gameId, scope))
-        .hmget(keys.ratingStats(gameId), 'sum', 'count').hget(keys.playtime(gameId), 'total').exec() ?? []
-      for (const [error] of replies) if (error !== null) throw error
-      const [[, entries], [, players], [, [sum, count]], [, total]] = replies as [[null, string | null], [null, number], [null, [string | null, string | null]], [null, string | null]]
+      const [entries, players, [sum, count], total] = await readPipeline(redis, pipeline => {
+        pipeline.hget(keys.usage(gameId, scope), 'entries').zcard(keys.board(gameId, scope)).hmget(keys.ratingStats(gameId), 'sum', 'count').hget(keys.playtime(gameId), 'total')
+      }) as [string | null, number, [string | null, string | null], string | null]
       const ratings = Number(count ?? 0)
       return {
         entries: entries === null ? players : Number(entries),

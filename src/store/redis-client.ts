@@ -174,6 +174,21 @@ export function checkReplicated (confirmed: unknown, concern: WriteConcern): voi
  * cluster it goes to the master of each key's slot (a pipeline with a
  * key-read is routed there), on one server once.
  */
+/**
+ * Runs the commands `build` puts on a pipeline in one round trip and returns
+ * their results, throwing the first error. On a cluster the commands must
+ * share a slot (one game's keys).
+ */
+export async function readPipeline (redis: RedisClient, build: (pipeline: ReturnType<RedisClient['pipeline']>) => void): Promise<unknown[]> {
+  const pipeline = redis.pipeline()
+  build(pipeline)
+  const replies = await pipeline.exec() ?? []
+  return replies.map(([error, result]) => {
+    if (error !== null) throw error
+    return result
+  })
+}
+
 export async function confirmWrites (redis: RedisClient, writtenKeys: string[]): Promise<void> {
   const concern = writeConcernOf(redis)
   if (concern.replicas === 0) return
