@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -8,7 +8,7 @@ import { loadConfig } from '../src/ops/config.js'
 import { runningManagedRedis, startManagedRedis } from '../src/ops/managed-redis.js'
 import { startService } from '../src/ops/server.js'
 import { computeSignature } from '../src/http/signature.js'
-import { startTestRedis } from './helpers/redis.js'
+import { freePort, startTestRedis } from './helpers/redis.js'
 
 function tempDir (t: { teardown: (fn: () => void) => void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'ranking-server-test-'))
@@ -153,16 +153,19 @@ t.test('a development start against a Redis the operator runs makes no demo data
   t.equal(loadConfig({ NODE_ENV: 'production', DEMO: 'true', ADMIN_TOKEN: 'x'.repeat(32) }).demo, true, 'unless asked for')
 })
 
-async function waitForHealth (url: string): Promise<void> {
-  const deadline = Date.now() + 20_000
+// A loaded CI box may take a while to start redis-server and compile the workers; a child that
+// exits early fails at once, with what it wrote to stderr.
+async function waitForHealth (url: string, child?: ChildProcess, stderr: () => string = () => ''): Promise<void> {
+  const deadline = Date.now() + 30_000
   while (Date.now() < deadline) {
+    if (child !== undefined && child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}: ${stderr()}`)
     try {
       const body = await (await fetch(`${url}/healthz`)).json() as { ok?: boolean }
       if (body.ok === true) return
     } catch {}
     await new Promise(resolve => setTimeout(resolve, 50))
   }
-  throw new Error('the service did not come up')
+  throw new Error(`the service did not come up: ${stderr()}`)
 }
 
 t.test('outside npm start, an unset ADMIN_TOKEN leaves the admin routes off, also in development', async t => {
@@ -198,7 +201,7 @@ t.test('WORKERS: workers that cannot start are retried, then the primary gives u
 
 t.test('SIGTERM: in-flight requests finish, then Redis is closed and a managed redis-server stopped', async t => {
   const dataDir = tempDir(t)
-  const port = 20000 + Math.floor(Math.random() * 20000)
+  const port = await freePort()
   const child = spawn(process.execPath, [...process.execArgv, 'src/ops/server.ts'], {
     env: { ...process.env, NODE_ENV: 'test', PORT: String(port), DATA_DIR: dataDir, REDIS_URL: '' },
     stdio: ['ignore', 'ignore', 'pipe']
@@ -207,7 +210,7 @@ t.test('SIGTERM: in-flight requests finish, then Redis is closed and a managed r
   child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString() })
   const exited = new Promise<number | null>(resolve => child.once('exit', resolve))
   const url = `http://127.0.0.1:${port}`
-  await waitForHealth(url)
+  await waitForHealth(url, child, () => stderr)
   // A request truly in flight: headers and half the body sent before SIGTERM, the rest after.
   const body = 'api_key=rk_unknown&game_id=demo&player_name=p&score=1&ts=1&sign=' + 'a'.repeat(64)
   const socket = connect(port, '127.0.0.1')
@@ -229,7 +232,7 @@ t.test('SIGTERM: in-flight requests finish, then Redis is closed and a managed r
 
 t.test('WORKERS=2: two processes share the port and the managed Redis; a dead worker is replaced', async t => {
   const dataDir = tempDir(t)
-  const port = 20000 + Math.floor(Math.random() * 20000)
+  const port = await freePort()
   const child = spawn(process.execPath, [...process.execArgv, 'src/ops/server.ts'], {
     env: { ...process.env, NODE_ENV: 'test', WORKERS: '2', PORT: String(port), DATA_DIR: dataDir, REDIS_URL: '' },
     stdio: ['ignore', 'ignore', 'pipe']
@@ -239,7 +242,7 @@ t.test('WORKERS=2: two processes share the port and the managed Redis; a dead wo
   // 'close', not 'exit': by then everything the primary wrote to stderr has been read.
   const exited = new Promise<number | null>(resolve => child.once('close', resolve))
   const url = `http://127.0.0.1:${port}`
-  await waitForHealth(url)
+  await waitForHealth(url, child, () => stderr)
   // The primary's children that run node: the workers (the other child is redis-server).
   const workers = (): number[] => {
     let children: number[]
@@ -269,7 +272,7 @@ t.test('WORKERS=2: two processes share the port and the managed Redis; a dead wo
     if (!replaced) await new Promise(resolve => setTimeout(resolve, 100))
   }
   t.ok(replaced, 'the killed worker was replaced')
-  await waitForHealth(url)
+  await waitForHealth(url, child, () => stderr)
   child.kill('SIGTERM')
   t.equal(await exited, 0, 'the primary exits cleanly after its workers')
   t.match(stderr, /worker \d exited \(SIGKILL\); starting another/)
