@@ -5,6 +5,7 @@ import { createLeaderboard, type Leaderboard } from '../src/store/leaderboard.js
 import { createPlaytime, type Playtime } from '../src/store/playtime.js'
 import { createRatings, type Ratings } from '../src/store/ratings.js'
 import { createRecordStore, type RecordStore } from '../src/store/records.js'
+import { createActivity } from '../src/store/activity.js'
 import { createUserStore, type UserStore } from '../src/store/users.js'
 import { createRecordCache } from '../src/store/cache.js'
 import { createReviewQueue } from '../src/store/review.js'
@@ -42,9 +43,10 @@ export default fp<StoreOptions>(async (fastify, { clock }) => {
   fastify.decorate('records', records)
   fastify.decorate('users', users)
   fastify.decorate('leaderboard', leaderboard)
-  fastify.decorate('ratings', createRatings(redis))
+  const ratings = createRatings(redis)
+  fastify.decorate('ratings', ratings)
   fastify.decorate('playtime', createPlaytime(redis))
   const webhooks = createWebhookStore(redis)
   fastify.decorate('webhooks', webhooks)
-  fastify.decorate('admin', createAdmin({ records, review: createReviewQueue(redis), webhooks, events: createEvents(redis), webhookAllowPrivate: config.webhooks.allowPrivate, users, leaderboard, sessionTtlS: config.sessionTtlS, sessionCookie: config.sessionCookie, audit: createAuditLog(redis, { retentionMs: config.auditRetentionMs }) }))
+  fastify.decorate('admin', createAdmin({ records, review: createReviewQueue(redis), webhooks, events: createEvents(redis), webhookAllowPrivate: config.webhooks.allowPrivate, users, leaderboard, sessionTtlS: config.sessionTtlS, sessionCookie: config.sessionCookie, audit: createAuditLog(redis, { retentionMs: config.auditRetentionMs }), ratings, activity: createActivity(redis) }))
 }, { name: 'store', dependencies: ['redis'] })

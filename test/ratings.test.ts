@@ -227,7 +227,8 @@ t.test('concurrency: 20 users rating in parallel give the exact sum and count', 
   t.same(results.map(result => result.mine), stars, 'each sees its own rating')
   t.same(results.map(result => result.count).sort((a, b) => a - b).at(-1), 20, 'the last to finish sees 20')
   t.same(dataOf(await getRating(app, users[0]!, game.gameId)), { avg: 5.5, count: 20, mine: 1 }, '110 / 20')
-  t.same(await app.redis.hgetall(`rank:{game:${game.gameId}}:rating`), { sum: '110', count: '20' }, 'the stored sum and count')
+  const each = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`s${i + 1}`, '2']))
+  t.same(await app.redis.hgetall(`rank:{game:${game.gameId}}:rating`), { sum: '110', count: '20', ...each }, 'the stored sum and count, and two ratings of each value')
 
   // In parallel: half change their rating to 10, half delete theirs.
   await Promise.all(users.map(async (cookie, i) => {

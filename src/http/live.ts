@@ -184,16 +184,24 @@ export function createLiveBoards ({ redis, leaderboard, records, streamsPerSubje
       }
       const stream: Stream = { id: nextId, gameId: game.game_id, choice, choiceKey: JSON.stringify(choice), limit, reply, lease, lastFrame: '', frames: 0 }
       let streams = streamsOf.get(game.game_id)
+      let subscribing: Promise<unknown> | undefined
       if (streams === undefined) {
         streams = new Set()
         streamsOf.set(game.game_id, streams)
-        subscriberConnection().ssubscribe(keys.live(game.game_id)).catch((error: unknown) => { log.debug({ err: error }, 'live subscription failed; heartbeats keep the board fresh') })
+        subscribing = subscriberConnection().ssubscribe(keys.live(game.game_id)).catch((error: unknown) => { log.debug({ err: error }, 'live subscription failed; heartbeats keep the board fresh') })
       }
       streams.add(stream)
       metrics.liveStreams.inc()
       reply.sse.onClose(() => { remove(stream) })
       reply.sse.keepAlive()
       await send(stream, game, first, board)
+      if (subscribing !== undefined) {
+        // A change made before the game's channel was heard would wait for the
+        // next heartbeat: once subscribed, the board is read again (a frame
+        // goes only if it differs from the first).
+        await subscribing
+        schedule(game.game_id)
+      }
     },
 
     /** Ends every stream (their clients reconnect, to another process) and the subscriber. */

@@ -382,6 +382,32 @@ export const routeSchemas = {
   listKeys: envelope(Type.Object({ game_id: Type.String(), items: Type.Array(Key), ...nextCursor }), ADMIN, "A game's API keys in key order (never their secrets)", {
     ...adminSecurity, params: gameParams, querystring: Type.Object({ ...Page, revoked: Flag('only revoked keys (true) or only live ones (false)') })
   }),
+  gameStats: envelope(Type.Object({
+    game_id: Type.String(),
+    minutes: Type.Array(Type.Object({ at: Type.String({ format: 'date-time', description: 'the minute (UTC)' }), submissions: Type.Integer() }), { description: 'submissions per minute, the current minute last' }),
+    days: Type.Array(Type.Object({
+      day: Type.String({ description: 'a UTC day, YYYY-MM-DD' }),
+      submissions: Type.Integer(),
+      active_players: Type.Integer({ description: 'players who submitted or were credited play time (a HyperLogLog estimate: ±1%)' }),
+      playtime_seconds: Type.Integer()
+    }), { description: 'per UTC day, today last' }),
+    ratings: Type.Object({ count: Type.Integer(), items: Type.Array(Type.Object({ stars: Type.Integer({ description: '1..10, half-star units' }), count: Type.Integer() })) })
+  }), ADMIN, "A game's activity for charts: submissions per minute (kept two days), submissions, active players and play time per UTC day (kept 90 days), and how its ratings spread", {
+    ...adminSecurity, params: gameParams, querystring: Type.Object({ minutes: Type.Optional(IntegerText('1 to 2880, default 60')), days: Type.Optional(IntegerText('1 to 91, default 30')) })
+  }),
+  scoreStats: envelope(Type.Object({
+    game_id: Type.String(),
+    total: Type.Integer({ description: 'visible entries counted' }),
+    min: Nullable(Type.Number()),
+    max: Nullable(Type.Number()),
+    items: Type.Array(Type.Object({ from: Type.Number(), to: Type.Number(), count: Type.Integer() }), { description: 'equal ranges, lowest first; each holds its lower bound, the last its upper bound too' }),
+    ...BoardFields
+  }), ADMIN, 'How the scores of a board spread: equal ranges from its lowest visible score to its highest', {
+    ...adminSecurity, params: gameParams, querystring: Type.Object({ buckets: Type.Optional(IntegerText('1 to 100, default 20')), ...BoardChoice })
+  }),
+  adminLive: envelope(Board, [...ADMIN, 'rate_limited'], "A board's top, live (Server-Sent Events) for the console: as action=live, with the operator token", {
+    ...adminSecurity, params: gameParams, querystring: Type.Object({ limit: Type.Optional(IntegerText('1 to 100, default 20')), ...BoardChoice })
+  }),
   getKey: envelope(Key, ADMIN, 'An API key (never its secret)', { ...adminSecurity, params: Type.Object({ api_key: Type.String() }) }),
   listUsers: envelope(Type.Object({ items: Type.Array(User), ...nextCursor }), ADMIN, 'The users in name order', {
     ...adminSecurity, querystring: Type.Object({ ...Page, prefix: Type.Optional(Text('only usernames beginning with it')), hidden: Flag('only hidden users (true) or only the others'), is_admin: Flag('only administrators (true) or only the others') })

@@ -11,7 +11,9 @@ import { MAX_KEEP_PERIODS, PERIOD_KINDS, canonicalTimeZone } from '../store/peri
 import { publicUser, type StoredUser, type UserRecord, type UserStore } from '../store/users.js'
 import { MASKED, type Actor, type AuditChange, type AuditEntry, type AuditLog } from '../store/audit.js'
 import { decodeCursor, encodeCursor } from './cursor.js'
-import { ENTRY_BUCKETS } from '../store/keys.js'
+import { ENTRY_BUCKETS, keys } from '../store/keys.js'
+import { ACTIVITY_DAYS_KEPT, ACTIVITY_MINUTES_KEPT_S, type Activity, type ActivityDay, type ActivityMinute, type ScoreBucket } from '../store/activity.js'
+import type { Ratings } from '../store/ratings.js'
 import { boardFields } from '../http/boards.js'
 import type { HeldScore, ReviewList, ReviewQueue } from '../store/review.js'
 import { type StoredDelivery, type StoredWebhook, type WebhookStore } from '../store/webhooks.js'
@@ -192,6 +194,18 @@ export const schemas = {
   eraseUser: Type.Object({ erase: Type.Boolean({ description: 'true: deleting a user erases them everywhere' }) }, { additionalProperties: false }),
   gameAudit: Type.Object({ ...Page(50), ...AuditFilters }, { additionalProperties: false }),
   listAudit: Type.Object({ ...Page(50), game_id: Type.Optional(GameId), ...AuditFilters }, { additionalProperties: false }),
+  stats: Type.Object({
+    minutes: Type.Optional(Type.Integer({ minimum: 1, maximum: ACTIVITY_MINUTES_KEPT_S / 60, description: `how many minutes of submissions per minute, the current one last: 1 to ${ACTIVITY_MINUTES_KEPT_S / 60} (60 by default)` })),
+    days: Type.Optional(Type.Integer({ minimum: 1, maximum: ACTIVITY_DAYS_KEPT + 1, description: `how many UTC days, today last: 1 to ${ACTIVITY_DAYS_KEPT + 1} (30 by default)` }))
+  }, { additionalProperties: false }),
+  liveTop: Type.Object({
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: '1 to 100 (20 by default)' })),
+    ...BoardQuery
+  }, { additionalProperties: false }),
+  scoreStats: Type.Object({
+    buckets: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'how many equal ranges from the lowest score to the highest: 1 to 100 (20 by default)' })),
+    ...BoardQuery
+  }, { additionalProperties: false }),
   none: Type.Object({}, { additionalProperties: false })
 }
 
@@ -439,12 +453,14 @@ export interface AdminDeps {
   sessionTtlS: number
   sessionCookie: string
   audit: AuditLog
+  ratings: Ratings
+  activity: Activity
 }
 
 /** How many board scripts run at once while a user's hidden flag is applied to every game. */
 const BOARD_BATCH = 200
 
-export function createAdmin ({ records, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, sessionCookie, audit: auditLog }: AdminDeps) {
+export function createAdmin ({ records, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, sessionCookie, audit: auditLog, ratings, activity }: AdminDeps) {
   /**
    * A user's flag applies to every board: each board keeps its own copy of
    * the hidden users (one small script per game), so submits decide
@@ -619,6 +635,40 @@ export function createAdmin ({ records, review, webhooks, events, webhookAllowPr
           items,
           next_cursor: next === null ? null : encodeCursor({ k: 'board', b: board.scope, v: next.visibleFrom, a: next.lastVisible, s: next.lastScore, m: next.lastMember })
         }
+      },
+
+      /**
+       * A game's activity (store/activity.ts): submissions per minute, and per
+       * UTC day submissions, active players and play time; with how its
+       * ratings spread over the ten values.
+       */
+      async stats (gameId: string, input?: unknown): Promise<{ game_id: string, minutes: ActivityMinute[], days: ActivityDay[], ratings: { count: number, items: Array<{ stars: number, count: number }> } }> {
+        const query = readInput(schemas.stats, input)
+        const game = await existingGame(gameId)
+        const [figures, spread] = await Promise.all([
+          activity.read(game.game_id, { minutes: query.minutes ?? 60, days: query.days ?? 30, now: Date.now() }),
+          ratings.distribution(game.game_id)
+        ])
+        return { game_id: game.game_id, ...figures, ratings: { count: spread.count, items: spread.counts.map((count, i) => ({ stars: i + 1, count })) } }
+      },
+
+      /** What a live stream of a board's top begins with (the route streams it: plugins/live.ts). */
+      async liveTop (gameId: string, input?: unknown) {
+        const query = readInput(schemas.liveTop, input)
+        const game = await existingGame(gameId)
+        const chosen = leaderboard.choose(game, { period: query.period, periodId: query.period_id, seasonId: query.season_id })
+        const limit = query.limit ?? 20
+        const { total, items, board } = await leaderboard.top(game, chosen, 0, limit)
+        return { game, chosen, limit, first: { total, items }, board, fields: await boardFields(leaderboard, game, board) }
+      },
+
+      /** How the scores of a board spread: equal ranges from its lowest score to its highest, its visible entries counted in each. */
+      async scoreStats (gameId: string, input?: unknown): Promise<{ game_id: string, total: number, min: number | null, max: number | null, items: ScoreBucket[] }> {
+        const query = readInput(schemas.scoreStats, input)
+        const game = await existingGame(gameId)
+        const { board } = leaderboard.choose(game, { period: query.period, periodId: query.period_id, seasonId: query.season_id })
+        const spread = await activity.scoreBuckets(keys.board(game.game_id, board.scope), game.order, query.buckets ?? 20)
+        return { game_id: game.game_id, ...await boardFields(leaderboard, game, board), total: spread.items.reduce((sum, bucket) => sum + bucket.count, 0), ...spread }
       },
 
       /** The audit log, newest first: every game's and the users', or one game's (game_id); by action and actor. */

@@ -14,6 +14,8 @@ import { isEntryPoint } from './paths.js'
 import { closeRedis, connectRedis, setWriteConcern } from '../store/redis-client.js'
 import { createLeaderboard } from '../store/leaderboard.js'
 import { createRecordStore } from '../store/records.js'
+import { createRatings } from '../store/ratings.js'
+import { createActivity } from '../store/activity.js'
 import { createUserStore } from '../store/users.js'
 import { createReviewQueue } from '../store/review.js'
 import { createWebhookStore } from '../store/webhooks.js'
@@ -329,7 +331,9 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
       leaderboard: createLeaderboard(connection.redis, { freshGame: async gameId => await records.game(gameId) }),
       sessionTtlS: config.sessionTtlS,
       sessionCookie: config.sessionCookie,
-      audit: createAuditLog(connection.redis, { retentionMs: config.auditRetentionMs })
+      audit: createAuditLog(connection.redis, { retentionMs: config.auditRetentionMs }),
+      ratings: createRatings(connection.redis),
+      activity: createActivity(connection.redis)
     })
     const result = await command(admin.as({ name: `cli:${osUser(io.env)}`, via: 'cli' }), positionals.slice(2), flags, { io, config })
     if (result !== undefined) io.out(JSON.stringify(result, null, 2))

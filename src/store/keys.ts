@@ -142,10 +142,23 @@ export const keys = {
   gameKeys: (gameId: string) => `${PREFIX}:{game:${gameId}}:keys`,
   /** HASH user -> stars (1..10) given to this game. */
   ratings: (gameId: string) => `${PREFIX}:{game:${gameId}}:ratings`,
-  /** HASH sum, count: kept with every rating change, so the average never scans. */
+  /**
+   * HASH sum, count, and s1..s10 (how many ratings of each value): kept with
+   * every rating change, so neither the average nor the distribution scans.
+   */
   ratingStats: (gameId: string) => `${PREFIX}:{game:${gameId}}:rating`,
   /** HASH total, u:<user> (seconds), c:<user> (credited-until, ms). */
   playtime: (gameId: string) => `${PREFIX}:{game:${gameId}}:playtime`,
+  /**
+   * The activity counters behind the console's charts (store/activity.ts), by
+   * UTC time bucket, each expiring on its own. HASH minute of the hour (0..59)
+   * -> submissions, for the hour that begins at `hour` (ms / 3,600,000).
+   */
+  activityMinutes: (gameId: string, hour: number) => `${PREFIX}:{game:${gameId}}:activity:m:${hour}`,
+  /** HASH submissions, playtime (seconds) of one UTC day (YYYY-MM-DD). */
+  activityDay: (gameId: string, day: string) => `${PREFIX}:{game:${gameId}}:activity:d:${day}`,
+  /** HYPERLOGLOG of the players who submitted or were credited play time on one UTC day. */
+  activityPlayers: (gameId: string, day: string) => `${PREFIX}:{game:${gameId}}:activity:p:${day}`,
   /**
    * STREAM: the game's audit log (store/audit.ts): every operator write to
    * the game's records, field `e` the entry as JSON; entries older than

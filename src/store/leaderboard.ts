@@ -8,6 +8,7 @@ import { child, metrics } from '../ops/metrics.js'
 import { chooseBoard, currentPeriod, everyPeriodBoard, periodExpiry, type BoardChoice, type BoardRef, type ChosenBoard } from './boards.js'
 import type { Period } from './periods.js'
 import { OUTBOX_MAX } from './events.js'
+import { ACTIVITY_LUA, activityAt, activityPiece } from './activity.js'
 import type { BoardOrder, GameRecord } from './records.js'
 import type { PeriodKind } from './periods.js'
 
@@ -67,7 +68,7 @@ export const LIVE_TOP = 100
 export const REVIEW_QUEUE_MAX = 10_000
 /** How many decided held scores a game remembers (the oldest are forgotten). */
 export const REVIEW_DECIDED_KEPT = 10_000
-const SUBMIT = luaSource('submit', { TIME_DIGITS, REVIEW_QUEUE_MAX, REVIEW_DECIDED_KEPT, OUTBOX_MAX, LIVE_TOP }, [BOARD_PRELUDE, luaPiece('review-decide'), luaPiece('events')])
+const SUBMIT = luaSource('submit', { TIME_DIGITS, REVIEW_QUEUE_MAX, REVIEW_DECIDED_KEPT, OUTBOX_MAX, LIVE_TOP, ...ACTIVITY_LUA }, [BOARD_PRELUDE, luaPiece('review-decide'), luaPiece('events'), activityPiece()])
 const ME = BOARD_PRELUDE + luaSource('me')
 const TOP = BOARD_PRELUDE + luaSource('top')
 const AROUND = BOARD_PRELUDE + luaSource('around')
@@ -375,14 +376,15 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
         const periodScope = boardScopes.period(period.kind, period.id)
         return [keys.board(gameId, periodScope), keys.entries(gameId, player, periodScope)]
       })
+      const activity = activityAt(gameId, now())
       reply = await submitScript(
         [keys.game(gameId), keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope),
           keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope),
-          keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.live(gameId), ...periodKeys],
+          keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.live(gameId), ...activity.keys, ...periodKeys],
         // A held score of a season closed since goes to that season: '' tells the script it is not the current one.
         [game.order, season === game.season ? String(season) : '', player, String(score), boardScoreOf(score, game.order), meta ?? '', meta === undefined ? '0' : '1',
           game.max_entries, game.max_meta_bytes, signed?.ts ?? '', signed === undefined ? 0 : (Number(signed.ts) + TS_TOLERANCE_S + 1) * 1000,
-          clock === undefined && approve === undefined ? '' : at, periods.length, approve?.id ?? '', approve?.note ?? '', season,
+          clock === undefined && approve === undefined ? '' : at, periods.length, approve?.id ?? '', approve?.note ?? '', season, activity.minute,
           ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(game, period), period.kind, period.id])],
         attempt === 1 ? limits : undefined
       )

@@ -1,12 +1,13 @@
 import type { RedisClient as Redis } from './redis-client.js'
 import { keys } from './keys.js'
 import { defineScript, luaSource } from './scripts.js'
+import { ACTIVITY_LUA, activityAt, activityPiece } from './activity.js'
 
 /** How far credited play may run ahead of the server clock (docs/interface.md#ranking-rule). */
 export const LEAD_MS = 5000
 
 /** The wall-clock rule of play time: see lua/playtime-report.lua. */
-const REPORT = luaSource('playtime-report', { LEAD_MS })
+const REPORT = luaSource('playtime-report', { LEAD_MS, ...ACTIVITY_LUA }, [activityPiece()])
 
 export interface PlaytimeReport {
   total_playtime_seconds: number
@@ -18,7 +19,8 @@ export function createPlaytime (redis: Redis) {
   const report = defineScript<[number, number, number]>(redis, 'rankPlaytime', REPORT, { writes: true })
   return {
     async report (gameId: string, username: string, seconds: number): Promise<PlaytimeReport> {
-      const [total, mine, credited] = await report([keys.playtime(gameId)], [username, seconds])
+      const [, day, players] = activityAt(gameId, Date.now()).keys
+      const [total, mine, credited] = await report([keys.playtime(gameId), day, players], [username, seconds])
       return { total_playtime_seconds: total, user_playtime_seconds: mine, credited_seconds: credited }
     }
   }

@@ -14,6 +14,7 @@ const RATING_EVENTS = [luaPiece('events'), luaPiece('rating-changed')]
 const RATE = luaSource('rate', { TIME_DIGITS, OUTBOX_MAX }, RATING_EVENTS)
 const UNRATE = luaSource('unrate', { TIME_DIGITS, OUTBOX_MAX }, RATING_EVENTS)
 const READ = luaSource('rating-read')
+const DISTRIBUTION = luaSource('rating-distribution')
 
 export interface RatingSummary {
   /** In stars units (1.0..10.0), 2 decimals; 0 when nobody rated. */
@@ -40,6 +41,8 @@ export function createRatings (redis: Redis) {
   const rate = defineScript<[number, number, number]>(redis, 'rankRate', RATE, { writes: true })
   const unrate = defineScript<[number, number, string]>(redis, 'rankUnrate', UNRATE, { writes: true })
   const read = defineScript<[number, number, string]>(redis, 'rankRatingRead', READ)
+  // It may write: the counts of a game rated before they were kept, counted once.
+  const distribution = defineScript<number[]>(redis, 'rankRatingDistribution', DISTRIBUTION, { writes: true })
   const keysOf = (gameId: string): string[] => [keys.ratings(gameId), keys.ratingStats(gameId)]
   // The writes also tell the game's outbox.
   const writeKeysOf = (gameId: string): string[] => [...keysOf(gameId), keys.game(gameId), keys.events(gameId)]
@@ -53,6 +56,11 @@ export function createRatings (redis: Redis) {
     },
     async read (gameId: string, username: string): Promise<RatingSummary> {
       return summary(await read(keysOf(gameId), [username]))
+    },
+    /** How many ratings of each value (1..10 half stars) the game has: `counts[value - 1]`. */
+    async distribution (gameId: string): Promise<{ count: number, counts: number[] }> {
+      const [count, ...counts] = await distribution(keysOf(gameId), [])
+      return { count: count as number, counts }
     }
   }
 }

@@ -29,6 +29,21 @@ export const ON_CLUSTER = process.env.TEST_REDIS === 'cluster'
 export const STOPS_ITS_REDIS = { skip: ON_CLUSTER ? 'TEST_REDIS=cluster keeps its nodes running' : false }
 const idleClusters: TestCluster[] = []
 
+// A cluster test file has, rarely, passed every subtest and then not exited
+// until tap's timeout (SIGALRM): something still held the event loop. What
+// it was goes to stderr, so the next such run names it.
+if (ON_CLUSTER) {
+  process.on('SIGALRM', () => {
+    const handles = (process as unknown as { _getActiveHandles: () => unknown[] })._getActiveHandles()
+    const described = handles.map(handle => {
+      const socket = handle as { constructor: { name: string }, remotePort?: number, localPort?: number }
+      if (socket.remotePort !== undefined) return `${socket.constructor.name} ${socket.localPort ?? '?'}->${socket.remotePort}`
+      return socket.constructor.name
+    })
+    process.stderr.write(`still open at the timeout: ${process.getActiveResourcesInfo().join(', ')}\n  ${described.join('\n  ')}\n`)
+  })
+}
+
 async function freshRedis (t: Teardown): Promise<TestRedis> {
   if (!ON_CLUSTER) {
     const redis = await startTestRedis()

@@ -53,6 +53,16 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   fastify.get<WithKey>('/admin/keys/:api_key', { schema: routeSchemas.getKey }, async (request) => ok(await admin(request).key(request.params.api_key)))
   fastify.get('/admin/users', { schema: routeSchemas.listUsers }, async (request) => ok(await admin(request).listUsers(query(request))))
   fastify.get<WithUser>('/admin/users/:username', { schema: routeSchemas.getUser }, async (request) => ok(await admin(request).user(request.params.username)))
+  fastify.get<WithGame>('/admin/games/:game_id/stats', { schema: routeSchemas.gameStats }, async (request) => ok(await admin(request).stats(request.params.game_id, query(request))))
+  fastify.get<WithGame>('/admin/games/:game_id/stats/scores', { schema: routeSchemas.scoreStats }, async (request) => ok(await admin(request).scoreStats(request.params.game_id, query(request))))
+  // A board's top, live, for the console (which sends the token as a header: EventSource cannot).
+  fastify.get<WithGame>('/admin/games/:game_id/live', { schema: routeSchemas.adminLive, sse: 'manual' }, async (request, reply) => {
+    const { game, chosen, limit, first, board, fields } = await admin(request).liveTop(request.params.game_id, query(request))
+    if (request.method === 'HEAD') return ok({ game_id: game.game_id, ...first, ...fields })
+    // Like every operator answer (@fastify/sse would say no-cache).
+    reply.header('cache-control', 'no-store')
+    await fastify.live.open(reply, { game, choice: chosen.choice, limit, subject: `operator:${request.operator?.name ?? 'unknown'}`, first, board })
+  })
   fastify.get('/admin/audit', { schema: routeSchemas.listAudit }, async (request) => ok(await admin(request).listAudit(query(request))))
   fastify.post('/admin/games', body(routeSchemas.createGame), async (request) => ok(await admin(request).createGame(input(request))))
   fastify.patch<WithGame>('/admin/games/:game_id', body(routeSchemas.updateGame), async (request) => ok(await admin(request).updateGame(request.params.game_id, input(request))))

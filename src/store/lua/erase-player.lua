@@ -44,6 +44,7 @@ if isUser then
     redis.call('HDEL', ratings, player)
     redis.call('HINCRBY', ratingStats, 'sum', -tonumber(stars))
     redis.call('HINCRBY', ratingStats, 'count', -1)
+    redis.call('HINCRBY', ratingStats, 's' .. stars, -1)
     rated = 1
   end
   local played = redis.call('HGET', playtime, 'u:' .. player)

@@ -5,6 +5,8 @@
 -- seconds, and the instant moves to the end of it. So the first report
 -- credits `seconds`, a page reporting 30 every 30 s gets 30 each time despite
 -- jitter, and credited time never runs more than 5 s ahead of real time.
+-- Credited time counts in the game's activity of the day (KEYS[2], and
+-- the day's players KEYS[3]: includes/activity.lua).
 -- Returns {game total, user total, credited seconds}.
 local playtime, user, claim = KEYS[1], ARGV[1], tonumber(ARGV[2])
 local now = redis.call('TIME')
@@ -18,6 +20,7 @@ if credited > 0 then
   redis.call('HSET', playtime, 'c:' .. user, string.format('%.0f', startMs + credited * 1000))
   total = redis.call('HINCRBY', playtime, 'total', credited)
   mine = redis.call('HINCRBY', playtime, 'u:' .. user, credited)
+  countActivity('', KEYS[2], KEYS[3], '', user, 'playtime', credited)
 else
   total = tonumber(redis.call('HGET', playtime, 'total') or '0')
   mine = tonumber(redis.call('HGET', playtime, 'u:' .. user) or '0')

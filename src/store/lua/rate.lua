@@ -1,5 +1,6 @@
 -- A user's rating of a game (ARGV[2], 1..10 half stars) in the game's ratings
--- hash (KEYS[1]), with the sum and count (KEYS[2]) changed in the same step;
+-- hash (KEYS[1]), with the sum, the count and the count of each value (s1..s10)
+-- (KEYS[2]) changed in the same step;
 -- rating.changed in the game's outbox (KEYS[4]) while it has webhooks (its
 -- record: KEYS[3]). Returns {sum, count, mine}.
 local ratings, stats, user, stars = KEYS[1], KEYS[2], ARGV[1], tonumber(ARGV[2])
@@ -7,6 +8,10 @@ local old = tonumber(redis.call('HGET', ratings, user) or '0')
 redis.call('HSET', ratings, user, stars)
 redis.call('HINCRBY', stats, 'sum', stars - old)
 if old == 0 then redis.call('HINCRBY', stats, 'count', 1) end
+if old ~= stars then
+  redis.call('HINCRBY', stats, 's' .. stars, 1)
+  if old > 0 then redis.call('HINCRBY', stats, 's' .. old, -1) end
+end
 local s = redis.call('HMGET', stats, 'sum', 'count')
 if old ~= stars then ratingChanged(KEYS[3], KEYS[4], s) end
 return {tonumber(s[1]), tonumber(s[2]), stars}

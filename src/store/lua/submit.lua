@@ -8,15 +8,16 @@
 --
 -- KEYS: game, board, entries, metas, hidden, hidden users, usage, seen,
 -- deleted, review, review pending, review decided, review players, review
--- sequence, outbox, live channel; then a board and an entries bucket per
--- period.
+-- sequence, outbox, live channel, the activity counters of the moment
+-- (minutes, day, players: includes/activity.lua); then a board and an
+-- entries bucket per period.
 -- ARGV: order, season (what the caller chose the keys by; moved() checks
 -- them; '' to store in a closed season), player, score, board score (-score
 -- for desc, score for asc), meta, has meta, max entries, max meta bytes, ts,
 -- seen until, at (the instant in ms; '' for the Redis clock), the number of
 -- periods, the held id to approve ('' for a submit), the decision's note,
--- the season of the keys; then per period its start, its reset, when its
--- keys expire (ms), its kind and its id.
+-- the season of the keys, the minute of the hour (activity); then per
+-- period its start, its reset, when its keys expire (ms), its kind and its id.
 --
 -- Returns {'moved'} (the game's order or season changed: choose again),
 -- {'period', ms} (the instant is outside a period named: choose them at ms),
@@ -28,12 +29,14 @@
 -- improved 0/1, best or '', best ms or '', rank or -1, visible total, then per period:
 -- improved 0/1, best or '', rank or -1}, outcome 'ok', 'replay' (this
 -- signed request was accepted before: nothing stored, the standing) or
--- 'held' (held for review: on no board, the standing unchanged).
+-- 'held' (held for review: on no board, the standing unchanged). A submit
+-- answered ok or held counts in the game's activity; a replay and an
+-- approval do not.
 local board, entries, metas, hidden, hiddenUsers, usage, seen, deleted = KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
 local review, reviewPending, reviewPlayers, reviewSequence = KEYS[10], KEYS[11], KEYS[13], KEYS[14]
 local reviewKeys = {KEYS[10], KEYS[11], KEYS[12], KEYS[13]}
 local outbox, live = outboxOf(KEYS[1], KEYS[15]), KEYS[16]
-local FIRST_PERIOD_KEY = 17
+local FIRST_PERIOD_KEY = 20
 -- A board whose first LIVE_TOP changed tells the live boards (SPUBLISH on the game's channel).
 local function topChanged (boardKey, member, scope)
   local index = redis.call('ZRANK', boardKey, member)
@@ -43,7 +46,7 @@ end
 local player, score, boardScore, meta, hasMeta = ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
 local maxEntries, maxMetaBytes, ts, seenUntil, at = tonumber(ARGV[8]), tonumber(ARGV[9]), ARGV[10], ARGV[11], ARGV[12]
 local periodCount, approving, note, keysSeason = tonumber(ARGV[13]), ARGV[14], ARGV[15], tonumber(ARGV[16])
-local FIRST_PERIOD_ARG, PERIOD_ARGS = 17, 5
+local FIRST_PERIOD_ARG, PERIOD_ARGS = 18, 5
 local stored = redis.call('HMGET', KEYS[1], 'order', 'season', 'review_above', 'review_below', 'review_factor', 'webhooks', 'notify_top')
 if movedFrom(stored) then return {'moved'} end
 -- The outbox is written while the game has webhooks (their count is kept in its record).
@@ -116,6 +119,9 @@ local function periods (result, store)
   end
   return result
 end
+local function counted ()
+  if approving == '' then countActivity(KEYS[17], KEYS[18], KEYS[19], ARGV[17], player, 'submissions', 1) end
+end
 local function answer (outcome, improved, store)
   local rank = entry and redis.call('ZRANK', board, ms .. player)
   return periods({outcome, improved, best or '', ms or '', rank or -1, redis.call('ZCARD', board)}, store)
@@ -158,7 +164,10 @@ local function hold (rule)
   local pending = pendingId and redis.call('HGET', review, pendingId)
   if pending then
     local record = cjson.decode(pending)
-    if not better(score, record.score) then return answer('held', 0, false) end
+    if not better(score, record.score) then
+      counted()
+      return answer('held', 0, false)
+    end
     decide(reviewKeys, pendingId, record, 'superseded', '', now)
   elseif redis.call('ZCARD', reviewPending) >= REVIEW_QUEUE_MAX then
     return {'full_review'}
@@ -171,6 +180,7 @@ local function hold (rule)
   redis.call('HSET', reviewPlayers, player, id)
   if eventsOn then emit(outbox, 'score.held', { held_id = id, player_name = player, score = score, rule = rule }) end
   if ts ~= '' then redis.call('SET', seen, 'held', 'PXAT', seenUntil) end
+  counted()
   return answer('held', 0, false)
 end
 
@@ -209,6 +219,7 @@ end
 if entry and not better(score, best) then
   if ts ~= '' then redis.call('SET', seen, '1', 'PXAT', seenUntil) end
   approve()
+  counted()
   return answer('ok', 0, true)
 end
 
@@ -249,4 +260,5 @@ if eventsOn then
   boardEvents(outbox, board, { period = 'all', season_id = keysSeason }, player, score, previousBest, oldIndex, newIndex, notifyTop, lower)
 end
 approve()
+counted()
 return answer('ok', 1, true)
