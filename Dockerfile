@@ -7,6 +7,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY plugins ./plugins
 COPY sdk ./sdk
+COPY console ./console
 RUN npm run build && npm prune --omit=dev
 
 # Runtime stage: the compiled service only, as the unprivileged node user.

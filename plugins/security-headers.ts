@@ -107,6 +107,19 @@ export const HELMET = {
       directives: { defaultSrc: ["'self'"], imgSrc: ["'self'", 'data:'], styleSrc: ["'self'", "'unsafe-inline'"], objectSrc: ["'none'"], baseUri: ["'none'"], frameAncestors: ["'none'"] }
     }
   } satisfies RouteHelmet,
+  /**
+   * The operator console (dist/console): its own scripts and styles only, no
+   * inline code (a bundle from Vite), talking to this origin only; framed by
+   * nothing, so no page can overlay it.
+   */
+  console: {
+    ...ON_PAGES,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'"], imgSrc: ["'self'", 'data:'], connectSrc: ["'self'"], objectSrc: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"], frameAncestors: ["'none'"] }
+    },
+    referrerPolicy: { policy: 'no-referrer' }
+  } satisfies RouteHelmet,
   /** The API-key actions: other sites' pages read them. */
   crossOrigin: { crossOriginResourcePolicy: { policy: 'cross-origin' } } satisfies RouteHelmet
 }

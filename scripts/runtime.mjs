@@ -38,13 +38,30 @@ export function ensureDependencies () {
   run('npm', ['ci', '--include=dev', '--no-audit', '--no-fund'])
 }
 
-/** Compiles src/ and plugins/ when dist/ is missing or older than them. */
+function newestOf (names) {
+  return Math.max(...names.map(name => join(root, name)).map(path => existsSync(path) ? newestMtime(path) : 0))
+}
+
+/** Compiles src/ and plugins/ when dist/ is missing or older than them, and the console (ensureConsole). */
 export function ensureBuild () {
-  const sources = ['src', 'plugins', 'sdk/index.ts', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'].map(name => join(root, name))
-  const newestSource = Math.max(...sources.map(path => existsSync(path) ? newestMtime(path) : 0))
-  if (existsSync(join(root, 'dist', 'src', 'ops', 'server.js')) && mtime(stamp) >= newestSource) return
-  run('npm', ['run', 'build', '--silent'])
-  writeFileSync(stamp, `${new Date().toISOString()}\n`)
+  const newestSource = newestOf(['src', 'plugins', 'sdk/index.ts', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'])
+  if (!existsSync(join(root, 'dist', 'src', 'ops', 'server.js')) || mtime(stamp) < newestSource) {
+    run('npm', ['run', 'build:server', '--silent'])
+    writeFileSync(stamp, `${new Date().toISOString()}\n`)
+  }
+  ensureConsole()
+}
+
+/**
+ * Builds the operator console (console/, with Vite) into dist/console when
+ * it is missing or older than its sources: `npm start` serves it, and the
+ * browser tests of `npm test` drive it.
+ */
+export function ensureConsole () {
+  const consoleStamp = join(root, 'dist', 'console', '.build-stamp')
+  if (mtime(consoleStamp) >= newestOf(['console', 'package-lock.json'])) return
+  run('npm', ['run', 'build:console', '--silent'])
+  writeFileSync(consoleStamp, `${new Date().toISOString()}\n`)
 }
 
 function onPath (binary) {

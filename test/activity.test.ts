@@ -136,6 +136,17 @@ t.test('the score spread of a board: equal ranges, lowest first, on either order
   t.match(dataOf(await admin(app, 'GET', `/admin/games/${same.gameId}/stats/scores?period=daily`)), { period: 'daily', total: 1, min: 9, max: 9 }, 'a period board')
 })
 
+t.test('around a player, for the console', async t => {
+  const game = await createGame(app)
+  for (let i = 1; i <= 9; i++) await submit(app, game, { player: `r${i}`, score: i * 10 })
+  const around = dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/around?player_name=r5&before=1&after=2`))
+  t.match(around, { game_id: game.gameId, total: 9, player: { player_name: 'r5', best_score: 50, rank: 5 } })
+  t.same(around.items.map((item: any) => item.player_name), ['r6', 'r5', 'r4', 'r3'])
+  t.match(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/around?player_name=nobody`)), { player: { rank: null }, items: [] }, 'a player with no entry')
+  expectError(t, await admin(app, 'GET', `/admin/games/${game.gameId}/around`), 'missing_param', 'the player is required')
+  expectError(t, await admin(app, 'GET', `/admin/games/${game.gameId}/around?player_name=r5&before=51`), 'invalid_param', 'at most 50 above')
+})
+
 t.test('bad queries are clear errors; a viewer reads', async t => {
   const game = await createGame(app)
   expectError(t, await admin(app, 'GET', `/admin/games/${game.gameId}/stats?minutes=0`), 'invalid_param', 'minutes below 1')
@@ -147,6 +158,8 @@ t.test('bad queries are clear errors; a viewer reads', async t => {
   expectError(t, await admin(app, 'GET', `/admin/games/${game.gameId}/stats/scores?period=daily`), 'invalid_param', 'a period the game does not keep')
   expectError(t, await admin(app, 'GET', '/admin/games/nope/stats'), 'not_found', 'no such game')
   expectError(t, await app.inject({ method: 'GET', url: `/admin/games/${game.gameId}/stats` }), 'unauthorized', 'without a token')
+  t.same(dataOf(await app.inject({ method: 'GET', url: '/admin/whoami', headers: { authorization: `Bearer ${VIEWER_TOKEN}` } })), { name: 'look', role: 'viewer' }, 'whoami: the token\'s name and role')
+  t.same(dataOf(await admin(app, 'GET', '/admin/whoami')), { name: 'admin', role: 'admin' })
   const viewed = await app.inject({ method: 'GET', url: `/admin/games/${game.gameId}/stats`, headers: { authorization: `Bearer ${VIEWER_TOKEN}` } })
   t.equal(viewed.json().ok, true, 'a viewer reads the figures')
   t.equal(viewed.headers['cache-control'], 'no-store')

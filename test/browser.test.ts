@@ -1,37 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import { keys } from '../src/store/keys.js'
 import { admin, createGame, dataOf, get, submit } from './helpers/app.js'
-import { CHROMIUM, launchBrowser } from './helpers/browser.js'
+import { CHROMIUM, VIEWPORTS, launchBrowser, screenshotFolder, watchedPage } from './helpers/browser.js'
 import { listeningApp } from './helpers/listening.js'
-
-/** Where screenshots go: SCREENSHOT_DIR, or a new temporary folder (printed). */
-function screenshotFolder (t: { comment: (message: string) => void }): string {
-  const folder = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'ranking-screens-'))
-  mkdirSync(folder, { recursive: true })
-  t.comment(`screenshots in ${folder}`)
-  return folder
-}
-
-/** Pages are checked at desktop size and at a phone's (390x844). */
-const VIEWPORTS = [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]] as const
-
-/**
- * A page at `viewport` that records script errors and blocked content (a
- * Content-Security-Policy violation is reported on the console), and tells
- * how far its content overflows sideways.
- */
-async function watchedPage (browser: Awaited<ReturnType<typeof launchBrowser>>, viewport: { width: number, height: number }) {
-  const context = await browser.newContext({ viewport })
-  const page = await context.newPage()
-  const problems: string[] = []
-  page.on('pageerror', error => { problems.push(error.message) })
-  page.on('console', message => { if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text()) })
-  const overflow = async (): Promise<number> => await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
-  return { context, page, problems, overflow }
-}
 
 /*
  * End to end in real headless Chromium: log in on the play page, play the

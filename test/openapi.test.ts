@@ -65,6 +65,8 @@ t.test('the OpenAPI document validates and covers every public route', async t =
     '/admin/games/{game_id}/stats': ['get'],
     '/admin/games/{game_id}/stats/scores': ['get'],
     '/admin/games/{game_id}/live': ['get'],
+    '/admin/whoami': ['get'],
+    '/admin/games/{game_id}/around': ['get'],
     '/api/rank?action=live': ['get'],
     '/play/{game_id}/live': ['get'],
     '/play/{game_id}': ['get'],

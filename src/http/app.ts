@@ -22,6 +22,7 @@ import metricsPlugin from '../../plugins/metrics.js'
 import publicRoutes from './routes/public.js'
 import adminRoutes from './routes/admin.js'
 import healthRoutes from './routes/health.js'
+import consoleRoutes from './routes/console.js'
 import homeRoutes from './routes/home.js'
 import playRoutes from './routes/play.js'
 
@@ -224,6 +225,7 @@ async function app (fastify: FastifyInstance, { config, clock }: { config: Confi
   await fastify.register(adminRoutes)
   await fastify.register(playRoutes)
   await fastify.register(homeRoutes)
+  await fastify.register(consoleRoutes)
 }
 
 export default fp(app, { name: 'ranking-service' })

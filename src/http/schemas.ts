@@ -405,6 +405,10 @@ export const routeSchemas = {
   }), ADMIN, 'How the scores of a board spread: equal ranges from its lowest visible score to its highest', {
     ...adminSecurity, params: gameParams, querystring: Type.Object({ buckets: Type.Optional(IntegerText('1 to 100, default 20')), ...BoardChoice })
   }),
+  whoami: envelope(Type.Object({ name: Type.String({ description: "the token's name (ADMIN_TOKENS; admin for ADMIN_TOKEN)" }), role: Type.Union([Type.Literal('admin'), Type.Literal('viewer')]) }), ADMIN, 'The operator token the request carries: its name and role (a viewer reads and changes nothing)', { ...adminSecurity }),
+  adminAround: envelope(Around, [...ADMIN, 'invalid_player_name'], 'A player and the players around them, as action=around answers', {
+    ...adminSecurity, params: gameParams, querystring: Type.Object({ player_name: Text('the player'), ...Sides, ...BoardChoice })
+  }),
   adminLive: envelope(Board, [...ADMIN, 'rate_limited'], "A board's top, live (Server-Sent Events) for the console: as action=live, with the operator token", {
     ...adminSecurity, params: gameParams, querystring: Type.Object({ limit: Type.Optional(IntegerText('1 to 100, default 20')), ...BoardChoice })
   }),

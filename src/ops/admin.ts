@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { fail } from '../http/envelope.js'
-import { GAME_ID_PATTERN, USERNAME_PATTERN, parsePlayerName } from '../http/params.js'
+import { AROUND_DEFAULT, AROUND_MAX, GAME_ID_PATTERN, USERNAME_PATTERN, parsePlayerName } from '../http/params.js'
 import { hashPassword } from '../store/passwords.js'
 import type { BoardEntry, ErasedFromGame, ImportedEntry, Leaderboard, ListPlace, ListedEntry, Season } from '../store/leaderboard.js'
 import { ImportTooLarge, exportHeader, exportLines, importEntryOf, type ImportLine, type RefusedLine } from './transfer.js'
@@ -197,6 +197,12 @@ export const schemas = {
   stats: Type.Object({
     minutes: Type.Optional(Type.Integer({ minimum: 1, maximum: ACTIVITY_MINUTES_KEPT_S / 60, description: `how many minutes of submissions per minute, the current one last: 1 to ${ACTIVITY_MINUTES_KEPT_S / 60} (60 by default)` })),
     days: Type.Optional(Type.Integer({ minimum: 1, maximum: ACTIVITY_DAYS_KEPT + 1, description: `how many UTC days, today last: 1 to ${ACTIVITY_DAYS_KEPT + 1} (30 by default)` }))
+  }, { additionalProperties: false }),
+  around: Type.Object({
+    player_name: Type.String({ minLength: 1, maxLength: 64, description: 'the player' }),
+    before: Type.Optional(Type.Integer({ minimum: 0, maximum: AROUND_MAX, description: `entries above the player: 0 to ${AROUND_MAX} (${AROUND_DEFAULT} by default)` })),
+    after: Type.Optional(Type.Integer({ minimum: 0, maximum: AROUND_MAX, description: `entries below the player: 0 to ${AROUND_MAX} (${AROUND_DEFAULT} by default)` })),
+    ...BoardQuery
   }, { additionalProperties: false }),
   liveTop: Type.Object({
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: '1 to 100 (20 by default)' })),
@@ -650,6 +656,16 @@ export function createAdmin ({ records, review, webhooks, events, webhookAllowPr
           ratings.distribution(game.game_id)
         ])
         return { game_id: game.game_id, ...figures, ratings: { count: spread.count, items: spread.counts.map((count, i) => ({ stars: i + 1, count })) } }
+      },
+
+      /** A player and the entries around them on a board, as action=around answers. */
+      async around (gameId: string, input?: unknown) {
+        const query = readInput(schemas.around, input)
+        const game = await existingGame(gameId)
+        const player = parsePlayerName(query.player_name)
+        const chosen = leaderboard.choose(game, { period: query.period, periodId: query.period_id, seasonId: query.season_id })
+        const { player: standing, total, items, board } = await leaderboard.around(game, chosen, player, query.before ?? AROUND_DEFAULT, query.after ?? AROUND_DEFAULT)
+        return { game_id: game.game_id, total, player: standing, items, ...await boardFields(leaderboard, game, board) }
       },
 
       /** What a live stream of a board's top begins with (the route streams it: plugins/live.ts). */

@@ -45,6 +45,8 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   type WithDelivery = { Params: { game_id: string, webhook_id: string, delivery_id: string } }
 
   const query = (request: FastifyRequest): unknown => textFields(request.query)
+  // Which token this is and what it may do: the console greys out what a viewer cannot change.
+  fastify.get('/admin/whoami', { schema: routeSchemas.whoami }, async (request) => ok({ name: request.operator?.name ?? 'unknown', role: request.operator?.role ?? 'viewer' }))
   fastify.get('/admin/games', { schema: routeSchemas.listGames }, async (request) => ok(await admin(request).listGames(query(request))))
   fastify.get<WithGame>('/admin/games/:game_id', { schema: routeSchemas.getGame }, async (request) => ok(await admin(request).game(request.params.game_id)))
   fastify.get<WithGame>('/admin/games/:game_id/keys', { schema: routeSchemas.listKeys }, async (request) => ok(await admin(request).listKeys(request.params.game_id, query(request))))
@@ -55,6 +57,7 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   fastify.get<WithUser>('/admin/users/:username', { schema: routeSchemas.getUser }, async (request) => ok(await admin(request).user(request.params.username)))
   fastify.get<WithGame>('/admin/games/:game_id/stats', { schema: routeSchemas.gameStats }, async (request) => ok(await admin(request).stats(request.params.game_id, query(request))))
   fastify.get<WithGame>('/admin/games/:game_id/stats/scores', { schema: routeSchemas.scoreStats }, async (request) => ok(await admin(request).scoreStats(request.params.game_id, query(request))))
+  fastify.get<WithGame>('/admin/games/:game_id/around', { schema: routeSchemas.adminAround }, async (request) => ok(await admin(request).around(request.params.game_id, query(request))))
   // A board's top, live, for the console (which sends the token as a header: EventSource cannot).
   fastify.get<WithGame>('/admin/games/:game_id/live', { schema: routeSchemas.adminLive, sse: 'manual' }, async (request, reply) => {
     const { game, chosen, limit, first, board, fields } = await admin(request).liveTop(request.params.game_id, query(request))

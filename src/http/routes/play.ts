@@ -1,6 +1,6 @@
 import { access } from 'node:fs/promises'
 import fastifyStatic from '@fastify/static'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError, ok } from '../envelope.js'
 import { isPlayable, playableGame } from '../games.js'
 import { html, page, scriptJson } from '../pages.js'
@@ -38,22 +38,25 @@ function boardSwitch (game: GameRecord): string {
  * a client's mistake, not the service's, so it is logged at debug only.
  */
 async function staticFiles (fastify: FastifyInstance): Promise<void> {
-  fastify.setErrorHandler(async (error, request, reply) => {
-    const { statusCode, code, headers } = error as { statusCode?: number, code?: string, headers?: Record<string, string> }
-    // A file that exists but whose precondition or range does not hold gets
-    // the ordinary HTTP answer, as files do (docs/interface.md#response-envelope).
-    if (statusCode === 412 || statusCode === 416) return await reply.code(statusCode).headers(headers ?? {}).send('')
-    const clientFault = (statusCode !== undefined && statusCode >= 400 && statusCode < 500) || (code !== undefined && NO_SUCH_FILE.has(code))
-    if (!clientFault) throw error
-    request.log.debug({ code }, 'no such file')
-    return sendError(reply, new ApiError('not_found'))
-  })
+  fastify.setErrorHandler(fileErrors)
   // A hosted game's files are framed by the play page (plugins/security-headers.ts).
   fastify.addHook('onRoute', (route) => {
     if (route.url.startsWith('/games/')) route.config = { ...route.config, helmet: HELMET.gameFiles }
   })
   await fastify.register(fastifyStatic, { root: projectPath('public'), prefix: '/static/', allowedPath: (path) => !path.startsWith('/games/'), index: false })
   await fastify.register(fastifyStatic, { root: projectPath('public', 'games'), prefix: '/games/', decorateReply: false })
+}
+
+/** The error handler of a plugin that serves files (see staticFiles). */
+export async function fileErrors (this: FastifyInstance, error: Error, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const { statusCode, code, headers } = error as { statusCode?: number, code?: string, headers?: Record<string, string> }
+  // A file that exists but whose precondition or range does not hold gets
+  // the ordinary HTTP answer, as files do (docs/interface.md#response-envelope).
+  if (statusCode === 412 || statusCode === 416) return await reply.code(statusCode).headers(headers ?? {}).send('')
+  const clientFault = (statusCode !== undefined && statusCode >= 400 && statusCode < 500) || (code !== undefined && NO_SUCH_FILE.has(code))
+  if (!clientFault) throw error
+  request.log.debug({ code }, 'no such file')
+  return sendError(reply, new ApiError('not_found'))
 }
 
 /** Whether a hosted game has its files: public/games/<game_id>/index.html (a game id is a safe file name). */

@@ -1,0 +1,73 @@
+import { useState } from 'preact/hooks'
+import { api, gamePath, withQuery } from '../api.js'
+import { More, Problem, TableBox, formatTime, useRead } from '../ui.js'
+
+interface AuditEntry { audit_id: string, at: string, actor: string, via: string, action: string, game_id: string | null, target: string | null, changed: string[] }
+
+export function AuditPage () {
+  return (
+    <>
+      <h1>Audit log</h1>
+      <p class='muted'>Every change made by an operator token, the command line or the service itself, newest first. Secrets are masked.</p>
+      <AuditList />
+    </>
+  )
+}
+
+/** The audit log, everyone's or one game's, narrowed by action and actor, page by page. */
+export function AuditList ({ gameId }: { gameId?: string }) {
+  const [action, setAction] = useState('')
+  const [actor, setActor] = useState('')
+  const [entries, setEntries] = useState<AuditEntry[]>([])
+  const [cursor, setCursor] = useState<string | null>(null)
+  const path = gameId === undefined ? '/admin/audit' : gamePath(gameId, '/audit')
+  const page = (next: string | null): string => withQuery(path, { action, actor, limit: 50, cursor: next })
+  const list = useRead(async () => {
+    const first = await api<{ items: AuditEntry[], next_cursor: string | null }>('GET', page(null))
+    setEntries(first.items)
+    setCursor(first.next_cursor)
+    return first
+  }, [path, action, actor])
+  async function more (): Promise<void> {
+    const next = await api<{ items: AuditEntry[], next_cursor: string | null }>('GET', page(cursor))
+    setEntries([...entries, ...next.items])
+    setCursor(next.next_cursor)
+  }
+  return (
+    <section aria-label='Audit entries'>
+      <form class='toolbar' onSubmit={event => { event.preventDefault() }}>
+        <div class='field'>
+          <label for='audit-action'>Action</label>
+          <input id='audit-action' placeholder='game.update, or key.' value={action} onChange={event => { setAction(event.currentTarget.value.trim()) }} aria-describedby='audit-action-hint' />
+          <small id='audit-action-hint' class='hint'>An action, or a kind of record ending with a dot.</small>
+        </div>
+        <div class='field'>
+          <label for='audit-actor'>Actor</label>
+          <input id='audit-actor' placeholder="a token's name, cli:…" value={actor} onChange={event => { setActor(event.currentTarget.value.trim()) }} />
+        </div>
+      </form>
+      <Problem text={list.problem} />
+      {entries.length === 0 && !list.loading && list.problem === null && <p>Nothing recorded{action === '' && actor === '' ? ' yet' : ' that matches'}.</p>}
+      {entries.length > 0 && (
+        <TableBox label='Audit entries'>
+          <table id='audit-table'>
+            <thead><tr><th scope='col'>When</th><th scope='col'>Who</th><th scope='col'>What</th>{gameId === undefined && <th scope='col'>Game</th>}<th scope='col'>Record</th><th scope='col'>Changed</th></tr></thead>
+            <tbody>
+              {entries.map(entry => (
+                <tr key={entry.audit_id}>
+                  <td>{formatTime(entry.at)}</td>
+                  <td>{entry.actor} <span class='muted'>({entry.via})</span></td>
+                  <th scope='row'><code>{entry.action}</code></th>
+                  {gameId === undefined && <td>{entry.game_id === null ? '' : <a href={`#/games/${encodeURIComponent(entry.game_id)}`}>{entry.game_id}</a>}</td>}
+                  <td>{entry.target ?? '—'}</td>
+                  <td>{entry.changed.join(', ')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableBox>
+      )}
+      <More cursor={cursor} loading={list.loading} onMore={() => { void more() }} />
+    </section>
+  )
+}

@@ -1,0 +1,140 @@
+import { useState } from 'preact/hooks'
+import { api, gamePath, withQuery } from '../api.js'
+import { Confirm, More, Notice, Problem, TableBox, WriteButton, formatTime, useRead, useWrite } from '../ui.js'
+import type { GameRecord } from './game.js'
+
+interface Entry { rank: number | null, player_name: string, best_score: number, created_at: string, meta: string | null, hidden: boolean, hidden_user: boolean }
+interface Page { items: Entry[], next_cursor: string | null, total?: number }
+interface Around { total: number, player: { player_name: string, best_score: number | null, rank: number | null }, items: Array<{ rank: number, player_name: string, score: number, created_at: string }> }
+interface Seasons { season_id: number, items: Array<{ season_id: number, started_at: string, ended_at: string | null }> }
+
+/** Which board: the all-time one (this season or an archived one) or a calendar period. */
+interface Choice { period?: string, period_id?: string, season_id?: number }
+
+/** A board of the game: page by page or by name, around a player; hide, show, delete. */
+export function BoardTab ({ game }: { game: GameRecord }) {
+  const [choice, setChoice] = useState<Choice>({})
+  const [prefix, setPrefix] = useState('')
+  const [entries, setEntries] = useState<Entry[]>([])
+  const [cursor, setCursor] = useState<string | null>(null)
+  const [aroundName, setAroundName] = useState('')
+  const [around, setAround] = useState<Around | null>(null)
+  const [deleting, setDeleting] = useState<string | null>(null)
+  const seasons = useRead(async () => await api<Seasons>('GET', gamePath(game.game_id, '/seasons')), [game.game_id])
+  const write = useWrite()
+  const listing = (more: string | null): string => withQuery(gamePath(game.game_id, '/players'), { ...choice, prefix, limit: 50, cursor: more })
+  const board = useRead(async () => {
+    const page = await api<Page>('GET', listing(null))
+    setEntries(page.items)
+    setCursor(page.next_cursor)
+    return page
+  }, [game.game_id, JSON.stringify(choice), prefix])
+
+  async function more (): Promise<void> {
+    const page = await api<Page>('GET', listing(cursor))
+    setEntries([...entries, ...page.items])
+    setCursor(page.next_cursor)
+  }
+  const playerPath = (name: string): string => withQuery(gamePath(game.game_id, '/player'), { player_name: name })
+  async function setHidden (entry: Entry, hidden: boolean): Promise<void> {
+    if (await write.run(async () => await api('PATCH', playerPath(entry.player_name), { hidden }), `${entry.player_name} is ${hidden ? 'hidden' : 'shown again'}.`)) board.reload()
+  }
+  async function remove (name: string): Promise<void> {
+    if (await write.run(async () => await api('DELETE', playerPath(name)), `${name}'s entry is deleted.`)) board.reload()
+    setDeleting(null)
+  }
+  async function findAround (event: Event): Promise<void> {
+    event.preventDefault()
+    await write.run(async () => { setAround(await api<Around>('GET', withQuery(gamePath(game.game_id, '/around'), { ...choice, player_name: aroundName.trim(), before: 5, after: 5 }))) }, '')
+  }
+
+  const boardValue = choice.period !== undefined ? `period:${choice.period}` : choice.season_id !== undefined ? `season:${choice.season_id}` : 'all'
+  function chooseBoard (value: string): void {
+    const [kind, id] = value.split(':')
+    setAround(null)
+    if (kind === 'period') setChoice({ period: id })
+    else if (kind === 'season') setChoice({ season_id: Number(id) })
+    else setChoice({})
+  }
+  const archives = (seasons.data?.items ?? []).filter(season => season.ended_at !== null).reverse()
+
+  return (
+    <>
+      <form class='toolbar' onSubmit={event => { event.preventDefault() }}>
+        <div class='field'>
+          <label for='board-choice'>Board</label>
+          <select id='board-choice' value={boardValue} onChange={event => { chooseBoard(event.currentTarget.value) }}>
+            <option value='all'>All-time (season {game.season})</option>
+            {game.periods.map(kind => <option key={kind} value={`period:${kind}`}>{kind[0]!.toUpperCase() + kind.slice(1)} (current)</option>)}
+            {archives.map(season => <option key={season.season_id} value={`season:${season.season_id}`}>Season {season.season_id} (archive, ended {formatTime(season.ended_at)})</option>)}
+          </select>
+        </div>
+        {choice.period !== undefined && (
+          <div class='field'>
+            <label for='period-id'>Past period</label>
+            <input id='period-id' placeholder={choice.period === 'daily' ? '2026-11-23' : choice.period === 'weekly' ? '2026-W48' : '2026-11'} value={choice.period_id ?? ''} onChange={event => { const value = event.currentTarget.value.trim(); setChoice({ period: choice.period, ...(value === '' ? {} : { period_id: value }) }) }} aria-describedby='period-id-hint' />
+            <small id='period-id-hint' class='hint'>Empty for the current one.</small>
+          </div>
+        )}
+        <div class='field'>
+          <label for='board-search'>Player name begins with</label>
+          <input id='board-search' type='search' maxLength={30} value={prefix} onChange={event => { setPrefix(event.currentTarget.value.trim()) }} />
+        </div>
+      </form>
+      <form class='toolbar' onSubmit={findAround}>
+        <div class='field'>
+          <label for='around-name'>Around a player</label>
+          <input id='around-name' maxLength={30} value={aroundName} onInput={event => { setAroundName(event.currentTarget.value) }} required />
+        </div>
+        <div class='actions'><button type='submit' class='button secondary'>Show around</button></div>
+      </form>
+      <Problem text={board.problem ?? write.problem} />
+      <Notice text={write.notice} />
+      {around !== null && (
+        <section class='card' aria-labelledby='around-title'>
+          <h2 id='around-title'>Around {around.player.player_name}</h2>
+          {around.player.rank === null
+            ? <p>{around.player.player_name} has no visible entry on this board.</p>
+            : (
+              <TableBox label={`Around ${around.player.player_name}`}>
+                <table>
+                  <thead><tr><th scope='col' class='number'>Rank</th><th scope='col'>Player</th><th scope='col' class='number'>Score</th></tr></thead>
+                  <tbody>{around.items.map(item => <tr key={item.player_name} class={item.player_name === around.player.player_name ? 'mark' : undefined}><td class='number'>{item.rank}</td><td>{item.player_name}</td><td class='number'>{item.score}</td></tr>)}</tbody>
+                </table>
+              </TableBox>)}
+          <button type='button' class='button secondary' onClick={() => { setAround(null) }}>Close</button>
+        </section>
+      )}
+      {board.data?.total !== undefined && <p class='muted'>{board.data.total} visible players{prefix === '' ? '' : `; showing names that begin with “${prefix}”`}.</p>}
+      {entries.length === 0 && !board.loading && board.problem === null && <p>No entries{prefix === '' ? ' on this board yet' : ' with that name'}.</p>}
+      {entries.length > 0 && (
+        <TableBox label='Board entries'>
+          <table id='board-table'>
+            <thead><tr><th scope='col' class='number'>Rank</th><th scope='col'>Player</th><th scope='col' class='number'>Best</th><th scope='col'>Reached</th><th scope='col'>Meta</th><th scope='col'><span class='visually-hidden'>Actions</span></th></tr></thead>
+            <tbody>
+              {entries.map(entry => (
+                <tr key={entry.player_name} class={entry.rank === null ? 'hidden-entry' : undefined}>
+                  <td class='number'>{entry.rank ?? <span class='badge waiting' title={entry.hidden_user ? 'Hidden as a user, on every game' : 'Hidden on this game'}>hidden</span>}</td>
+                  <th scope='row'>{entry.player_name}</th>
+                  <td class='number'>{entry.best_score}</td>
+                  <td>{formatTime(entry.created_at)}</td>
+                  <td class='meta'>{entry.meta === null ? '' : <code>{entry.meta}</code>}</td>
+                  <td class='row-actions'>
+                    {entry.hidden
+                      ? <WriteButton kind='secondary' busy={write.busy} onClick={() => { void setHidden(entry, false) }} label={`Show ${entry.player_name}`}>Show</WriteButton>
+                      : <WriteButton kind='secondary' busy={write.busy} onClick={() => { void setHidden(entry, true) }} label={`Hide ${entry.player_name}`}>Hide</WriteButton>}
+                    <WriteButton kind='danger' busy={write.busy} onClick={() => { setDeleting(entry.player_name) }} label={`Delete ${entry.player_name}`}>Delete</WriteButton>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableBox>
+      )}
+      <More cursor={cursor} loading={board.loading} onMore={() => { void more() }} />
+      <Confirm open={deleting !== null} title={`Delete ${deleting ?? ''}'s entry?`} confirm='Delete the entry' busy={write.busy} onCancel={() => { setDeleting(null) }} onConfirm={() => { void remove(deleting!) }}>
+        <p>The entry leaves every board of this game, periods and archives included. A submit signed before now cannot bring it back. This cannot be undone.</p>
+      </Confirm>
+    </>
+  )
+}

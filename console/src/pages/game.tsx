@@ -1,0 +1,184 @@
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks'
+import { api, gamePath, withQuery } from '../api.js'
+import { ChartBox } from '../charts.js'
+import { followLive } from '../live.js'
+import { Problem, TableBox, formatSeconds, formatTime, useRead } from '../ui.js'
+import { BoardTab } from './board.js'
+import { ReviewTab } from './review.js'
+import { KeysTab } from './keys.js'
+import { WebhooksTab } from './webhooks.js'
+import { SettingsTab } from './settings.js'
+import { AuditList } from './audit.js'
+
+export interface GameRecord {
+  game_id: string,
+  name: string,
+  developer: string | null,
+  approved: boolean,
+  created_at: string
+  max_entries: number,
+  max_meta_bytes: number,
+  order: 'desc' | 'asc',
+  periods: string[],
+  timezone: string,
+  keep_periods: number
+  season: number,
+  season_started_at: string
+  score_min: number | null,
+  score_max: number | null,
+  review_above: number | null,
+  review_below: number | null,
+  review_factor: number | null,
+  notify_top: number
+  entries: number,
+  players: number,
+  rating_avg: number,
+  rating_count: number,
+  playtime_seconds: number
+}
+
+const TABS: Array<[string, string]> = [['overview', 'Overview'], ['board', 'Board'], ['review', 'Review'], ['keys', 'API keys'], ['webhooks', 'Webhooks'], ['settings', 'Settings'], ['audit', 'Audit log']]
+
+/** One game: its tabs, each a page of its own (#/games/<id>/<tab>). */
+export function GamePage ({ gameId, tab }: { gameId: string, tab: string }) {
+  const game = useRead(async () => await api<GameRecord>('GET', gamePath(gameId)), [gameId])
+  const base = `#/games/${encodeURIComponent(gameId)}`
+  const record = game.data
+  return (
+    <>
+      <p class='crumbs'><a href='#/games'>Games</a> / <span>{gameId}</span></p>
+      <h1>{record?.name ?? gameId} {record !== undefined && (record.approved ? <span class='badge ok'>approved</span> : <span class='badge waiting'>waiting for approval</span>)}</h1>
+      <nav class='tabs' aria-label='Game sections'>
+        {TABS.map(([name, label]) => <a key={name} href={`${base}/${name}`} aria-current={tab === name ? 'page' : undefined}>{label}</a>)}
+      </nav>
+      <Problem text={game.problem} />
+      {record !== undefined && (
+        tab === 'board'
+          ? <BoardTab game={record} />
+          : tab === 'review'
+            ? <ReviewTab game={record} />
+            : tab === 'keys'
+              ? <KeysTab game={record} />
+              : tab === 'webhooks'
+                ? <WebhooksTab game={record} />
+                : tab === 'settings'
+                  ? <SettingsTab game={record} onSaved={game.reload} />
+                  : tab === 'audit'
+                    ? <AuditList gameId={record.game_id} />
+                    : <Overview game={record} />
+      )}
+    </>
+  )
+}
+
+interface Stats {
+  minutes: Array<{ at: string, submissions: number }>
+  days: Array<{ day: string, submissions: number, active_players: number, playtime_seconds: number }>
+  ratings: { count: number, items: Array<{ stars: number, count: number }> }
+}
+interface Spread { total: number, min: number | null, max: number | null, items: Array<{ from: number, to: number, count: number }> }
+
+const REFRESH_MS = 30_000
+/** A change on the live board reads the figures again, at most this often. */
+const FOLLOW_MS = 3000
+const shortDay = (day: string): string => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' })
+const shortTime = (iso: string): string => new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+const plain = (value: number): string => Number.isInteger(value) ? String(value) : value.toFixed(1)
+
+/** The game at a glance: its figures, its charts (refreshed every 30 s) and its live top 10. */
+function Overview ({ game }: { game: GameRecord }) {
+  const [turn, setTurn] = useState(0)
+  useEffect(() => {
+    const timer = setInterval(() => { setTurn(n => n + 1) }, REFRESH_MS)
+    return () => { clearInterval(timer) }
+  }, [])
+  // The board changed: the charts follow, a little later and not more often than FOLLOW_MS.
+  const [pending, setPending] = useState(false)
+  const boardChanged = useCallback(() => { setPending(true) }, [])
+  useEffect(() => {
+    if (!pending) return
+    const timer = setTimeout(() => { setPending(false); setTurn(n => n + 1) }, FOLLOW_MS)
+    return () => { clearTimeout(timer) }
+  }, [pending])
+  const stats = useRead(async () => await api<Stats>('GET', withQuery(gamePath(game.game_id, '/stats'), { minutes: 60, days: 30 })), [game.game_id, turn])
+  const spread = useRead(async () => await api<Spread>('GET', withQuery(gamePath(game.game_id, '/stats/scores'), { buckets: 12 })), [game.game_id, turn])
+  const charts = useMemo(() => {
+    const data = stats.data
+    if (data === undefined) return null
+    const submissions = data.minutes.reduce((sum, minute) => sum + minute.submissions, 0)
+    const players = data.days.map(day => day.active_players)
+    const hours = data.days.map(day => Math.round(day.playtime_seconds / 36) / 100)
+    return {
+      minutes: { labels: data.minutes.map(minute => shortTime(minute.at)), values: data.minutes.map(minute => minute.submissions), summary: `${submissions} in the last hour, at most ${Math.max(...data.minutes.map(minute => minute.submissions))} in one minute.` },
+      players: { labels: data.days.map(day => shortDay(day.day)), values: players, summary: `${players.at(-1) ?? 0} today; at most ${Math.max(...players)} in one day of the last 30.` },
+      playtime: { labels: data.days.map(day => shortDay(day.day)), values: hours, summary: `${formatSeconds(data.days.at(-1)?.playtime_seconds ?? 0)} today; ${formatSeconds(data.days.reduce((sum, day) => sum + day.playtime_seconds, 0))} over 30 days.` },
+      ratings: { labels: data.ratings.items.map(item => `${plain(item.stars / 2)}★`), values: data.ratings.items.map(item => item.count), summary: data.ratings.count === 0 ? 'Nobody has rated the game yet.' : `${data.ratings.count} ratings, ${(game.rating_avg / 2).toFixed(2)} stars on average.` }
+    }
+  }, [stats.data])
+  const scores = useMemo(() => {
+    const data = spread.data
+    if (data === undefined) return null
+    return {
+      labels: data.items.map(item => `${plain(item.from)}–${plain(item.to)}`),
+      values: data.items.map(item => item.count),
+      summary: data.total === 0 ? 'The board is empty.' : `${data.total} players, scores from ${data.min ?? ''} to ${data.max ?? ''}.`
+    }
+  }, [spread.data])
+
+  return (
+    <>
+      <dl class='figures'>
+        <div><dt>Players on the board</dt><dd>{game.players}</dd></div>
+        <div><dt>Entries (season {game.season})</dt><dd>{game.entries}</dd></div>
+        <div><dt>Rating</dt><dd>{game.rating_count === 0 ? '—' : `${(game.rating_avg / 2).toFixed(2)} ★`}</dd></div>
+        <div><dt>Play time</dt><dd>{formatSeconds(game.playtime_seconds)}</dd></div>
+      </dl>
+      <LiveTop game={game} onChange={boardChanged} />
+      <Problem text={stats.problem ?? spread.problem} />
+      <div class='charts'>
+        {charts !== null && (
+          <>
+            <ChartBox id='chart-submissions' title='Submissions per minute (last hour)' kind='bar' series={charts.minutes} summary={charts.minutes.summary} />
+            <ChartBox id='chart-players' title='Active players per day (UTC)' kind='line' series={charts.players} summary={charts.players.summary} color='#2b7a4b' />
+            <ChartBox id='chart-playtime' title='Play time per day (hours, UTC)' kind='bar' series={charts.playtime} summary={charts.playtime.summary} unit=' h' color='#8a4fbf' />
+            <ChartBox id='chart-ratings' title='Ratings' kind='bar' series={charts.ratings} summary={charts.ratings.summary} color='#b8621b' />
+          </>
+        )}
+        {scores !== null && <ChartBox id='chart-scores' title='Scores on the board' kind='bar' series={scores} summary={scores.summary} color='#1f7a8c' />}
+      </div>
+    </>
+  )
+}
+
+interface Top { total: number, items: Array<{ rank: number, player_name: string, score: number, created_at: string }> }
+
+/** The top 10 of the all-time board, pushed by the service as it changes. */
+function LiveTop ({ game, onChange }: { game: GameRecord, onChange: () => void }) {
+  const [top, setTop] = useState<Top | null>(null)
+  const [problem, setProblem] = useState<string | null>(null)
+  useEffect(() => {
+    let frames = 0
+    return followLive(withQuery(gamePath(game.game_id, '/live'), { limit: 10 }), next => {
+      setTop(next)
+      if (frames++ > 0) onChange()
+    }, setProblem)
+  }, [game.game_id])
+  return (
+    <section class='card live' aria-labelledby='live-title'>
+      <h2 id='live-title'>Top 10, live <span class='dot' aria-hidden='true' /></h2>
+      <Problem text={problem} />
+      {top !== null && top.items.length === 0 && <p>No scores yet.</p>}
+      {top !== null && top.items.length > 0 && (
+        <TableBox label='Top 10'>
+          <table id='live-top' aria-live='polite'>
+            <thead><tr><th scope='col' class='number'>Rank</th><th scope='col'>Player</th><th scope='col' class='number'>Score</th><th scope='col'>When</th></tr></thead>
+            <tbody>
+              {top.items.map(item => <tr key={item.player_name}><td class='number'>{item.rank}</td><td>{item.player_name}</td><td class='number'>{item.score}</td><td>{formatTime(item.created_at)}</td></tr>)}
+            </tbody>
+          </table>
+        </TableBox>
+      )}
+      {top !== null && <p class='muted small'>{top.total} players on the board.</p>}
+    </section>
+  )
+}

@@ -1,0 +1,58 @@
+import { useState } from 'preact/hooks'
+import { api, gamePath, withQuery } from '../api.js'
+import { Notice, Problem, TableBox, WriteButton, formatTime, useRead, useWrite } from '../ui.js'
+import type { GameRecord } from './game.js'
+
+interface Held { held_id: string, player_name: string, score: number, meta: string | null, submitted_at: string, season_id: number, rule: string, status: string, decided_at: string | null, note: string | null }
+
+const RULES: Record<string, string> = { review_above: 'above the review line', review_below: 'below the review line', review_factor: 'far beyond the best' }
+
+/** Scores held by the game's review rules: approve or reject each in one click. */
+export function ReviewTab ({ game }: { game: GameRecord }) {
+  const [status, setStatus] = useState<'pending' | 'decided'>('pending')
+  const list = useRead(async () => await api<{ total: number, items: Held[] }>('GET', withQuery(gamePath(game.game_id, '/review'), { status, limit: 100 })), [game.game_id, status])
+  const write = useWrite()
+  const rulesSet = game.review_above !== null || game.review_below !== null || game.review_factor !== null
+  async function decide (held: Held, decision: 'approve' | 'reject'): Promise<void> {
+    const done = decision === 'approve' ? `${held.player_name}'s ${held.score} is approved and on the boards.` : `${held.player_name}'s ${held.score} is rejected.`
+    if (await write.run(async () => await api('POST', gamePath(game.game_id, `/review/${encodeURIComponent(held.held_id)}/${decision}`), {}), done)) list.reload()
+  }
+  return (
+    <>
+      {!rulesSet && <p class='muted'>This game holds no scores for review: set a review rule in its settings.</p>}
+      <div class='toolbar' role='group' aria-label='Which held scores'>
+        <button type='button' class='button secondary' aria-pressed={status === 'pending'} onClick={() => { setStatus('pending') }}>Waiting</button>
+        <button type='button' class='button secondary' aria-pressed={status === 'decided'} onClick={() => { setStatus('decided') }}>Decided</button>
+      </div>
+      <Problem text={list.problem ?? write.problem} />
+      <Notice text={write.notice} />
+      {list.data !== undefined && <p class='muted'>{list.data.total} {status === 'pending' ? 'waiting for a decision' : 'decided'}.</p>}
+      {list.data !== undefined && list.data.items.length > 0 && (
+        <TableBox label='Held scores'>
+          <table id='review-table'>
+            <thead><tr><th scope='col'>Player</th><th scope='col' class='number'>Score</th><th scope='col'>Why held</th><th scope='col'>Submitted</th><th scope='col'>{status === 'pending' ? <span class='visually-hidden'>Decide</span> : 'Decision'}</th></tr></thead>
+            <tbody>
+              {list.data.items.map(held => (
+                <tr key={held.held_id}>
+                  <th scope='row'>{held.player_name}</th>
+                  <td class='number'>{held.score}</td>
+                  <td>{RULES[held.rule] ?? held.rule}</td>
+                  <td>{formatTime(held.submitted_at)}</td>
+                  <td class='row-actions'>
+                    {held.status === 'pending'
+                      ? (
+                        <>
+                          <WriteButton busy={write.busy} onClick={() => { void decide(held, 'approve') }} label={`Approve ${held.player_name}'s ${held.score}`}>Approve</WriteButton>
+                          <WriteButton kind='danger' busy={write.busy} onClick={() => { void decide(held, 'reject') }} label={`Reject ${held.player_name}'s ${held.score}`}>Reject</WriteButton>
+                        </>)
+                      : <span>{held.status} {formatTime(held.decided_at)}{held.note === null ? '' : `: ${held.note}`}</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableBox>
+      )}
+    </>
+  )
+}

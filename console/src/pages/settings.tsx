@@ -1,0 +1,113 @@
+import { useState } from 'preact/hooks'
+import { api, gamePath } from '../api.js'
+import { Confirm, Field, Notice, Problem, WriteButton, formatTime, useOperator, useWrite } from '../ui.js'
+import type { GameRecord } from './game.js'
+
+const PERIODS = ['daily', 'weekly', 'monthly'] as const
+/** The settings an empty field clears (null: none). */
+const OPTIONAL_NUMBERS = ['score_min', 'score_max', 'review_above', 'review_below', 'review_factor'] as const
+type Form = Record<string, string | boolean | string[]>
+
+function formOf (game: GameRecord): Form {
+  const form: Form = {
+    name: game.name,
+    developer: game.developer ?? '',
+    approved: game.approved,
+    order: game.order,
+    periods: game.periods,
+    timezone: game.timezone,
+    keep_periods: String(game.keep_periods),
+    max_entries: String(game.max_entries),
+    max_meta_bytes: String(game.max_meta_bytes),
+    notify_top: String(game.notify_top)
+  }
+  for (const name of OPTIONAL_NUMBERS) form[name] = game[name] === null ? '' : String(game[name])
+  return form
+}
+
+/** What changed, as the API takes it: numbers as numbers, an emptied optional number as null. */
+function changesOf (before: Form, after: Form): Record<string, unknown> {
+  const changes: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(after)) {
+    if (JSON.stringify(value) === JSON.stringify(before[name])) continue
+    if (typeof value !== 'string' || ['name', 'developer', 'order', 'timezone'].includes(name)) changes[name] = value
+    else if ((OPTIONAL_NUMBERS as readonly string[]).includes(name) && value.trim() === '') changes[name] = null
+    else changes[name] = Number(value)
+  }
+  return changes
+}
+
+/** Every setting of the game, saved together; closing the season. */
+export function SettingsTab ({ game, onSaved }: { game: GameRecord, onSaved: () => void }) {
+  const [form, setForm] = useState<Form>(() => formOf(game))
+  const [closing, setClosing] = useState(false)
+  const write = useWrite()
+  const viewer = useOperator().role === 'viewer'
+  const set = (name: string, value: string | boolean | string[]): void => { setForm({ ...form, [name]: value }) }
+  const text = (name: string) => ({ id: `setting-${name}`, name, value: form[name] as string, disabled: viewer, onInput: (event: Event) => { set(name, (event.currentTarget as HTMLInputElement).value) } })
+
+  async function save (event: Event): Promise<void> {
+    event.preventDefault()
+    const changes = changesOf(formOf(game), form)
+    if (Object.keys(changes).length === 0) {
+      await write.run(async () => {}, 'Nothing to save: no setting changed.')
+      return
+    }
+    if (await write.run(async () => await api('PATCH', gamePath(game.game_id), changes), `Saved: ${Object.keys(changes).join(', ')}.`)) onSaved()
+  }
+  async function closeSeason (): Promise<void> {
+    if (await write.run(async () => await api('POST', gamePath(game.game_id, '/seasons'), {}), `Season ${game.season} is closed and archived; season ${game.season + 1} begins empty.`)) onSaved()
+    setClosing(false)
+  }
+
+  return (
+    <>
+      <form class='card form-grid' onSubmit={save} aria-labelledby='settings-title'>
+        <h2 id='settings-title' class='wide'>Settings</h2>
+        <Field id='setting-name' label='Name'><input {...text('name')} maxLength={200} required /></Field>
+        <Field id='setting-developer' label='Developer (a username)' hint="Their scores are marked as the developer's."><input {...text('developer')} maxLength={30} aria-describedby='setting-developer-hint' /></Field>
+        <div class='field check wide'>
+          <input id='setting-approved' type='checkbox' checked={form.approved as boolean} disabled={viewer} onChange={event => { set('approved', event.currentTarget.checked) }} />
+          <label for='setting-approved'>Approved: the game's scores count and its page can be played</label>
+        </div>
+        <Field id='setting-order' label='Which scores are better' hint='It cannot change once the game has entries.'>
+          <select id='setting-order' value={form.order as string} disabled={viewer} onChange={event => { set('order', event.currentTarget.value) }} aria-describedby='setting-order-hint'>
+            <option value='desc'>Higher (points)</option>
+            <option value='asc'>Lower (times, strokes)</option>
+          </select>
+        </Field>
+        <fieldset class='field'>
+          <legend>Calendar boards</legend>
+          <div class='checks'>
+            {PERIODS.map(kind => (
+              <span class='check' key={kind}>
+                <input id={`setting-period-${kind}`} type='checkbox' disabled={viewer} checked={(form.periods as string[]).includes(kind)} onChange={event => { set('periods', PERIODS.filter(one => one === kind ? event.currentTarget.checked : (form.periods as string[]).includes(one))) }} />
+                <label for={`setting-period-${kind}`}>{kind}</label>
+              </span>
+            ))}
+          </div>
+        </fieldset>
+        <Field id='setting-timezone' label='Time zone' hint='An IANA zone such as Europe/Paris: periods reset at its midnights.'><input {...text('timezone')} maxLength={64} aria-describedby='setting-timezone-hint' /></Field>
+        <Field id='setting-keep_periods' label='Past periods kept'><input {...text('keep_periods')} type='number' min={0} /></Field>
+        <Field id='setting-score_min' label='Lowest score accepted' hint='Empty: no bound.'><input {...text('score_min')} type='number' aria-describedby='setting-score_min-hint' /></Field>
+        <Field id='setting-score_max' label='Highest score accepted' hint='Empty: no bound.'><input {...text('score_max')} type='number' aria-describedby='setting-score_max-hint' /></Field>
+        <Field id='setting-review_above' label='Hold for review above' hint='Empty: no rule.'><input {...text('review_above')} type='number' aria-describedby='setting-review_above-hint' /></Field>
+        <Field id='setting-review_below' label='Hold for review below' hint='Empty: no rule.'><input {...text('review_below')} type='number' aria-describedby='setting-review_below-hint' /></Field>
+        <Field id='setting-review_factor' label='Hold a score this many times better' hint="Than the player's best or the first place; above 1. Empty: no rule."><input {...text('review_factor')} type='number' min={1} step='any' aria-describedby='setting-review_factor-hint' /></Field>
+        <Field id='setting-notify_top' label='Overtaken events reach rank'><input {...text('notify_top')} type='number' min={1} /></Field>
+        <Field id='setting-max_entries' label='Most players kept'><input {...text('max_entries')} type='number' min={1} /></Field>
+        <Field id='setting-max_meta_bytes' label='Most meta bytes kept'><input {...text('max_meta_bytes')} type='number' min={0} /></Field>
+        <div class='actions wide'><WriteButton type='submit' busy={write.busy}>Save settings</WriteButton></div>
+        <div class='wide'><Problem text={write.problem} /><Notice text={write.notice} /></div>
+      </form>
+      <section class='card' aria-labelledby='season-title'>
+        <h2 id='season-title'>Season {game.season}</h2>
+        <p>Began {formatTime(game.season_started_at)}. Closing it archives the all-time board (still readable) and starts an empty one.</p>
+        <WriteButton kind='danger' busy={write.busy} onClick={() => { setClosing(true) }}>Close season {game.season}</WriteButton>
+      </section>
+      <Confirm open={closing} title={`Close season ${game.season}?`} confirm='Close the season' busy={write.busy} onCancel={() => { setClosing(false) }} onConfirm={() => { void closeSeason() }}>
+        <p>Every player starts again from nothing on the all-time board. The season's board stays readable as an archive.</p>
+      </Confirm>
+    </>
+  )
+}

@@ -1,0 +1,140 @@
+import type { ComponentChildren } from 'preact'
+import { createContext } from 'preact'
+import { useCallback, useContext, useEffect, useState } from 'preact/hooks'
+import { ApiProblem } from './api.js'
+
+/** Who is signed in: the token's name and role. A viewer's write controls are disabled. */
+export interface Operator { name: string, role: 'admin' | 'viewer' }
+export const OperatorContext = createContext<Operator>({ name: '', role: 'viewer' })
+export const useOperator = (): Operator => useContext(OperatorContext)
+export const VIEWER_NOTE = 'A viewer token can look but not change anything.'
+
+/** An error as a sentence, in a live region so screen readers hear it. */
+export function Problem ({ text }: { text: string | null }) {
+  if (text === null) return null
+  return <p class='problem' role='alert'>{text}</p>
+}
+
+export function Notice ({ text }: { text: string | null }) {
+  return <p class='notice' role='status' aria-live='polite'>{text ?? ''}</p>
+}
+
+const sentence = (error: unknown): string => error instanceof ApiProblem ? error.message : 'Something went wrong in the console: reload the page.'
+
+/**
+ * Data read from the API: `reload` reads it again. While loading, `data`
+ * keeps what was there, so pages do not flicker.
+ */
+export function useRead<T> (read: () => Promise<T>, deps: unknown[]): { data: T | undefined, problem: string | null, loading: boolean, reload: () => void } {
+  const [data, setData] = useState<T | undefined>(undefined)
+  const [problem, setProblem] = useState<string | null>(null)
+  const [loading, setLoading] = useState(true)
+  const [turn, setTurn] = useState(0)
+  useEffect(() => {
+    let current = true
+    setLoading(true)
+    read().then(result => {
+      if (!current) return
+      setData(result)
+      setProblem(null)
+    }, (error: unknown) => {
+      if (current) setProblem(sentence(error))
+    }).finally(() => { if (current) setLoading(false) })
+    return () => { current = false }
+  }, [...deps, turn])
+  return { data, problem, loading, reload: useCallback(() => { setTurn(n => n + 1) }, []) }
+}
+
+/**
+ * A write: `run` calls the API, then says what happened (`done`) or why it
+ * failed. Disabled for a viewer.
+ */
+export function useWrite (): { busy: boolean, problem: string | null, notice: string | null, run: (work: () => Promise<unknown>, done: string) => Promise<boolean>, clear: () => void } {
+  const [busy, setBusy] = useState(false)
+  const [problem, setProblem] = useState<string | null>(null)
+  const [notice, setNotice] = useState<string | null>(null)
+  const run = async (work: () => Promise<unknown>, done: string): Promise<boolean> => {
+    setBusy(true)
+    setProblem(null)
+    setNotice(null)
+    try {
+      await work()
+      setNotice(done)
+      return true
+    } catch (error) {
+      setProblem(sentence(error))
+      return false
+    } finally {
+      setBusy(false)
+    }
+  }
+  return { busy, problem, notice, run, clear: () => { setProblem(null); setNotice(null) } }
+}
+
+/** A button that changes something: disabled (with the reason) for a viewer, and while busy. */
+export function WriteButton ({ children, onClick, busy = false, kind = 'primary', type = 'button', label }: { children: ComponentChildren, onClick?: () => void, busy?: boolean, kind?: 'primary' | 'secondary' | 'danger', type?: 'button' | 'submit', label?: string }) {
+  const { role } = useOperator()
+  const viewer = role === 'viewer'
+  return (
+    <button type={type} class={`button ${kind}`} disabled={viewer || busy} title={viewer ? VIEWER_NOTE : undefined} aria-label={label} onClick={onClick}>
+      {children}
+    </button>
+  )
+}
+
+/** A label and its control, one field of a form. */
+export function Field ({ label, hint, children, id }: { label: string, hint?: string, children: ComponentChildren, id: string }) {
+  return (
+    <div class='field'>
+      <label for={id}>{label}</label>
+      {children}
+      {hint !== undefined && <small id={`${id}-hint`} class='hint'>{hint}</small>}
+    </div>
+  )
+}
+
+export function formatSeconds (seconds: number): string {
+  if (seconds < 60) return `${seconds} s`
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min`
+  return `${(seconds / 3600).toFixed(seconds < 36_000 ? 1 : 0)} h`
+}
+
+export function formatTime (iso: string | null | undefined): string {
+  if (iso === null || iso === undefined) return '—'
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+}
+
+/** A wide table scrolls inside its own box on a phone, never the page. */
+export function TableBox ({ children, label }: { children: ComponentChildren, label: string }) {
+  return <div class='table-box' role='region' aria-label={label} tabIndex={0}>{children}</div>
+}
+
+/** "More" for a listing with cursors. */
+export function More ({ cursor, onMore, loading }: { cursor: string | null | undefined, onMore: () => void, loading: boolean }) {
+  if (cursor === null || cursor === undefined) return null
+  return <button type='button' class='button secondary' disabled={loading} onClick={onMore}>More</button>
+}
+
+/** A dialog that asks before something that cannot be undone. */
+export function Confirm ({ open, title, children, confirm, onConfirm, onCancel, busy }: { open: boolean, title: string, children: ComponentChildren, confirm: string, onConfirm: () => void, onCancel: () => void, busy: boolean }) {
+  useEffect(() => {
+    if (!open) return
+    const onKey = (event: KeyboardEvent): void => { if (event.key === 'Escape') onCancel() }
+    window.addEventListener('keydown', onKey)
+    return () => { window.removeEventListener('keydown', onKey) }
+  }, [open])
+  if (!open) return null
+  return (
+    <div class='backdrop'>
+      <div class='dialog' role='alertdialog' aria-modal='true' aria-labelledby='confirm-title'>
+        <h2 id='confirm-title'>{title}</h2>
+        {children}
+        <div class='actions'>
+          <button type='button' class='button secondary' onClick={onCancel} autoFocus>Cancel</button>
+          <WriteButton kind='danger' busy={busy} onClick={onConfirm}>{confirm}</WriteButton>
+        </div>
+      </div>
+    </div>
+  )
+}
