@@ -18,7 +18,7 @@ import { listeningApp } from './helpers/listening.js'
 
 const ADMIN = 'console-admin-token-0123456789abcdef'
 const VIEWER = 'console-viewer-token-0123456789abcde'
-const { app, baseUrl } = await listeningApp(t, { ADMIN_TOKENS: `ana:admin:${ADMIN},eve:viewer:${VIEWER}`, RATE_LIMIT_MAX: '1000000' })
+const { baseUrl } = await listeningApp(t, { ADMIN_TOKENS: `ana:admin:${ADMIN},eve:viewer:${VIEWER}`, RATE_LIMIT_MAX: '1000000' })
 const folder = screenshotFolder(t)
 const browser = await launchBrowser(t)
 
@@ -37,9 +37,9 @@ async function signedIn (token: string, viewport: { width: number, height: numbe
 }
 
 async function submitSigned (apiKey: string, secret: string, gameId: string, player: string, score: number): Promise<any> {
-  const fields: Record<string, string> = { api_key: apiKey, game_id: gameId, player_name: player, score: String(score), ts: String(Math.floor(Date.now() / 1000)) }
-  fields.sign = computeSignature(secret, fields)
-  return await (await fetch(`${baseUrl}/api/rank?action=submit`, { method: 'POST', body: new URLSearchParams(fields) })).json()
+  const fields = { api_key: apiKey, game_id: gameId, player_name: player, score: String(score), ts: String(Math.floor(Date.now() / 1000)) }
+  const body = new URLSearchParams({ ...fields, sign: computeSignature(secret, fields) })
+  return await (await fetch(`${baseUrl}/api/rank?action=submit`, { method: 'POST', body })).json()
 }
 
 /** How many pixels of a canvas are drawn in roughly the given colour. */
@@ -71,8 +71,8 @@ async function lowContrast (page: Page): Promise<string[]> {
       return [255, 255, 255]
     }
     const failures: string[] = []
-    for (const element of document.querySelectorAll('body *')) {
-      const own = [...element.childNodes].some(node => node.nodeType === Node.TEXT_NODE && (node.textContent ?? '').trim() !== '')
+    for (const element of Array.from(document.querySelectorAll('body *'))) {
+      const own = Array.from(element.childNodes).some(node => node.nodeType === Node.TEXT_NODE && (node.textContent ?? '').trim() !== '')
       const style = getComputedStyle(element)
       if (!own || style.visibility === 'hidden' || style.display === 'none' || (element as HTMLElement).offsetParent === null) continue
       const [fore, back] = [luminance(parse(style.color)), luminance(background(element))]
