@@ -86,7 +86,8 @@ function printWelcome ({ app: fastify, config, managedRedis }: Service, demo: De
     `Ranking service (development) at ${baseUrl}`,
     `  Redis:        ${managedRedis === undefined ? 'REDIS_URL' : `managed redis-server, data in ${config.dataDir}`}`,
     `  Admin token:  ${config.adminToken === undefined ? '(none: set ADMIN_TOKEN to enable /admin)' : config.adminToken}${generatedToken ? '   (generated for this run; set ADMIN_TOKEN to choose one)' : ''}`,
-    `  API docs:     ${baseUrl}/docs`
+    `  API docs:     ${baseUrl}/docs`,
+    `  Console:      ${baseUrl}/console/   (sign in with an operator token)`
   ]
   const examples = config.adminToken === undefined ? [] : ['For the README examples, paste this line into another terminal:', '', readmeExports(baseUrl, config.adminToken), '']
   if (demo === undefined) {
