@@ -36,6 +36,14 @@ t.test('the CLI does what the admin API does, against the same Redis', async t =
   const game = { gameId: 'cli_game', apiKey, apiSecret }
   t.same(dataOf(await submit(app, game, { player: 'p', score: 3 })), { score: 3, improved: true, best_score: 3, rank: 1 })
 
+  // The console's charts, from the box.
+  const stats = await cli(env, 'games', 'stats', 'cli_game', '--minutes', '5', '--days', '2')
+  t.equal(stats.code, 0, stats.err)
+  t.match(JSON.parse(stats.out), { game_id: 'cli_game', minutes: Array, days: [{}, { submissions: 1, active_players: 1 }] })
+  t.equal(JSON.parse(stats.out).minutes.length, 5)
+  t.match(JSON.parse((await cli(env, 'games', 'scores', 'cli_game', '--buckets', '4')).out), { total: 1, min: 3, max: 3, items: [{ from: 3, to: 3, count: 1 }] })
+  t.match(await cli(env, 'games', 'stats', 'cli_game', '--days', '0'), { code: 1, err: /^error invalid_param: Parameter "days"/ })
+
   const revokedKey = await cli(env, 'keys', 'revoke', apiKey)
   t.equal(revokedKey.code, 0)
   t.same(Object.keys(JSON.parse(revokedKey.out)).sort(), ['api_key', 'created_at', 'game_id', 'revoked'])

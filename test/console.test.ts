@@ -6,6 +6,7 @@ import { computeSignature } from '../src/http/signature.js'
 import { CONSOLE_FILES } from '../src/http/routes/console.js'
 import { VIEWPORTS, launchBrowser, screenshotFolder, watchedPage } from './helpers/browser.js'
 import { listeningApp } from './helpers/listening.js'
+import { startReceiver } from './helpers/receiver.js'
 
 /*
  * The operator console (issue 16, docs/console.md) in real headless
@@ -18,7 +19,7 @@ import { listeningApp } from './helpers/listening.js'
 
 const ADMIN = 'console-admin-token-0123456789abcdef'
 const VIEWER = 'console-viewer-token-0123456789abcde'
-const { baseUrl } = await listeningApp(t, { ADMIN_TOKENS: `ana:admin:${ADMIN},eve:viewer:${VIEWER}`, RATE_LIMIT_MAX: '1000000' })
+const { baseUrl } = await listeningApp(t, { ADMIN_TOKENS: `ana:admin:${ADMIN},eve:viewer:${VIEWER}`, RATE_LIMIT_MAX: '1000000', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '50' })
 const folder = screenshotFolder(t)
 const browser = await launchBrowser(t)
 
@@ -84,6 +85,26 @@ async function lowContrast (page: Page): Promise<string[]> {
     return failures
   })
 }
+
+t.test('the console is served as built: its policy, caching, and not_found for what is not there', async t => {
+  const redirect = await fetch(`${baseUrl}/console`, { redirect: 'manual' })
+  t.equal(redirect.status, 302)
+  t.equal(redirect.headers.get('location'), '/console/')
+  const page = await fetch(`${baseUrl}/console/`)
+  t.equal(page.status, 200)
+  const html = await page.text()
+  t.match(html, /<title>Ranking console<\/title>/)
+  t.equal(page.headers.get('cache-control'), 'no-store', 'the page is read afresh: it names the current bundle')
+  t.match(page.headers.get('content-security-policy'), /script-src 'self';.*connect-src 'self'.*frame-ancestors 'none'/, 'own scripts only, this origin only, framed by nothing')
+  t.notMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, 'no inline script')
+  const bundle = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)?.[1]
+  t.ok(bundle !== undefined, 'the bundle is named in the page')
+  const asset = await fetch(`${baseUrl}${bundle ?? ''}`)
+  t.equal(asset.status, 200)
+  t.equal(asset.headers.get('cache-control'), 'public, max-age=31536000, immutable', 'a bundle is named by its content: cached for good')
+  t.same(await (await fetch(`${baseUrl}/console/assets/nothing.js`)).json(), { ok: false, error: 'not_found', message: 'No such route.' })
+  t.same(await (await fetch(`${baseUrl}/console/..%2f..%2fpackage.json`)).json(), { ok: false, error: 'not_found', message: 'No such route.' }, 'nothing outside the build')
+})
 
 t.test('an operator signs in, makes a game, a key and a score, watches it live, hides it and approves a held one', async t => {
   const { page, problems, urls, context } = await signedIn(ADMIN)
@@ -173,6 +194,35 @@ t.test('an operator signs in, makes a game, a key and a score, watches it live, 
   t.same(problems, [], 'no script errors, nothing blocked by the page\'s policy')
   t.same(urls.filter(url => url.includes(ADMIN)), [], 'the token is in no URL')
   t.same(await lowContrast(page), [], 'text is readable (WCAG AA contrast)')
+})
+
+t.test('webhooks: add one, send a test event, read the delivery log, send it again', async t => {
+  const receiver = await startReceiver()
+  t.teardown(receiver.close)
+  const { page, context, problems } = await signedIn(ADMIN)
+  t.teardown(async () => { await context.close() })
+  await page.goto(`${baseUrl}/console/#/games/space_race/webhooks`)
+  await page.getByText('Add a webhook').click()
+  await page.getByLabel('Receiver URL').fill(receiver.url)
+  await page.getByLabel('What it is for (optional)').fill('scores to the studio')
+  await page.getByLabel('score.best').check()
+  await page.getByRole('button', { name: 'Add webhook' }).click()
+  t.match(await page.locator('#webhook-secret').innerText(), /^whsec_/, 'the signing secret, shown once')
+  await page.getByRole('button', { name: 'Send a test event' }).click()
+  await receiver.waitForAccepted(1)
+  t.match(JSON.parse(receiver.accepted()[0]!.body), { type: 'webhook.test' }, 'the receiver got the test event')
+  await page.getByRole('button', { name: 'Deliveries' }).click()
+  const delivered = page.locator('.deliveries tr', { hasText: 'webhook.test' })
+  for (let i = 0; i < 50 && await delivered.locator('.badge', { hasText: 'delivered' }).count() === 0; i++) {
+    await page.getByRole('button', { name: 'Refresh' }).click()
+    await page.waitForTimeout(100)
+  }
+  t.equal(await delivered.locator('.badge').innerText(), 'delivered', 'the log says delivered')
+  await page.getByRole('button', { name: 'Send webhook.test again' }).click()
+  await page.getByText('It is sent again, from now.').waitFor()
+  const again = await receiver.waitForAccepted(2)
+  t.equal(again[1]!.headers['webhook-id'], again[0]!.headers['webhook-id'], 'the same message, sent again')
+  t.same(problems, [])
 })
 
 t.test('users: create one, hide one, erase one after typing the name', async t => {

@@ -26,6 +26,11 @@ export const USAGE = `Usage: npm run cli -- <command> [arguments] [--flag value 
 Listings (--limit N, from 1 to 100; --cursor C goes on from the next_cursor a page printed):
   games list [--prefix P] [--approved true|false]
   games get <game_id>                   the game and its figures (entries, players, ratings, play time)
+  games stats <game_id> [--minutes N] [--days N]
+                                        submissions per minute, per UTC day with active players and
+                                        play time, and the ratings by value (the console's charts)
+  games scores <game_id> [--buckets N] [--period KIND] [--period_id ID] [--season_id N]
+                                        how the board's scores spread over equal ranges
   keys list <game_id> [--revoked true|false]
   keys get <api_key>
   users list [--prefix P] [--hidden true|false] [--is_admin true|false]
@@ -168,6 +173,8 @@ function argument (args: string[], index: number, name: string): string {
 const COMMANDS: Record<string, Command> = {
   'games list': async (admin, _args, flags) => await admin.listGames(fieldsOf(flags)),
   'games get': async (admin, args) => await admin.game(argument(args, 0, 'game_id')),
+  'games stats': async (admin, args, flags) => await admin.stats(argument(args, 0, 'game_id'), fieldsOf(flags)),
+  'games scores': async (admin, args, flags) => await admin.scoreStats(argument(args, 0, 'game_id'), fieldsOf(flags)),
   'keys list': async (admin, args, flags) => await admin.listKeys(argument(args, 0, 'game_id'), fieldsOf(flags)),
   'keys get': async (admin, args) => await admin.key(argument(args, 0, 'api_key')),
   'users list': async (admin, _args, flags) => await admin.listUsers(fieldsOf(flags)),
@@ -295,6 +302,9 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
         'password-stdin': { type: 'boolean' },
         is_admin: { type: 'string' },
         hidden: { type: 'string' },
+        minutes: { type: 'string' },
+        days: { type: 'string' },
+        buckets: { type: 'string' },
         help: { type: 'boolean', short: 'h' }
       }
     })
