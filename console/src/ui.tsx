@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact'
 import { createContext } from 'preact'
 import { useCallback, useContext, useEffect, useState } from 'preact/hooks'
-import { ApiProblem } from './api.js'
+import { ApiProblem, api } from './api.js'
 
 /** Who is signed in: the token's name and role. A viewer's write controls are disabled. */
 export interface Operator { name: string, role: 'admin' | 'viewer' }
@@ -43,6 +43,31 @@ export function useRead<T> (read: () => Promise<T>, deps: unknown[]): { data: T 
     return () => { current = false }
   }, [...deps, turn])
   return { data, problem, loading, reload: useCallback(() => { setTurn(n => n + 1) }, []) }
+}
+
+/**
+ * A listing with cursors (docs/interface.md#listings): the first page read
+ * whenever `deps` change (`first`: its whole answer), and `more` appending
+ * the next one. A page that fails says so like any read.
+ */
+export function usePaged<T, Extra = object> (pageUrl: (cursor: string | null) => string, deps: unknown[]): { items: T[], first: (Extra & { items: T[] }) | undefined, cursor: string | null, more: () => void, problem: string | null, loading: boolean, reload: () => void } {
+  const [items, setItems] = useState<T[]>([])
+  const [cursor, setCursor] = useState<string | null>(null)
+  const [moreProblem, setMoreProblem] = useState<string | null>(null)
+  const first = useRead(async () => {
+    const page = await api<Extra & { items: T[], next_cursor: string | null }>('GET', pageUrl(null))
+    setItems(page.items)
+    setCursor(page.next_cursor)
+    setMoreProblem(null)
+    return page
+  }, deps)
+  const more = (): void => {
+    api<{ items: T[], next_cursor: string | null }>('GET', pageUrl(cursor)).then(page => {
+      setItems(previous => [...previous, ...page.items])
+      setCursor(page.next_cursor)
+    }, (error: unknown) => { setMoreProblem(sentence(error)) })
+  }
+  return { items, first: first.data, cursor, more, problem: first.problem ?? moreProblem, loading: first.loading, reload: first.reload }
 }
 
 /**
@@ -111,9 +136,9 @@ export function TableBox ({ children, label }: { children: ComponentChildren, la
 }
 
 /** "More" for a listing with cursors. */
-export function More ({ cursor, onMore, loading }: { cursor: string | null | undefined, onMore: () => void, loading: boolean }) {
-  if (cursor === null || cursor === undefined) return null
-  return <button type='button' class='button secondary' disabled={loading} onClick={onMore}>More</button>
+export function More ({ paged }: { paged: { cursor: string | null, more: () => void, loading: boolean } }) {
+  if (paged.cursor === null) return null
+  return <button type='button' class='button secondary' disabled={paged.loading} onClick={paged.more}>More</button>
 }
 
 /** A dialog that asks before something that cannot be undone. */

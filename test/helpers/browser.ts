@@ -34,6 +34,8 @@ export const VIEWPORTS = [['desktop', { width: 1280, height: 800 }], ['phone', {
  */
 export async function watchedPage (browser: Awaited<ReturnType<typeof launchBrowser>>, viewport: { width: number, height: number }) {
   const context = await browser.newContext({ viewport })
+  // A step that cannot happen fails in 15 s and names itself, well before the file's timeout.
+  context.setDefaultTimeout(15_000)
   const page = await context.newPage()
   const problems: string[] = []
   page.on('pageerror', error => { problems.push(error.message) })

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
-import { api, gamePath, withQuery } from '../api.js'
-import { More, Problem, TableBox, formatTime, useRead } from '../ui.js'
+import { gamePath, withQuery } from '../api.js'
+import { More, Problem, TableBox, formatTime, usePaged } from '../ui.js'
 
 interface AuditEntry { audit_id: string, at: string, actor: string, via: string, action: string, game_id: string | null, target: string | null, changed: string[] }
 
@@ -18,21 +18,9 @@ export function AuditPage () {
 export function AuditList ({ gameId }: { gameId?: string }) {
   const [action, setAction] = useState('')
   const [actor, setActor] = useState('')
-  const [entries, setEntries] = useState<AuditEntry[]>([])
-  const [cursor, setCursor] = useState<string | null>(null)
   const path = gameId === undefined ? '/admin/audit' : gamePath(gameId, '/audit')
-  const page = (next: string | null): string => withQuery(path, { action, actor, limit: 50, cursor: next })
-  const list = useRead(async () => {
-    const first = await api<{ items: AuditEntry[], next_cursor: string | null }>('GET', page(null))
-    setEntries(first.items)
-    setCursor(first.next_cursor)
-    return first
-  }, [path, action, actor])
-  async function more (): Promise<void> {
-    const next = await api<{ items: AuditEntry[], next_cursor: string | null }>('GET', page(cursor))
-    setEntries([...entries, ...next.items])
-    setCursor(next.next_cursor)
-  }
+  const list = usePaged<AuditEntry>(cursor => withQuery(path, { action, actor, limit: 50, cursor }), [path, action, actor])
+  const entries = list.items
   return (
     <section aria-label='Audit entries'>
       <form class='toolbar' onSubmit={event => { event.preventDefault() }}>
@@ -67,7 +55,7 @@ export function AuditList ({ gameId }: { gameId?: string }) {
           </table>
         </TableBox>
       )}
-      <More cursor={cursor} loading={list.loading} onMore={() => { void more() }} />
+      <More paged={list} />
     </section>
   )
 }

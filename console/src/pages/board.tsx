@@ -1,10 +1,9 @@
 import { useState } from 'preact/hooks'
 import { api, gamePath, withQuery } from '../api.js'
-import { Confirm, More, Notice, Problem, TableBox, WriteButton, formatTime, useRead, useWrite } from '../ui.js'
+import { Confirm, More, Notice, Problem, TableBox, WriteButton, formatTime, usePaged, useRead, useWrite } from '../ui.js'
 import type { GameRecord } from './game.js'
 
 interface Entry { rank: number | null, player_name: string, best_score: number, created_at: string, meta: string | null, hidden: boolean, hidden_user: boolean }
-interface Page { items: Entry[], next_cursor: string | null, total?: number }
 interface Around { total: number, player: { player_name: string, best_score: number | null, rank: number | null }, items: Array<{ rank: number, player_name: string, score: number, created_at: string }> }
 interface Seasons { season_id: number, items: Array<{ season_id: number, started_at: string, ended_at: string | null }> }
 
@@ -15,26 +14,14 @@ interface Choice { period?: string, period_id?: string, season_id?: number }
 export function BoardTab ({ game }: { game: GameRecord }) {
   const [choice, setChoice] = useState<Choice>({})
   const [prefix, setPrefix] = useState('')
-  const [entries, setEntries] = useState<Entry[]>([])
-  const [cursor, setCursor] = useState<string | null>(null)
   const [aroundName, setAroundName] = useState('')
   const [around, setAround] = useState<Around | null>(null)
   const [deleting, setDeleting] = useState<string | null>(null)
   const seasons = useRead(async () => await api<Seasons>('GET', gamePath(game.game_id, '/seasons')), [game.game_id])
   const write = useWrite()
-  const listing = (more: string | null): string => withQuery(gamePath(game.game_id, '/players'), { ...choice, prefix, limit: 50, cursor: more })
-  const board = useRead(async () => {
-    const page = await api<Page>('GET', listing(null))
-    setEntries(page.items)
-    setCursor(page.next_cursor)
-    return page
-  }, [game.game_id, JSON.stringify(choice), prefix])
-
-  async function more (): Promise<void> {
-    const page = await api<Page>('GET', listing(cursor))
-    setEntries([...entries, ...page.items])
-    setCursor(page.next_cursor)
-  }
+  // The first page says how many players are visible (not a name search's).
+  const board = usePaged<Entry, { total?: number }>(cursor => withQuery(gamePath(game.game_id, '/players'), { ...choice, prefix, limit: 50, cursor }), [game.game_id, JSON.stringify(choice), prefix])
+  const entries = board.items
   const playerPath = (name: string): string => withQuery(gamePath(game.game_id, '/player'), { player_name: name })
   async function setHidden (entry: Entry, hidden: boolean): Promise<void> {
     if (await write.run(async () => await api('PATCH', playerPath(entry.player_name), { hidden }), `${entry.player_name} is ${hidden ? 'hidden' : 'shown again'}.`)) board.reload()
@@ -105,7 +92,7 @@ export function BoardTab ({ game }: { game: GameRecord }) {
           <button type='button' class='button secondary' onClick={() => { setAround(null) }}>Close</button>
         </section>
       )}
-      {board.data?.total !== undefined && <p class='muted'>{board.data.total} visible players{prefix === '' ? '' : `; showing names that begin with “${prefix}”`}.</p>}
+      {board.first?.total !== undefined && <p class='muted'>{board.first.total} visible players{prefix === '' ? '' : `; showing names that begin with “${prefix}”`}.</p>}
       {entries.length === 0 && !board.loading && board.problem === null && <p>No entries{prefix === '' ? ' on this board yet' : ' with that name'}.</p>}
       {entries.length > 0 && (
         <TableBox label='Board entries'>
@@ -131,7 +118,7 @@ export function BoardTab ({ game }: { game: GameRecord }) {
           </table>
         </TableBox>
       )}
-      <More cursor={cursor} loading={board.loading} onMore={() => { void more() }} />
+      <More paged={board} />
       <Confirm open={deleting !== null} title={`Delete ${deleting ?? ''}'s entry?`} confirm='Delete the entry' busy={write.busy} onCancel={() => { setDeleting(null) }} onConfirm={() => { void remove(deleting!) }}>
         <p>The entry leaves every board of this game, periods and archives included. A submit signed before now cannot bring it back. This cannot be undone.</p>
       </Confirm>

@@ -1,28 +1,15 @@
 import { useState } from 'preact/hooks'
 import { api, gamePath, withQuery } from '../api.js'
-import { Field, More, Notice, Problem, TableBox, WriteButton, formatSeconds, useRead, useWrite } from '../ui.js'
+import { Field, More, Notice, Problem, TableBox, WriteButton, formatSeconds, usePaged, useWrite } from '../ui.js'
 
 interface Game { game_id: string, name: string, approved: boolean, entries: number, players: number, rating_avg: number, rating_count: number, playtime_seconds: number, created_at: string }
 
 /** Every game, with its figures; create one; approve or withdraw in one click. */
 export function GamesPage () {
   const [prefix, setPrefix] = useState('')
-  const [pages, setPages] = useState<Game[][]>([])
-  const [cursor, setCursor] = useState<string | null>(null)
-  const list = useRead(async () => {
-    const page = await api<{ items: Game[], next_cursor: string | null }>('GET', withQuery('/admin/games', { prefix, limit: 50 }))
-    setPages([page.items])
-    setCursor(page.next_cursor)
-    return page
-  }, [prefix])
+  const list = usePaged<Game>(cursor => withQuery('/admin/games', { prefix, limit: 50, cursor }), [prefix])
   const write = useWrite()
-  const games = pages.flat()
-
-  async function more (): Promise<void> {
-    const page = await api<{ items: Game[], next_cursor: string | null }>('GET', withQuery('/admin/games', { prefix, limit: 50, cursor }))
-    setPages([...pages, page.items])
-    setCursor(page.next_cursor)
-  }
+  const games = list.items
 
   async function setApproved (game: Game, approved: boolean): Promise<void> {
     if (await write.run(async () => await api('PATCH', gamePath(game.game_id), { approved }), `${game.game_id} is ${approved ? 'approved' : 'no longer approved'}.`)) list.reload()
@@ -64,7 +51,7 @@ export function GamesPage () {
             </table>
           </TableBox>
         )}
-        <More cursor={cursor} loading={list.loading} onMore={() => { void more() }} />
+        <More paged={list} />
       </section>
     </>
   )

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { api, withQuery } from '../api.js'
-import { Confirm, Field, More, Notice, Problem, TableBox, WriteButton, formatTime, useRead, useWrite } from '../ui.js'
+import { Confirm, Field, More, Notice, Problem, TableBox, WriteButton, formatTime, usePaged, useWrite } from '../ui.js'
 
 interface User { username: string, is_admin: boolean, hidden: boolean, created_at: string }
 type Erased = Record<string, number>
@@ -8,23 +8,12 @@ type Erased = Record<string, number>
 /** The platform's users: create one, hide one on every board, make one an administrator, erase one. */
 export function UsersPage () {
   const [prefix, setPrefix] = useState('')
-  const [users, setUsers] = useState<User[]>([])
-  const [cursor, setCursor] = useState<string | null>(null)
-  const list = useRead(async () => {
-    const page = await api<{ items: User[], next_cursor: string | null }>('GET', withQuery('/admin/users', { prefix, limit: 50 }))
-    setUsers(page.items)
-    setCursor(page.next_cursor)
-    return page
-  }, [prefix])
+  const list = usePaged<User>(cursor => withQuery('/admin/users', { prefix, limit: 50, cursor }), [prefix])
+  const users = list.items
   const write = useWrite()
   const [erasing, setErasing] = useState<User | null>(null)
   const [typed, setTyped] = useState('')
 
-  async function more (): Promise<void> {
-    const page = await api<{ items: User[], next_cursor: string | null }>('GET', withQuery('/admin/users', { prefix, limit: 50, cursor }))
-    setUsers([...users, ...page.items])
-    setCursor(page.next_cursor)
-  }
   async function change (user: User, changes: Partial<User>, done: string): Promise<void> {
     if (await write.run(async () => await api('PATCH', `/admin/users/${encodeURIComponent(user.username)}`, changes), done)) list.reload()
   }
@@ -74,7 +63,7 @@ export function UsersPage () {
             </table>
           </TableBox>
         )}
-        <More cursor={cursor} loading={list.loading} onMore={() => { void more() }} />
+        <More paged={list} />
       </section>
       <Confirm open={erasing !== null} title={`Erase ${erasing?.username ?? ''} everywhere?`} confirm='Erase for good' busy={write.busy || typed !== erasing?.username} onCancel={() => { setErasing(null); setTyped('') }} onConfirm={() => { void erase(erasing!) }}>
         <p>The user, their sessions, and their entries, ratings and play time in every game are deleted. This cannot be undone.</p>
