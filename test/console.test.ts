@@ -235,6 +235,13 @@ t.test('users: create one, hide one, erase one after typing the name', async t =
   await page.locator('#users-table', { hasText: 'bob' }).waitFor()
   await page.getByRole('button', { name: 'Hide bob' }).click()
   await page.getByText('bob is hidden on every board.').waitFor()
+  // The confirmation is a modal dialog: the focus starts on Cancel, Escape closes it, nothing is erased.
+  await page.getByRole('button', { name: 'Erase bob' }).click()
+  await page.getByRole('alertdialog').waitFor()
+  t.equal(await page.evaluate(() => document.activeElement?.textContent), 'Cancel', 'the focus starts on Cancel')
+  await page.keyboard.press('Escape')
+  await page.getByRole('alertdialog').waitFor({ state: 'hidden' })
+  t.equal(await page.locator('#users-table', { hasText: 'bob' }).count(), 1, 'Escape cancels: bob is still there')
   await page.getByRole('button', { name: 'Erase bob' }).click()
   const erase = page.getByRole('button', { name: 'Erase for good' })
   t.ok(await erase.isDisabled(), 'erasing waits for the name to be typed')

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact'
 import { createContext } from 'preact'
-import { useCallback, useContext, useEffect, useState } from 'preact/hooks'
+import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks'
 import { ApiProblem, api } from './api.js'
 
 /** Who is signed in: the token's name and role. A viewer's write controls are disabled. */
@@ -141,25 +141,31 @@ export function More ({ paged }: { paged: { cursor: string | null, more: () => v
   return <button type='button' class='button secondary' disabled={paged.loading} onClick={paged.more}>More</button>
 }
 
-/** A dialog that asks before something that cannot be undone. */
+/**
+ * A dialog that asks before something that cannot be undone: the browser's
+ * modal <dialog>, which keeps the focus inside it, makes the page behind it
+ * inert, and closes on Escape (as Cancel). The focus starts on Cancel.
+ */
 export function Confirm ({ open, title, children, confirm, onConfirm, onCancel, busy }: { open: boolean, title: string, children: ComponentChildren, confirm: string, onConfirm: () => void, onCancel: () => void, busy: boolean }) {
+  const dialog = useRef<HTMLDialogElement>(null)
   useEffect(() => {
-    if (!open) return
-    const onKey = (event: KeyboardEvent): void => { if (event.key === 'Escape') onCancel() }
-    window.addEventListener('keydown', onKey)
-    return () => { window.removeEventListener('keydown', onKey) }
+    const element = dialog.current
+    if (element === null) return
+    if (open && !element.open) element.showModal()
+    if (!open && element.open) element.close()
   }, [open])
-  if (!open) return null
   return (
-    <div class='backdrop'>
-      <div class='dialog' role='alertdialog' aria-modal='true' aria-labelledby='confirm-title'>
-        <h2 id='confirm-title'>{title}</h2>
-        {children}
-        <div class='actions'>
-          <button type='button' class='button secondary' onClick={onCancel} autoFocus>Cancel</button>
-          <WriteButton kind='danger' busy={busy} onClick={onConfirm}>{confirm}</WriteButton>
-        </div>
-      </div>
-    </div>
+    <dialog ref={dialog} class='dialog' role='alertdialog' aria-labelledby='confirm-title' onCancel={event => { event.preventDefault(); onCancel() }}>
+      {open && (
+        <>
+          <h2 id='confirm-title'>{title}</h2>
+          {children}
+          <div class='actions'>
+            <button type='button' class='button secondary' onClick={onCancel} autoFocus>Cancel</button>
+            <WriteButton kind='danger' busy={busy} onClick={onConfirm}>{confirm}</WriteButton>
+          </div>
+        </>
+      )}
+    </dialog>
   )
 }
