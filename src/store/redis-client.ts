@@ -10,6 +10,8 @@ export type RedisClient = Redis | Cluster
  * client keeps reconnecting in the background, so service resumes on its own.
  */
 export const COMMAND_TIMEOUT_MS = 1000
+/** How often a cluster client asks for the slot layout (a failover moves slots). */
+const SLOTS_REFRESH_MS = 1000
 
 export function redisOptions (url: string): RedisOptions & { path?: string } {
   const parsed = new URL(url)
@@ -71,10 +73,9 @@ export async function connectRedis (url: string, timeoutMs: number, watch: (clie
     redisOptions: options,
     enableOfflineQueue: false,
     enableReadyCheck: true,
-    // Slots move on failover: ask for the layout every second, so a
-    // promoted replica is found within about 1 s of its promotion.
     slotsRefreshTimeout: COMMAND_TIMEOUT_MS,
-    slotsRefreshInterval: 1000,
+    // Refreshed by our own timer (below), not ioredis's.
+    slotsRefreshInterval: 0,
     // Retry what Redis refused without running (MOVED, ASK, TRYAGAIN,
     // CLUSTERDOWN), a few times; never a command whose connection dropped
     // (it may have run), which fails at once as `unavailable`.
@@ -84,6 +85,14 @@ export async function connectRedis (url: string, timeoutMs: number, watch: (clie
     clusterRetryStrategy: (attempt: number) => Math.min(attempt * 50, 1000)
   })
   watch(cluster)
+  // Slots move on failover: ask for the layout every second, so a promoted
+  // replica is found within about 1 s of its promotion. Our own unref'd
+  // timer: ioredis's slotsRefreshInterval starts its timer again when a
+  // refresh that was in flight at quit() ends, and then for ever, which
+  // keeps a closed process alive.
+  const refresher = setInterval(() => { if (cluster.status === 'ready') cluster.refreshSlotsCache() }, SLOTS_REFRESH_MS)
+  refresher.unref()
+  cluster.once('end', () => { clearInterval(refresher) })
   try {
     await waitUntilReady(cluster, timeoutMs)
     // The cluster is "ready" once it knows the slots; each master's own
