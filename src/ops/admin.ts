@@ -540,6 +540,11 @@ export function createAdmin ({ records, review, webhooks, events, webhookAllowPr
     return publicKey(key)
   }
 
+  /** The board a listing's query names (BoardQuery), or invalid_param. */
+  function chooseBoard (game: GameRecord, query: { period?: Static<typeof BoardQuery.period>, period_id?: string, season_id?: number }): ReturnType<Leaderboard['choose']> {
+    return leaderboard.choose(game, { period: query.period, periodId: query.period_id, seasonId: query.season_id })
+  }
+
   /** The game read afresh: an operator's change must start from the stored record, not a cached one. */
   async function existingGame (gameId: string): Promise<GameRecord> {
     return await records.game(gameId, { fresh: true }) ?? fail('not_found', 'No such game.')
@@ -619,7 +624,7 @@ export function createAdmin ({ records, review, webhooks, events, webhookAllowPr
       async listEntries (gameId: string, input?: unknown): Promise<ListPage<ListedEntry> & { game_id: string, total?: number }> {
         const query = readInput(schemas.listEntries, input)
         const game = await existingGame(gameId)
-        const { board } = leaderboard.choose(game, { period: query.period, periodId: query.period_id, seasonId: query.season_id })
+        const { board } = chooseBoard(game, query)
         const fields = await boardFields(leaderboard, game, board)
         const sameBoard = (scope: string): void => {
           if (scope !== board.scope) fail('invalid_param', 'Parameter "cursor" is not valid: the board it was made on has changed since (a season closed or a period ended); list it again from the top, or name the board (season_id, period_id).')
@@ -663,7 +668,7 @@ export function createAdmin ({ records, review, webhooks, events, webhookAllowPr
         const query = readInput(schemas.around, input)
         const game = await existingGame(gameId)
         const player = parsePlayerName(query.player_name)
-        const chosen = leaderboard.choose(game, { period: query.period, periodId: query.period_id, seasonId: query.season_id })
+        const chosen = chooseBoard(game, query)
         const { player: standing, total, items, board } = await leaderboard.around(game, chosen, player, query.before ?? AROUND_DEFAULT, query.after ?? AROUND_DEFAULT)
         return { game_id: game.game_id, total, player: standing, items, ...await boardFields(leaderboard, game, board) }
       },
@@ -672,7 +677,7 @@ export function createAdmin ({ records, review, webhooks, events, webhookAllowPr
       async liveTop (gameId: string, input?: unknown) {
         const query = readInput(schemas.liveTop, input)
         const game = await existingGame(gameId)
-        const chosen = leaderboard.choose(game, { period: query.period, periodId: query.period_id, seasonId: query.season_id })
+        const chosen = chooseBoard(game, query)
         const limit = query.limit ?? 20
         const { total, items, board } = await leaderboard.top(game, chosen, 0, limit)
         return { game, chosen, limit, first: { total, items }, board, fields: await boardFields(leaderboard, game, board) }
@@ -682,7 +687,7 @@ export function createAdmin ({ records, review, webhooks, events, webhookAllowPr
       async scoreStats (gameId: string, input?: unknown): Promise<{ game_id: string, total: number, min: number | null, max: number | null, items: ScoreBucket[] }> {
         const query = readInput(schemas.scoreStats, input)
         const game = await existingGame(gameId)
-        const { board } = leaderboard.choose(game, { period: query.period, periodId: query.period_id, seasonId: query.season_id })
+        const { board } = chooseBoard(game, query)
         const spread = await activity.scoreBuckets(keys.board(game.game_id, board.scope), game.order, query.buckets ?? 20)
         return { game_id: game.game_id, ...await boardFields(leaderboard, game, board), total: spread.items.reduce((sum, bucket) => sum + bucket.count, 0), ...spread }
       },
@@ -999,7 +1004,7 @@ export function createAdmin ({ records, review, webhooks, events, webhookAllowPr
       async exportBoard (gameId: string, input?: unknown): Promise<BoardExport> {
         const query = readInput(schemas.exportBoard, input)
         const game = await existingGame(gameId)
-        const { board } = leaderboard.choose(game, { period: query.period, periodId: query.period_id, seasonId: query.season_id })
+        const { board } = chooseBoard(game, query)
         const format = query.format ?? 'ndjson'
         const label = board.period !== undefined ? `${board.period.kind}-${board.period.id}` : `season-${board.seasonId ?? game.season}`
         async function * body (): AsyncGenerator<string> {

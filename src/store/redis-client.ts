@@ -177,13 +177,6 @@ export function checkReplicated (confirmed: unknown, concern: WriteConcern): voi
 }
 
 /**
- * Waits until the writes just made to these keys reach the write concern's
- * replicas (nothing to do when it asks for none). WAIT covers every earlier
- * write of the connection it is sent on, so one WAIT per node suffices: on a
- * cluster it goes to the master of each key's slot (a pipeline with a
- * key-read is routed there), on one server once.
- */
-/**
  * Runs the commands `build` puts on a pipeline in one round trip and returns
  * their results, throwing the first error. On a cluster the commands must
  * share a slot (one game's keys).
@@ -198,6 +191,13 @@ export async function readPipeline (redis: RedisClient, build: (pipeline: Return
   })
 }
 
+/**
+ * Waits until the writes just made to these keys reach the write concern's
+ * replicas (nothing to do when it asks for none). WAIT covers every earlier
+ * write of the connection it is sent on, so one WAIT per node suffices: on a
+ * cluster it goes to the master of each key's slot (a pipeline with a
+ * key-read is routed there), on one server once.
+ */
 export async function confirmWrites (redis: RedisClient, writtenKeys: string[]): Promise<void> {
   const concern = writeConcernOf(redis)
   if (concern.replicas === 0) return
