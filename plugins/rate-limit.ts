@@ -47,6 +47,9 @@ export const ADMIN_FAILURE_LIMIT: Limit = { max: 10, windowMs: 60_000 }
  * so no header can make a long Redis key.
  */
 export function clientAddress (request: FastifyRequest): string {
+  // A client that has already gone has no address (its closed socket forgot
+  // it); what is answered to it goes nowhere, so it is counted as one of its own.
+  if ((request.ip as string | undefined) === undefined) return 'gone'
   if (isIP(request.ip) === 0) return `text-${createHash('sha256').update(request.ip).digest('base64url').slice(0, 16)}`
   return normalizeIP(request.ip, 64)
 }
@@ -207,9 +210,10 @@ export default fp(async (fastify) => {
 
   // A limited route answers with its headers even when the request failed
   // before its turn to be counted (missing_param, not_logged_in, ...): the
-  // counter is read, not incremented.
+  // counter is read, not incremented. Not for a client that has gone
+  // (a body cut off mid-way): nobody reads those headers.
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    if (request.rateLimitApplied || request.routeOptions.config.rateLimitPolicy === undefined) {
+    if (request.rateLimitApplied || request.routeOptions.config.rateLimitPolicy === undefined || request.raw.socket.destroyed) {
       done(null, payload)
       return
     }

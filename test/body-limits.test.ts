@@ -1,8 +1,7 @@
 import { connect } from 'node:net'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { Readable } from 'node:stream'
-import { setTimeout as sleep } from 'node:timers/promises'
+import { Readable, Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import v8 from 'node:v8'
 import vm from 'node:vm'
@@ -11,6 +10,7 @@ import { MULTIPART_FIELDS } from '../plugins/forms.js'
 import { createGame, dataOf, errorOf, multipartBody, submitFields } from './helpers/app.js'
 import { listeningApp } from './helpers/listening.js'
 import { LAST_CHUNK, chunk, rawRequest } from './helpers/raw-http.js'
+import { waitFor } from './helpers/wait.js'
 
 /*
  * Item 1 of the hardening issue: a body limit holds whatever the headers
@@ -20,7 +20,16 @@ import { LAST_CHUNK, chunk, rawRequest } from './helpers/raw-http.js'
  */
 
 const LIMIT = 16384
-const { app, baseUrl } = await listeningApp(t)
+const METRICS_TOKEN = 'body-limits-metrics-token-0123456789'
+/** What the service logs at level error (50) or above: a hostile client is never an error. */
+const errorLines: string[] = []
+const logStream = new Writable({
+  write (line, _encoding, done) {
+    if ((JSON.parse(String(line)) as { level: number }).level >= 50) errorLines.push(String(line).slice(0, 500))
+    done()
+  }
+})
+const { app, baseUrl } = await listeningApp(t, { METRICS_TOKEN, LOG_LEVEL: 'warn' }, { logStream })
 const port = Number(new URL(baseUrl).port)
 const game = await createGame(app)
 const SUBMIT = '/api/rank?action=submit'
@@ -118,8 +127,33 @@ t.test(`more than ${MULTIPART_FIELDS} multipart fields is payload_too_large, how
   t.not(errorOf(await app.inject({ method: 'POST', url: SUBMIT, headers: fitsHeaders, payload: fits })), 'payload_too_large', `${MULTIPART_FIELDS} fields are read`)
 })
 
+interface AttackReport {
+  growthMb: number
+  /** What the hostile client saw (test/helpers/hostile-bodies.mjs). */
+  client: { codes: Record<string, number>, unanswered: number, open: number }
+  /** The answers the service counted for the path meanwhile, by outcome (its own metrics). */
+  answered: Record<string, number>
+  /** Lines the service logged at level error or above meanwhile. */
+  errors: string[]
+  healthy: unknown
+}
+
+/** ranking_requests_total of a route by outcome, from the service's own /metrics. */
+async function outcomes (route: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text()
+  const counts: Record<string, number> = {}
+  for (const line of text.split('\n')) {
+    const outcome = line.startsWith(`ranking_requests_total{route="${route}",`) ? /outcome="([a-z_]+)"/.exec(line)?.[1] : undefined
+    if (outcome !== undefined) counts[outcome] = Number(line.slice(line.lastIndexOf(' ') + 1))
+  }
+  return counts
+}
+
 /** Runs test/helpers/hostile-bodies.mjs against the service and measures this process meanwhile. */
-async function underAttack (mode: 'oversized' | 'stalled', connections: number, path: string): Promise<{ growthMb: number, answers: Record<string, number>, healthy: unknown }> {
+async function underAttack (mode: 'oversized' | 'stalled', connections: number, path: string): Promise<AttackReport> {
+  const route = path.split('?')[0] as string
+  const answeredBefore = await outcomes(route)
+  const errorsBefore = errorLines.length
   v8.setFlagsFromString('--expose-gc')
   const gc = vm.runInNewContext('gc') as () => void
   gc()
@@ -129,32 +163,51 @@ async function underAttack (mode: 'oversized' | 'stalled', connections: number, 
   const sampler = setInterval(() => { peak = Math.max(peak, usage()) }, 10)
   const script = fileURLToPath(new URL('./helpers/hostile-bodies.mjs', import.meta.url))
   const attacker = spawn(process.execPath, [script, String(port), mode, String(connections), path], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const exited = once(attacker, 'exit')
   let output = ''
   attacker.stdout.on('data', (data: Buffer) => { output += String(data) })
-  while (!output.includes('ready\n')) {
-    if (attacker.exitCode !== null) throw new Error('the attacker exited early')
-    await sleep(20)
-  }
-  await sleep(500)
+  await waitFor(() => output.includes('ready\n') || attacker.exitCode !== null, { what: 'every hostile connection has written its body', timeoutMs: 120_000 })
+  if (!output.includes('ready\n')) throw new Error('the attacker exited early')
   // The service answers others while the attack goes on.
   const healthy = await (await fetch(`${baseUrl}/healthz`)).json()
   attacker.stdin.end()
-  await once(attacker, 'exit')
+  await exited
   clearInterval(sampler)
-  const answers = JSON.parse(output.split('\n').filter(line => line.startsWith('{')).pop() ?? '{}')
-  return { growthMb: (peak - before) / 1e6, answers, healthy }
+  const client = JSON.parse(output.split('\n').filter(line => line.startsWith('{')).pop() ?? '{}')
+  // The service counts an answer once it has gone out: every one the client saw, at least.
+  const answeredSince = async (): Promise<Record<string, number>> => {
+    const now = await outcomes(route)
+    return Object.fromEntries(Object.entries(now).map(([outcome, count]) => [outcome, count - (answeredBefore[outcome] ?? 0)]).filter(([, count]) => count !== 0))
+  }
+  const seen = Object.values(client.codes as Record<string, number>).reduce((sum, count) => sum + count, 0)
+  await waitFor(async () => Object.values(await answeredSince()).reduce((sum, count) => sum + count, 0) >= seen, { what: 'the service has counted the answers the client saw' })
+  return { growthMb: (peak - before) / 1e6, client, answered: await answeredSince(), errors: errorLines.slice(errorsBefore), healthy }
 }
 
-t.test('2,000 connections sending the crash report at once: memory stays bounded, the service answers', async t => {
-  const { growthMb, answers, healthy } = await underAttack('oversized', 2000, '/auth/login')
-  t.comment(`peak growth ${growthMb.toFixed(1)} MB; answers ${JSON.stringify(answers)}`)
+t.test('2,000 connections sending the crash report at once: memory stays bounded, the service answers', { timeout: 240_000 }, async t => {
+  const { growthMb, client, answered, errors, healthy } = await underAttack('oversized', 2000, '/auth/login')
+  t.comment(`peak growth ${growthMb.toFixed(1)} MB; the client saw ${JSON.stringify(client)}; the service answered ${JSON.stringify(answered)}`)
   t.same(healthy, { ok: true, data: { redis: 'up' } }, '/healthz answers during the attack')
-  t.equal(answers.payload_too_large, 2000, 'every hostile body was refused at the limit')
+  t.same(Object.keys(client.codes), ['payload_too_large'], 'every answer that reached the client is payload_too_large, and nothing else')
+  t.same(Object.keys(answered), ['payload_too_large'], 'every hostile body the service read was refused at the limit (its own count)')
+  t.ok((answered.payload_too_large ?? 0) >= (client.codes.payload_too_large ?? 0) && (answered.payload_too_large ?? 0) <= 2000, `${answered.payload_too_large ?? 0} refusals: each answer the client saw, at most one per connection`)
+  // Not every connection gets its answer to the client, and that is the
+  // client's side, not the service's: an answer written while the client is
+  // still sending can be lost to the reset that closing a socket with unread
+  // bytes sends (or to the client's own write error, EPIPE); and when 2,000
+  // connections arrive at once, past the listen backlog (511), while this
+  // process is busy, the kernel resets some before the service has accepted
+  // them (seen: up to 350 of 2,000 on a busy 2-core machine, each one absent
+  // from the server's 'connection' events). What must not happen is a
+  // connection the service holds open, or any other answer.
+  t.equal(client.open, 0, 'no connection is left open')
+  t.equal((client.codes.payload_too_large ?? 0) + client.unanswered, 2000, 'each connection was answered or closed')
+  t.same(errors, [], 'nothing logged at level error')
   // Unbounded, this is 2,000 × 3.4 MB; bounded, a few KB of parser state per connection.
   t.ok(growthMb < 200, `peak memory growth ${growthMb.toFixed(1)} MB < 200 MB`)
 })
 
-t.test('2,000 connections holding bodies just under the limit: memory grows by a bounded amount each', async t => {
+t.test('2,000 connections holding bodies just under the limit: memory grows by a bounded amount each', { timeout: 240_000 }, async t => {
   const { growthMb, healthy } = await underAttack('stalled', 2000, SUBMIT)
   t.comment(`peak growth ${growthMb.toFixed(1)} MB`)
   t.same(healthy, { ok: true, data: { redis: 'up' } }, '/healthz answers while 2,000 bodies are held')
@@ -162,10 +215,20 @@ t.test('2,000 connections holding bodies just under the limit: memory grows by a
   t.ok(growthMb < 2000 * 64 * 1024 / 1e6, `peak memory growth ${growthMb.toFixed(1)} MB < 2,000 × 64 KiB`)
 })
 
-t.test('afterwards the service still takes scores', async t => {
+t.test('the 2,000 held connections end: no error is logged for them, and the next submit is stored', { timeout: 60_000 }, async t => {
+  const errorsBefore = errorLines.length
+  // Sent at once, while the service is still busy with the connections the attacker just closed:
+  // it may be answered late, never `unavailable` (the command timeout measures Redis, not this process).
   const response = await app.inject({ method: 'POST', url: SUBMIT, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(submitFields(game, { player: 'after', score: 3 })).toString() })
   t.same(dataOf(response), { score: 3, improved: true, best_score: 3, rank: 2 })
+  // (The test's own keep-alive fetches may keep a few open.)
+  await waitFor(async () => await openConnections() < 10, { what: 'the held connections are closed', timeoutMs: 30_000 })
+  t.same(errorLines.slice(errorsBefore), [], 'a client that leaves mid-body is not an error (no 500, no stack trace)')
 })
+
+async function openConnections (): Promise<number> {
+  return await new Promise((resolve, reject) => { app.server.getConnections((error, count) => { if (error === null) resolve(count); else reject(error) }) })
+}
 
 /** Writes `text` on a fresh connection and reads everything until the server closes it. */
 async function readUntilClosed (port: number, text: string): Promise<string> {

@@ -1,4 +1,5 @@
 import t from 'tap'
+import { COMMAND_TIMEOUT_MS } from '../src/store/redis-client.js'
 import { STOPS_ITS_REDIS, buildTestApp, createGame, dataOf, errorOf, get, submit } from './helpers/app.js'
 
 /** "Within about a second": generous enough for a loaded CI machine, far below a hang. */
@@ -57,4 +58,22 @@ t.test('a Redis that hangs (SIGSTOP) is reported unavailable by the command time
   }
   t.ok(healthy, 'recovers when Redis resumes')
   t.ok(redis.port > 0)
+})
+
+t.test('this process busy past the command timeout does not fail the commands Redis answered meanwhile', async t => {
+  const { app } = await buildTestApp(t)
+  const game = await createGame(app)
+  // Commands sent, then the event loop held past the timeout, as 2,000
+  // client sockets closing at once did on a loaded machine: the replies
+  // arrive within microseconds and wait unread while the timers are due.
+  const replies = [app.redis.ping(), app.redis.incr(`stall-test-${game.gameId}`), app.redis.get(`stall-test-${game.gameId}`)]
+  const until = Date.now() + COMMAND_TIMEOUT_MS + 500
+  while (Date.now() < until) { /* busy, on purpose */ }
+  t.same(await Promise.all(replies), ['PONG', 1, '1'], 'every reply is read, none fails as timed out')
+  // And the whole request: a submit in flight while the loop is held.
+  const pending = submit(app, game, { player: 'stalled', score: 5 })
+  await new Promise(resolve => setImmediate(resolve))
+  const again = Date.now() + COMMAND_TIMEOUT_MS + 500
+  while (Date.now() < again) { /* busy, on purpose */ }
+  t.same(dataOf(await pending), { score: 5, improved: true, best_score: 5, rank: 1 })
 })

@@ -1,4 +1,4 @@
-import { Cluster, Redis, ReplyError, type RedisOptions } from 'ioredis'
+import { Cluster, Command, Redis, ReplyError, type RedisOptions } from 'ioredis'
 
 /** One Redis server, or a Redis Cluster (docs/guide.md, scaling out): the store works on either. */
 export type RedisClient = Redis | Cluster
@@ -12,6 +12,29 @@ export type RedisClient = Redis | Cluster
 export const COMMAND_TIMEOUT_MS = 1000
 /** How often a cluster client asks for the slot layout (a failover moves slots). */
 const SLOTS_REFRESH_MS = 1000
+
+/**
+ * The command timeout measures Redis, not this process. ioredis fails a
+ * command when a timer started as it was sent fires; but in each turn of
+ * Node's event loop timers run before sockets are read, so when this process
+ * itself was busy past the deadline (2,000 client connections closing at
+ * once kept a loaded 2-core machine busy for about a second), the timer fired
+ * while Redis's reply, sent within microseconds, waited unread in the socket,
+ * and a legitimate request was told `unavailable`. So the timer, once fired,
+ * waits one more turn of the loop (setImmediate runs after the loop has read
+ * its sockets) and fails only a command that is still unanswered then.
+ * (ioredis has no option for this; Command.setTimeout is the one place it
+ * arms the timer, for single servers and cluster nodes alike.)
+ */
+interface TimedCommand { isResolved: boolean, reject: (error: Error) => void, _commandTimeoutTimer?: NodeJS.Timeout }
+;(Command.prototype as unknown as { setTimeout: (this: TimedCommand, ms: number) => void }).setTimeout = function (ms) {
+  if (this._commandTimeoutTimer !== undefined) return
+  this._commandTimeoutTimer = setTimeout(() => {
+    setImmediate(() => {
+      if (!this.isResolved) this.reject(new Error('Command timed out'))
+    })
+  }, ms)
+}
 
 export function redisOptions (url: string): RedisOptions & { path?: string } {
   const parsed = new URL(url)
