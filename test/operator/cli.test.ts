@@ -1,0 +1,164 @@
+import t from 'tap'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Readable } from 'node:stream'
+import { runCli, USAGE } from '../../src/ops/cli.js'
+import { ADMIN_TOKEN, buildTestApp, dataOf, submit } from '../helpers/app.js'
+
+async function cli (env: Record<string, string>, ...argv: string[]): Promise<{ code: number, out: string, err: string }> {
+  let out = ''
+  let err = ''
+  const code = await runCli(argv, { out: line => { out += `${line}\n` }, err: line => { err += `${line}\n` }, env, readLine: async () => 'from-stdin' })
+  return { code, out, err }
+}
+
+t.test('the CLI does what the admin API does, against the same Redis', async t => {
+  const { app, redis } = await buildTestApp(t)
+  const env = { REDIS_URL: redis.url }
+
+  const created = await cli(env, 'games', 'create', 'cli_game', '--name', 'CLI game', '--developer', 'dev1')
+  t.equal(created.code, 0, created.err)
+  t.match(JSON.parse(created.out), { game_id: 'cli_game', name: 'CLI game', developer: 'dev1', approved: false })
+
+  const approved = await cli(env, 'games', 'update', 'cli_game', '--approved', 'true')
+  t.equal(approved.code, 0)
+  t.equal(JSON.parse(approved.out).approved, true)
+
+  const key = await cli(env, 'keys', 'create', 'cli_game')
+  t.equal(key.code, 0)
+  const { api_key: apiKey, api_secret: apiSecret, revoked } = JSON.parse(key.out)
+  t.equal(revoked, false)
+  t.match(apiKey, /^rk_[0-9a-f]{32}$/)
+  t.match(apiSecret, /^[0-9a-f]{64}$/)
+
+  // The key works on the HTTP API at once.
+  const game = { gameId: 'cli_game', apiKey, apiSecret }
+  t.same(dataOf(await submit(app, game, { player: 'p', score: 3 })), { score: 3, improved: true, best_score: 3, rank: 1 })
+
+  // The console's charts, from the box.
+  const stats = await cli(env, 'games', 'stats', 'cli_game', '--minutes', '5', '--days', '2')
+  t.equal(stats.code, 0, stats.err)
+  t.match(JSON.parse(stats.out), { game_id: 'cli_game', minutes: Array, days: [{}, { submissions: 1, active_players: 1 }] })
+  t.equal(JSON.parse(stats.out).minutes.length, 5)
+  t.match(JSON.parse((await cli(env, 'games', 'scores', 'cli_game', '--buckets', '4')).out), { total: 1, min: 3, max: 3, items: [{ from: 3, to: 3, count: 1 }] })
+  t.match(await cli(env, 'games', 'stats', 'cli_game', '--days', '0'), { code: 1, err: /^error invalid_param: Parameter "days"/ })
+
+  const revokedKey = await cli(env, 'keys', 'revoke', apiKey)
+  t.equal(revokedKey.code, 0)
+  t.same(Object.keys(JSON.parse(revokedKey.out)).sort(), ['api_key', 'created_at', 'game_id', 'revoked'])
+  // The CLI's change reaches the running service's record cache through pub/sub.
+  await app.syncRecordCache()
+  t.equal((await submit(app, game, { player: 'p', score: 4 })).json().error, 'key_revoked')
+})
+
+t.test('errors are one line with the code, and a non-zero exit', async t => {
+  const { redis } = await buildTestApp(t)
+  const env = { REDIS_URL: redis.url }
+  t.match(await cli(env, 'games', 'create', 'dup'), { code: 0, err: '' })
+  t.match(await cli(env, 'games', 'create', 'dup'), { code: 1, err: /^error already_exists: / })
+  t.match(await cli(env, 'games', 'create', 'bad id'), { code: 1, err: /^error invalid_param: / })
+  t.match(await cli(env, 'games', 'create'), { code: 1, err: /^error missing_param: / })
+  t.match(await cli(env, 'games', 'update', 'nope', '--approved', 'true'), { code: 1, err: /^error not_found: / })
+  t.match(await cli(env, 'games', 'update', 'dup', '--approved', 'maybe'), { code: 1, err: /^error invalid_param: / })
+  t.match(await cli(env, 'keys', 'create', 'nope'), { code: 1, err: /^error invalid_game: / })
+  t.match(await cli(env, 'keys', 'revoke', 'rk_unknown'), { code: 1, err: /^error not_found: / })
+})
+
+t.test('usage, bad flags and bad configuration', async t => {
+  t.match(await cli({}, '--help'), { code: 0, out: USAGE + '\n' })
+  t.match(await cli({}, 'bogus'), { code: 2, err: USAGE + '\n' })
+  t.match(await cli({}, 'games', 'create', 'x', '--nope', '1'), { code: 2, err: /Unknown option/ })
+  t.match(await cli({ REDIS_URL: 'http://x' }, 'games', 'create', 'x'), { code: 1, err: /^Configuration error: REDIS_URL/ })
+  // A Redis that is not there: port 1 on loopback refuses at once.
+  t.match(await cli({ REDIS_URL: 'redis://127.0.0.1:1' }, 'games', 'create', 'x'), { code: 1, err: /^error unavailable: cannot reach Redis/ })
+})
+
+t.test('fair play and webhooks from the CLI: settings, the review queue, webhooks, deliveries, events', async t => {
+  const { app, redis } = await buildTestApp(t, { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '20' })
+  const env = { REDIS_URL: redis.url, WEBHOOK_ALLOW_PRIVATE: 'true' }
+  const run = async (...argv: string[]): Promise<any> => {
+    const { code, out, err } = await cli(env, ...argv)
+    if (code !== 0) throw new Error(`${argv.join(' ')}: ${err}`)
+    return JSON.parse(out)
+  }
+  t.match(await run('games', 'create', 'fair_cli', '--approved', 'true', '--score_min=-10', '--score_max', '1000000', '--review_above', '500', '--review_factor', '2.5', '--notify_top', '3'),
+    { score_min: -10, score_max: 1_000_000, review_above: 500, review_below: null, review_factor: 2.5, notify_top: 3 })
+  t.match(await run('games', 'update', 'fair_cli', '--score_max', 'default'), { score_max: null })
+  const key = await run('keys', 'create', 'fair_cli')
+  const game = { gameId: 'fair_cli', apiKey: key.api_key, apiSecret: key.api_secret }
+
+  const hook = await run('webhooks', 'create', 'fair_cli', '--url', 'http://127.0.0.1:9/hook', '--events', 'score.held,score.approved', '--description', 'review bot')
+  t.match(hook, { webhook_id: /^wh_/, events: ['score.held', 'score.approved'], description: 'review bot', secret: /^whsec_/ })
+  t.same((await run('webhooks', 'list', 'fair_cli')).items.map((one: { webhook_id: string }) => one.webhook_id), [hook.webhook_id])
+
+  t.ok(dataOf(await submit(app, game, { player: 'rocket', score: 900 })).held)
+  const pending = await run('review', 'list', 'fair_cli')
+  t.match(pending, { status: 'pending', total: 1, items: [{ player_name: 'rocket', score: 900, rule: 'review_above' }] })
+  t.match(await run('review', 'approve', 'fair_cli', pending.items[0].held_id, '--note', 'fine'), { held: { status: 'approved', note: 'fine' }, rank: 1 })
+  t.ok(dataOf(await submit(app, game, { player: 'cheat', score: 999 })).held)
+  const second = (await run('review', 'list', 'fair_cli')).items[0].held_id
+  t.match(await run('review', 'reject', 'fair_cli', second, '--hide', 'true'), { status: 'rejected', player_name: 'cheat' })
+  t.equal((await run('review', 'list', 'fair_cli', '--status', 'decided', '--limit', '1')).items[0].status, 'rejected')
+
+  t.same((await run('events', 'list', 'fair_cli', '--limit', '3')).items.map((event: { type: string }) => event.type), ['player.hidden', 'score.rejected', 'score.held'])
+  const test = await run('webhooks', 'test', 'fair_cli', hook.webhook_id)
+  t.match(test, { type: 'webhook.test', status: 'pending' })
+  t.equal((await run('webhooks', 'deliveries', 'fair_cli', hook.webhook_id, '--status', 'pending')).total >= 1, true, 'the deliveries are listed')
+  t.match(await cli(env, 'webhooks', 'redeliver', 'fair_cli', hook.webhook_id, '999'), { code: 1, err: /^error not_found: / })
+  t.same(await run('webhooks', 'delete', 'fair_cli', hook.webhook_id), {})
+  t.match(await cli(env, 'webhooks', 'create', 'fair_cli', '--url', 'ftp://x'), { code: 1, err: /^error invalid_param: Parameter "url"/ })
+  t.match(await cli({ REDIS_URL: redis.url, NODE_ENV: 'test' }, 'webhooks', 'create', 'fair_cli', '--url', 'http://127.0.0.1/'), { code: 1, err: /WEBHOOK_ALLOW_PRIVATE/ }, 'outside development the CLI refuses private receivers too, by the same setting')
+})
+
+t.test('the CLI lists what the API lists, and its writes are audited as cli:<OS user>', async t => {
+  const { app, redis } = await buildTestApp(t)
+  const env = { REDIS_URL: redis.url }
+  for (const id of ['list_a', 'list_b', 'list_c']) t.equal((await cli(env, 'games', 'create', id)).code, 0)
+  const first = await cli(env, 'games', 'list', '--prefix', 'list_', '--limit', '2')
+  t.equal(first.code, 0, first.err)
+  const page = JSON.parse(first.out)
+  t.same(page.items.map((game: { game_id: string }) => game.game_id), ['list_a', 'list_b'])
+  const second = JSON.parse((await cli(env, 'games', 'list', '--prefix', 'list_', '--cursor', page.next_cursor)).out)
+  t.same(second.items.map((game: { game_id: string }) => game.game_id), ['list_c'])
+  t.equal(second.next_cursor, null)
+  t.match(JSON.parse((await cli(env, 'games', 'get', 'list_a')).out), { game_id: 'list_a', entries: 0, players: 0 })
+  t.match((await cli(env, 'games', 'list', '--cursor', 'junk')).err, /^error invalid_param: Parameter "cursor" is not valid/)
+
+  const audit = JSON.parse((await cli(env, 'audit', 'list', '--game_id', 'list_a')).out)
+  t.equal(audit.items.length, 1)
+  t.match(audit.items[0], { action: 'game.create', via: 'cli', actor: /^cli:./, target: 'list_a', request_id: null })
+  // The same log over HTTP.
+  const overHttp = dataOf(await app.inject({ method: 'GET', url: '/admin/audit?game_id=list_a', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }))
+  t.same(overHttp.items, audit.items)
+})
+
+t.test('the CLI exports a board to standard output, imports one from standard input or a file, and erases a person', async t => {
+  const { app, redis } = await buildTestApp(t)
+  const env = { REDIS_URL: redis.url }
+  t.equal((await cli(env, 'games', 'create', 'from_game', '--approved', 'true')).code, 0)
+  const key = JSON.parse((await cli(env, 'keys', 'create', 'from_game')).out)
+  const game = { gameId: 'from_game', apiKey: key.api_key, apiSecret: key.api_secret }
+  for (const [player, score] of [['ann', 3], ['bob', 9], ['cy', 5]] as const) await submit(app, game, { player, score })
+
+  let written = ''
+  const exported = await runCli(['players', 'export', 'from_game'], { out: () => {}, err: () => {}, env, readLine: async () => '', write: async text => { written += text; return true } })
+  t.equal(exported, 0)
+  t.same(written.trim().split('\n').map(line => JSON.parse(line).player_name), ['bob', 'cy', 'ann'])
+
+  t.equal((await cli(env, 'games', 'create', 'to_game')).code, 0)
+  let out = ''
+  const imported = await runCli(['players', 'import', 'to_game'], { out: line => { out += line }, err: () => {}, env, readLine: async () => '', input: () => Readable.from([Buffer.from(written)]) })
+  t.equal(imported, 0)
+  t.match(JSON.parse(out), { lines: 3, imported: 3, refused: 0 })
+  const dir = mkdtempSync(join(tmpdir(), 'ranking-import-'))
+  t.teardown(() => { rmSync(dir, { recursive: true, force: true }) })
+  writeFileSync(join(dir, 'board.ndjson'), written)
+  t.match(JSON.parse((await cli(env, 'players', 'import', 'to_game', '--file', join(dir, 'board.ndjson'))).out), { lines: 3, unchanged: 3 }, 'from a file, idempotent')
+  t.match((await cli(env, 'players', 'import', 'to_game', '--file', join(dir, 'missing.ndjson'))).err, /^error invalid_param: Cannot read --file/)
+
+  t.same(JSON.parse((await cli(env, 'players', 'erase', 'bob')).out), { games: 2, entries: 2, metas: 0, held: 0 })
+  t.equal((await cli(env, 'users', 'create', 'erin')).code, 0)
+  t.match(JSON.parse((await cli(env, 'users', 'erase', 'erin')).out), { user: 1, sessions: 0 })
+  t.match(JSON.parse((await cli(env, 'audit', 'list', '--action', 'user.erase')).out).items[0], { target: null, via: 'cli' })
+})

@@ -1,0 +1,273 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import t from 'tap'
+import { keys } from '../../src/store/keys.js'
+import { admin, createGame, dataOf, get, submit } from '../helpers/app.js'
+import { CHROMIUM, VIEWPORTS, launchBrowser, screenshotFolder, watchedPage } from '../helpers/browser.js'
+import { listeningApp } from '../helpers/listening.js'
+
+/*
+ * End to end in real headless Chromium: log in on the play page, play the
+ * demo game to a score, see the board and the own rank update, rate the
+ * game, and see a play-time report arrive.
+ */
+t.test('a player logs in, plays the demo game, rates it, and play time is reported', async t => {
+  t.ok(existsSync(CHROMIUM), `Chromium at ${CHROMIUM} (apt-get install chromium)`)
+  const { app, baseUrl } = await listeningApp(t, { PLAYTIME_REPORT_S: '1' })
+  // The demo game's files live in public/games/demo/, so the game id is demo.
+  const game = await createGame(app, { gameId: 'demo' })
+  dataOf(await admin(app, 'POST', '/admin/users', { username: 'ada', password: 'lovelace-1843' }))
+
+  const browser = await launchBrowser(t)
+  const page = await browser.newPage()
+  const pageErrors: string[] = []
+  page.on('pageerror', error => { pageErrors.push(error.message) })
+  // A Content-Security-Policy violation is reported on the console: none may happen.
+  page.on('console', message => { if (/Content Security Policy|Refused to/i.test(message.text())) pageErrors.push(message.text()) })
+
+  await page.goto(`${baseUrl}/play/demo`)
+  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: null, canSubmit: false, periods: [], order: 'desc' }))
+  t.equal(await page.locator('input[type=password]').count(), 0, 'no password field beside the game')
+  // Logging in happens on a page of its own, then leads back to the game.
+  await Promise.all([page.waitForURL(`${baseUrl}/login?next=%2Fplay%2Fdemo`), page.click('a#login')])
+  await page.fill('input[name=username]', 'ada')
+  await page.fill('input[name=password]', 'lovelace-1843')
+  await Promise.all([page.waitForURL(`${baseUrl}/play/demo`, { waitUntil: 'load' }), page.click('form.login button[type=submit]')])
+  await page.getByText('Logged in as').waitFor()
+  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: 'ada', canSubmit: true, periods: [], order: 'desc' }))
+
+  // Three rounds of Reaction: click as soon as the button turns green.
+  const frame = page.frameLocator('#game')
+  await frame.locator('#target').click()
+  for (let round = 0; round < 3; round++) {
+    await frame.locator('#target[data-state="go"]').waitFor({ timeout: 10_000 })
+    await frame.locator('#target').click()
+  }
+  const result = frame.locator('#result')
+  await result.filter({ hasText: /^Score \d+\. New best! Rank 1\.$/ }).waitFor()
+  const score = Number(/Score (\d+)/.exec(await result.textContent() ?? '')?.[1])
+  t.ok(score > 0 && score <= 3000, `the game scored ${score}`)
+
+  // The board and the own rank update after the submission.
+  await page.locator('#board li').filter({ hasText: `ada — ${score}` }).waitFor()
+  t.equal(await page.locator('#board li').count(), 1)
+  await page.locator('#my-rank').filter({ hasText: `Your best: ${score}, rank 1 of 1` }).waitFor()
+
+  // The score is on the real board, as the API-key side sees it.
+  const board = dataOf(await get(app, '/api/rank', { action: 'top', api_key: game.apiKey, game_id: 'demo' }))
+  t.match(board, { total: 1, items: [{ rank: 1, player_name: 'ada', score }] })
+
+  // Rate 4 stars (8 half-stars).
+  await page.click('.stars button[data-value="8"]')
+  await page.locator('#rating-summary').filter({ hasText: 'Average 4.00 stars from 1 rating; yours: 4' }).waitFor()
+  t.equal(await page.locator('.stars button.on').count(), 8)
+
+  // Play time arrives while the page is visible (reports every second here).
+  await page.locator('#playtime').filter({ hasText: /You played [1-9]\d* s here/ }).waitFor({ timeout: 10_000 })
+  const credited = Number(await app.redis.hget(keys.playtime('demo'), 'u:ada'))
+  t.ok(credited >= 1, `${credited} s credited to ada`)
+
+  t.same(pageErrors, [], 'no script errors on the page')
+})
+
+/*
+ * The pages at desktop and phone size (390×844): what must be visible is,
+ * nothing overflows sideways, names keep their direction inside <bdi>.
+ * Screenshots go to SCREENSHOT_DIR (default: a temp folder, printed).
+ */
+t.test('the front door, the play, login and unapproved-game pages at desktop and phone size', async t => {
+  const { app, baseUrl } = await listeningApp(t)
+  const game = await createGame(app, { gameId: 'demo' })
+  dataOf(await admin(app, 'POST', '/admin/users', { username: 'grace', password: 'hopper-1906' }))
+  // Names in other scripts and directions, and a long one, on the board beside the game.
+  for (const [i, player] of ['grace', 'نور الهدى', 'שלום', '👩‍💻 ada', 'a-name-that-is-thirty-chars!!'].entries()) {
+    dataOf(await submit(app, game, { player, score: 900 - i * 100 }))
+  }
+  const session = dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'grace' }))
+  dataOf(await admin(app, 'POST', '/admin/games', { game_id: 'draft', name: 'A draft game' }))
+  const folder = screenshotFolder(t)
+
+  const browser = await launchBrowser(t)
+  for (const [size, viewport] of VIEWPORTS) {
+    const { context, page, problems, overflow } = await watchedPage(browser, viewport)
+
+    await page.goto(`${baseUrl}/`)
+    for (const selector of ['h1', 'a[href="/play/demo"]', 'a[href="/docs"]', 'a[href="/healthz"]']) {
+      t.ok(await page.locator(selector).isVisible(), `${size} front door: ${selector} is visible`)
+    }
+    t.equal(await page.locator('a[href="/play/draft"]').count(), 0, `${size} front door: an unapproved game is not listed`)
+    t.ok(await overflow() <= 0, `${size} front door: nothing overflows sideways`)
+    await page.screenshot({ path: join(folder, `home-${size}.png`), fullPage: true })
+
+    await page.goto(`${baseUrl}/login?next=/play/demo`)
+    for (const selector of ['h1', 'input[name=username]', 'input[name=password]', 'form.login button[type=submit]']) {
+      t.ok(await page.locator(selector).isVisible(), `${size} login page: ${selector} is visible`)
+    }
+    t.ok(await overflow() <= 0, `${size} login page: nothing overflows sideways`)
+    await page.screenshot({ path: join(folder, `login-${size}.png`), fullPage: true })
+
+    await context.addCookies([{ name: 'sid', value: session.session_id, url: baseUrl }])
+    await page.goto(`${baseUrl}/play/demo`)
+    await page.locator('#board li').nth(4).waitFor()
+    for (const selector of ['h1', 'iframe#game', '#board', '#logout', '.stars button >> nth=9', '#my-rank']) {
+      t.ok(await page.locator(selector).isVisible(), `${size} play page: ${selector} is visible`)
+    }
+    await page.locator('#my-rank').filter({ hasText: 'Your best: 900, rank 1 of 5' }).waitFor()
+    t.equal(await page.locator('#board li bdi').count(), 5, `${size}: every name is in a <bdi>`)
+    t.equal(await page.locator('#board li').nth(1).textContent(), 'نور الهدى — 800', `${size}: the score stays after a right-to-left name`)
+    const frame = await page.locator('iframe#game').boundingBox()
+    t.ok(frame !== null && frame.width >= viewport.width * (size === 'phone' ? 0.85 : 0.5), `${size}: the game takes the width it should (${frame?.width ?? 0} px)`)
+    t.ok(await overflow() <= 0, `${size} play page: nothing overflows sideways`)
+    // The demo game fits its frame: its button, and its result line with the longest text it shows, inside the frame, nothing scrolled away.
+    const game = page.frameLocator('#game')
+    await game.locator('#result').evaluate(element => { element.textContent = 'Score 2750. New best! Rank 1.' })
+    for (const selector of ['canvas', '#target', '#status', '#result']) {
+      const box = await game.locator(selector).boundingBox()
+      t.ok(box !== null && frame !== null && box.y >= frame.y && box.y + box.height <= frame.y + frame.height && box.x >= frame.x && box.x + box.width <= frame.x + frame.width,
+        `${size}: the game's ${selector} is inside the frame (${JSON.stringify(box)} in ${JSON.stringify(frame)})`)
+    }
+    t.ok(await game.locator('html').evaluate(root => root.scrollHeight <= window.innerHeight && root.scrollWidth <= window.innerWidth), `${size}: the game does not scroll inside its frame`)
+    await page.screenshot({ path: join(folder, `play-${size}.png`), fullPage: true })
+
+    // A game that is not approved yet: its page frames a page for people that says so, never JSON.
+    await page.goto(`${baseUrl}/play/draft`)
+    const draft = page.frameLocator('#game')
+    await draft.locator('h1').filter({ hasText: 'Not available yet' }).waitFor()
+    t.ok(await draft.locator('h1').isVisible(), `${size} unapproved game: the frame says it is not available yet`)
+    t.notMatch(await draft.locator('body').textContent() ?? '', /^\s*\{/, `${size} unapproved game: no JSON in the frame`)
+    const colours = await draft.locator('h1').evaluate(h1 => [getComputedStyle(h1).color, getComputedStyle(document.body).backgroundColor])
+    t.ok(colours[1] !== 'rgba(0, 0, 0, 0)' && colours[0] !== colours[1], `${size} unapproved game: the frame's text stands on its own background (${colours.join(' on ')})`)
+    t.equal(await page.locator('.stars').count(), 0, `${size} unapproved game: no rating widget for a game that cannot be rated`)
+    t.ok(await overflow() <= 0, `${size} unapproved game: nothing overflows sideways`)
+    await page.screenshot({ path: join(folder, `unapproved-${size}.png`), fullPage: true })
+    t.same(problems, [], `${size}: no script errors and no blocked content`)
+    await context.close()
+  }
+})
+
+/*
+ * The board switch of a game that keeps days and weeks, and the logged-in
+ * user's neighbourhood, at desktop and phone size. Scores sent before the
+ * game kept periods are on the all-time board only, so the boards differ:
+ * grace is 103rd of 105 all time, 3rd of 5 today. Screenshots go where the
+ * test above puts its own.
+ */
+t.test('the board switch and the around-me view at desktop and phone size', async t => {
+  const { app, baseUrl } = await listeningApp(t)
+  const game = await createGame(app, { gameId: 'demo' })
+  for (let i = 0; i < 100; i++) dataOf(await submit(app, game, { player: `veteran ${i + 1}`, score: 10_000 - i * 10 }))
+  dataOf(await admin(app, 'PATCH', '/admin/games/demo', { periods: ['daily', 'weekly'], timezone: 'UTC' }))
+  for (const [player, score] of [['نور الهدى', 900], ['שלום', 700], ['grace', 600], ['👩‍💻 ada', 500], ['a-name-that-is-thirty-chars!!', 300]] as const) {
+    dataOf(await submit(app, game, { player, score }))
+  }
+  for (const username of ['grace', 'linus']) dataOf(await admin(app, 'POST', '/admin/users', { username, password: `${username}-pw-1` }))
+  const grace = dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'grace' }))
+  const linus = dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'linus' }))
+  const plain = await createGame(app, { gameId: 'plain' })
+  const folder = screenshotFolder(t)
+  const neighbours = ['نور الهدى — 900', 'שלום — 700', 'grace — 600', '👩‍💻 ada — 500', 'a-name-that-is-thirty-chars!! — 300']
+  const resets = /^Resets in (\d+ days?( \d+ h)?|\d+ h( \d+ min)?|\d+ min|less than a minute)$/
+
+  const browser = await launchBrowser(t)
+  for (const [size, viewport] of VIEWPORTS) {
+    const { context, page, problems, overflow } = await watchedPage(browser, viewport)
+    const pressed = async (): Promise<string[]> => await page.locator('.board-switch button[aria-pressed="true"]').allTextContents()
+
+    // All time, as the page opens: grace is not in the top 10, and her neighbourhood shows her.
+    await context.addCookies([{ name: 'sid', value: grace.session_id, url: baseUrl }])
+    await page.goto(`${baseUrl}/play/demo`)
+    await page.locator('#around li.me').waitFor()
+    const buttons = page.locator('.board-switch button')
+    t.same(await buttons.allTextContents(), ['All time', 'Today', 'This week'], `${size}: one button per board the game keeps`)
+    for (let i = 0; i < 3; i++) t.ok(await buttons.nth(i).isVisible(), `${size}: switch button ${i + 1} is visible`)
+    t.ok(await page.getByRole('group', { name: 'Which board' }).isVisible(), `${size}: the switch is a labelled group`)
+    t.same(await pressed(), ['All time'], `${size}: all time is pressed first`)
+    t.equal(await page.locator('#board-title').textContent(), 'Top 10 — all time', `${size}: the heading names the board`)
+    t.equal(await page.locator('#board li').count(), 10, `${size}: ten on the all-time board`)
+    t.equal(await page.locator('#board li.me').count(), 0, `${size}: grace is not in the all-time top 10`)
+    t.notOk(await page.locator('#board-resets').isVisible(), `${size}: the all-time board never resets`)
+    await page.locator('#my-rank').filter({ hasText: 'Your best: 600, rank 103 of 105' }).waitFor()
+    t.same(await page.locator('#around li').allTextContents(), neighbours, `${size}: around grace all time, two on each side`)
+    t.same(await page.locator('#around li').evaluateAll(items => items.map(item => (item as HTMLLIElement).value)), [101, 102, 103, 104, 105], `${size}: with their ranks`)
+    t.equal(await page.locator('#around li.me').textContent(), 'grace — 600', `${size}: her own row is highlighted`)
+    t.equal(await page.locator('#around-status').textContent(), 'You are in the top 98.1%.')
+    // Three-digit ranks, the widest one bold: the list leaves room for their numbers.
+    const room = await page.locator('#around').evaluate(list => {
+      const probe = document.createElement('li')
+      probe.className = 'me'
+      probe.textContent = '105. '
+      list.append(probe)
+      probe.style.cssText = 'display: inline-block; list-style: none; white-space: pre'
+      const needed = probe.getBoundingClientRect().width
+      probe.remove()
+      return { padding: parseFloat(getComputedStyle(list).paddingLeft), needed }
+    })
+    t.ok(room.padding >= room.needed, `${size}: room for "105. " beside the names (${room.padding} px for ${room.needed} px)`)
+    t.ok(await overflow() <= 0, `${size} all time: nothing overflows sideways`)
+    await page.screenshot({ path: join(folder, `board-all-${size}.png`), fullPage: true })
+
+    // Today, by mouse: the daily board, its reset, her rank and neighbourhood on it.
+    await page.getByRole('button', { name: 'Today' }).click()
+    await page.locator('#board-title').filter({ hasText: 'Top 10 — today' }).waitFor()
+    t.same(await pressed(), ['Today'], `${size}: today is pressed, and only today`)
+    t.same(await page.locator('#board li').allTextContents(), neighbours, `${size}: the daily board holds today's scores only`)
+    t.equal(await page.locator('#board li.me').textContent(), 'grace — 600', `${size}: her row on the daily board`)
+    t.ok(await page.locator('#board li').nth(4).isVisible(), `${size}: the daily board is visible`)
+    t.ok(await page.locator('#board-resets').isVisible(), `${size}: the daily board says when it resets`)
+    t.match(await page.locator('#board-resets').textContent(), resets)
+    await page.locator('#my-rank').filter({ hasText: 'Your best today: 600, rank 3 of 5' }).waitFor()
+    t.equal(await page.locator('#board-status').textContent(), '5 players')
+    t.same(await page.locator('#around li').allTextContents(), neighbours, `${size}: around grace today`)
+    t.equal(await page.locator('#around li.me').textContent(), 'grace — 600')
+    t.equal(await page.locator('#around-status').textContent(), 'You are in the top 60% today.')
+    t.equal(await page.locator('#around-title').textContent(), 'Around you — today')
+    t.ok(await page.locator('#around li.me').isVisible(), `${size}: her highlighted row is visible`)
+    t.ok(await overflow() <= 0, `${size} today: nothing overflows sideways`)
+    await page.screenshot({ path: join(folder, `board-today-${size}.png`), fullPage: true })
+
+    // This week, by keyboard: Tab from Today, then Enter.
+    await page.getByRole('button', { name: 'Today' }).focus()
+    await page.keyboard.press('Tab')
+    t.equal(await page.evaluate(() => document.activeElement?.textContent), 'This week', `${size}: Tab reaches the next board`)
+    await page.keyboard.press('Enter')
+    await page.locator('#board-title').filter({ hasText: 'Top 10 — this week' }).waitFor()
+    t.same(await pressed(), ['This week'])
+    await page.locator('#my-rank').filter({ hasText: 'Your best this week: 600, rank 3 of 5' }).waitFor()
+    t.match(await page.locator('#board-resets').textContent(), resets)
+    await page.keyboard.press('Shift+Tab')
+    await page.keyboard.press('Shift+Tab')
+    await page.keyboard.press('Space')
+    await page.locator('#board-title').filter({ hasText: 'Top 10 — all time' }).waitFor()
+    t.same(await pressed(), ['All time'], `${size}: back to all time with Shift+Tab and Space`)
+    t.notOk(await page.locator('#board-resets').isVisible())
+    t.same(problems, [], `${size}: no script errors and no blocked content`)
+
+    // A user with no score: a sentence instead of a neighbourhood.
+    await context.addCookies([{ name: 'sid', value: linus.session_id, url: baseUrl }])
+    await page.goto(`${baseUrl}/play/demo`)
+    await page.getByRole('button', { name: 'Today' }).click()
+    await page.locator('#my-rank').filter({ hasText: 'You have no score today yet.' }).waitFor()
+    t.equal(await page.locator('#around-status').textContent(), 'Play a round to see the players around you.')
+    t.equal(await page.locator('#around li').count(), 0, `${size}: no neighbours without a score`)
+    t.ok(await overflow() <= 0, `${size} no score: nothing overflows sideways`)
+
+    // A game without periods: no switch, no reset line, the heading as before.
+    await page.goto(`${baseUrl}/play/plain`)
+    // (The desktop pass leaves one score there, below.)
+    await page.locator('#board-status').filter({ hasText: size === 'desktop' ? 'No scores yet: be the first.' : '1 player' }).waitFor()
+
+    // The board is live: a score submitted elsewhere shows up without a reload.
+    const navigations: string[] = []
+    page.on('framenavigated', frame => { if (frame === page.mainFrame()) navigations.push(frame.url()) })
+    dataOf(await submit(app, plain, { player: `live from elsewhere ${size}`, score: 42 }))
+    await page.locator('#board li').filter({ hasText: `live from elsewhere ${size} — 42` }).waitFor({ timeout: 5000 })
+    const shown = await page.locator('#board li').count()
+    t.equal(await page.locator('#board-status').textContent(), `${shown} player${shown === 1 ? '' : 's'}`, `${size}: the count follows`)
+    t.same(navigations, [], `${size}: without reloading the page`)
+    t.equal(await page.locator('.board-switch, .board-switch button, #board-resets').count(), 0, `${size}: no switch for a game without periods`)
+    t.equal(await page.locator('#board-title').textContent(), 'Top 10')
+    t.ok(await overflow() <= 0, `${size} without periods: nothing overflows sideways`)
+    t.same(problems, [], `${size}: no script errors and no blocked content`)
+    await context.close()
+  }
+})

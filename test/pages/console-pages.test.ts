@@ -1,0 +1,49 @@
+import t from 'tap'
+import { admin, createGame, dataOf, submit } from '../helpers/app.js'
+import { join } from 'node:path'
+import { VIEWPORTS, launchBrowser, screenshotFolder, watchedPage } from '../helpers/browser.js'
+import { listeningApp } from '../helpers/listening.js'
+
+/*
+ * The operator console's pages at a desktop's size and a phone's (390x844),
+ * in Chromium: none scrolls sideways, none has a script error; a screenshot
+ * of each (test/console.test.ts drives what the pages do).
+ */
+
+const ADMIN = 'console-admin-token-0123456789abcdef'
+const { app, baseUrl } = await listeningApp(t, { ADMIN_TOKENS: `ana:admin:${ADMIN}` })
+const folder = screenshotFolder(t)
+const browser = await launchBrowser(t)
+
+// A game with a long name, a few entries (one hidden, one with meta), a held score and a webhook: every page has rows.
+const game = await createGame(app, { gameId: 'space_race' })
+dataOf(await admin(app, 'PATCH', '/admin/games/space_race', { name: 'Space Race: the long-named championship of the outer rim', review_above: 1000 }))
+for (const [player, score] of [['vega', 120], ['altair', 300], ['a_player_with_a_rather_long_na', 250]] as const) dataOf(await submit(app, game, { player, score, meta: '{"ship":"falcon","lap_times":[61.2,59.8,60.4]}' }))
+dataOf(await submit(app, game, { player: 'rigel', score: 5000 }))
+dataOf(await admin(app, 'PATCH', '/admin/games/space_race/players/vega', { hidden: true }))
+dataOf(await admin(app, 'POST', '/admin/users', { username: 'bob' }))
+
+async function signedIn (viewport: { width: number, height: number }) {
+  const watched = await watchedPage(browser, viewport)
+  await watched.page.goto(`${baseUrl}/console`)
+  await watched.page.getByLabel('Operator token').fill(ADMIN)
+  await watched.page.getByRole('button', { name: 'Sign in' }).click()
+  await watched.page.locator('header.top').waitFor()
+  return watched
+}
+
+t.test('every page fits a phone (390x844) and a desktop: no sideways scrolling', async t => {
+  for (const [size, viewport] of VIEWPORTS) {
+    const { page, context, overflow, problems } = await signedIn(viewport)
+    for (const [name, hash] of [['games', '#/games'], ['overview', '#/games/space_race'], ['board', '#/games/space_race/board'], ['review', '#/games/space_race/review'], ['keys', '#/games/space_race/keys'], ['webhooks', '#/games/space_race/webhooks'], ['settings', '#/games/space_race/settings'], ['users', '#/users'], ['audit', '#/audit']]) {
+      await page.goto(`${baseUrl}/console/${hash}`)
+      await page.locator('main h1').first().waitFor()
+      await page.waitForLoadState('networkidle').catch(() => {}) // the live board keeps one request open
+      await page.waitForTimeout(300)
+      t.equal(await overflow(), 0, `${name} at ${size}: no sideways scrolling`)
+      if (size === 'phone' || name !== 'overview') await page.screenshot({ path: join(folder, `console-${name}-${size}.png`), fullPage: true })
+    }
+    t.same(problems, [], `${size}: no script errors`)
+    await context.close()
+  }
+})

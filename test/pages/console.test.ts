@@ -1,0 +1,300 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import t from 'tap'
+import type { Page } from 'playwright-core'
+import { computeSignature } from '../../src/http/signature.js'
+import { CONSOLE_FILES } from '../../src/http/routes/console.js'
+import { VIEWPORTS, launchBrowser, screenshotFolder, watchedPage } from '../helpers/browser.js'
+import { listeningApp } from '../helpers/listening.js'
+import { startReceiver } from '../helpers/receiver.js'
+
+/*
+ * The operator console (issue 16, docs/console.md) in real headless
+ * Chromium, built by `npm test` (scripts/test-prereqs.mjs) into dist/console
+ * and served by the service: an operator signs in with a token, creates and
+ * approves a game, issues a key, sees a signed score arrive on the board
+ * and on the live top 10, hides it, approves a held score; the charts draw
+ * data; a viewer token changes nothing; every page fits a phone.
+ */
+
+const ADMIN = 'console-admin-token-0123456789abcdef'
+const VIEWER = 'console-viewer-token-0123456789abcde'
+const { baseUrl } = await listeningApp(t, { ADMIN_TOKENS: `ana:admin:${ADMIN},eve:viewer:${VIEWER}`, RATE_LIMIT_MAX: '1000000', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '50' })
+const folder = screenshotFolder(t)
+const browser = await launchBrowser(t)
+
+t.ok(existsSync(join(CONSOLE_FILES, 'index.html')), 'the console is built (npm test builds it)')
+
+/** A page of the console, signed in with `token`, which records every URL it asks for. */
+async function signedIn (token: string, viewport: { width: number, height: number } = VIEWPORTS[0][1]) {
+  const watched = await watchedPage(browser, viewport)
+  const urls: string[] = []
+  watched.page.on('request', request => { urls.push(request.url()) })
+  await watched.page.goto(`${baseUrl}/console`)
+  await watched.page.getByLabel('Operator token').fill(token)
+  await watched.page.getByRole('button', { name: 'Sign in' }).click()
+  await watched.page.locator('header.top').waitFor()
+  return { ...watched, urls }
+}
+
+async function submitSigned (apiKey: string, secret: string, gameId: string, player: string, score: number): Promise<any> {
+  const fields = { api_key: apiKey, game_id: gameId, player_name: player, score: String(score), ts: String(Math.floor(Date.now() / 1000)) }
+  const body = new URLSearchParams({ ...fields, sign: computeSignature(secret, fields) })
+  return await (await fetch(`${baseUrl}/api/rank?action=submit`, { method: 'POST', body })).json()
+}
+
+/** How many pixels of a canvas are drawn in roughly the given colour. */
+async function pixelsOf (page: Page, canvasId: string, rgb: [number, number, number]): Promise<number> {
+  return await page.evaluate(({ canvasId, rgb }) => {
+    const canvas = document.getElementById(canvasId) as HTMLCanvasElement
+    const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height)
+    let count = 0
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3]! > 200 && Math.abs(data[i]! - rgb[0]) < 12 && Math.abs(data[i + 1]! - rgb[1]) < 12 && Math.abs(data[i + 2]! - rgb[2]) < 12) count++
+    }
+    return count
+  }, { canvasId, rgb })
+}
+
+/** Text whose contrast with the background behind it is below WCAG AA (4.5:1; 3:1 for large text). */
+async function lowContrast (page: Page): Promise<string[]> {
+  return await page.evaluate(() => {
+    const parse = (color: string): number[] => (color.match(/[\d.]+/g) ?? []).map(Number)
+    const luminance = ([r, g, b]: number[]): number => {
+      const [R, G, B] = [r!, g!, b!].map(v => { const c = v / 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4 })
+      return 0.2126 * R! + 0.7152 * G! + 0.0722 * B!
+    }
+    const background = (element: Element | null): number[] => {
+      for (let at = element; at !== null; at = at.parentElement) {
+        const color = parse(getComputedStyle(at).backgroundColor)
+        if (color.length === 3 || (color[3] ?? 0) > 0.9) return color.slice(0, 3)
+      }
+      return [255, 255, 255]
+    }
+    const failures: string[] = []
+    for (const element of Array.from(document.querySelectorAll('body *'))) {
+      const own = Array.from(element.childNodes).some(node => node.nodeType === Node.TEXT_NODE && (node.textContent ?? '').trim() !== '')
+      const style = getComputedStyle(element)
+      if (!own || style.visibility === 'hidden' || style.display === 'none' || (element as HTMLElement).offsetParent === null) continue
+      const [fore, back] = [luminance(parse(style.color)), luminance(background(element))]
+      const ratio = (Math.max(fore, back) + 0.05) / (Math.min(fore, back) + 0.05)
+      const size = parseFloat(style.fontSize)
+      const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700)
+      if (ratio < (large ? 3 : 4.5)) failures.push(`${element.tagName.toLowerCase()} "${(element.textContent ?? '').trim().slice(0, 30)}" ${ratio.toFixed(2)}:1`)
+    }
+    return failures
+  })
+}
+
+t.test('the console is served as built: its policy, caching, and not_found for what is not there', async t => {
+  const redirect = await fetch(`${baseUrl}/console`, { redirect: 'manual' })
+  t.equal(redirect.status, 302)
+  t.equal(redirect.headers.get('location'), '/console/')
+  const page = await fetch(`${baseUrl}/console/`)
+  t.equal(page.status, 200)
+  const html = await page.text()
+  t.match(html, /<title>Ranking console<\/title>/)
+  t.equal(page.headers.get('cache-control'), 'no-store', 'the page is read afresh: it names the current bundle')
+  t.match(page.headers.get('content-security-policy'), /script-src 'self';.*connect-src 'self'.*frame-ancestors 'none'/, 'own scripts only, this origin only, framed by nothing')
+  t.notMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, 'no inline script')
+  const bundle = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)?.[1]
+  t.ok(bundle !== undefined, 'the bundle is named in the page')
+  const asset = await fetch(`${baseUrl}${bundle ?? ''}`)
+  t.equal(asset.status, 200)
+  t.equal(asset.headers.get('cache-control'), 'public, max-age=31536000, immutable', 'a bundle is named by its content: cached for good')
+  t.same(await (await fetch(`${baseUrl}/console/assets/nothing.js`)).json(), { ok: false, error: 'not_found', message: 'No such route.' })
+  t.same(await (await fetch(`${baseUrl}/console/..%2f..%2fpackage.json`)).json(), { ok: false, error: 'not_found', message: 'No such route.' }, 'nothing outside the build')
+})
+
+t.test('an operator signs in, makes a game, a key and a score, watches it live, hides it and approves a held one', async t => {
+  const { page, problems, urls, context } = await signedIn(ADMIN)
+  t.teardown(async () => { await context.close() })
+  t.match(await page.locator('header .badge').innerText(), /ana · admin/, 'the token\'s name and role are shown')
+  t.equal(await page.evaluate(() => localStorage.length), 0, 'nothing in local storage')
+  t.equal(await page.evaluate(token => sessionStorage.getItem('ranking-console-token') === token, ADMIN), true, 'the token is kept for the tab')
+
+  // Create a game, then approve it from the list.
+  await page.getByText('Create a game').click()
+  await page.getByLabel('Game id', { exact: true }).fill('space_race')
+  await page.getByLabel('Name (optional)').fill('Space Race')
+  await page.getByRole('button', { name: 'Create game' }).click()
+  await page.getByText('Game space_race created').waitFor()
+  const row = page.locator('tr', { hasText: 'space_race' })
+  t.equal(await row.locator('.badge').innerText(), 'waiting')
+  await page.getByRole('button', { name: 'Approve space_race' }).click()
+  await page.getByText('space_race is approved.').waitFor()
+  await row.locator('.badge', { hasText: 'approved' }).waitFor()
+  t.pass('approved in one click')
+
+  // An API error is a sentence, never JSON.
+  await page.getByLabel('Game id', { exact: true }).fill('space_race')
+  await page.getByRole('button', { name: 'Create game' }).click()
+  const problem = await page.locator('.problem').first().innerText()
+  t.match(problem, /already exists/i, `the refusal says why: ${problem}`)
+  t.notMatch(problem, /^\s*[{[]|"ok"|"error"/, 'not raw JSON')
+
+  // A key: its secret shown once.
+  await row.getByRole('link', { name: 'space_race' }).click()
+  await page.getByRole('link', { name: 'API keys' }).click()
+  await page.getByRole('button', { name: 'Issue a new API key' }).click()
+  const apiKey = await page.locator('#new-api-key').innerText()
+  const secret = await page.locator('#new-api-secret').innerText()
+  t.match(apiKey, /^rk_/, 'the key')
+  t.ok(secret.length >= 32, 'and its secret, shown once')
+  await page.getByRole('button', { name: 'Copy secret' }).waitFor()
+
+  // A signed score through the API: on the live top 10 of the overview, then a new one pushed in.
+  t.match(await submitSigned(apiKey, secret, 'space_race', 'vega', 120), { ok: true })
+  await page.getByRole('link', { name: 'Overview' }).click()
+  await page.locator('#live-top', { hasText: 'vega' }).waitFor()
+  t.match(await submitSigned(apiKey, secret, 'space_race', 'altair', 300), { ok: true })
+  await page.locator('#live-top tbody tr').first().filter({ hasText: 'altair' }).waitFor({ timeout: 10_000 })
+  t.pass('a new first place arrives on the live top 10 without a reload')
+
+  // The charts draw data, not just axes.
+  await page.locator('#chart-submissions').waitFor()
+  await page.waitForFunction(() => /2 in the last hour/.test(document.getElementById('chart-submissions')?.getAttribute('aria-label') ?? ''))
+  t.ok(await pixelsOf(page, 'chart-submissions', [0x1f, 0x5f, 0xbf]) > 30, 'submissions per minute: a bar is drawn')
+  t.ok(await pixelsOf(page, 'chart-scores', [0x1f, 0x7a, 0x8c]) > 30, 'scores on the board: bars are drawn')
+  t.ok(await pixelsOf(page, 'chart-players', [0x2b, 0x7a, 0x4b]) > 10, 'active players: the line is drawn')
+  await page.screenshot({ path: join(folder, 'console-overview-desktop.png'), fullPage: true })
+
+  // The board: hide a score.
+  await page.getByRole('link', { name: 'Board' }).click()
+  await page.locator('#board-table', { hasText: 'vega' }).waitFor()
+  await page.getByRole('button', { name: 'Hide vega' }).click()
+  await page.getByText('vega is hidden.').waitFor()
+  await page.locator('tr', { hasText: 'vega' }).locator('.badge', { hasText: 'hidden' }).waitFor()
+  t.equal(await page.locator('tr', { hasText: 'vega' }).locator('td').first().innerText(), 'hidden', 'hidden: no rank')
+  await page.getByLabel('Around a player').fill('altair')
+  await page.getByRole('button', { name: 'Show around' }).click()
+  await page.locator('#around-title').waitFor()
+  t.match(await page.locator('tr.mark').innerText(), /1\s+altair\s+300/, 'around a player')
+  await page.screenshot({ path: join(folder, 'console-board-desktop.png'), fullPage: true })
+
+  // A review rule through the settings; a held score approved in one click.
+  await page.getByRole('link', { name: 'Settings' }).click()
+  await page.getByLabel('Hold for review above').fill('1000')
+  await page.getByRole('button', { name: 'Save settings' }).click()
+  await page.getByText('Saved: review_above.').waitFor()
+  t.match(await submitSigned(apiKey, secret, 'space_race', 'rigel', 5000), { ok: true, data: { held: true } })
+  await page.getByRole('link', { name: 'Review' }).click()
+  await page.locator('#review-table', { hasText: 'rigel' }).waitFor()
+  await page.getByRole('button', { name: 'Approve rigel\'s 5000' }).click()
+  await page.getByText('rigel\'s 5000 is approved and on the boards.').waitFor()
+  await page.getByRole('link', { name: 'Board' }).click()
+  await page.locator('#board-table', { hasText: 'rigel' }).waitFor()
+  t.match(await page.locator('#board-table tbody tr').first().innerText(), /1\s+rigel\s+5000/, 'the approved score leads the board')
+
+  // The audit log names who did it.
+  await page.getByRole('link', { name: 'Audit log' }).first().click()
+  await page.locator('#audit-table', { hasText: 'review.approve' }).waitFor()
+  t.match(await page.locator('#audit-table').innerText(), /ana \(http\)/, 'the audit log names the token')
+
+  t.same(problems, [], 'no script errors, nothing blocked by the page\'s policy')
+  t.same(urls.filter(url => url.includes(ADMIN)), [], 'the token is in no URL')
+  t.same(await lowContrast(page), [], 'text is readable (WCAG AA contrast)')
+})
+
+t.test('webhooks: add one, send a test event, read the delivery log, send it again', async t => {
+  const receiver = await startReceiver()
+  t.teardown(receiver.close)
+  const { page, context, problems } = await signedIn(ADMIN)
+  t.teardown(async () => { await context.close() })
+  await page.goto(`${baseUrl}/console/#/games/space_race/webhooks`)
+  await page.getByText('Add a webhook').click()
+  await page.getByLabel('Receiver URL').fill(receiver.url)
+  await page.getByLabel('What it is for (optional)').fill('scores to the studio')
+  await page.getByLabel('score.best').check()
+  await page.getByRole('button', { name: 'Add webhook' }).click()
+  t.match(await page.locator('#webhook-secret').innerText(), /^whsec_/, 'the signing secret, shown once')
+  await page.getByRole('button', { name: 'Send a test event' }).click()
+  await receiver.waitForAccepted(1)
+  t.match(JSON.parse(receiver.accepted()[0]!.body), { type: 'webhook.test' }, 'the receiver got the test event')
+  await page.getByRole('button', { name: 'Deliveries' }).click()
+  const delivered = page.locator('.deliveries tr', { hasText: 'webhook.test' })
+  for (let i = 0; i < 50 && await delivered.locator('.badge', { hasText: 'delivered' }).count() === 0; i++) {
+    await page.getByRole('button', { name: 'Refresh' }).click()
+    await page.waitForTimeout(100)
+  }
+  t.equal(await delivered.locator('.badge').innerText(), 'delivered', 'the log says delivered')
+  await page.getByRole('button', { name: 'Send webhook.test again' }).click()
+  await page.getByText('It is sent again, from now.').waitFor()
+  const again = await receiver.waitForAccepted(2)
+  t.equal(again[1]!.headers['webhook-id'], again[0]!.headers['webhook-id'], 'the same message, sent again')
+  t.same(problems, [])
+})
+
+t.test('users: create one, hide one, erase one after typing the name', async t => {
+  const { page, context } = await signedIn(ADMIN)
+  t.teardown(async () => { await context.close() })
+  await page.getByRole('link', { name: 'Users' }).click()
+  await page.getByText('Create a user').click()
+  await page.getByLabel('Username', { exact: true }).fill('bob')
+  await page.getByRole('button', { name: 'Create user' }).click()
+  await page.locator('#users-table', { hasText: 'bob' }).waitFor()
+  await page.getByRole('button', { name: 'Hide bob' }).click()
+  await page.getByText('bob is hidden on every board.').waitFor()
+  // The confirmation is a modal dialog: the focus starts on Cancel, Escape closes it, nothing is erased.
+  await page.getByRole('button', { name: 'Erase bob' }).click()
+  await page.getByRole('alertdialog').waitFor()
+  t.equal(await page.evaluate(() => document.activeElement?.textContent), 'Cancel', 'the focus starts on Cancel')
+  await page.keyboard.press('Escape')
+  await page.getByRole('alertdialog').waitFor({ state: 'hidden' })
+  t.equal(await page.locator('#users-table', { hasText: 'bob' }).count(), 1, 'Escape cancels: bob is still there')
+  await page.getByRole('button', { name: 'Erase bob' }).click()
+  const erase = page.getByRole('button', { name: 'Erase for good' })
+  t.ok(await erase.isDisabled(), 'erasing waits for the name to be typed')
+  await page.getByLabel('Type bob to confirm').fill('bob')
+  await erase.click()
+  await page.getByText(/bob is erased everywhere/).waitFor()
+  await page.getByRole('row', { name: /bob/ }).waitFor({ state: 'detached' })
+  t.pass('gone from the list')
+})
+
+t.test('a viewer sees everything and can change nothing', async t => {
+  const { page, context, problems } = await signedIn(VIEWER)
+  t.teardown(async () => { await context.close() })
+  t.match(await page.locator('header .badge').innerText(), /eve · viewer/)
+  const approve = page.getByRole('button', { name: /Approve|Withdraw/ }).first()
+  await approve.waitFor()
+  t.ok(await approve.isDisabled(), 'approving is disabled')
+  t.equal(await approve.getAttribute('title'), 'A viewer token can look but not change anything.', 'and says why')
+  await page.getByRole('link', { name: 'space_race' }).click()
+  await page.getByRole('link', { name: 'API keys' }).click()
+  t.ok(await page.getByRole('button', { name: 'Issue a new API key' }).isDisabled(), 'issuing a key is disabled')
+  await page.getByRole('link', { name: 'Settings' }).click()
+  t.ok(await page.getByLabel('Name', { exact: true }).isDisabled(), 'settings are read-only')
+  t.ok(await page.getByRole('button', { name: 'Save settings' }).isDisabled())
+  await page.getByRole('link', { name: 'Board' }).click()
+  await page.locator('#board-table').waitFor()
+  t.ok(await page.getByRole('button', { name: 'Delete altair' }).isDisabled(), 'deleting an entry is disabled')
+  // Even a write sent by hand with the viewer token is refused by the service.
+  const refused = await page.evaluate(async token => await (await fetch('/admin/games/space_race', { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"approved":false}' })).json(), VIEWER)
+  t.match(refused, { ok: false, error: 'forbidden' })
+  t.same(problems, [])
+})
+
+t.test('a wrong token is refused with a sentence; signing out forgets the token', async t => {
+  const watched = await watchedPage(browser, VIEWPORTS[0][1])
+  t.teardown(async () => { await watched.context.close() })
+  const { page } = watched
+  await page.goto(`${baseUrl}/console/`)
+  // Keyboard only: the token field takes focus with Tab, Enter signs in.
+  await page.keyboard.press('Tab')
+  t.equal(await page.evaluate(() => document.activeElement?.id), 'token', 'Tab reaches the token field')
+  await page.keyboard.type('not-a-token')
+  await page.keyboard.press('Enter')
+  t.match(await page.locator('.problem').innerText(), /not one of this service's operator tokens/)
+  await page.getByLabel('Operator token').fill(ADMIN)
+  await page.keyboard.press('Enter')
+  await page.locator('header.top').waitFor()
+  // Reloading keeps the tab signed in.
+  await page.reload()
+  await page.locator('header.top').waitFor()
+  await page.keyboard.press('Tab')
+  t.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to the content', 'the first Tab offers to skip to the content')
+  await page.getByRole('button', { name: 'Sign out' }).click()
+  await page.getByLabel('Operator token').waitFor()
+  t.equal(await page.evaluate(() => sessionStorage.length + localStorage.length), 0, 'signed out: the token is forgotten')
+})

@@ -1,0 +1,105 @@
+import { once } from 'node:events'
+import { Agent, request } from 'node:http'
+import { connect } from 'node:net'
+import t from 'tap'
+import { computeSignature } from '../../src/http/signature.js'
+import { IDLE_GRACE_MS } from '../../src/ops/drain.js'
+import { freePort, startTestRedis } from '../helpers/redis.js'
+import { spawnService, waitForHealth } from '../helpers/service-process.js'
+import { waitFor } from '../helpers/wait.js'
+
+/*
+ * A rolling restart (src/ops/drain.ts): 30 keep-alive clients submit in a
+ * loop through a SIGTERM. Every request the service received is answered,
+ * no connection is reset, each client is told `Connection: close` and then
+ * finds the port closed (it would go to another instance), and the process
+ * exits within SHUTDOWN_TIMEOUT_MS; a keep-alive client that sends nothing
+ * is closed after IDLE_GRACE_MS instead of holding the shutdown.
+ */
+
+const ADMIN_TOKEN = 'drain-test-admin-token-0123456789abcdef'
+const CLIENTS = 30
+// The bound the process must exit within. It ends when drained, about
+// IDLE_GRACE_MS after SIGTERM; the bound is far above that, so a busy
+// machine cannot reach it, and an exit before it is the drain's own.
+const SHUTDOWN_TIMEOUT_MS = 30_000
+
+interface Answer { status: number, connection: string | undefined, body: string }
+
+function send (agent: Agent, port: number, method: string, path: string, body: string, headers: Record<string, string> = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ agent, host: '127.0.0.1', port, method, path, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)), ...headers } }, response => {
+      let text = ''
+      response.on('data', (chunk: Buffer) => { text += chunk.toString() })
+      response.on('end', () => { resolve({ status: response.statusCode ?? 0, connection: response.headers.connection, body: text }) })
+      response.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+t.test('30 keep-alive clients through SIGTERM: every request answered, no reset, exit within the bound', { timeout: 180_000 }, async t => {
+  const redis = await startTestRedis()
+  t.teardown(redis.stop)
+  const port = await freePort()
+  const service = spawnService(t, { PORT: String(port), REDIS_URL: redis.url, ADMIN_TOKEN, RATE_LIMIT_MAX: '1000000', SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS), LOG_LEVEL: 'warn' })
+  await waitForHealth(service, `http://127.0.0.1:${port}`)
+  const setup = new Agent({ keepAlive: false })
+  const json = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }
+  await send(setup, port, 'POST', '/admin/games', JSON.stringify({ game_id: 'drain', approved: true }), json)
+  const key = JSON.parse((await send(setup, port, 'POST', '/admin/keys', JSON.stringify({ game_id: 'drain' }), json)).body).data
+
+  const counts = { answered: 0, ok: 0, toldToClose: 0, refused: 0, resets: 0, other: [] as string[] }
+  let sigtermSent = false
+  async function client (index: number): Promise<void> {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    for (let n = 0; ; n++) {
+      const ts = String(Math.floor(Date.now() / 1000))
+      const fields = { api_key: key.api_key, game_id: 'drain', player_name: `p${index}`, score: String(n), ts }
+      const body = new URLSearchParams({ ...fields, sign: computeSignature(key.api_secret, fields) }).toString()
+      try {
+        const answer = await send(agent, port, 'POST', '/api/rank?action=submit', body)
+        counts.answered++
+        if (JSON.parse(answer.body).ok === true) counts.ok++
+        if (answer.connection === 'close') counts.toldToClose++
+      } catch (error) {
+        const code = (error as { code?: string }).code
+        if (code === 'ECONNREFUSED' && sigtermSent) counts.refused++
+        else if (code === 'ECONNRESET' || /socket hang up/.test((error as Error).message)) counts.resets++
+        else counts.other.push(String(code ?? (error as Error).message))
+        agent.destroy()
+        return
+      }
+    }
+  }
+  // And one keep-alive client that asked once and then sends nothing: it must not hold the shutdown.
+  const idle = connect(port, '127.0.0.1')
+  let idleAnswer = ''
+  idle.on('data', (chunk: Buffer) => { idleAnswer += chunk.toString() })
+  const idleClosed = once(idle, 'close')
+  idle.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+
+  const running = Array.from({ length: CLIENTS }, async (_, index) => { await client(index) })
+  // Every client has had answers on its keep-alive connection before the SIGTERM.
+  await waitFor(() => counts.answered >= 3 * CLIENTS, { what: `${3 * CLIENTS} answers before SIGTERM` })
+  const before = counts.answered
+  const sigtermAt = Date.now()
+  sigtermSent = true
+  service.child.kill('SIGTERM')
+  await Promise.all(running)
+  const code = await service.exited
+  const exitMs = Date.now() - sigtermAt
+
+  t.ok(before > CLIENTS, `${before} submits answered before SIGTERM`)
+  t.equal(counts.resets, 0, 'no connection was reset')
+  t.same(counts.other, [], 'no other client error')
+  t.equal(counts.ok, counts.answered, `every answer of ${counts.answered} was ok:true`)
+  t.equal(counts.toldToClose, CLIENTS, 'each keep-alive client was told Connection: close once')
+  t.equal(counts.refused, CLIENTS, 'then found the port closed, to go elsewhere')
+  t.equal(code, 0, `clean exit ${service.stderr()}`)
+  t.ok(exitMs >= IDLE_GRACE_MS && exitMs < SHUTDOWN_TIMEOUT_MS, `exited ${exitMs} ms after SIGTERM: after the idle connection's grace (${IDLE_GRACE_MS} ms), before the bound (${SHUTDOWN_TIMEOUT_MS} ms)`)
+  await idleClosed
+  t.match(idleAnswer, /^HTTP\/1\.1 200 OK[\s\S]*Connection: keep-alive[\s\S]*\{"ok":true,"data":\{"redis":"up"\}\}$/, 'the idle client got its one answer, then the service closed its connection')
+  t.comment(`drain: ${counts.answered - before} answers after SIGTERM, exit after ${exitMs} ms`)
+})
