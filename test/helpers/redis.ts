@@ -45,8 +45,9 @@ export async function freePort (): Promise<number> {
   }
 }
 
+/** Until the server answers PING: a few ms on an idle machine; the bound is for a very busy one. */
 export async function waitForPing (port: number, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 10_000
+  const deadline = Date.now() + 30_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`test redis-server exited with ${child.exitCode}`)
     const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null })
@@ -59,7 +60,7 @@ export async function waitForPing (port: number, child: ChildProcess): Promise<v
     }
     await new Promise(resolve => setTimeout(resolve, 20))
   }
-  throw new Error('test redis-server did not answer within 10 s')
+  throw new Error('test redis-server did not answer within 30 s')
 }
 
 /** A redis-server on a free port; on another one when the port is taken before the server binds it (tests run side by side). */

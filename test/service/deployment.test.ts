@@ -23,7 +23,7 @@ t.test('redis.conf caps memory and never evicts', async t => {
   t.match(conf, /^maxmemory-policy noeviction$/m)
 })
 
-t.test('the image carries the operator CLI as ranking-admin, and the CLI module runs on its own', async t => {
+t.test('the image carries the operator CLI as ranking-admin, and the CLI module runs on its own', { timeout: 60_000 }, async t => {
   const dockerfile = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8')
   const wrapper = /printf '([^']+)' > \/usr\/local\/bin\/ranking-admin/.exec(dockerfile)?.[1] ?? ''
   t.match(wrapper, 'exec node /app/dist/src/ops/cli.js "$@"', 'ranking-admin runs the compiled src/ops/cli.ts')
