@@ -343,7 +343,7 @@ t.test('a submit racing a season close lands in the old season or the new one, n
   t.same([...old, ...fresh].sort(), [...players].sort(), 'each exactly once')
 })
 
-t.test('the Redis clock decides the period when no clock is injected', async t => {
+t.test('the Redis clock decides the period when no clock is injected', { timeout: 30_000 }, async t => {
   const real = await buildTestApp(t)
   const game = await createGame(real.app)
   dataOf(await real.app.inject({ method: 'PATCH', url: `/admin/games/${game.gameId}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { periods: ['daily'] } }))

@@ -262,7 +262,7 @@ t.test('the review routes refuse bad input clearly', async t => {
   t.equal((await get(app, `/admin/games/${game.gameId}/review`)).json().error, 'unauthorized', 'the admin token is required')
 })
 
-t.test('held scores are in Redis: another instance (or a restart) sees and decides them', async t => {
+t.test('held scores are in Redis: another instance (or a restart) sees and decides them', { timeout: 40_000 }, async t => {
   const { apps } = await buildTestApps(t, 2)
   const [one, two] = apps as [FastifyInstance, FastifyInstance]
   const game = await createGame(one)

@@ -47,7 +47,7 @@ function playerUrl (gameId: string, player: string): string {
   return `/admin/games/${encodeURIComponent(gameId)}/players/${encodeURIComponent(player)}`
 }
 
-/** Submits one after another with a few ms between, so achievement times differ. */
+/** Submits one after another with a few ms between (part of the scenario), so achievement times differ. */
 async function submitAll (app: FastifyInstance, game: TestGame, entries: Array<[string, number, string?]>): Promise<void> {
   for (const [player, score, meta] of entries) {
     dataOf(await submit(app, game, { player, score, ...(meta === undefined ? {} : { meta }) }))
@@ -143,7 +143,8 @@ t.test('un-hiding restores the place by score and then by time', async t => {
   await createUser(app, middle)
   await setUserHidden(app, middle, true)
   t.same(await board(app, game), { total: 2, rows: [[1, late, 300], [2, low, 100]] })
-  // A new player with the same score arrives while both are hidden.
+  // A new player with the same score arrives while both are hidden (the sleep is part of the
+  // scenario: later than every earlier submit, by the ms of created_at).
   await sleep(3)
   await submitAll(app, game, [[`${p}newcomer`, 300]])
   t.same(await board(app, game), { total: 3, rows: [[1, late, 300], [2, `${p}newcomer`, 300], [3, low, 100]] })

@@ -4,7 +4,7 @@ import t from 'tap'
 import { ERROR_CODES } from '../../src/http/envelope.js'
 import { buildTestApp, get } from '../helpers/app.js'
 
-t.test('the OpenAPI document validates and covers every public route', async t => {
+t.test('the OpenAPI document validates and covers every public route', { timeout: 40_000 }, async t => {
   const { app } = await buildTestApp(t)
 
   const response = await get(app, '/docs/json')

@@ -429,7 +429,7 @@ t.test('payload_too_large: multipart bodies over BODY_LIMIT (16384)', async t =>
   t.equal(dataOf(await top(app, game)).total, 0)
 })
 
-t.test('payload_too_large follows a smaller BODY_LIMIT', async t => {
+t.test('payload_too_large follows a smaller BODY_LIMIT', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t, { BODY_LIMIT: '2048' })
   const game = await createGame(app)
   const meta = `"${'m'.repeat(1900)}"` // valid meta, but the whole body is over 2048 bytes
@@ -441,7 +441,7 @@ t.test('payload_too_large follows a smaller BODY_LIMIT', async t => {
   })
 })
 
-t.test('rate_limited: submit, top and me counted together per key', async t => {
+t.test('rate_limited: submit, top and me counted together per key', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t, { RATE_LIMIT_MAX: '3' })
   const game = await createGame(app)
   const first = await submit(app, game, { player: 'alice', score: 1 })
@@ -475,7 +475,7 @@ t.test('rate_limited: submit, top and me counted together per key', async t => {
   t.equal(elsewhere.headers['x-ratelimit-remaining'], '2')
 })
 
-t.test('rate_limited: a key\'s signed submits have a total across addresses, RATE_LIMIT_MAX × RATE_LIMIT_KEY_MULTIPLE', async t => {
+t.test('rate_limited: a key\'s signed submits have a total across addresses, RATE_LIMIT_MAX × RATE_LIMIT_KEY_MULTIPLE', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t, { RATE_LIMIT_MAX: '2', RATE_LIMIT_KEY_MULTIPLE: '3' })
   const game = await createGame(app)
   // Three addresses use their whole share: 6 signed submits, the key's total.
@@ -493,7 +493,7 @@ t.test('rate_limited: a key\'s signed submits have a total across addresses, RAT
   expectOk(t, await call(app, 'top', validFields(game, 'top'), '10.3.0.5'), 'reads are not part of the total')
 })
 
-t.test('rate_limited: knowing the public api_key is not enough to use up its total', async t => {
+t.test('rate_limited: knowing the public api_key is not enough to use up its total', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t, { RATE_LIMIT_MAX: '2', RATE_LIMIT_KEY_MULTIPLE: '3' })
   const game = await createGame(app)
   // Twenty addresses read, and send submits with a wrong signature: none of it counts toward the total.
@@ -504,7 +504,7 @@ t.test('rate_limited: knowing the public api_key is not enough to use up its tot
   for (let i = 0; i < 2; i++) expectOk(t, await call(app, 'submit', validFields(game, 'submit'), '10.4.1.1'), `the game server's signed submit ${i + 1}`)
 })
 
-t.test('rate_limited: an IPv6 client is counted by its /64', async t => {
+t.test('rate_limited: an IPv6 client is counted by its /64', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t, { RATE_LIMIT_MAX: '2' })
   const game = await createGame(app)
   expectOk(t, await call(app, 'top', validFields(game, 'top'), '2001:db8:1:2::1'), 'first address')
@@ -516,7 +516,7 @@ t.test('rate_limited: an IPv6 client is counted by its /64', async t => {
   expectError(t, await call(app, 'top', { api_key: 'rk_unknown', game_id: game.gameId }, '2001:db8:9:9:1::3'), 'rate_limited', 'unknown keys: per /64 too')
 })
 
-t.test('rate_limited: unknown keys are limited per address', async t => {
+t.test('rate_limited: unknown keys are limited per address', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t, { RATE_LIMIT_MAX: '3' })
   const game = await createGame(app)
   for (let i = 0; i < 3; i++) {
@@ -532,7 +532,7 @@ t.test('rate_limited: unknown keys are limited per address', async t => {
   t.same(dataOf(await me(app, game, 'nobody')), { player_name: 'nobody', best_score: null, rank: null })
 })
 
-t.test('rate_limited: the limit comes from RATE_LIMIT_MAX', async t => {
+t.test('rate_limited: the limit comes from RATE_LIMIT_MAX', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t, { RATE_LIMIT_MAX: '1' })
   const game = await createGame(app)
   expectOk(t, await top(app, game), 'first call')
@@ -555,7 +555,7 @@ t.test('a form body of exactly BODY_LIMIT bytes is accepted', async t => {
   t.same(expectOk(t, res, '16384-byte body'), { score: 16384, improved: true, best_score: 16384, rank: 1 })
 })
 
-t.test('rate_limited: X-Forwarded-For does not pick the address unless TRUST_PROXY says so', async t => {
+t.test('rate_limited: X-Forwarded-For does not pick the address unless TRUST_PROXY says so', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t, { RATE_LIMIT_MAX: '1' })
   const query = (n: number): string => `/api/rank?action=top&api_key=rk_unknown${n}&game_id=g`
   expectError(t, await app.inject({ method: 'GET', url: query(1), headers: { 'x-forwarded-for': '203.0.113.1' } }), 'invalid_key', 'first call')
@@ -567,7 +567,7 @@ t.test('rate_limited: X-Forwarded-For does not pick the address unless TRUST_PRO
   expectError(t, await trusted.app.inject({ method: 'GET', url: query(3), headers: { 'x-forwarded-for': '203.0.113.2' } }), 'invalid_key', 'trusted: another client is counted on its own')
 })
 
-t.test('rate_limited: an X-Forwarded-For that is no address is counted by a short hash', async t => {
+t.test('rate_limited: an X-Forwarded-For that is no address is counted by a short hash', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t, { RATE_LIMIT_MAX: '1', TRUST_PROXY: '1' })
   const forwarded = 'not-an-address-'.repeat(500)
   const query = (n: number): string => `/api/rank?action=top&api_key=rk_unknown${n}&game_id=g`
@@ -577,7 +577,7 @@ t.test('rate_limited: an X-Forwarded-For that is no address is counted by a shor
   t.ok(counters.length > 0 && counters.every(key => key.length < 120), `every counter key is short: ${counters.join(', ')}`)
 })
 
-t.test('rate_limited: fixed window from RATE_LIMIT_WINDOW_MS', async t => {
+t.test('rate_limited: fixed window from RATE_LIMIT_WINDOW_MS', { timeout: 30_000 }, async t => {
   // 2 s, so a loaded machine cannot let the window pass between the first two calls.
   const { app } = await buildTestApp(t, { RATE_LIMIT_MAX: '1', RATE_LIMIT_WINDOW_MS: '2000' })
   const game = await createGame(app)
@@ -585,11 +585,12 @@ t.test('rate_limited: fixed window from RATE_LIMIT_WINDOW_MS', async t => {
   const limited = await top(app, game)
   expectError(t, limited, 'rate_limited', 'second call in the window')
   t.match(limited.headers['retry-after'], /^[12]$/, 'retry-after in whole seconds, never 0, never past the window')
+  // Part of the scenario: the 2 s window, begun by the first call, passes.
   await new Promise(resolve => setTimeout(resolve, 2100))
   expectOk(t, await top(app, game), 'a call in the next window')
 })
 
-t.test('rate_limited: counters live in Redis and are shared by instances', async t => {
+t.test('rate_limited: counters live in Redis and are shared by instances', { timeout: 30_000 }, async t => {
   const first = await buildTestApp(t, { RATE_LIMIT_MAX: '2' })
   const { buildApp } = await import('../../src/http/app.js')
   const { loadConfig } = await import('../../src/ops/config.js')

@@ -107,7 +107,7 @@ t.test('missing_param comes before every later check', async t => {
   expectError(t, await getQuery(app, { action: 'me', api_key: '{x}', game_id: 'a b' }), 'missing_param', 'me: missing player_name over invalid_key')
 })
 
-t.test('missing_param comes before rate_limited', async t => {
+t.test('missing_param comes before rate_limited', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t, { RATE_LIMIT_MAX: '1' })
   const game = await createGame(app)
   t.equal(dataOf(await top(app, game)).total, 0, 'the one allowed call')
@@ -123,7 +123,7 @@ t.test('missing_param comes before rate_limited', async t => {
   expectError(t, await getQuery(app, { action: 'top', game_id: game.gameId }, '10.0.0.7'), 'missing_param', 'missing api_key over rate_limited')
 })
 
-t.test('rate_limited comes before invalid_key, key_revoked and all later checks', async t => {
+t.test('rate_limited comes before invalid_key, key_revoked and all later checks', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t, { RATE_LIMIT_MAX: '1' })
   // invalid_key: unknown keys counted per address
   expectError(t, await getQuery(app, { action: 'top', api_key: 'rk_unknown', game_id: 'g' }, '10.0.0.1'), 'invalid_key', 'first call from the address')

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { buildTestApp, createGame, dataOf, errorOf, me, submit, top } from '../helpers/app.js'
 
-t.test('submit, top and me on one board', async t => {
+t.test('submit, top and me on one board', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t)
   const game = await createGame(app)
   const first = await submit(app, game, { player: 'alice', score: 100 })

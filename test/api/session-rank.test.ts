@@ -196,7 +196,7 @@ t.test('not_logged_in without a cookie, with a garbage cookie, and with a delete
   t.same(dataOf(await top(app, game)), { game_id: game.gameId, total: 0, items: [] }, 'nothing was stored')
 })
 
-t.test('forbidden_origin on submit-self from another site; me-self (GET) is not checked', async t => {
+t.test('forbidden_origin on submit-self from another site; me-self (GET) is not checked', { timeout: 30_000 }, async t => {
   const game = await createGame(app)
   const name = newName('orig_')
   const cookie = await userWithSession(app, name)
@@ -218,7 +218,7 @@ t.test('forbidden_origin on submit-self from another site; me-self (GET) is not 
   expectError(t, await submitSelf(listed.app, c2, { game_id: g2.gameId, score: '10' }, { origin: 'https://evil.example', host: 'localhost' }), 'forbidden_origin', 'unlisted')
 })
 
-t.test('rate_limited per user across submit-self, me-self, rate and playtime', async t => {
+t.test('rate_limited per user across submit-self, me-self, rate and playtime', { timeout: 30_000 }, async t => {
   const limited = await buildTestApp(t, { SESSION_RATE_LIMIT_MAX: '3' })
   const game = await createGame(limited.app)
   const alice = await userWithSession(limited.app, 'alice')
@@ -326,7 +326,7 @@ t.test('check order: not_logged_in -> forbidden_origin -> rate_limited -> missin
   expectError(t, await meSelf(app, undefined, {}), 'not_logged_in', 'me-self: not_logged_in before missing_param')
 })
 
-t.test('check order around rate_limited', async t => {
+t.test('check order around rate_limited', { timeout: 30_000 }, async t => {
   const limited = await buildTestApp(t, { SESSION_RATE_LIMIT_MAX: '1' })
   const game = await createGame(limited.app)
   const cookie = await userWithSession(limited.app, 'order_user')

@@ -6,6 +6,7 @@ import { keys } from '../../src/store/keys.js'
 import { closeRedis, connectRedis } from '../../src/store/redis-client.js'
 import { ADMIN_TOKEN, admin, createGame, dataOf, me, submit, top } from '../helpers/app.js'
 import { startTestCluster } from '../helpers/cluster.js'
+import { waitFor } from '../helpers/wait.js'
 
 /*
  * Redis Cluster as a backend (docs/guide.md, scaling out): REDIS_URL naming
@@ -58,12 +59,11 @@ t.test('the record cache works on a cluster: one instance caches, another revoke
   await first.redis.hset(keys.apiKey(game.apiKey), stored)
   // The revocation goes through the other instance; its invalidation reaches the first through any node.
   dataOf(await admin(second, 'POST', `/admin/keys/${game.apiKey}/revoke`))
-  const deadline = Date.now() + 2000
   let answer = ''
-  while (Date.now() < deadline && answer !== 'key_revoked') {
+  await waitFor(async () => {
     answer = String((await top(first, game)).json().error ?? '')
-    await new Promise(resolve => setTimeout(resolve, 20))
-  }
+    return answer === 'key_revoked'
+  }, { what: () => `the first instance to hear of the revocation (it answers ${answer || 'ok'})` })
   t.equal(answer, 'key_revoked', 'the first instance refuses the revoked key')
 })
 

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { Redis } from 'ioredis'
 import { freePort, spawnRedisServer, waitForPing } from './redis.js'
+import { waitFor } from './wait.js'
 
 const run = promisify(execFile)
 
@@ -14,6 +15,11 @@ const run = promisify(execFile)
  * redis-server on free loopback ports, 3 masters with 1 replica each, made
  * with `redis-cli --cluster create`, no persistence, a node timeout of 1 s so
  * a failover happens within seconds, and each node's log in its folder.
+ * A replica takes over however long it has been without its master
+ * (cluster-replica-validity-factor 0): by default one whose data is older
+ * than about 20 s (ten node timeouts and a replication ping period) never
+ * would, and on a busy machine a test that holds a replica's link down
+ * can take that long before it kills the master.
  */
 export interface TestCluster {
   /** redis:// URL of the first master (any node would do). */
@@ -82,7 +88,7 @@ async function startClusterOnce (): Promise<TestCluster> {
     const child = spawnRedisServer([
       '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir,
       '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '1000',
-      '--cluster-require-full-coverage', 'no', '--repl-diskless-sync-delay', '0',
+      '--cluster-require-full-coverage', 'no', '--cluster-replica-validity-factor', '0', '--repl-diskless-sync-delay', '0',
       '--daemonize', 'no', '--logfile', join(dir, `redis-${port}.log`), '--maxmemory', '256mb', '--maxmemory-policy', 'noeviction'
     ])
     nodes.set(port, child)
@@ -178,21 +184,23 @@ function nodeClient (port: number): Redis {
   return new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0, retryStrategy: () => null })
 }
 
-/** Until every node says cluster_state:ok (the create command returns before gossip settles) and every replica has synced. */
+/**
+ * Until every node says cluster_state:ok (the create command returns before
+ * gossip settles) and every replica has synced. The bound is generous, as
+ * waitFor's are: a busy machine settles a cluster several times slower.
+ */
 async function waitForClusterOk (ports: number[]): Promise<void> {
-  const deadline = Date.now() + 20_000
   for (const port of ports) {
     const client = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0 })
+    client.on('error', () => {})
+    let info = ''
     try {
-      for (;;) {
-        const info = await client.call('CLUSTER', 'INFO') as string
+      await waitFor(async () => {
+        info = await client.call('CLUSTER', 'INFO') as string
         // A replica that has not finished its first sync could not take over.
         const replication = await client.info('replication')
-        if (info.includes('cluster_state:ok') && !/^role:slave/m.test(replication)) break
-        if (info.includes('cluster_state:ok') && /^master_link_status:up/m.test(replication)) break
-        if (Date.now() > deadline) throw new Error(`the test cluster did not reach cluster_state:ok: ${info}`)
-        await new Promise(resolve => setTimeout(resolve, 100))
-      }
+        return info.includes('cluster_state:ok') && (!/^role:slave/m.test(replication) || /^master_link_status:up/m.test(replication))
+      }, { what: () => `the test cluster's node ${port} to reach cluster_state:ok, its replica synced (CLUSTER INFO: ${info.split('\r\n').slice(0, 3).join(', ')})`, timeoutMs: 60_000, intervalMs: 100 })
     } finally {
       client.disconnect()
     }

@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
+import { waitFor } from './wait.js'
 
 /*
  * A real HTTP receiver for webhooks, on a free port of loopback: it records
@@ -31,7 +32,11 @@ export interface Receiver {
   /** What was answered 2xx, in order of arrival. */
   accepted: () => Received[]
   behaviour: ReceiverBehaviour
-  /** Resolves once `count` requests were answered 2xx; rejects after `timeoutMs`. */
+  /**
+   * Resolves once `count` requests were answered 2xx; rejects, saying what
+   * arrived, after `timeoutMs` (waitFor's generous 30 s unless told: a bound
+   * that only stops a wait that would never end).
+   */
   waitForAccepted: (count: number, timeoutMs?: number) => Promise<Received[]>
   close: () => Promise<void>
 }
@@ -39,7 +44,6 @@ export interface Receiver {
 export async function startReceiver (behaviour: ReceiverBehaviour = {}, path = '/hook'): Promise<Receiver> {
   const received: Received[] = []
   const hanging = new Set<ServerResponse>()
-  const waiters: Array<() => void> = []
   const accepted = (): Received[] => received.filter(request => request.status >= 200 && request.status < 300)
   const server = createServer((request, response) => {
     const chunks: Buffer[] = []
@@ -50,7 +54,6 @@ export async function startReceiver (behaviour: ReceiverBehaviour = {}, path = '
       const answer = (status: number): void => {
         entry.status = status
         response.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'no')
-        for (const wake of waiters.splice(0)) wake()
       }
       if (receiver.behaviour.hang === true) {
         hanging.add(response)
@@ -71,16 +74,11 @@ export async function startReceiver (behaviour: ReceiverBehaviour = {}, path = '
     received,
     accepted,
     behaviour,
-    async waitForAccepted (count, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs
-      while (accepted().length < count) {
-        const left = deadline - Date.now()
-        if (left <= 0) throw new Error(`the receiver got ${accepted().length} deliveries, not ${count}, within ${timeoutMs} ms`)
-        await new Promise<void>(resolve => {
-          const timer = setTimeout(resolve, Math.min(left, 200))
-          waiters.push(() => { clearTimeout(timer); resolve() })
-        })
-      }
+    async waitForAccepted (count, timeoutMs) {
+      await waitFor(() => accepted().length >= count, {
+        what: () => `${count} deliveries taken by the receiver (it took ${accepted().length}, of ${received.length} requests)`,
+        ...(timeoutMs === undefined ? {} : { timeoutMs })
+      })
       return accepted()
     },
     async close () {

@@ -1,3 +1,5 @@
+import { waitFor } from './wait.js'
+
 /*
  * A Server-Sent Events client for tests: fetch reads the stream, and each
  * frame (event, data, id) and comment line (a heartbeat) is kept in order.
@@ -19,7 +21,11 @@ export interface EventStream {
   comments: string[]
   /** Resolves once the stream has ended (by the server, or by close()). */
   ended: Promise<void>
-  /** The next frame after the `seen` first ones; rejects after timeoutMs. */
+  /**
+   * The next frame after the `seen` first ones; rejects at once when the
+   * stream ends without it, or after `timeoutMs` (waitFor's generous 30 s
+   * unless told: a bound that only stops a wait that would never end).
+   */
   frame: (seen: number, timeoutMs?: number) => Promise<Frame>
   close: () => void
 }
@@ -29,30 +35,26 @@ export async function openStream (url: string, headers: Record<string, string> =
   const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal })
   const frames: Frame[] = []
   const comments: string[] = []
-  const wakers: Array<() => void> = []
-  const wake = (): void => { for (const waker of wakers.splice(0)) waker() }
+  let finished = false
   const stream: EventStream = {
     status: response.status,
     headers: response.headers,
     frames,
     comments,
     ended: Promise.resolve(),
-    async frame (seen, timeoutMs = 5000) {
-      const deadline = Date.now() + timeoutMs
-      while (frames.length <= seen) {
-        const left = deadline - Date.now()
-        if (left <= 0) throw new Error(`no frame after the first ${seen} within ${timeoutMs} ms`)
-        await new Promise<void>(resolve => {
-          const timer = setTimeout(resolve, left)
-          wakers.push(() => { clearTimeout(timer); resolve() })
-        })
-      }
+    async frame (seen, timeoutMs) {
+      await waitFor(() => frames.length > seen || finished, {
+        what: () => `a frame after the first ${seen} (${frames.length} so far)`,
+        ...(timeoutMs === undefined ? {} : { timeoutMs })
+      })
+      if (frames.length <= seen) throw new Error(`the stream ended after ${frames.length} frames, without a frame after the first ${seen}`)
       return frames[seen] as Frame
     },
     close: () => { controller.abort() }
   }
   if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
     stream.body = await response.text()
+    finished = true
     return stream
   }
   stream.ended = (async () => {
@@ -69,7 +71,6 @@ export async function openStream (url: string, headers: Record<string, string> =
           if (line === '') {
             if (frame.data !== undefined) frames.push({ event: frame.event ?? 'message', data: frame.data, ...(frame.id === undefined ? {} : { id: frame.id }), ...(frame.retry === undefined ? {} : { retry: frame.retry }) })
             frame = {}
-            wake()
           } else if (line.startsWith(':')) {
             comments.push(line.slice(1).trim())
           } else {
@@ -86,7 +87,7 @@ export async function openStream (url: string, headers: Record<string, string> =
     } catch {
       // Aborted by close(), or the connection dropped: the stream has ended either way.
     }
-    wake()
+    finished = true
   })()
   return stream
 }

@@ -165,7 +165,7 @@ t.test('bad queries are clear errors; a viewer reads', async t => {
   t.equal(viewed.headers['cache-control'], 'no-store')
 })
 
-t.test('the operator live top: the token in a header, the first frame at once, a new top as it changes', async t => {
+t.test('the operator live top: the token in a header, the first frame at once, a new top as it changes', { timeout: 30_000 }, async t => {
   const { app: served, baseUrl } = await listeningApp(t)
   const game = await createGame(served)
   await submit(served, game, { player: 'first', score: 10 })

@@ -307,7 +307,7 @@ t.test('an unapproved game becomes usable after approved=true, unusable after ap
   t.same(dataOf(await me(app, game, 'alice')), { player_name: 'alice', best_score: 10, rank: 1 })
 })
 
-t.test('with ADMIN_TOKEN unset every /admin route answers not_found', async t => {
+t.test('with ADMIN_TOKEN unset every /admin route answers not_found', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t, { ADMIN_TOKEN: '' })
   const requests: Array<{ method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string }> = [
     { method: 'POST', url: '/admin/games' },
@@ -328,7 +328,7 @@ t.test('with ADMIN_TOKEN unset every /admin route answers not_found', async t =>
   expectError(t, await app.inject({ method: 'GET', url: '/api/rank?action=top&api_key=rk_x&game_id=g' }), 'invalid_key', 'public route still served')
 })
 
-t.test('JSON bodies keep their types; form bodies read true/false/1/0 as booleans', async t => {
+t.test('JSON bodies keep their types; form bodies read true/false/1/0 as booleans', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t)
   const json = await admin(app, 'POST', '/admin/games', { game_id: 'typed_json', approved: 'true' })
   t.equal(json.json().error, 'invalid_param', '"true" is a string in JSON')

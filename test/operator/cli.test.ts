@@ -13,7 +13,7 @@ async function cli (env: Record<string, string>, ...argv: string[]): Promise<{ c
   return { code, out, err }
 }
 
-t.test('the CLI does what the admin API does, against the same Redis', async t => {
+t.test('the CLI does what the admin API does, against the same Redis', { timeout: 40_000 }, async t => {
   const { app, redis } = await buildTestApp(t)
   const env = { REDIS_URL: redis.url }
 
@@ -52,7 +52,7 @@ t.test('the CLI does what the admin API does, against the same Redis', async t =
   t.equal((await submit(app, game, { player: 'p', score: 4 })).json().error, 'key_revoked')
 })
 
-t.test('errors are one line with the code, and a non-zero exit', async t => {
+t.test('errors are one line with the code, and a non-zero exit', { timeout: 30_000 }, async t => {
   const { redis } = await buildTestApp(t)
   const env = { REDIS_URL: redis.url }
   t.match(await cli(env, 'games', 'create', 'dup'), { code: 0, err: '' })
@@ -65,7 +65,8 @@ t.test('errors are one line with the code, and a non-zero exit', async t => {
   t.match(await cli(env, 'keys', 'revoke', 'rk_unknown'), { code: 1, err: /^error not_found: / })
 })
 
-t.test('usage, bad flags and bad configuration', async t => {
+// 5 s on an idle machine: the CLI waits up to 5 s (src/ops/cli.ts, connect) for the Redis that is not there.
+t.test('usage, bad flags and bad configuration', { timeout: 50_000 }, async t => {
   t.match(await cli({}, '--help'), { code: 0, out: USAGE + '\n' })
   t.match(await cli({}, 'bogus'), { code: 2, err: USAGE + '\n' })
   t.match(await cli({}, 'games', 'create', 'x', '--nope', '1'), { code: 2, err: /Unknown option/ })
@@ -74,7 +75,7 @@ t.test('usage, bad flags and bad configuration', async t => {
   t.match(await cli({ REDIS_URL: 'redis://127.0.0.1:1' }, 'games', 'create', 'x'), { code: 1, err: /^error unavailable: cannot reach Redis/ })
 })
 
-t.test('fair play and webhooks from the CLI: settings, the review queue, webhooks, deliveries, events', async t => {
+t.test('fair play and webhooks from the CLI: settings, the review queue, webhooks, deliveries, events', { timeout: 30_000 }, async t => {
   const { app, redis } = await buildTestApp(t, { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '20' })
   const env = { REDIS_URL: redis.url, WEBHOOK_ALLOW_PRIVATE: 'true' }
   const run = async (...argv: string[]): Promise<any> => {
@@ -111,7 +112,7 @@ t.test('fair play and webhooks from the CLI: settings, the review queue, webhook
   t.match(await cli({ REDIS_URL: redis.url, NODE_ENV: 'test' }, 'webhooks', 'create', 'fair_cli', '--url', 'http://127.0.0.1/'), { code: 1, err: /WEBHOOK_ALLOW_PRIVATE/ }, 'outside development the CLI refuses private receivers too, by the same setting')
 })
 
-t.test('the CLI lists what the API lists, and its writes are audited as cli:<OS user>', async t => {
+t.test('the CLI lists what the API lists, and its writes are audited as cli:<OS user>', { timeout: 30_000 }, async t => {
   const { app, redis } = await buildTestApp(t)
   const env = { REDIS_URL: redis.url }
   for (const id of ['list_a', 'list_b', 'list_c']) t.equal((await cli(env, 'games', 'create', id)).code, 0)
@@ -133,7 +134,7 @@ t.test('the CLI lists what the API lists, and its writes are audited as cli:<OS 
   t.same(overHttp.items, audit.items)
 })
 
-t.test('the CLI exports a board to standard output, imports one from standard input or a file, and erases a person', async t => {
+t.test('the CLI exports a board to standard output, imports one from standard input or a file, and erases a person', { timeout: 30_000 }, async t => {
   const { app, redis } = await buildTestApp(t)
   const env = { REDIS_URL: redis.url }
   t.equal((await cli(env, 'games', 'create', 'from_game', '--approved', 'true')).code, 0)

@@ -4,9 +4,10 @@ import t from 'tap'
 import type { Page } from 'playwright-core'
 import { computeSignature } from '../../src/http/signature.js'
 import { CONSOLE_FILES } from '../../src/http/routes/console.js'
-import { VIEWPORTS, launchBrowser, screenshotFolder, watchedPage } from '../helpers/browser.js'
+import { BROWSER_TEST_TIMEOUT_MS, VIEWPORTS, launchBrowser, screenshotFolder, watchedPage } from '../helpers/browser.js'
 import { listeningApp } from '../helpers/listening.js'
 import { startReceiver } from '../helpers/receiver.js'
+import { waitFor } from '../helpers/wait.js'
 
 /*
  * The operator console (issue 16, docs/console.md) in real headless
@@ -106,7 +107,7 @@ t.test('the console is served as built: its policy, caching, and not_found for w
   t.same(await (await fetch(`${baseUrl}/console/..%2f..%2fpackage.json`)).json(), { ok: false, error: 'not_found', message: 'No such route.' }, 'nothing outside the build')
 })
 
-t.test('an operator signs in, makes a game, a key and a score, watches it live, hides it and approves a held one', async t => {
+t.test('an operator signs in, makes a game, a key and a score, watches it live, hides it and approves a held one', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
   const { page, problems, urls, context } = await signedIn(ADMIN)
   t.teardown(async () => { await context.close() })
   t.match(await page.locator('header .badge').innerText(), /ana · admin/, 'the token\'s name and role are shown')
@@ -148,7 +149,7 @@ t.test('an operator signs in, makes a game, a key and a score, watches it live, 
   await page.getByRole('link', { name: 'Overview' }).click()
   await page.locator('#live-top', { hasText: 'vega' }).waitFor()
   t.match(await submitSigned(apiKey, secret, 'space_race', 'altair', 300), { ok: true })
-  await page.locator('#live-top tbody tr').first().filter({ hasText: 'altair' }).waitFor({ timeout: 10_000 })
+  await page.locator('#live-top tbody tr').first().filter({ hasText: 'altair' }).waitFor()
   t.pass('a new first place arrives on the live top 10 without a reload')
 
   // The charts draw data, not just axes.
@@ -196,7 +197,7 @@ t.test('an operator signs in, makes a game, a key and a score, watches it live, 
   t.same(await lowContrast(page), [], 'text is readable (WCAG AA contrast)')
 })
 
-t.test('webhooks: add one, send a test event, read the delivery log, send it again', async t => {
+t.test('webhooks: add one, send a test event, read the delivery log, send it again', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
   const receiver = await startReceiver()
   t.teardown(receiver.close)
   const { page, context, problems } = await signedIn(ADMIN)
@@ -213,10 +214,12 @@ t.test('webhooks: add one, send a test event, read the delivery log, send it aga
   t.match(JSON.parse(receiver.accepted()[0]!.body), { type: 'webhook.test' }, 'the receiver got the test event')
   await page.getByRole('button', { name: 'Deliveries' }).click()
   const delivered = page.locator('.deliveries tr', { hasText: 'webhook.test' })
-  for (let i = 0; i < 50 && await delivered.locator('.badge', { hasText: 'delivered' }).count() === 0; i++) {
+  // The log is read when asked: Refresh until the attempt the receiver answered is recorded.
+  await waitFor(async () => {
+    if (await delivered.locator('.badge', { hasText: 'delivered' }).count() > 0) return true
     await page.getByRole('button', { name: 'Refresh' }).click()
-    await page.waitForTimeout(100)
-  }
+    return false
+  }, { what: 'the delivery log to say delivered', intervalMs: 100 })
   t.equal(await delivered.locator('.badge').innerText(), 'delivered', 'the log says delivered')
   await page.getByRole('button', { name: 'Send webhook.test again' }).click()
   await page.getByText('It is sent again, from now.').waitFor()
@@ -225,7 +228,7 @@ t.test('webhooks: add one, send a test event, read the delivery log, send it aga
   t.same(problems, [])
 })
 
-t.test('users: create one, hide one, erase one after typing the name', async t => {
+t.test('users: create one, hide one, erase one after typing the name', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
   const { page, context } = await signedIn(ADMIN)
   t.teardown(async () => { await context.close() })
   await page.getByRole('link', { name: 'Users' }).click()
@@ -252,7 +255,7 @@ t.test('users: create one, hide one, erase one after typing the name', async t =
   t.pass('gone from the list')
 })
 
-t.test('a viewer sees everything and can change nothing', async t => {
+t.test('a viewer sees everything and can change nothing', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
   const { page, context, problems } = await signedIn(VIEWER)
   t.teardown(async () => { await context.close() })
   t.match(await page.locator('header .badge').innerText(), /eve · viewer/)
@@ -275,7 +278,7 @@ t.test('a viewer sees everything and can change nothing', async t => {
   t.same(problems, [])
 })
 
-t.test('a wrong token is refused with a sentence; signing out forgets the token', async t => {
+t.test('a wrong token is refused with a sentence; signing out forgets the token', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
   const watched = await watchedPage(browser, VIEWPORTS[0][1])
   t.teardown(async () => { await watched.context.close() })
   const { page } = watched

@@ -4,7 +4,7 @@ import { admin, buildTestApp, createGame, dataOf, errorOf, expectError, get, sub
 import { listeningApp } from '../helpers/listening.js'
 import { rawRequest } from '../helpers/raw-http.js'
 
-t.test('the play page of an approved game injects window.__platform and loads the game from the same origin', async t => {
+t.test('the play page of an approved game injects window.__platform and loads the game from the same origin', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t, { PLAYTIME_REPORT_S: '7' })
   await createGame(app, { gameId: 'demo' })
   const page = await get(app, '/play/demo')
@@ -23,7 +23,7 @@ t.test('the play page of an approved game injects window.__platform and loads th
   t.equal(errorOf(await get(app, '/static/nope.js')), 'not_found', 'a missing static file is not_found in the envelope')
 })
 
-t.test('an unknown game is a 404 page; an unapproved one says so and cannot submit', async t => {
+t.test('an unknown game is a 404 page; an unapproved one says so and cannot submit', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t)
   const missing = await get(app, '/play/no_such_game')
   t.equal(missing.statusCode, 404)
@@ -44,7 +44,7 @@ t.test('an unknown game is a 404 page; an unapproved one says so and cannot subm
   t.equal(errorOf(await get(app, '/play/draft/board')), 'invalid_game')
 })
 
-t.test('an approved game without files frames a page that says so; an unknown one too', async t => {
+t.test('an approved game without files frames a page that says so; an unknown one too', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t)
   await createGame(app, { gameId: 'no_files_yet' })
   const play = await get(app, '/play/no_files_yet')
@@ -57,7 +57,7 @@ t.test('an approved game without files frames a page that says so; an unknown on
   t.match((await get(app, '/play/demo/unavailable')).body, '<a href="/games/demo/">start it</a>', 'a game that can be played links to itself')
 })
 
-t.test('the front door lists the approved games and points to the docs and health', async t => {
+t.test('the front door lists the approved games and points to the docs and health', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t)
   await createGame(app, { gameId: 'front_a' })
   dataOf(await admin(app, 'PATCH', '/admin/games/front_a', { name: 'Asteroids <3' }))
@@ -73,7 +73,7 @@ t.test('the front door lists the approved games and points to the docs and healt
   t.equal(errorOf(await app.inject({ method: 'POST', url: '/' })), 'method_not_allowed')
 })
 
-t.test('a logged-in player sees their name, canSubmit, the board beside the game', async t => {
+t.test('a logged-in player sees their name, canSubmit, the board beside the game', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t)
   await createGame(app, { gameId: 'arcade' })
   dataOf(await admin(app, 'POST', '/admin/users', { username: 'kim', password: 'pw-kim-1' }))
@@ -91,7 +91,7 @@ t.test('a logged-in player sees their name, canSubmit, the board beside the game
   })
 })
 
-t.test('the play board reads a calendar board by period, with its id and bounds; a period the game does not keep is invalid_param', async t => {
+t.test('the play board reads a calendar board by period, with its id and bounds; a period the game does not keep is invalid_param', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t)
   const game = await createGame(app)
   dataOf(await admin(app, 'POST', '/admin/users', { username: 'mei', password: 'pw-mei-1' }))
@@ -140,7 +140,7 @@ t.test('the play board reads a calendar board by period, with its id and bounds;
   expectError(t, await get(app, `/play/${plain.gameId}/board`, { period: 'daily' }), 'invalid_param', 'a game without periods has no daily board')
 })
 
-t.test('the development seed is idempotent and replaces a revoked demo key', async t => {
+t.test('the development seed is idempotent and replaces a revoked demo key', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t)
   const first = await seedDemo(app)
   t.equal(first.gameId, 'demo')
@@ -153,7 +153,7 @@ t.test('the development seed is idempotent and replaces a revoked demo key', asy
   t.same(dataOf(login), { username: 'demo', is_admin: false })
 })
 
-t.test('hostile static paths are not_found, never internal_error, and log no error', async t => {
+t.test('hostile static paths are not_found, never internal_error, and log no error', { timeout: 30_000 }, async t => {
   const lines: string[] = []
   const { app, baseUrl } = await listeningApp(t, { LOG_LEVEL: 'debug' }, { logStream: { write: line => { lines.push(line) } } })
   const port = Number(new URL(baseUrl).port)
@@ -177,7 +177,7 @@ t.test('hostile static paths are not_found, never internal_error, and log no err
   t.notOk(lines.some(line => line.includes('"stack"')), 'no stack trace was logged')
 })
 
-t.test('the login page of a logged-in user says who is logged in and offers to log out', async t => {
+t.test('the login page of a logged-in user says who is logged in and offers to log out', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t)
   dataOf(await admin(app, 'POST', '/admin/users', { username: 'lin', password: 'pw' }))
   const session = dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'lin' }))

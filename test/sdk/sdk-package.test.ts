@@ -29,24 +29,33 @@ const ROOT = resolve(fileURLToPath(import.meta.url), '../../..')
 const SDK_DIR = join(ROOT, 'sdk')
 const EXAMPLE_README = process.env.SDK_EXAMPLE_README ?? 'README.md'
 
-interface Run { code: number | null, stdout: string, stderr: string }
+interface Run { code: number | null, stdout: string, stderr: string, tookMs: number, killed: boolean }
 
-/** Runs a program without blocking this process (the service under test lives in it). */
-async function run (command: string, args: string[], options: { cwd: string, env: NodeJS.ProcessEnv, timeoutMs?: number }): Promise<Run> {
+/**
+ * Runs a program without blocking this process (the service under test lives
+ * in it). `timeoutMs` only stops a program that would never end: generous,
+ * as a busy machine runs npm, node and tsc several times slower, and below
+ * the budget of the test that runs it, so a program stopped is reported with
+ * what it wrote.
+ */
+async function run (command: string, args: string[], options: { cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number }): Promise<Run> {
+  const started = Date.now()
   return await new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
+    let killed = false
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk })
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
-    const timer = setTimeout(() => { child.kill('SIGKILL') }, options.timeoutMs ?? 30_000)
+    const timer = setTimeout(() => { killed = true; child.kill('SIGKILL') }, options.timeoutMs)
     child.on('error', error => { clearTimeout(timer); reject(error) })
-    child.on('close', code => { clearTimeout(timer); resolve({ code, stdout, stderr }) })
+    child.on('close', code => { clearTimeout(timer); resolve({ code, stdout, stderr, tookMs: Date.now() - started, killed }) })
   })
 }
 
 function describe (what: string, result: Run): string {
-  return `${what} exited ${String(result.code)}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`
+  const ended = result.killed ? `was stopped after ${result.tookMs} ms` : `exited ${String(result.code)} after ${result.tookMs} ms`
+  return `${what} ${ended}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`
 }
 
 const work = mkdtempSync(join(tmpdir(), 'ranking-sdk-package-'))
@@ -103,8 +112,10 @@ function readTarball (file: string): TarEntry[] {
 // install the tarball into a new project, as a user does.
 const packDir = join(work, 'pack')
 mkdirSync(packDir)
-const packed = await run('npm', ['pack', '--pack-destination', packDir], { cwd: SDK_DIR, env: npmEnv, timeoutMs: 60_000 })
+// A few seconds each on an idle machine; the file's own bound (600 s) is the backstop.
+const packed = await run('npm', ['pack', '--pack-destination', packDir], { cwd: SDK_DIR, env: npmEnv, timeoutMs: 120_000 })
 if (packed.code !== 0) throw new Error(describe('npm pack', packed))
+t.comment(`npm pack took ${packed.tookMs} ms`)
 const tarballs = readdirSync(packDir).filter(name => name.endsWith('.tgz'))
 if (tarballs.length !== 1) throw new Error(`npm pack made ${tarballs.join(', ') || 'no tarball'}`)
 const tarball = join(packDir, tarballs[0]!)
@@ -112,8 +123,9 @@ const tarball = join(packDir, tarballs[0]!)
 const project = join(work, 'project')
 mkdirSync(project)
 writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'sdk-user', version: '1.0.0', private: true, type: 'module' }, null, 2))
-const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--offline', tarball], { cwd: project, env: npmEnv, timeoutMs: 60_000 })
+const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--offline', tarball], { cwd: project, env: npmEnv, timeoutMs: 120_000 })
 if (installed.code !== 0) throw new Error(describe('npm install', installed))
+t.comment(`npm install took ${installed.tookMs} ms`)
 const installedDir = join(project, 'node_modules', ...PACKAGE.split('/'))
 
 t.test('the tarball holds the built module, its types, package.json and README only', async t => {
@@ -137,7 +149,7 @@ t.test('the tarball holds the built module, its types, package.json and README o
   t.ok(existsSync(join(installedDir, 'dist', 'index.js')), 'npm installed it offline')
 })
 
-t.test('the README example runs with plain node against the service', async t => {
+t.test('the README example runs with plain node against the service', { timeout: 40_000 }, async t => {
   const readme = isAbsolute(EXAMPLE_README) ? EXAMPLE_README : join(ROOT, EXAMPLE_README)
   const blocks = [...readFileSync(readme, 'utf8').matchAll(/^```js\n([\s\S]*?)^```$/gm)].map(match => match[1]!)
   const example = blocks.find(block => block.includes(`from '${PACKAGE}'`))
@@ -151,7 +163,8 @@ t.test('the README example runs with plain node against the service', async t =>
 
   const result = await run(process.execPath, ['example.mjs'], {
     cwd: project,
-    env: userEnv({ RANKING_URL: baseUrl, RANKING_API_KEY: game.apiKey, RANKING_API_SECRET: game.apiSecret, RANKING_GAME_ID: game.gameId })
+    env: userEnv({ RANKING_URL: baseUrl, RANKING_API_KEY: game.apiKey, RANKING_API_SECRET: game.apiSecret, RANKING_GAME_ID: game.gameId }),
+    timeoutMs: 30_000
   })
   t.equal(result.code, 0, describe('the example', result))
   t.equal(result.stderr, '', 'nothing on stderr')
@@ -163,7 +176,7 @@ t.test('the README example runs with plain node against the service', async t =>
   t.equal(printed.length, 3)
 })
 
-t.test('the published types work for a TypeScript user, and ErrorCode matches the service', async t => {
+t.test('the published types work for a TypeScript user, and ErrorCode matches the service', { timeout: 50_000 }, async t => {
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
     compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM'], types: [], strict: true, noEmit: true, skipLibCheck: false },
     files: ['consumer.ts']
@@ -185,7 +198,7 @@ t.test('the published types work for a TypeScript user, and ErrorCode matches th
     ''
   ].join('\n'))
   const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
-  const checked = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project, env: userEnv() })
+  const checked = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project, env: userEnv(), timeoutMs: 40_000 })
   t.equal(checked.code, 0, describe('tsc in the user project', checked))
 
   // The SDK writes the service's error codes out (the package stands alone);
@@ -230,7 +243,8 @@ async function sdkPage (t: { teardown: (fn: () => unknown) => void }, serviceUrl
   return { page, pageErrors, pageOrigin }
 }
 
-t.test('a page on another origin imports the built module and submits, reads the top and me', async t => {
+// Each launches Chromium: about 2 s on an idle machine.
+t.test('a page on another origin imports the built module and submits, reads the top and me', { timeout: 30_000 }, async t => {
   t.ok(existsSync(CHROMIUM), `Chromium at ${CHROMIUM} (apt-get install chromium)`)
   const { app, baseUrl } = await listeningApp(t)
   const game = await createGame(app)
@@ -262,7 +276,7 @@ t.test('a page on another origin imports the built module and submits, reads the
   t.same(pageErrors, [], 'no errors on the page')
 })
 
-t.test('across origins: rate limits and syncClock reach the page as RankingErrors', async t => {
+t.test('across origins: rate limits and syncClock reach the page as RankingErrors', { timeout: 30_000 }, async t => {
   const { app, baseUrl } = await listeningApp(t, { RATE_LIMIT_MAX: '1' })
   const game = await createGame(app)
   const { page, pageErrors } = await sdkPage(t, baseUrl)

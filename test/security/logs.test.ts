@@ -5,6 +5,7 @@ import { computeSignature } from '../../src/http/signature.js'
 import { ADMIN_TOKEN, multipartBody } from '../helpers/app.js'
 import { listeningApp } from '../helpers/listening.js'
 import { rawRequest } from '../helpers/raw-http.js'
+import { waitFor } from '../helpers/wait.js'
 
 /*
  * Item 2 of the hardening issue: at LOG_LEVEL=trace the log carries every
@@ -36,7 +37,7 @@ async function request (method: string, path: string, options: { fields?: Record
 }
 const authorization = { authorization: `Bearer ${ADMIN_TOKEN}` }
 
-t.test('a trace-level log holds no secret, whichever path the requests take', async t => {
+t.test('a trace-level log holds no secret, whichever path the requests take', { timeout: 30_000 }, async t => {
   // Operators: JSON and multipart admin bodies carrying the token.
   await request('POST', '/admin/games', { headers: authorization, json: { game_id: 'logged', approved: true } })
   const key = (await (await request('POST', '/admin/keys', { headers: authorization, fields: { game_id: 'logged' } })).json()).data
@@ -63,8 +64,8 @@ t.test('a trace-level log holds no secret, whichever path the requests take', as
   const hook = (await (await request('POST', '/admin/games/logged/webhooks', { headers: authorization, json: { url: 'http://127.0.0.1:9/nobody-listens' } })).json()).data
   t.match(hook, { secret: /^whsec_/ })
   t.equal((await (await request('POST', `/admin/games/logged/webhooks/${String(hook.webhook_id)}/test`, { headers: authorization })).json()).ok, true)
-  for (let i = 0; i < 500 && !lines.some(line => line.includes('webhook attempt failed')); i++) await new Promise(resolve => setTimeout(resolve, 20))
-  t.match(lines.join(''), /webhook attempt failed/, 'a failed delivery was logged')
+  await waitFor(() => lines.some(line => line.includes('webhook attempt failed')), { what: 'the failed webhook attempt to be logged' })
+  t.pass('a failed delivery was logged')
 
   // Operators again: a session named in the path, a wrong token.
   await request('DELETE', `/admin/sessions/${sessionId}`, { headers: authorization })

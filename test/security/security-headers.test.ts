@@ -60,7 +60,7 @@ t.test('JSON answers, errors and static assets: nothing may frame, run or load t
   }
 })
 
-t.test('answers given before any route is found carry the same headers', async t => {
+t.test('answers given before any route is found carry the same headers', { timeout: 30_000 }, async t => {
   // A path Fastify cannot decode never reaches a route or its hooks (Fastify's frameworkErrors).
   const badUrl = await app.inject({ method: 'GET', url: '/play/%E0%A4%A' })
   t.equal(badUrl.json().error, 'not_found', 'a malformed URL is answered in the envelope')
@@ -138,7 +138,7 @@ t.test('answers with a session id or a secret are never cached', async t => {
   t.equal((await get(app, '/healthz')).headers['cache-control'], undefined, 'other answers are left to HTTP')
 })
 
-t.test('production adds Strict-Transport-Security', async t => {
+t.test('production adds Strict-Transport-Security', { timeout: 30_000 }, async t => {
   const production = await buildTestApp(t, { NODE_ENV: 'production', LOG_LEVEL: 'silent' })
   t.equal((await get(production.app, '/healthz')).headers['strict-transport-security'], 'max-age=31536000; includeSubDomains')
 })

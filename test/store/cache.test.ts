@@ -4,18 +4,15 @@ import { runCli } from '../../src/ops/cli.js'
 import { loadConfig } from '../../src/ops/config.js'
 import { MAX_AGE_MS, RecordCache } from '../../src/store/cache.js'
 import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, errorOf, get, submit } from '../helpers/app.js'
+import { waitFor } from '../helpers/wait.js'
 
-/** Pub/sub delivery is asynchronous: poll briefly for the other instance to hear of a change. */
-async function eventually (check: () => Promise<boolean>): Promise<boolean> {
-  const deadline = Date.now() + 2000
-  while (Date.now() < deadline) {
-    if (await check()) return true
-    await new Promise(resolve => setTimeout(resolve, 10))
-  }
-  return false
+/** Pub/sub delivery is asynchronous: waits (waitFor's generous bound) for an instance to hear of a change. */
+async function eventually (t: { pass: (message: string) => void }, check: () => Promise<boolean>, what: string): Promise<void> {
+  await waitFor(check, { what, intervalMs: 10 })
+  t.pass(what)
 }
 
-t.test('records cached by one instance follow changes made on another, and by the CLI', async t => {
+t.test('records cached by one instance follow changes made on another, and by the CLI', { timeout: 50_000 }, async t => {
   const { app, redis } = await buildTestApp(t)
   const other = await buildApp(loadConfig({ NODE_ENV: 'test', ADMIN_TOKEN, REDIS_URL: redis.url, RATE_LIMIT_MAX: '1000000' }))
   t.teardown(async () => { await other.close() })
@@ -28,19 +25,19 @@ t.test('records cached by one instance follow changes made on another, and by th
   // The game is unapproved on the first instance: the second stops accepting it.
   dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { approved: false }))
   t.equal(errorOf(await submit(app, game, { player: 'p', score: 3 })), 'invalid_game', 'at once where the change was made')
-  t.ok(await eventually(async () => (await submit(other, game, { player: 'p', score: 3 })).json().error === 'invalid_game'), 'and on the other instance')
+  await eventually(t, async () => (await submit(other, game, { player: 'p', score: 3 })).json().error === 'invalid_game', 'and on the other instance')
   dataOf(await admin(other, 'PATCH', `/admin/games/${game.gameId}`, { approved: true }))
-  t.ok(await eventually(async () => (await submit(app, game, { player: 'p', score: 4 })).json().ok === true), 'approval travels back')
+  await eventually(t, async () => (await submit(app, game, { player: 'p', score: 4 })).json().ok === true, 'approval travels back')
 
   // The CLI writes straight to Redis and is heard by both.
   let out = ''
   const code = await runCli(['keys', 'revoke', game.apiKey], { out: line => { out += line }, err: () => {}, env: { REDIS_URL: redis.url }, readLine: async () => '' })
   t.equal(code, 0, out)
-  t.ok(await eventually(async () => (await submit(app, game, { player: 'p', score: 5 })).json().error === 'key_revoked'), 'first instance')
-  t.ok(await eventually(async () => (await submit(other, game, { player: 'p', score: 5 })).json().error === 'key_revoked'), 'second instance')
+  await eventually(t, async () => (await submit(app, game, { player: 'p', score: 5 })).json().error === 'key_revoked', 'the revocation reaches the first instance')
+  await eventually(t, async () => (await submit(other, game, { player: 'p', score: 5 })).json().error === 'key_revoked', 'and the second instance')
 })
 
-t.test('sessions and user flags cached by one instance follow changes made on another', async t => {
+t.test('sessions and user flags cached by one instance follow changes made on another', { timeout: 30_000 }, async t => {
   const { app, redis } = await buildTestApp(t)
   const other = await buildApp(loadConfig({ NODE_ENV: 'test', ADMIN_TOKEN, REDIS_URL: redis.url }))
   t.teardown(async () => { await other.close() })
@@ -53,13 +50,13 @@ t.test('sessions and user flags cached by one instance follow changes made on an
   t.equal((await meSelf(other)).ok, true)
   t.equal(((await meSelf(other)).data as { is_admin_record: boolean }).is_admin_record, false)
   dataOf(await admin(app, 'PATCH', '/admin/users/cached_user', { is_admin: true }))
-  t.ok(await eventually(async () => ((await meSelf(other)).data as { is_admin_record: boolean }).is_admin_record), 'a flag change reaches the other instance')
+  await eventually(t, async () => ((await meSelf(other)).data as { is_admin_record: boolean }).is_admin_record, 'a flag change reaches the other instance')
 
   await admin(app, 'DELETE', `/admin/sessions/${session.session_id as string}`)
-  t.ok(await eventually(async () => (await meSelf(other)).error === 'not_logged_in'), 'a deleted session ends on the other instance')
+  await eventually(t, async () => (await meSelf(other)).error === 'not_logged_in', 'a deleted session ends on the other instance')
 })
 
-t.test('a session is cached no longer than its TTL', async t => {
+t.test('a session is cached no longer than its TTL', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t, { SESSION_TTL_S: '1' })
   const game = await createGame(app)
   dataOf(await admin(app, 'POST', '/admin/users', { username: 'short_lived' }))
@@ -67,6 +64,7 @@ t.test('a session is cached no longer than its TTL', async t => {
   const url = `/api/rank?action=me-self&game_id=${game.gameId}`
   const headers = { cookie: `sid=${session.session_id as string}` }
   t.equal((await app.inject({ method: 'GET', url, headers })).json().ok, true)
+  // Part of the scenario: the session's TTL (1 s) passes.
   await new Promise(resolve => setTimeout(resolve, 1100))
   t.equal(errorOf(await app.inject({ method: 'GET', url, headers })), 'not_logged_in')
   t.equal(errorOf(await get(app, url)), 'not_logged_in')

@@ -3,6 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { Cluster, Redis } from 'ioredis'
 import { admin, buildTestApp, buildTestApps, createGame, dataOf, errorOf, get, me, ON_CLUSTER, post, submit, submitFields, top, type TestGame } from '../helpers/app.js'
 import { runCli } from '../../src/ops/cli.js'
+import { waitFor } from '../helpers/wait.js'
 
 /*
  * The hot path (docs/architecture.md, one round trip): an API-key request
@@ -22,7 +23,7 @@ async function topFrom (app: FastifyInstance, game: TestGame, address: string): 
   return await app.inject({ method: 'GET', url: `/api/rank?action=top&api_key=${game.apiKey}&game_id=${game.gameId}`, remoteAddress: address })
 }
 
-t.test('failed checks count against the limit, and answer rate_limited once over it', async t => {
+t.test('failed checks count against the limit, and answer rate_limited once over it', { timeout: 40_000 }, async t => {
   const { apps } = await buildTestApps(t, INSTANCES, { RATE_LIMIT_MAX: '8' })
   const game = await createGame(apps[0] as FastifyInstance)
   dataOf(await admin(apps[0] as FastifyInstance, 'PATCH', `/admin/games/${game.gameId}`, { periods: ['daily'] }))
@@ -55,7 +56,7 @@ t.test('failed checks count against the limit, and answer rate_limited once over
     'the limited submit stored nothing')
 })
 
-t.test('the 31st request in a window is limited whichever instance answers it', async t => {
+t.test('the 31st request in a window is limited whichever instance answers it', { timeout: 30_000 }, async t => {
   const { apps } = await buildTestApps(t, INSTANCES, { RATE_LIMIT_MAX: '30' })
   const game = await createGame(apps[0] as FastifyInstance)
   // 30 requests, a third of them refused by a check, over three instances at once.
@@ -74,7 +75,7 @@ t.test('the 31st request in a window is limited whichever instance answers it', 
   }
 })
 
-t.test('missing_param is answered before counting, with the headers of the address', async t => {
+t.test('missing_param is answered before counting, with the headers of the address', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t, { RATE_LIMIT_MAX: '2' })
   const game = await createGame(app)
   for (let i = 0; i < 3; i++) t.equal(errorOf(await get(app, '/api/rank', { action: 'top', game_id: game.gameId })), 'missing_param', `missing api_key ${i + 1}`)
@@ -83,7 +84,7 @@ t.test('missing_param is answered before counting, with the headers of the addre
   t.equal(answer.headers['x-ratelimit-remaining'], '1')
 })
 
-t.test('an operator sets the limit of one key, through the API and the CLI', async t => {
+t.test('an operator sets the limit of one key, through the API and the CLI', { timeout: 30_000 }, async t => {
   const { apps, config, redis } = await buildTestApps(t, 2, { RATE_LIMIT_MAX: '3', RATE_LIMIT_KEY_MULTIPLE: '2' })
   const [first, second] = apps as [FastifyInstance, FastifyInstance]
   const game = await createGame(first)
@@ -170,6 +171,8 @@ async function topLevelCommands (url: string, run: () => Promise<void>): Promise
   const nodes = ON_CLUSTER ? await masters(url) : [url]
   const seen: string[] = []
   const strayErrors: Error[] = []
+  const marker = `end-of-run-${process.pid}-${Date.now()}`
+  let markersSeen = 0
   const monitors = await Promise.all(nodes.map(async node => {
     // The monitoring connection made by hand (what client.monitor() does), so its errors are
     // heard from the start: a line Redis sends between MONITOR's OK and ioredis entering
@@ -179,18 +182,20 @@ async function topLevelCommands (url: string, run: () => Promise<void>): Promise
     monitor.on('error', (error: Error) => { if (!error.message.startsWith('Command queue state error')) strayErrors.push(error) })
     await new Promise(resolve => monitor.once('monitoring', resolve))
     monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      if (/^ping$/i.test(args[0] ?? '') && args[1] === marker) markersSeen++
       if (source !== 'lua' && !/^(monitor|info|ping|cluster|client|script|command)$/i.test(args[0] ?? '')) seen.push((args[0] ?? '').toLowerCase())
     })
     return monitor
   }))
   await run()
-  // MONITOR answers in order: a PING through each node after the run comes after its commands.
+  // MONITOR answers in order: a PING through each node after the run comes after its commands,
+  // so once each monitor has shown its PING, it has shown every command of the run.
   for (const node of nodes) {
     const ping = new Redis(node)
-    await ping.ping()
+    await ping.ping(marker)
     ping.disconnect()
   }
-  await new Promise(resolve => setTimeout(resolve, 50))
+  await waitFor(() => markersSeen >= nodes.length, { what: () => `each monitor to show the PING after the run (${markersSeen} of ${nodes.length})` })
   for (const monitor of monitors) monitor.disconnect()
   if (strayErrors.length > 0) throw strayErrors[0]
   return seen
@@ -204,7 +209,7 @@ async function masters (url: string): Promise<string[]> {
   return nodes
 }
 
-t.test('an API-key request costs Redis one script call, accepted or refused', async t => {
+t.test('an API-key request costs Redis one script call, accepted or refused', { timeout: 30_000 }, async t => {
   // What a request costs: the webhook dispatcher's own rounds (every 250 ms, beside the requests) are left out.
   const { app, redis } = await buildTestApp(t, { RATE_LIMIT_MAX: '1000', WEBHOOK_DISPATCH: 'false' })
   const game = await createGame(app)

@@ -14,7 +14,7 @@ function spread<T> (apps: FastifyInstance[], count: number, request: (app: Fasti
   return Promise.all(Array.from({ length: count }, async (_, i) => await request(apps[i % apps.length] as FastifyInstance, i)))
 }
 
-t.test('the limit per (key, address) is counted once for all instances', async t => {
+t.test('the limit per (key, address) is counted once for all instances', { timeout: 40_000 }, async t => {
   const { apps } = await buildTestApps(t, INSTANCES, { RATE_LIMIT_MAX: '30' })
   const game = await createGame(apps[0] as FastifyInstance)
   const answers = await spread(apps, 45, async app => (await top(app, game)).json())
@@ -23,7 +23,7 @@ t.test('the limit per (key, address) is counted once for all instances', async t
   for (const [i, app] of apps.entries()) t.equal(errorOf(await top(app, game)), 'rate_limited', `instance ${i + 1} refuses the 46th`)
 })
 
-t.test('a revoked key and an unapproved game are refused by every instance', async t => {
+t.test('a revoked key and an unapproved game are refused by every instance', { timeout: 30_000 }, async t => {
   const { apps } = await buildTestApps(t, INSTANCES)
   const [first, second] = apps as [FastifyInstance, FastifyInstance]
   const game = await createGame(first)
@@ -42,7 +42,7 @@ t.test('a revoked key and an unapproved game are refused by every instance', asy
   }
 })
 
-t.test('play time stays exact when one user\'s reports land on different instances', async t => {
+t.test('play time stays exact when one user\'s reports land on different instances', { timeout: 30_000 }, async t => {
   const { apps } = await buildTestApps(t, INSTANCES)
   const first = apps[0] as FastifyInstance
   const game = await createGame(first)
@@ -67,7 +67,7 @@ t.test('play time stays exact when one user\'s reports land on different instanc
   t.equal(Number(await first.redis.hget(`rank:{game:${game.gameId}}:playtime`, 'u:traveller')), credited, 'and so is what is stored')
 })
 
-t.test('concurrent submits for one player through different instances keep the maximum', async t => {
+t.test('concurrent submits for one player through different instances keep the maximum', { timeout: 30_000 }, async t => {
   const { apps } = await buildTestApps(t, INSTANCES)
   const game = await createGame(apps[0] as FastifyInstance)
   const scores = Array.from({ length: 60 }, (_, i) => (i * 7919) % 1000 + 1)

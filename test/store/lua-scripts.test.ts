@@ -16,7 +16,7 @@ const includeNames = readdirSync(LUA_INCLUDES).filter(file => file.endsWith('.lu
 // Every TypeScript file of src/, where the scripts are loaded (most in src/store).
 const storeSources = readdirSync(projectPath('src'), { recursive: true, encoding: 'utf8' }).filter(file => file.endsWith('.ts')).map(file => readFileSync(projectPath('src', file), 'utf8')).join('\n')
 
-t.test('every Lua script compiles in a real Redis', async t => {
+t.test('every Lua script compiles in a real Redis', { timeout: 30_000 }, async t => {
   const server = await startTestRedis()
   t.teardown(server.stop)
   const redis = new Redis(server.url)

@@ -35,7 +35,7 @@ interface Board {
   deleted: Set<string>
 }
 
-t.test(`random operations through two instances match the model (seed ${SEED})`, async t => {
+t.test(`random operations through two instances match the model (seed ${SEED})`, { timeout: 60_000 }, async t => {
   const { apps } = await buildTestApps(t, 2)
   const rng = random(SEED)
   const pick = <T>(items: T[]): T => items[Math.floor(rng() * items.length)] as T

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import { projectRoot } from '../../src/ops/paths.js'
 import { admin, buildTestApp, createGame, dataOf, submit } from '../helpers/app.js'
+import { waitFor } from '../helpers/wait.js'
 
 /*
  * The README's webhook receiver (the block fenced `js receiver`), run as a
@@ -24,7 +25,8 @@ async function freePort (): Promise<number> {
   return port
 }
 
-t.test('the README\'s receiver verifies deliveries and refuses a forged one', async t => {
+// Spawns the receiver as a process of its own: about 5 s on an idle machine.
+t.test('the README\'s receiver verifies deliveries and refuses a forged one', { timeout: 60_000 }, async t => {
   if (receiver === undefined) throw new Error('README.md has no ```js receiver block')
   // In the project, so `standardwebhooks` resolves from its node_modules as it would from the reader's.
   const file = join(projectRoot, `.receiver-${process.pid}.mjs`)
@@ -38,15 +40,17 @@ t.test('the README\'s receiver verifies deliveries and refuses a forged one', as
   const child = spawn(process.execPath, [file], { env: { ...process.env, WEBHOOK_SECRET: made.secret, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] })
   t.teardown(() => { child.kill() })
   let out = ''
+  let err = ''
   child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString() })
-  // Listening once the port answers.
-  for (let i = 0; i < 100; i++) {
-    if (await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }).then(answer => answer.status, () => 0) === 400) break
-    await new Promise(resolve => setTimeout(resolve, 50))
-  }
+  child.stderr.on('data', (chunk: Buffer) => { err += chunk.toString() })
+  const written = (): string => `(it exited: ${String(child.exitCode)}; stdout: ${out.slice(-300) || 'nothing'}; stderr: ${err.slice(-300) || 'nothing'})`
+  // Listening once the port answers (an unsigned body is refused: 400); a receiver that exits fails the wait at once.
+  await waitFor(async () => child.exitCode !== null || (await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' })).status === 400,
+    { what: () => `the README's receiver to listen on ${port} ${written()}` })
+  if (child.exitCode !== null) throw new Error(`the README's receiver exited before it answered ${written()}`)
 
   dataOf(await submit(app, game, { player: 'readme_reader', score: 1 }))
-  for (let i = 0; i < 200 && !out.includes('board.first'); i++) await new Promise(resolve => setTimeout(resolve, 25))
+  await waitFor(() => out.includes('board.first') || child.exitCode !== null, { what: () => `the receiver to print the event ${written()}` })
   t.match(out, new RegExp(`^evt_${game.gameId}_\\d+-\\d+ board\\.first \\{"game_id":"${game.gameId}",.*"player_name":"readme_reader"`, 'm'), 'it printed the verified event')
 
   const forged = await fetch(`http://127.0.0.1:${port}/`, {
