@@ -202,7 +202,8 @@ export function serverOptions (config: Config, extras: ServerExtras = {}): Fasti
     // set only afterwards (as Fastify does), with headersTimeout left at 60 s,
     // Node never fires it.
     requestTimeout: config.requestTimeoutMs,
-    http: { requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: Math.min(2000, config.requestTimeoutMs) },
+    // A request without a Host header is refused in the envelope (plugins/envelope.ts), not by Node's bare 400.
+    http: { requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: Math.min(2000, config.requestTimeoutMs), requireHostHeader: false },
     connectionTimeout: 60_000
   }
 }
