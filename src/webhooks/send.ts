@@ -26,11 +26,17 @@ export function webhookSignature (secret: string, messageId: string, timestamp: 
  * Whether an address is on the public internet: ipaddr.js's `unicast`
  * range, which leaves out loopback, private, link-local, unique-local,
  * carrier-grade NAT, multicast, reserved and unspecified addresses (an
- * IPv4-mapped IPv6 address counts as its IPv4 address).
+ * IPv4-mapped IPv6 address counts as its IPv4 address), and the transition
+ * ranges that carry an IPv4 address inside an IPv6 one (6to4, Teredo,
+ * NAT64), whatever they carry: none is a receiver's address today. ipaddr.js
+ * calls the deprecated IPv4-compatible block (::/96, `::a9fe:a9fe` is
+ * 169.254.169.254) unicast, so it is refused here, also whatever it carries.
  */
 export function isPublicAddress (address: string): boolean {
   if (!ipaddr.isValid(address)) return false
-  return ipaddr.process(address).range() === 'unicast'
+  const parsed = ipaddr.process(address)
+  if (parsed.kind() === 'ipv6' && parsed.toByteArray().slice(0, 12).every(byte => byte === 0)) return false
+  return parsed.range() === 'unicast'
 }
 
 export class PrivateAddressError extends Error {
