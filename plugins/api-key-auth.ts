@@ -30,6 +30,19 @@ declare module 'fastify' {
 }
 
 /**
+ * The game of a key that passes the checks up to the signature, else the
+ * check's ApiError: the key exists and is not revoked, its game is playable
+ * and is the key's. (Also what keeps a live stream opened with the key going.)
+ */
+export function checkKey (key: KeyRecord | null, game: GameRecord | null): GameRecord {
+  if (key === null) fail('invalid_key')
+  if (key.revoked) fail('key_revoked')
+  const playable = playableGame(game)
+  if (key.game_id !== playable.game_id) fail('key_game_mismatch')
+  return playable
+}
+
+/**
  * API-key requests in the check order (docs/interface.md#check-order):
  * missing_param; rate_limited; the key (invalid_key, key_revoked); the game
  * (invalid_game, key_game_mismatch); for `submit` the timestamp
@@ -47,15 +60,6 @@ declare module 'fastify' {
 export default fp(async (fastify) => {
   fastify.decorateRequest('apiKey', null)
   fastify.decorateRequest('game', null)
-
-  /** The game of a key that passes the checks up to the signature, else the check's ApiError. */
-  function checkKey (key: KeyRecord | null, game: GameRecord | null): GameRecord {
-    if (key === null) fail('invalid_key')
-    if (key.revoked) fail('key_revoked')
-    const playable = playableGame(game)
-    if (key.game_id !== playable.game_id) fail('key_game_mismatch')
-    return playable
-  }
 
   function checkSignature (key: KeyRecord, game: GameRecord, fields: Params): void {
     checkTimestamp(param(fields, 'ts'))

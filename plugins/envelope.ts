@@ -95,6 +95,10 @@ export default fp(async (fastify) => {
 
   // Answer unknown routes before any body is read, so a route fault is reported first.
   fastify.addHook('onRequest', (request, _reply, done) => {
+    // HTTP/1.1 requires a Host header. Node refuses a request without one
+    // itself, with a bare 400 and none of the security headers, so it lets
+    // it through (requireHostHeader: false, src/http/app.ts) to this answer.
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) throw new ApiError('invalid_body', 'An HTTP/1.1 request must carry a Host header.')
     if (request.is404) throw routeError(request)
     done()
   })

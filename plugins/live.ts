@@ -22,8 +22,8 @@ export default fp(async (fastify) => {
     redis: fastify.redis,
     leaderboard: fastify.leaderboard,
     records: fastify.records,
-    streamsPerSubject: fastify.config.liveStreamsPerKey,
     heartbeatMs: fastify.config.liveHeartbeatMs,
+    onRecordChange: fastify.onRecordChange,
     log: fastify.log.child({ component: 'live' })
   })
   fastify.decorate('live', live)

@@ -7,7 +7,7 @@ import { createRatings, type Ratings } from '../src/store/ratings.js'
 import { createRecordStore, type RecordStore } from '../src/store/records.js'
 import { createActivity } from '../src/store/activity.js'
 import { createUserStore, type UserStore } from '../src/store/users.js'
-import { createRecordCache } from '../src/store/cache.js'
+import { createRecordCache, type RecordCache } from '../src/store/cache.js'
 import { createReviewQueue } from '../src/store/review.js'
 import { createWebhookStore, type WebhookStore } from '../src/store/webhooks.js'
 import { createEvents } from '../src/store/events.js'
@@ -23,6 +23,8 @@ declare module 'fastify' {
     webhooks: WebhookStore
     /** Resolves once this process has applied every cache invalidation published so far. */
     syncRecordCache: () => Promise<void>
+    /** Hears every change of a key, game, user or session record, on any instance (no kind: changes may have been missed). */
+    onRecordChange: RecordCache['onChange']
   }
 }
 
@@ -37,6 +39,7 @@ export default fp<StoreOptions>(async (fastify, { clock }) => {
   const { cache, close } = await createRecordCache(redis)
   fastify.addHook('onClose', close)
   fastify.decorate('syncRecordCache', async () => { await cache.sync(redis) })
+  fastify.decorate('onRecordChange', cache.onChange.bind(cache))
   const records = createRecordStore(redis, cache)
   const users = createUserStore(redis, cache)
   const leaderboard = createLeaderboard(redis, { freshGame: async gameId => await records.game(gameId, { fresh: true }), clock })

@@ -153,6 +153,20 @@ export interface ServerExtras {
   clock?: () => number
 }
 
+/**
+ * Whose X-Forwarded-For gives the client's address (TRUST_PROXY). Fastify
+ * (since 5.12.8) trusts nobody for a hop count, since the nearest peer
+ * cannot be checked to be a proxy; here a hop count keeps its documented
+ * meaning (docs/interface.md#configuration): the nearest N addresses, the
+ * connecting peer first, are proxies, and the one before them is the
+ * client. The service must then be reachable only through its proxies
+ * (docs/security.md); their addresses or ranges are safer, and are checked.
+ */
+export function trustedProxies (trust: Config['trustProxy']): FastifyServerOptions['trustProxy'] {
+  if (typeof trust !== 'number') return trust
+  return (_address: string, hop: number) => hop < trust
+}
+
 /** Fastify's own options: logging, proxies, limits, and the envelope for framework errors. */
 export function serverOptions (config: Config, extras: ServerExtras = {}): FastifyHttpOptions<Server> {
   const pretty = config.nodeEnv === 'development' && process.stdout.isTTY && extras.logStream === undefined
@@ -172,8 +186,7 @@ export function serverOptions (config: Config, extras: ServerExtras = {}): Fasti
       ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } } : {})
     },
     genReqId: () => randomUUID(),
-    // Fastify accepts a hop count at run time; its types leave numbers out.
-    trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
+    trustProxy: trustedProxies(config.trustProxy),
     bodyLimit: config.bodyLimit,
     routerOptions: { querystringParser: parseQuery },
     frameworkErrors: (error, request, reply) => {
@@ -189,7 +202,8 @@ export function serverOptions (config: Config, extras: ServerExtras = {}): Fasti
     // set only afterwards (as Fastify does), with headersTimeout left at 60 s,
     // Node never fires it.
     requestTimeout: config.requestTimeoutMs,
-    http: { requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: Math.min(2000, config.requestTimeoutMs) },
+    // A request without a Host header is refused in the envelope (plugins/envelope.ts), not by Node's bare 400.
+    http: { requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: Math.min(2000, config.requestTimeoutMs), requireHostHeader: false },
     connectionTimeout: 60_000
   }
 }

@@ -6,6 +6,7 @@ import { defineScript, luaSource } from '../store/scripts.js'
 import type { BoardChoice } from '../store/boards.js'
 import type { BoardItem, Leaderboard } from '../store/leaderboard.js'
 import type { GameRecord, RecordStore } from '../store/records.js'
+import type { CachedKind } from '../store/cache.js'
 import { ApiError, fail } from './envelope.js'
 import { boardFields } from './boards.js'
 import { isPlayable } from './games.js'
@@ -31,8 +32,13 @@ export const MIN_FRAME_INTERVAL_MS = 250
 /** A stream's place among its subject's streams lasts this long without renewal (a process that dies frees it then). */
 const LEASE_MS = 60_000
 const RENEW_EVERY_MS = 20_000
-/** A client that has not read this much of what was sent is too slow: its stream is ended (it reconnects). */
-const MAX_UNREAD_BYTES = 1_048_576
+/**
+ * A client that has not read this much of what was sent is too slow: its
+ * stream is ended (it reconnects, and gets the board afresh). A frame of the
+ * top 100 is about 10 KiB, so a reader that keeps up never comes near it;
+ * 300 streams that read nothing hold about 20 MB instead of 300 MB.
+ */
+export const MAX_UNREAD_BYTES = 65_536
 
 const LIVE_OPEN = luaSource('live-open')
 
@@ -40,6 +46,45 @@ const LIVE_OPEN = luaSource('live-open')
 export interface LiveTop {
   total: number
   items: BoardItem[]
+}
+
+/** A cap a stream counts against: a set of leases (keys.ts) and how many it holds; all of one stream's in one slot. */
+export interface LivePlace {
+  key: string
+  max: number
+  /** The rate_limited message when this one is full. */
+  full: string
+}
+
+/**
+ * What a stream's right to go on depends on besides its game: a record
+ * (its API key) checked again whenever that record changes, on any instance,
+ * and at every heartbeat. `check` answers why the stream must end, if it must.
+ */
+export interface LiveGuard {
+  kind: CachedKind
+  id: string
+  check: () => Promise<ApiError | undefined>
+}
+
+/**
+ * The caps a stream counts against, over every instance (docs/interface.md#live-boards):
+ * an API key's streams, and within them one client address's share, so an
+ * address (the api_key is public) cannot take a key's whole cap from the
+ * real dashboards; a client address's on the play page, over every game;
+ * an operator token's.
+ */
+export const livePlaces = {
+  apiKey: (apiKey: string, address: string, perKey: number, perAddress: number): LivePlace[] => [
+    { key: keys.keyLiveStreams(apiKey), max: perKey, full: `At most ${perKey} live streams may be open at once for one key; close one first.` },
+    { key: keys.keyAddressLiveStreams(apiKey, address), max: perAddress, full: `At most ${perAddress} live streams may be open at once for one key from one address; close one first.` }
+  ],
+  page: (address: string, perAddress: number): LivePlace[] => [
+    { key: keys.addressLiveStreams(address), max: perAddress, full: `At most ${perAddress} live boards may be open at once from one address; close one first.` }
+  ],
+  operator: (name: string, perToken: number): LivePlace[] => [
+    { key: keys.operatorLiveStreams(name), max: perToken, full: `At most ${perToken} live streams may be open at once for one operator token; close one first.` }
+  ]
 }
 
 interface Stream {
@@ -50,7 +95,10 @@ interface Stream {
   choiceKey: string
   limit: number
   reply: FastifyReply
-  lease: { key: string, member: string }
+  /** The lease sets it holds a place in, and its member name in each. */
+  leases: string[]
+  member: string
+  guard: LiveGuard | undefined
   lastFrame: string
   frames: number
 }
@@ -59,15 +107,17 @@ export interface LiveOptions {
   redis: Redis
   leaderboard: Leaderboard
   records: RecordStore
-  /** Streams one subject (an API key, a page reader's address) may have open, over every process. */
-  streamsPerSubject: number
   heartbeatMs: number
+  /** Hears record changes on every instance (the record cache's channel). */
+  onRecordChange: (listener: (kind: CachedKind | undefined, id: string | undefined) => void) => void
   log: FastifyBaseLogger
 }
 
-export function createLiveBoards ({ redis, leaderboard, records, streamsPerSubject, heartbeatMs, log }: LiveOptions) {
+export function createLiveBoards ({ redis, leaderboard, records, heartbeatMs, onRecordChange, log }: LiveOptions) {
   const openScript = defineScript<number>(redis, 'rankLiveOpen', LIVE_OPEN, { writes: true })
   const streamsOf = new Map<string, Set<Stream>>()
+  /** Streams by the record their guard watches (`kind:id`). */
+  const guarded = new Map<string, Set<Stream>>()
   const refreshAt = new Map<string, NodeJS.Timeout>()
   const lastRefresh = new Map<string, number>()
   const owner = `${process.pid}:${Math.random().toString(36).slice(2, 10)}`
@@ -98,22 +148,33 @@ export function createLiveBoards ({ redis, leaderboard, records, streamsPerSubje
     }, wait))
   }
 
+  /**
+   * Queues a message for the stream's client, without waiting for it to be
+   * read (one slow reader must not hold up the others, nor the end of its
+   * game's streams). A client that has left more than MAX_UNREAD_BYTES
+   * unread loses its connection instead: ending the stream politely would
+   * queue the end behind what it has not read, and keep all of it in memory.
+   */
+  function write (stream: Stream, message: { id?: string, event: string, data: string, retry?: number }): boolean {
+    if (stream.reply.raw.writableLength > MAX_UNREAD_BYTES) {
+      stream.reply.raw.destroy()
+      return false
+    }
+    stream.reply.sse.send(message).catch(() => {})
+    return true
+  }
+
   async function send (stream: Stream, game: GameRecord, top: LiveTop, board: Parameters<typeof boardFields>[2]): Promise<void> {
     const data = JSON.stringify({ game_id: game.game_id, total: top.total, items: top.items.slice(0, stream.limit), ...await boardFields(leaderboard, game, board) })
     if (data === stream.lastFrame) return
-    if (stream.reply.raw.writableLength > MAX_UNREAD_BYTES) {
-      stream.reply.sse.close()
-      return
-    }
     stream.lastFrame = data
-    stream.frames++
-    await stream.reply.sse.send({ id: String(stream.frames), event: 'top', data, ...(stream.frames === 1 ? { retry: 2000 } : {}) })
+    const id = String(stream.frames + 1)
+    if (write(stream, { id, event: 'top', data, ...(stream.frames === 0 ? { retry: 2000 } : {}) })) stream.frames++
   }
 
   /** Ends a stream with an `error` frame carrying the envelope of why (the game is gone, the board no longer kept). */
-  async function endWith (stream: Stream, error: ApiError): Promise<void> {
-    await stream.reply.sse.send({ event: 'error', data: JSON.stringify({ ok: false, error: error.code, message: error.message }) }).catch(() => {})
-    stream.reply.sse.close()
+  function endWith (stream: Stream, error: ApiError): void {
+    if (write(stream, { event: 'error', data: JSON.stringify({ ok: false, error: error.code, message: error.message }) })) stream.reply.sse.close()
   }
 
   /** Reads each board the game's streams show, once, and sends each stream its frame. */
@@ -122,7 +183,7 @@ export function createLiveBoards ({ redis, leaderboard, records, streamsPerSubje
     if (streams === undefined) return
     const game = await records.game(gameId)
     if (!isPlayable(game)) {
-      for (const stream of streams) await endWith(stream, new ApiError('invalid_game'))
+      for (const stream of streams) endWith(stream, new ApiError('invalid_game'))
       return
     }
     const groups = new Map<string, Stream[]>()
@@ -133,7 +194,7 @@ export function createLiveBoards ({ redis, leaderboard, records, streamsPerSubje
         chosen = leaderboard.choose(game, group[0]!.choice)
       } catch (error) {
         if (!(error instanceof ApiError)) throw error
-        for (const stream of group) await endWith(stream, error)
+        for (const stream of group) endWith(stream, error)
         continue
       }
       const { total, items, board } = await leaderboard.top(game, chosen, 0, Math.max(...group.map(stream => stream.limit)))
@@ -141,11 +202,34 @@ export function createLiveBoards ({ redis, leaderboard, records, streamsPerSubje
     }
   }
 
+  /** Ends a stream whose guard no longer holds. */
+  async function recheck (stream: Stream): Promise<void> {
+    const error = await stream.guard?.check()
+    if (error !== undefined && streamsOf.get(stream.gameId)?.has(stream) === true) endWith(stream, error)
+  }
+
+  // A changed game is read again at once (its streams end if it is no longer
+  // playable); a changed key is checked again for the streams it opened.
+  onRecordChange((kind, id) => {
+    if (kind === undefined || id === undefined) {
+      for (const gameId of streamsOf.keys()) schedule(gameId)
+      for (const streams of guarded.values()) for (const stream of streams) recheck(stream).catch(() => {})
+      return
+    }
+    if (kind === 'game') schedule(id)
+    for (const stream of guarded.get(`${kind}:${id}`) ?? []) recheck(stream).catch(() => {})
+  })
+
   function remove (stream: Stream): void {
     const streams = streamsOf.get(stream.gameId)
     if (streams === undefined || !streams.delete(stream)) return
     metrics.liveStreams.dec()
-    redis.zrem(stream.lease.key, stream.lease.member).catch(() => {})
+    for (const lease of stream.leases) redis.zrem(lease, stream.member).catch(() => {})
+    if (stream.guard !== undefined) {
+      const watched = `${stream.guard.kind}:${stream.guard.id}`
+      guarded.get(watched)?.delete(stream)
+      if (guarded.get(watched)?.size === 0) guarded.delete(watched)
+    }
     if (streams.size === 0) {
       streamsOf.delete(stream.gameId)
       clearTimeout(refreshAt.get(stream.gameId))
@@ -154,35 +238,43 @@ export function createLiveBoards ({ redis, leaderboard, records, streamsPerSubje
     }
   }
 
-  // Every heartbeat: each board again (a new period, a missed message); leases renewed less often.
-  let beats = 0
+  // Every heartbeat (every RENEW_EVERY_MS at least): each board again (a new
+  // period, a missed message), each guard (a missed change), and the leases,
+  // each set in two commands for all of this process's streams in it, the
+  // set kept alive as long as its leases (never shortened: GT).
   const timer = setInterval(() => {
-    beats++
     for (const gameId of streamsOf.keys()) schedule(gameId)
-    if (beats * heartbeatMs >= RENEW_EVERY_MS) {
-      beats = 0
-      const until = Date.now() + LEASE_MS
-      for (const streams of streamsOf.values()) {
-        for (const { lease } of streams) redis.zadd(lease.key, 'XX', until, lease.member).catch(() => {})
-      }
+    for (const streams of guarded.values()) for (const stream of streams) recheck(stream).catch(() => {})
+    const until = Date.now() + LEASE_MS
+    const membersOf = new Map<string, string[]>()
+    for (const streams of streamsOf.values()) {
+      for (const { leases, member } of streams) for (const lease of leases) membersOf.set(lease, [...membersOf.get(lease) ?? [], member])
+    }
+    for (const [lease, members] of membersOf) {
+      redis.zadd(lease, 'XX', ...members.flatMap(member => [until, member])).catch(() => {})
+      redis.pexpire(lease, LEASE_MS, 'GT').catch(() => {})
     }
   }, Math.min(heartbeatMs, RENEW_EVERY_MS))
   timer.unref()
 
   return {
     /**
-     * Streams the board to this reply: takes a place among the subject's
-     * streams (rate_limited when it has none left), subscribes to the game's
-     * channel, sends the first frame (`first`, read with the request's rate
-     * limits) and keeps the stream open until the client goes or the
+     * Streams the board to this reply: takes a place in each of `places`
+     * (rate_limited, with that cap's message, when one has none left),
+     * subscribes to the game's channel, sends the first frame (`first`, read
+     * with the request's rate limits) and keeps the stream open until the
+     * client goes, its game or its guard no longer allows it, or the
      * service closes.
      */
-    async open (reply: FastifyReply, { game, choice, limit, subject, first, board }: { game: GameRecord, choice: BoardChoice, limit: number, subject: string, first: LiveTop, board: Parameters<typeof boardFields>[2] }): Promise<void> {
-      const lease = { key: keys.liveStreams(game.game_id, subject), member: `${owner}:${++nextId}` }
-      if (await openScript([lease.key], [Date.now(), LEASE_MS, streamsPerSubject, lease.member]) === 0) {
-        fail('rate_limited', `At most ${streamsPerSubject} live streams may be open at once for one key (or one address); close one first.`)
+    async open (reply: FastifyReply, { game, choice, limit, places, guard, first, board }: { game: GameRecord, choice: BoardChoice, limit: number, places: LivePlace[], guard?: LiveGuard, first: LiveTop, board: Parameters<typeof boardFields>[2] }): Promise<void> {
+      const member = `${owner}:${++nextId}`
+      const full = await openScript(places.map(place => place.key), [Date.now(), LEASE_MS, member, ...places.map(place => place.max)])
+      if (full !== 0) fail('rate_limited', places[full - 1]?.full)
+      const stream: Stream = { id: nextId, gameId: game.game_id, choice, choiceKey: JSON.stringify(choice), limit, reply, leases: places.map(place => place.key), member, guard, lastFrame: '', frames: 0 }
+      if (guard !== undefined) {
+        const watched = `${guard.kind}:${guard.id}`
+        guarded.set(watched, (guarded.get(watched) ?? new Set()).add(stream))
       }
-      const stream: Stream = { id: nextId, gameId: game.game_id, choice, choiceKey: JSON.stringify(choice), limit, reply, lease, lastFrame: '', frames: 0 }
       let streams = streamsOf.get(game.game_id)
       let subscribing: Promise<unknown> | undefined
       if (streams === undefined) {

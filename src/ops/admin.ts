@@ -1062,7 +1062,7 @@ export function createAdmin ({ records, review, webhooks, events, webhookAllowPr
         let complete = false
         try {
           for await (const line of lines) {
-            if (!line.tooLong && line.text.trim() === '') continue
+            if (!line.tooLong && line.notUtf8 !== true && line.text.trim() === '') continue
             report.lines++
             const entry = importEntryOf(line, now)
             if ('error' in entry) { refuse(entry); continue }

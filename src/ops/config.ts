@@ -52,6 +52,8 @@ export interface Config {
   webhooks: WebhookConfig
   /** Live boards (Server-Sent Events): the open streams one API key may have, across instances; a heartbeat's interval. */
   liveStreamsPerKey: number
+  /** LIVE_STREAMS_PER_ADDRESS: live streams one client address may have open, over every instance (its share of a key's, and on the play page). */
+  liveStreamsPerAddress: number
   liveHeartbeatMs: number
   /** Service processes on this box (node:cluster); 1 runs in this process. */
   workers: number
@@ -293,6 +295,7 @@ export function loadConfig (env: Env = process.env): Config {
       concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 50, 1, 10_000)
     },
     liveStreamsPerKey: integer(env, 'LIVE_STREAMS_PER_KEY', 100, 1, 1_000_000),
+    liveStreamsPerAddress: integer(env, 'LIVE_STREAMS_PER_ADDRESS', 10, 1, 1_000_000),
     liveHeartbeatMs: integer(env, 'LIVE_HEARTBEAT_MS', 15_000, 100, 300_000),
     workers: integer(env, 'WORKERS', 1, 1, 64),
     nodeEnv,

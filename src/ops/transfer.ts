@@ -1,4 +1,3 @@
-import { StringDecoder } from 'node:string_decoder'
 import { ApiError, type ErrorCode } from '../http/envelope.js'
 import { parseMeta, parsePlayerName, parseScore } from '../http/params.js'
 import type { ImportedEntry, ListedEntry } from '../store/leaderboard.js'
@@ -49,52 +48,64 @@ export interface ImportLine {
   text: string
   /** Longer than IMPORT_MAX_LINE_BYTES: its text is not kept. */
   tooLong: boolean
+  /** Its bytes are not UTF-8: its text is not kept (decoding would turn different bytes into the same U+FFFD). */
+  notUtf8?: boolean
 }
 
-/** The body went past the import's byte limit after `lines` lines. */
 export class ImportTooLarge extends Error {
   constructor (readonly lines: number) {
     super('import body too large')
   }
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
+const NEWLINE = 0x0a
+
+/** One line's bytes (without its newline) as an ImportLine: decoded strictly, a trailing CR dropped. */
+function lineOf (number: number, parts: Buffer[], bytes: number): ImportLine {
+  if (bytes > IMPORT_MAX_LINE_BYTES) return { number, text: '', tooLong: true }
+  let text: string
+  try {
+    text = strictUtf8.decode(parts.length === 1 ? parts[0] : Buffer.concat(parts))
+  } catch {
+    return { number, text: '', tooLong: false, notUtf8: true }
+  }
+  return { number, text: text.endsWith('\r') ? text.slice(0, -1) : text, tooLong: false }
+}
+
 /**
- * The lines of a body as it arrives, decoded as UTF-8 across chunk
- * boundaries; a line too long is reported (not kept) and skipped to its end.
- * Throws ImportTooLarge once more than `maxBytes` arrived, whatever the
- * headers said.
+ * The lines of a body as it arrives. Lines are cut at the newline byte
+ * (which is never part of a longer UTF-8 sequence, so a character split
+ * across chunks stays whole) and each is decoded on its own, strictly: a
+ * line that is not UTF-8 is reported, never stored with U+FFFD in it. A line
+ * too long is reported (not kept) and skipped to its end. Throws
+ * ImportTooLarge once more than `maxBytes` arrived, whatever the headers said.
  */
 export async function * importLines (body: AsyncIterable<Buffer | string>, maxBytes: number): AsyncGenerator<ImportLine> {
-  const decoder = new StringDecoder('utf8')
   let bytes = 0
   let number = 0
-  let pending = ''
-  let skipping = false
+  // The current line's bytes so far; past IMPORT_MAX_LINE_BYTES only their count is kept.
+  let parts: Buffer[] = []
+  let length = 0
   for await (const chunk of body) {
-    bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length
+    const data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+    bytes += data.length
     if (bytes > maxBytes) throw new ImportTooLarge(number)
-    pending += typeof chunk === 'string' ? chunk : decoder.write(chunk)
-    let newline = pending.indexOf('\n')
-    while (newline !== -1) {
-      const text = pending.slice(0, newline)
-      pending = pending.slice(newline + 1)
-      number++
-      if (skipping) {
-        skipping = false
-        yield { number, text: '', tooLong: true }
-      } else {
-        yield { number, text: text.endsWith('\r') ? text.slice(0, -1) : text, tooLong: Buffer.byteLength(text) > IMPORT_MAX_LINE_BYTES }
-      }
-      newline = pending.indexOf('\n')
+    let start = 0
+    for (let newline = data.indexOf(NEWLINE); newline !== -1; newline = data.indexOf(NEWLINE, start)) {
+      const piece = data.subarray(start, newline)
+      yield lineOf(++number, length + piece.length > IMPORT_MAX_LINE_BYTES ? [] : [...parts, piece], length + piece.length)
+      parts = []
+      length = 0
+      start = newline + 1
     }
-    if (pending.length > IMPORT_MAX_LINE_BYTES) {
-      skipping = true
-      pending = ''
-    }
+    const rest = data.subarray(start)
+    length += rest.length
+    parts = length > IMPORT_MAX_LINE_BYTES ? [] : [...parts, rest]
   }
-  pending += decoder.end()
-  if (skipping) yield { number: number + 1, text: '', tooLong: true }
-  else if (pending.trim() !== '') yield { number: number + 1, text: pending.endsWith('\r') ? pending.slice(0, -1) : pending, tooLong: Buffer.byteLength(pending) > IMPORT_MAX_LINE_BYTES }
+  if (length === 0) return
+  const last = lineOf(number + 1, parts, length)
+  if (last.tooLong || last.notUtf8 === true || last.text.trim() !== '') yield last
 }
 
 /** A refused line, as the import's answer lists it. */
@@ -105,7 +116,18 @@ export interface RefusedLine {
 }
 
 const IMPORT_FIELDS = new Set(['player_name', 'score', 'achieved_at', 'meta', 'rank', 'hidden', 'hidden_user'])
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/
+const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(?:Z|[+-](\d{2}):(\d{2}))$/
+
+/** An ISO 8601 time in ms, or NaN: every field must exist (Date.parse takes 2020-02-31 as March 2). */
+function isoTimeMs (text: string): number {
+  const fields = ISO_TIME.exec(text)
+  if (fields === null) return NaN
+  const [year, month, day, hour, minute, second = 0, offsetHours = 0, offsetMinutes = 0] = fields.slice(1).map(field => field === undefined ? undefined : Number(field)) as number[]
+  const daysInMonth = new Date(Date.UTC(year as number, month as number, 0)).getUTCDate()
+  const exists = (month as number) >= 1 && (month as number) <= 12 && (day as number) >= 1 && (day as number) <= daysInMonth &&
+    (hour as number) <= 23 && (minute as number) <= 59 && second <= 59 && offsetHours <= 23 && offsetMinutes <= 59
+  return exists ? Date.parse(text) : NaN
+}
 /** Times an import may give: from 1970 to five minutes from now (13 digits of ms). */
 const FUTURE_TOLERANCE_MS = 5 * 60_000
 
@@ -113,6 +135,7 @@ const FUTURE_TOLERANCE_MS = 5 * 60_000
 export function importEntryOf (line: ImportLine, now: number): ImportedEntry | RefusedLine {
   const refuse = (error: ErrorCode, message: string): RefusedLine => ({ line: line.number, error, message })
   if (line.tooLong) return refuse('invalid_body', `Line ${line.number} is longer than ${IMPORT_MAX_LINE_BYTES} bytes.`)
+  if (line.notUtf8 === true) return refuse('invalid_body', `Line ${line.number} is not UTF-8 text.`)
   let record: unknown
   try {
     record = JSON.parse(line.text)
@@ -133,7 +156,7 @@ export function importEntryOf (line: ImportLine, now: number): ImportedEntry | R
     let ms = now
     const at = fields.achieved_at
     if (at !== undefined && at !== null) {
-      ms = typeof at === 'number' && Number.isSafeInteger(at) ? at : typeof at === 'string' && ISO_TIME.test(at) ? Date.parse(at) : NaN
+      ms = typeof at === 'number' && Number.isSafeInteger(at) ? at : typeof at === 'string' ? isoTimeMs(at) : NaN
       if (!Number.isFinite(ms) || ms < 0 || ms > now + FUTURE_TOLERANCE_MS) return refuse('invalid_param', `Line ${line.number}: "achieved_at" must be an ISO 8601 time (or ms since 1970) not in the future.`)
     }
     const metaText = fields.meta === undefined || fields.meta === null ? undefined : typeof fields.meta === 'string' ? fields.meta : JSON.stringify(fields.meta)

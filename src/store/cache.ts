@@ -35,6 +35,7 @@ export class RecordCache {
   private readonly syncs = new Map<string, () => void>()
   /** Bumped by every invalidation, so a read that raced a write is not cached. */
   private generation = 0
+  private readonly listeners: Array<(kind: CachedKind | undefined, id: string | undefined) => void> = []
 
   constructor (private readonly isLive: () => boolean, private readonly now: () => number = Date.now) {}
 
@@ -80,11 +81,23 @@ export class RecordCache {
   invalidate (kind: CachedKind, id: string): void {
     this.generation++
     this.maps.get(kind)?.delete(id)
+    for (const listener of this.listeners) listener(kind, id)
   }
 
   clear (): void {
     this.generation++
     this.maps.clear()
+    for (const listener of this.listeners) listener(undefined, undefined)
+  }
+
+  /**
+   * Calls `listener` once a record changed, on whichever instance (what was
+   * read of it before is stale; a read now is fresh), and with no kind when
+   * the cache was emptied because changes may have been missed. A writer's
+   * own instance hears its change twice: at once, and from the channel.
+   */
+  onChange (listener: (kind: CachedKind | undefined, id: string | undefined) => void): void {
+    this.listeners.push(listener)
   }
 
   /**

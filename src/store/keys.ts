@@ -136,8 +136,17 @@ export const keys = {
    * changed, for the live boards of every instance (src/live/).
    */
   live: (gameId: string) => `${PREFIX}:{game:${gameId}}:live`,
-  /** ZSET of the live streams open for one subject (an API key, or a page reader's address), scored by when each lease ends (ms). */
-  liveStreams: (gameId: string, subject: string) => `${PREFIX}:{game:${gameId}}:live-streams:${subject}`,
+  /**
+   * ZSETs of the live streams open for one subject, each scored by when its
+   * lease ends (ms), over every game and instance: an API key's, and the
+   * share of one client address among them (both in the key's slot, so one
+   * script takes a place in both); a client address's on the play page; an
+   * operator token's. `address` is rate-limits' form (IPv4, or an IPv6 /64).
+   */
+  keyLiveStreams: (apiKey: string) => `${PREFIX}:key:{${apiKey}}:live-streams`,
+  keyAddressLiveStreams: (apiKey: string, address: string) => `${PREFIX}:key:{${apiKey}}:live-streams:${address}`,
+  addressLiveStreams: (address: string) => `${PREFIX}:address:{${address}}:live-streams`,
+  operatorLiveStreams: (name: string) => `${PREFIX}:operator:{${name}}:live-streams`,
   /** SET of the api_keys issued for this game. */
   gameKeys: (gameId: string) => `${PREFIX}:{game:${gameId}}:keys`,
   /** HASH user -> stars (1..10) given to this game. */

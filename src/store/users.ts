@@ -64,6 +64,14 @@ function sessionOwner (value: string): SessionOwner {
   return colon === -1 ? { username: value, epoch: 0 } : { username: value.slice(colon + 1), epoch: Number(value.slice(0, colon)) }
 }
 
+/**
+ * Sessions one user may have at once (docs/interface.md#sessions): a new one
+ * past it ends the user's oldest, so logging in again and again cannot keep
+ * an unbounded number alive (a login a minute for the 30-day TTL would be
+ * over 40,000), and a user who logs in everywhere keeps the recent ones.
+ */
+export const MAX_SESSIONS_PER_USER = 20
+
 const NEXT_SESSION_EPOCH = luaSource('next-session-epoch')
 const INDEX_SESSION = luaSource('index-session')
 
@@ -74,7 +82,7 @@ const INDEX_SESSION = luaSource('index-session')
  */
 export function createUserStore (redis: Redis, cache?: RecordCache) {
   const { createHash, updateHash } = hashScripts(redis)
-  const indexSession = defineScript<number>(redis, 'rankIndexSession', INDEX_SESSION, { writes: true })
+  const indexSession = defineScript<string[]>(redis, 'rankIndexSession', INDEX_SESSION, { writes: true })
   const nextSessionEpoch = defineScript<number>(redis, 'rankNextSessionEpoch', NEXT_SESSION_EPOCH, { writes: true })
   const userIndex = createNameIndex(redis, keys.users(), keys.userIndex())
 
@@ -143,14 +151,16 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
      * A new opaque session id of 256 random bits for the user as read before
      * (its session epoch then), stored with its TTL and indexed under the
      * user. The index is written first: a session that exists is always one
-     * an operator can find and end.
+     * an operator can find and end. Past MAX_SESSIONS_PER_USER, the user's
+     * oldest sessions are ended, on every instance.
      */
     async createSession (user: StoredUser, ttlSeconds: number): Promise<Session> {
       const sessionId = randomBytes(32).toString('base64url')
       const now = Date.now()
       const expiresAtMs = now + ttlSeconds * 1000
-      await indexSession([keys.userSessions(user.username)], [sessionId, expiresAtMs, now])
+      const oldest = await indexSession([keys.userSessions(user.username)], [sessionId, expiresAtMs, now, MAX_SESSIONS_PER_USER])
       await redis.set(keys.session(sessionId), sessionValue({ username: user.username, epoch: user.sessionEpoch }), 'EX', ttlSeconds)
+      await deleteSessions(oldest)
       await confirmWrites(redis, [keys.session(sessionId)])
       return { sessionId, username: user.username, expiresAt: new Date(expiresAtMs).toISOString() }
     },

@@ -26,11 +26,17 @@ export function webhookSignature (secret: string, messageId: string, timestamp: 
  * Whether an address is on the public internet: ipaddr.js's `unicast`
  * range, which leaves out loopback, private, link-local, unique-local,
  * carrier-grade NAT, multicast, reserved and unspecified addresses (an
- * IPv4-mapped IPv6 address counts as its IPv4 address).
+ * IPv4-mapped IPv6 address counts as its IPv4 address), and the transition
+ * ranges that carry an IPv4 address inside an IPv6 one (6to4, Teredo,
+ * NAT64), whatever they carry: none is a receiver's address today. ipaddr.js
+ * calls the deprecated IPv4-compatible block (::/96, `::a9fe:a9fe` is
+ * 169.254.169.254) unicast, so it is refused here, also whatever it carries.
  */
 export function isPublicAddress (address: string): boolean {
   if (!ipaddr.isValid(address)) return false
-  return ipaddr.process(address).range() === 'unicast'
+  const parsed = ipaddr.process(address)
+  if (parsed.kind() === 'ipv6' && parsed.toByteArray().slice(0, 12).every(byte => byte === 0)) return false
+  return parsed.range() === 'unicast'
 }
 
 export class PrivateAddressError extends Error {
@@ -77,7 +83,16 @@ export interface SendOptions {
   allowPrivate: boolean
 }
 
-// Connections to receivers are reused between deliveries.
+/**
+ * What is read of a receiver's answer after its status: at most this many
+ * bytes of body, then the connection is closed (the body means nothing to
+ * the service). An attempt holds its receiver's slot until its connection is
+ * done, so a receiver that answers at once and then streams a body slowly
+ * holds its 16 slots, no more, until the timeout ends each.
+ */
+export const MAX_ANSWER_BYTES = 4096
+
+// Connections to receivers are reused between deliveries (an answer read whole leaves its connection open).
 const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) }
 
 /**
@@ -115,18 +130,29 @@ export async function attemptDelivery (url: string, secret: string, messageId: s
       }
     }, response => {
       const status = response.statusCode ?? 0
-      // Only the status matters; the rest of the answer is read and dropped, within the same timeout.
-      response.on('close', () => { clearTimeout(timer) })
-      response.resume()
-      response.on('error', () => {})
       const delivered = status >= 200 && status < 300
-      resolve(done({ delivered, status, ...(delivered ? {} : { error: `the receiver answered HTTP ${status}` }) }))
+      // Only the status matters. The attempt ends when its connection is
+      // done: the body read whole (MAX_ANSWER_BYTES at most), cut off past
+      // that, or by the same timeout.
+      answered = done({ delivered, status, ...(delivered ? {} : { error: `the receiver answered HTTP ${status}` }) })
+      let read = 0
+      response.on('data', (chunk: Buffer) => {
+        read += chunk.length
+        if (read > MAX_ANSWER_BYTES) request.destroy()
+      })
+      response.on('error', () => {})
+      response.on('close', () => {
+        clearTimeout(timer)
+        resolve(answered as AttemptResult)
+      })
     })
+    let answered: AttemptResult | undefined
     // A plain timer, not AbortSignal.timeout: at thousands of deliveries a second, its bookkeeping was a tenth of the dispatcher's CPU.
     const timer = setTimeout(() => { request.destroy(new Error(`no answer within ${timeoutMs} ms`)) }, timeoutMs)
     request.on('error', (error: Error) => {
       clearTimeout(timer)
-      resolve(done({ delivered: false, error: error.message }))
+      // After the status, a connection cut short still carried the answer.
+      resolve(answered ?? done({ delivered: false, error: error.message }))
     })
     request.end(body)
   })

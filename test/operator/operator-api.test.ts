@@ -409,7 +409,7 @@ function ndjson (body: string): any[] {
   return body.split('\n').filter(line => line !== '').map(line => JSON.parse(line))
 }
 
-async function importInto (target: FastifyInstance, gameId: string, body: string | Readable, headers: Record<string, string> = {}, token = ADMIN_TOKEN): Promise<LightMyRequestResponse> {
+async function importInto (target: FastifyInstance, gameId: string, body: string | Buffer | Readable, headers: Record<string, string> = {}, token = ADMIN_TOKEN): Promise<LightMyRequestResponse> {
   return await target.inject({ method: 'POST', url: `/admin/games/${gameId}/import`, payload: body, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson', ...headers } })
 }
 
@@ -468,6 +468,46 @@ t.test('import: another system\'s board, best-only with its times kept, idempote
   const audit = dataOf(await admin(app, 'GET', `/admin/games/${target.gameId}/audit?action=board.import`)).items
   t.equal(audit.length, 3)
   t.match(audit[2], { target: 'season 1', after: { lines: 40, imported: 40 } })
+})
+
+t.test('import: a line that is not UTF-8, or a time whose day does not exist, is refused, never stored changed', async t => {
+  const game = await createGame(app)
+  const line = (text: string): Buffer => Buffer.from(`${text}\n`)
+  const body = Buffer.concat([
+    // Latin-1 é and two different invalid bytes: decoded leniently, both would be "ab\uFFFD".
+    Buffer.concat([Buffer.from('{"player_name":"caf'), Buffer.from([0xe9]), Buffer.from('","score":1}\n')]),
+    Buffer.concat([Buffer.from('{"player_name":"ab'), Buffer.from([0xff]), Buffer.from('","score":2}\n')]),
+    Buffer.concat([Buffer.from('{"player_name":"ab'), Buffer.from([0xfe]), Buffer.from('","score":3}\n')]),
+    // A character cut short at the end of the line, and an overlong encoding of "/".
+    Buffer.concat([Buffer.from('{"player_name":"x","score":4,"meta":"'), Buffer.from([0xe2, 0x82]), Buffer.from('"}\n')]),
+    Buffer.concat([Buffer.from('{"player_name":"x'), Buffer.from([0xc0, 0xaf]), Buffer.from('","score":5}\n')]),
+    line(JSON.stringify({ player_name: 'feb31', score: 6, achieved_at: '2020-02-31T00:00:00Z' })),
+    line(JSON.stringify({ player_name: 'feb29', score: 7, achieved_at: '2021-02-29T12:00:00Z' })),
+    line(JSON.stringify({ player_name: 'apr31', score: 8, achieved_at: '2020-04-31T00:00:00.000Z' })),
+    line(JSON.stringify({ player_name: 'hour24', score: 9, achieved_at: '2020-01-01T24:00:00Z' })),
+    line(JSON.stringify({ player_name: 'month13', score: 10, achieved_at: '2020-13-01T00:00:00Z' })),
+    line(JSON.stringify({ player_name: 'offset', score: 11, achieved_at: '2020-01-01T00:00:00+24:00' })),
+    line(JSON.stringify({ player_name: 'leap', score: 12, achieved_at: '2020-02-29T23:59:59.999+01:00' })),
+    line(JSON.stringify({ player_name: 'Zoë ☃', score: 13 }))
+  ])
+  const report = dataOf(await importInto(app, game.gameId, body))
+  t.same(report.errors.map((error: any) => [error.line, error.error]), [
+    [1, 'invalid_body'], [2, 'invalid_body'], [3, 'invalid_body'], [4, 'invalid_body'], [5, 'invalid_body'],
+    [6, 'invalid_param'], [7, 'invalid_param'], [8, 'invalid_param'], [9, 'invalid_param'], [10, 'invalid_param'], [11, 'invalid_param']
+  ])
+  t.match(report.errors[0].message, /^Line 1 is not UTF-8 text\.$/)
+  t.match(report.errors[5].message, /^Line 6: "achieved_at" must be an ISO 8601 time/)
+  t.match(report, { lines: 13, imported: 2, refused: 11 })
+  const entries = (await allPages(`/admin/games/${game.gameId}/players`, 10)).items
+  t.same(entries.map(entry => entry.player_name), ['Zoë ☃', 'leap'], 'only the good lines, their names as sent')
+  t.equal(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players/leap`)).created_at, '2020-02-29T22:59:59.999Z', 'a leap day is a day')
+
+  // A character split across the chunks of the body is read whole.
+  const name = Buffer.from('{"player_name":"Zoë","score":20}\n')
+  const cut = name.indexOf(0xc3) + 1
+  const streamed = dataOf(await importInto(app, game.gameId, Readable.from([name.subarray(0, cut), name.subarray(cut)])))
+  t.match(streamed, { lines: 1, imported: 1, refused: 0 })
+  t.equal(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players/${encodeURIComponent('Zoë')}`)).best_score, 20)
 })
 
 t.test('import: each bad line is refused with its number and why, the good ones around it stored', async t => {

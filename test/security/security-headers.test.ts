@@ -75,6 +75,15 @@ t.test('answers given before any route is found carry the same headers', { timeo
   t.equal(garbage.headers['x-frame-options'], 'DENY', 'unparseable HTTP: X-Frame-Options')
   t.match(garbage.headers['content-security-policy'], "default-src 'none'", 'unparseable HTTP: CSP')
   t.equal(garbage.headers['referrer-policy'], 'no-referrer')
+  // HTTP/1.1 without a Host header: Node's own bare 400 before, the envelope and its headers now.
+  const hostless = await rawRequest(Number(new URL(baseUrl).port), 'GET /healthz HTTP/1.1\r\n\r\n')
+  t.equal(hostless.status, 200)
+  t.same(JSON.parse(hostless.body), { ok: false, error: 'invalid_body', message: 'An HTTP/1.1 request must carry a Host header.' }, 'a request without Host is answered in the envelope')
+  t.equal(hostless.headers['x-content-type-options'], 'nosniff', 'without Host: nosniff')
+  t.equal(hostless.headers['x-frame-options'], 'DENY', 'without Host: X-Frame-Options')
+  t.equal(hostless.headers['referrer-policy'], 'no-referrer', 'without Host: Referrer-Policy')
+  const http10 = await rawRequest(Number(new URL(baseUrl).port), 'GET /healthz HTTP/1.0\r\n\r\n')
+  t.same(JSON.parse(http10.body), { ok: true, data: { redis: 'up' } }, 'HTTP/1.0 needs no Host')
 })
 
 t.test('API-key answers may be read cross-origin; session answers stay same-origin', async t => {

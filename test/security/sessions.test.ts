@@ -3,6 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { buildApp } from '../../src/http/app.js'
 import { runCli } from '../../src/ops/cli.js'
 import { keys } from '../../src/store/keys.js'
+import { MAX_SESSIONS_PER_USER } from '../../src/store/users.js'
 import { admin, buildTestApp, createGame, dataOf, errorOf, formBody } from '../helpers/app.js'
 
 /*
@@ -77,6 +78,28 @@ t.test('logout and DELETE /admin/sessions/:id take the session out of the index'
   t.equal(dataOf(await admin(app, 'GET', '/admin/users/cy/sessions')).sessions.length, 2)
   dataOf(await admin(app, 'DELETE', `/admin/sessions/${made.session_id as string}`))
   t.equal(dataOf(await admin(app, 'GET', '/admin/users/cy/sessions')).sessions.length, 1)
+})
+
+t.test(`a user keeps at most ${MAX_SESSIONS_PER_USER} sessions: a new one ends the oldest, on every instance`, async t => {
+  const other = await buildApp(config)
+  t.teardown(async () => { await other.close() })
+  dataOf(await admin(app, 'POST', '/admin/users', { username: 'many', password: 'pw-many' }))
+  const first = await login('many', 'pw-many')
+  t.equal(dataOf(await meSelf(first, other)).player_name, 'many', 'the other instance has cached the first session')
+  const made: string[] = [first]
+  // Operator-made sessions are sessions like any (and cost no password hash).
+  for (let i = 1; i < MAX_SESSIONS_PER_USER + 5; i++) made.push(`sid=${dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'many' })).session_id as string}`)
+  t.equal(dataOf(await admin(app, 'GET', '/admin/users/many/sessions')).sessions.length, MAX_SESSIONS_PER_USER, 'the index holds the cap')
+  t.equal(await app.redis.zcard(keys.userSessions('many')), MAX_SESSIONS_PER_USER)
+  await other.syncRecordCache()
+  for (const [index, cookie] of made.entries()) {
+    const answer = await meSelf(cookie, index % 2 === 0 ? app : other)
+    if (index < 5) t.equal(errorOf(answer), 'not_logged_in', `session ${index + 1}, among the 5 oldest, is over`)
+    else t.equal(dataOf(answer).player_name, 'many', `session ${index + 1} goes on`)
+  }
+  const newest = await login('many', 'pw-many')
+  t.equal(dataOf(await meSelf(newest)).player_name, 'many', 'a login past the cap works')
+  t.equal(errorOf(await meSelf(made[5] as string)), 'not_logged_in', 'and ends the oldest left')
 })
 
 t.test('not_found for an unknown user; unauthorized without the token', async t => {

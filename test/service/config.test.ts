@@ -71,6 +71,7 @@ t.test('every variable is read', async t => {
     WEBHOOK_POLL_MS: '50',
     WEBHOOK_CONCURRENCY: '8',
     LIVE_STREAMS_PER_KEY: '3',
+    LIVE_STREAMS_PER_ADDRESS: '2',
     LIVE_HEARTBEAT_MS: '5000',
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
@@ -108,6 +109,7 @@ t.test('every variable is read', async t => {
     playtimeReportS: 5,
     webhooks: { dispatch: false, allowPrivate: true, timeoutMs: 3000, retryForMs: 3_600_000, retryBaseMs: 100, pollMs: 50, concurrency: 8 },
     liveStreamsPerKey: 3,
+    liveStreamsPerAddress: 2,
     liveHeartbeatMs: 5000,
     workers: 4,
     nodeEnv: 'production',
@@ -143,7 +145,7 @@ t.test('a bad value stops start-up with one line naming the variable', async t =
     ['RATE_LIMIT_KEY_MULTIPLE', '0'], ['LOGIN_RATE_LIMIT_MAX', '0'], ['LOGIN_ADDRESS_RATE_LIMIT_MAX', '-3'], ['DEMO', 'yes'],
     ['BODY_LIMIT', '100'], ['REQUEST_TIMEOUT_MS', '10'], ['REDIS_WAIT_REPLICAS', '-1'], ['REDIS_WAIT_REPLICAS', '17'], ['REDIS_WAIT_TIMEOUT_MS', '0'], ['REDIS_WAIT_TIMEOUT_MS', '1000'], ['PUBLIC_ORIGIN', 'ftp://x.com'], ['PLAYTIME_REPORT_S', '0'], ['WORKERS', '0'], ['METRICS_TOKEN', 'short'], ['METRICS_TOKEN', 'has a space in it ok'], ['METRICS_PORT', '0'], ['METRICS_PORT', '3000'], ['NODE_ENV', 'staging'], ['LOG_LEVEL', 'loud'],
     ['WEBHOOK_DISPATCH', 'yes'], ['WEBHOOK_ALLOW_PRIVATE', '1'], ['WEBHOOK_TIMEOUT_MS', '50'], ['WEBHOOK_TIMEOUT_MS', '60001'], ['WEBHOOK_RETRY_FOR_S', '0'],
-    ['WEBHOOK_RETRY_BASE_MS', '5'], ['WEBHOOK_POLL_MS', '0'], ['WEBHOOK_CONCURRENCY', '0'], ['LIVE_STREAMS_PER_KEY', '0'], ['LIVE_HEARTBEAT_MS', '50']
+    ['WEBHOOK_RETRY_BASE_MS', '5'], ['WEBHOOK_POLL_MS', '0'], ['WEBHOOK_CONCURRENCY', '0'], ['LIVE_STREAMS_PER_KEY', '0'], ['LIVE_STREAMS_PER_ADDRESS', '0'], ['LIVE_HEARTBEAT_MS', '50']
   ]
   for (const [name, value] of bad) {
     t.throws(() => loadConfig({ [name]: value }), ConfigError, `${name}=${value}`)

@@ -83,7 +83,11 @@ t.test('bad webhooks are invalid_param naming the field', async t => {
 t.test('loopback and private receivers are refused unless WEBHOOK_ALLOW_PRIVATE=true', { timeout: 30_000 }, async t => {
   const { app: strict } = await buildTestApp(t)
   const game = await createGame(strict)
-  for (const url of ['http://127.0.0.1:8080/', 'http://localhost/', 'http://[::1]/', 'http://10.1.2.3/', 'http://192.168.0.10/', 'http://169.254.169.254/latest/meta-data', 'http://[::ffff:127.0.0.1]/', 'http://0.0.0.0/', 'http://[fd00::1]/']) {
+  for (const url of ['http://127.0.0.1:8080/', 'http://localhost/', 'http://[::1]/', 'http://10.1.2.3/', 'http://192.168.0.10/', 'http://169.254.169.254/latest/meta-data', 'http://[::ffff:127.0.0.1]/', 'http://0.0.0.0/', 'http://[fd00::1]/',
+    // IPv4 addresses inside IPv6 ones: IPv4-compatible (::/96, written either way), 6to4
+    // (2002::/16: 127.0.0.1, and a public 8.8.8.8 too), Teredo (2001::/32) and NAT64 (64:ff9b::/96).
+    'http://[::127.0.0.1]/', 'http://[::a9fe:a9fe]/', 'http://[::a00:1]/', 'http://[2002:7f00:1::]/', 'http://[2002:808:808::1]/',
+    'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/', 'http://[64:ff9b::a9fe:a9fe]/']) {
     const answer = await admin(strict, 'POST', `/admin/games/${game.gameId}/webhooks`, { url })
     expectError(t, answer, 'invalid_param', url)
   }

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http'
+import { livePlaces } from '../live.js'
 import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify'
 import { importLines } from '../../ops/transfer.js'
@@ -64,7 +65,7 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
     if (request.method === 'HEAD') return ok({ game_id: game.game_id, ...first, ...fields })
     // Like every operator answer (@fastify/sse would say no-cache).
     reply.header('cache-control', 'no-store')
-    await fastify.live.open(reply, { game, choice: chosen.choice, limit, subject: `operator:${request.operator?.name ?? 'unknown'}`, first, board })
+    await fastify.live.open(reply, { game, choice: chosen.choice, limit, places: livePlaces.operator(request.operator?.name ?? 'unknown', fastify.config.liveStreamsPerKey), first, board })
   })
   fastify.get('/admin/audit', { schema: routeSchemas.listAudit }, async (request) => ok(await admin(request).listAudit(query(request))))
   fastify.post('/admin/games', body(routeSchemas.createGame), async (request) => ok(await admin(request).createGame(input(request))))

@@ -1,4 +1,6 @@
 import { access } from 'node:fs/promises'
+import { livePlaces } from '../live.js'
+import { clientAddress } from '../../../plugins/rate-limit.js'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError, ok } from '../envelope.js'
@@ -199,7 +201,7 @@ ${back}
     const chosen = fastify.leaderboard.choose(game, parseBoardChoice(collectParams(request.query, undefined)))
     const { total, items, board } = await fastify.leaderboard.top(game, chosen, 0, PLAY_BOARD_SIZE)
     if (request.method === 'HEAD') return ok({ game_id: game.game_id, total, items, ...await boardFields(fastify.leaderboard, game, board) })
-    await fastify.live.open(reply, { game, choice: chosen.choice, limit: PLAY_BOARD_SIZE, subject: `page:${request.ip}`, first: { total, items }, board })
+    await fastify.live.open(reply, { game, choice: chosen.choice, limit: PLAY_BOARD_SIZE, places: livePlaces.page(clientAddress(request), fastify.config.liveStreamsPerAddress), first: { total, items }, board })
   })
 
   // The board beside the game: public, like the page itself.

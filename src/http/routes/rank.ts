@@ -1,6 +1,6 @@
 import cors from '@fastify/cors'
 import type { FastifyInstance, FastifySchema, RouteHandlerMethod } from 'fastify'
-import { ok } from '../envelope.js'
+import { ApiError, ok } from '../envelope.js'
 import { optional, param, parseBoardChoice, parseLimit, parseMeta, parseNeighbours, parseOffset, parsePlayerName, parsePlayerNames, parseScore, type Params } from '../params.js'
 import { API_KEY_ACTIONS, RANK_ACTIONS, actionConstraint, actionOf, explainRankMiss, type RankAction } from './action.js'
 import { requires } from './requires.js'
@@ -9,7 +9,9 @@ import { HELMET } from '../../../plugins/security-headers.js'
 import { keptPeriodsOf, type ChosenBoard } from '../../store/boards.js'
 import type { SubmitResult } from '../../store/leaderboard.js'
 import type { Limits } from '../../store/limits.js'
-import type { ApiKeyAction } from '../../../plugins/api-key-auth.js'
+import { checkKey, type ApiKeyAction } from '../../../plugins/api-key-auth.js'
+import { clientAddress } from '../../../plugins/rate-limit.js'
+import { livePlaces, type LiveGuard } from '../live.js'
 import { boardFields, iso } from '../boards.js'
 import { checkScoreRange } from '../games.js'
 import type { GameRecord, KeyRecord } from '../../store/records.js'
@@ -164,16 +166,34 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     return ok({ game_id: game.game_id, ...await leaderboard.seasons(game.game_id) })
   })
 
+  /** A live stream opened with a key goes on while the key would still be accepted for its game (revoked: it ends). */
+  const keyGuard = (apiKey: string, gameId: string): LiveGuard => ({
+    kind: 'key',
+    id: apiKey,
+    check: async () => {
+      const { key, game } = await fastify.records.keyAndGame(apiKey, gameId)
+      try {
+        checkKey(key, game)
+        return undefined
+      } catch (error) {
+        if (error instanceof ApiError) return error
+        throw error
+      }
+    }
+  })
+
   // A live board: the top at once, then again whenever it changes (Server-Sent Events).
   // Opening counts once against the rate limits, in the first read.
   apiKeyAction('live', routeSchemas.live, ['api_key', 'game_id'], (fields, game, reply) => {
     const limit = parseLimit(optional(fields, 'limit'))
     const chosen = boardOf(fields, game)
+    const apiKey = (reply.request.apiKey as KeyRecord).api_key
+    const { liveStreamsPerKey, liveStreamsPerAddress } = fastify.config
     return async (limits) => {
       const { total, items, board } = await leaderboard.top(game, chosen, 0, limit, limits)
       // HEAD asks what a stream would be, without one.
       if (reply.request.method === 'HEAD') return ok({ game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) })
-      await fastify.live.open(reply, { game, choice: chosen.choice, limit, subject: `key:${(reply.request.apiKey as KeyRecord).api_key}`, first: { total, items }, board })
+      await fastify.live.open(reply, { game, choice: chosen.choice, limit, places: livePlaces.apiKey(apiKey, clientAddress(reply.request), liveStreamsPerKey, liveStreamsPerAddress), guard: keyGuard(apiKey, game.game_id), first: { total, items }, board })
     }
   }, { sse: 'manual' })
 
