@@ -24,11 +24,11 @@ COPY --chown=node:node public ./public
 # The Lua scripts are read at start-up from src/store/lua (tsc does not copy them).
 COPY --chown=node:node src/store/lua ./src/store/lua
 # The operator CLI on the PATH: docker exec <container> ranking-admin keys create <game_id>
-RUN printf '#!/bin/sh\nexec node /app/dist/src/ops/cli.js "$@"\n' > /usr/local/bin/ranking-admin \
+RUN printf '#!/bin/sh\nexec node /app/dist/src/cli.js "$@"\n' > /usr/local/bin/ranking-admin \
  && chmod 755 /usr/local/bin/ranking-admin
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/healthz`).then(r => r.json()).then(b => process.exit(b.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM from `docker stop` drains in-flight requests, then exits.
-CMD ["node", "dist/src/ops/server.js"]
+CMD ["node", "dist/src/server.js"]

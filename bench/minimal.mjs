@@ -35,7 +35,7 @@ return { redis.call('ZCARD', KEYS[1]), redis.call('ZREVRANGE', KEYS[1], 0, tonum
 
 const failure = (reply, status, error) => reply.code(status).send({ ok: false, error })
 
-/** The signature of sdk/index.ts (signatureBase, hmac), compared in constant time as src/http/signature.ts does. */
+/** The signature of sdk/index.ts (signatureBase, hmac), compared in constant time as src/rules/signature.ts does. */
 function signatureMatches (secret, apiKey, gameId, playerName, score, ts, sign) {
   const expected = Buffer.from(createHmac('sha256', secret).update(`${apiKey}|${gameId}|${playerName}|${score}|${ts}`, 'utf8').digest('hex'), 'utf8')
   const given = Buffer.from(sign, 'utf8')

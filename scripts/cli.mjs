@@ -5,5 +5,5 @@ import { ensureBuild, ensureDependencies, ensureRedisServer } from './runtime.mj
 ensureDependencies()
 ensureBuild()
 ensureRedisServer()
-const { runCli } = await import('../dist/src/ops/cli.js')
+const { runCli } = await import('../dist/src/cli.js')
 process.exitCode = await runCli(process.argv.slice(2))

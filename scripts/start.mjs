@@ -7,5 +7,5 @@ ensureBuild()
 ensureRedisServer()
 // `npm start` is the development start that makes up an admin token when none is set.
 process.env.RANKING_GENERATE_ADMIN_TOKEN ??= '1'
-const { main } = await import('../dist/src/ops/server.js')
+const { main } = await import('../dist/src/server.js')
 await main()

@@ -4,10 +4,10 @@
 import { boardScopes, keys } from '../../dist/src/store/keys.js'
 import { PERIOD_KINDS, periodAt } from '../../dist/src/store/periods.js'
 import * as leaderboard from '../../dist/src/store/leaderboard.js'
-import { computeSignature } from '../../dist/src/http/signature.js'
+import { computeSignature } from '../../dist/src/rules/signature.js'
 
 /** The service's entry point, relative to the repository root (the cwd of the processes). */
-export const SERVER_ENTRY = 'dist/src/ops/server.js'
+export const SERVER_ENTRY = 'dist/src/server.js'
 
 if (leaderboard.encode === undefined) {
   console.error('bench: dist/src/store/leaderboard.js has no `encode` export; rebuild with npm run build.')

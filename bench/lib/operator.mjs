@@ -70,7 +70,7 @@ export async function measureOperator ({ base, pid, gameId, size, smoke }) {
   for (const format of ['ndjson', 'csv']) result[format] = await measureExport({ base, pid, gameId, size, format })
 
   // A listing page of 100 at the top and at the bottom. The bottom page's
-  // cursor is made here as the listing makes one (src/ops/admin.ts, cursors.board):
+  // cursor is made here as the listing makes one (src/operations/index.ts, cursors.board):
   // walking a million entries to reach it would measure the walk.
   const times = smoke ? 5 : 30
   const bottom = Buffer.from(JSON.stringify({ k: 'board', b: '', v: Math.max(0, size - 100), a: '', s: '0', m: '' })).toString('base64url')

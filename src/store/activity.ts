@@ -1,7 +1,7 @@
 import { readPipeline, type RedisClient as Redis } from './redis-client.js'
 import { keys } from './keys.js'
-import { luaPiece } from './scripts.js'
-import type { BoardOrder } from './records.js'
+import { luaPiece } from './script-loader.js'
+import type { BoardOrder } from './games-and-keys.js'
 
 /*
  * A game's activity, counted by UTC time bucket in the game's slot, for the

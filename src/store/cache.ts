@@ -1,5 +1,5 @@
 import { Cluster, Redis } from 'ioredis'
-import { child, metrics } from '../ops/metrics.js'
+import { child, metrics } from '../lib/metrics.js'
 import type { RedisClient } from './redis-client.js'
 import { keys } from './keys.js'
 

@@ -5,7 +5,7 @@ import { keys } from './keys.js'
  * A game's outbox: every change that matters, written by the script that
  * makes the change, in the same step (src/store/lua/includes/events.lua),
  * to a Redis Stream in the game's slot, while the game has webhooks. The
- * webhook dispatcher (src/ops/webhooks.ts) reads it with a consumer group.
+ * webhook dispatcher (src/webhooks/dispatcher.ts) reads it with a consumer group.
  */
 
 /**

@@ -199,7 +199,7 @@ export const keys = {
   session: (sessionId: string) => `${PREFIX}:session:{${sessionId}}`,
   /** Pub/sub channel: `<kind>:<id>` of a changed key, game, user or session record. */
   invalidations: () => `${PREFIX}:invalidate`,
-  /** STRING: the fixed-window counter of one limit (plugins/rate-limit.ts) for one subject, in its window. */
+  /** STRING: the fixed-window counter of one limit (plugins/app/rate-limit.ts) for one subject, in its window. */
   rateLimitCounter: (limit: string, subject: string) => `${PREFIX}:rl:${limit}:${subject}`,
   /** The rate-limit subject of a logged-in user. */
   userLimitSubject: (username: string) => `user:${username}`,

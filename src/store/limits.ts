@@ -1,5 +1,5 @@
 import type { RedisClient as Redis } from './redis-client.js'
-import { defineLimitedScript, defineScript, luaSource } from './scripts.js'
+import { defineLimitedScript, defineScript, luaSource } from './script-loader.js'
 
 /**
  * Rate-limit counters in Redis: fixed windows, one key per counted subject,
@@ -7,7 +7,7 @@ import { defineLimitedScript, defineScript, luaSource } from './scripts.js'
  * The counting rule is lua/limits.lua, and only there: the hot path counts
  * inside the action's own script call (scripts.ts, defineLimitedScript),
  * everything else through `count` here (@fastify/rate-limit too, through a
- * store of plugins/rate-limit.ts, which says which limits exist and what
+ * store of plugins/app/rate-limit.ts, which says which limits exist and what
  * they count).
  */
 

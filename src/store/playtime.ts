@@ -1,6 +1,6 @@
 import type { RedisClient as Redis } from './redis-client.js'
 import { keys } from './keys.js'
-import { defineScript, luaSource } from './scripts.js'
+import { defineScript, luaSource } from './script-loader.js'
 import { ACTIVITY_LUA, activityAt, activityPiece } from './activity.js'
 
 /** How far credited play may run ahead of the server clock (docs/interface.md#ranking-rule). */

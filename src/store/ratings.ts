@@ -1,6 +1,6 @@
 import type { RedisClient as Redis } from './redis-client.js'
 import { keys } from './keys.js'
-import { defineScript, luaPiece, luaSource } from './scripts.js'
+import { defineScript, luaPiece, luaSource } from './script-loader.js'
 import { OUTBOX_MAX } from './events.js'
 import { TIME_DIGITS } from './keys.js'
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { confirmWrites, type RedisClient as Redis } from './redis-client.js'
 import { keys, SESSION_ID_PATTERN } from './keys.js'
-import { USERNAME_PATTERN } from '../http/params.js'
+import { USERNAME_PATTERN } from '../rules/fields.js'
 import { changeRecord, type RecordCache } from './cache.js'
-import { defineScript, luaSource, hashScripts } from './scripts.js'
+import { defineScript, luaSource, hashScripts } from './script-loader.js'
 import { createNameIndex } from './name-index.js'
 
 /** A user as operators see it: never the password hash. */

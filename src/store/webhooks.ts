@@ -1,8 +1,8 @@
 import type { RedisClient as Redis } from './redis-client.js'
 import { TIME_DIGITS, boardScopes, keys } from './keys.js'
 import { EVENTS_KEPT, OUTBOX_MAX } from './events.js'
-import type { Period } from './periods.js'
-import { defineScript, luaPiece, luaSource } from './scripts.js'
+import type { Period } from '../rules/periods.js'
+import { defineScript, luaPiece, luaSource } from './script-loader.js'
 
 /*
  * Webhooks and their deliveries, in the game's slot (layout in keys.ts).

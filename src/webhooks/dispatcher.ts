@@ -6,10 +6,10 @@ import { keys } from '../store/keys.js'
 import { OUTBOX_MAX, eventOf, type GameEvent } from '../store/events.js'
 import { BACKLOG_MAX, type NewDelivery, type OutboxEntry, type StoredDelivery, type StoredWebhook, type WebhookStore } from '../store/webhooks.js'
 import { attemptDelivery } from './send.js'
-import { currentPeriod } from '../store/boards.js'
-import { previousPeriod } from '../store/periods.js'
-import type { GameRecord } from '../store/records.js'
-import { child, metrics } from '../ops/metrics.js'
+import { currentPeriod } from '../store/board-choice.js'
+import { previousPeriod } from '../rules/periods.js'
+import type { GameRecord } from '../store/games-and-keys.js'
+import { child, metrics } from '../lib/metrics.js'
 
 /*
  * The webhook dispatcher, one per service process (docs/guide.md#webhooks).

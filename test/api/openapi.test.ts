@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser'
 import type { OpenAPIV3 } from 'openapi-types'
 import t from 'tap'
-import { ERROR_CODES } from '../../src/http/envelope.js'
+import { ERROR_CODES } from '../../src/errors.js'
 import { buildTestApp, get } from '../helpers/app.js'
 
 t.test('the OpenAPI document validates and covers every public route', { timeout: 40_000 }, async t => {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { runCli } from '../../src/ops/cli.js'
+import { runCli } from '../../src/cli.js'
 import { keys } from '../../src/store/keys.js'
 import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, errorOf, formBody, me, post, submit, submitFields, top } from '../helpers/app.js'
 

@@ -1,6 +1,6 @@
 import t from 'tap'
-import { buildApp } from '../../src/http/app.js'
-import { loadConfig } from '../../src/ops/config.js'
+import { buildApp } from '../../src/app.js'
+import { loadConfig } from '../../src/config.js'
 import { keys } from '../../src/store/keys.js'
 import { ADMIN_TOKEN, admin, createGame, dataOf, errorOf, submit, top, type TestGame } from '../helpers/app.js'
 import { startTestCluster, type TestCluster } from '../helpers/cluster.js'

@@ -10,12 +10,12 @@ export interface ServiceProcess {
 }
 
 /**
- * A script of the service (its entry point, src/ops/server.ts, unless told
+ * A script of the service (its entry point, src/server.ts, unless told
  * otherwise) in a child process, run with this test's own TypeScript loader
  * (process.execArgv), as `node` runs it in production. Killed at teardown if
  * it is still running.
  */
-export function spawnService (t: { teardown: (fn: () => unknown) => void }, env: Record<string, string>, script = 'src/ops/server.ts'): ServiceProcess {
+export function spawnService (t: { teardown: (fn: () => unknown) => void }, env: Record<string, string>, script = 'src/server.ts'): ServiceProcess {
   const child = spawn(process.execPath, [...process.execArgv, script], {
     env: { ...process.env, NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'ignore', 'pipe']

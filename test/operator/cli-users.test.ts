@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { runCli } from '../../src/ops/cli.js'
+import { runCli } from '../../src/cli.js'
 import { keys } from '../../src/store/keys.js'
 import { buildTestApp, createGame, dataOf, errorOf, formBody, me, submit, top } from '../helpers/app.js'
 

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { seedDemo } from '../../src/ops/demo.js'
+import { seedDemo } from '../../src/operations/demo.js'
 import { admin, buildTestApp, createGame, dataOf, errorOf, expectError, get, submit } from '../helpers/app.js'
 import { listeningApp } from '../helpers/listening.js'
 import { rawRequest } from '../helpers/raw-http.js'

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { RankingError, createRankingClient, hmacSha256Hex, signatureBase } from '../../sdk/index.js'
-import { computeSignature } from '../../src/http/signature.js'
+import { computeSignature } from '../../src/rules/signature.js'
 import { admin, createGame, dataOf } from '../helpers/app.js'
 import { listeningApp } from '../helpers/listening.js'
 import { waitFor } from '../helpers/wait.js'

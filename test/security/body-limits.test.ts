@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import v8 from 'node:v8'
 import vm from 'node:vm'
 import t from 'tap'
-import { MULTIPART_FIELDS } from '../../plugins/forms.js'
+import { MULTIPART_FIELDS } from '../../plugins/external/forms.js'
 import { createGame, dataOf, errorOf, multipartBody, submitFields } from '../helpers/app.js'
 import { listeningApp } from '../helpers/listening.js'
 import { LAST_CHUNK, chunk, rawRequest } from '../helpers/raw-http.js'
@@ -14,7 +14,7 @@ import { waitFor } from '../helpers/wait.js'
 
 /*
  * Item 1 of the hardening issue: a body limit holds whatever the headers
- * claim. Every body is counted as it arrives (plugins/forms.ts, capBody), so
+ * claim. Every body is counted as it arrives (plugins/external/forms.ts, capBody), so
  * chunked bodies of any type, multipart included, stop at BODY_LIMIT, and
  * thousands of hostile bodies at once leave the service's memory bounded.
  */

@@ -1,12 +1,12 @@
 import t from 'tap'
 import type { LightMyRequestResponse } from 'fastify'
-import { safeNext } from '../../src/http/routes/play.js'
+import { safeNext } from '../../src/routes/play/index.js'
 import { admin, buildTestApp, createGame, dataOf, formBody, get } from '../helpers/app.js'
 import { listeningApp } from '../helpers/listening.js'
 import { rawRequest } from '../helpers/raw-http.js'
 
 /*
- * Item 9 of the hardening issue: security headers from helmet (plugins/security-headers.ts).
+ * Item 9 of the hardening issue: security headers from helmet (plugins/external/security-headers.ts).
  * Nothing frames the API or the login page; only the play page frames a
  * game, and only the service's own origin frames the play page; answers
  * with a session id or a secret are never cached.

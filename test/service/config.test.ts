@@ -1,5 +1,5 @@
 import t from 'tap'
-import { ConfigError, loadConfig, normalizeOrigin } from '../../src/ops/config.js'
+import { ConfigError, loadConfig, normalizeOrigin } from '../../src/config.js'
 
 t.test('defaults of docs/interface.md#configuration', async t => {
   const config = loadConfig({})

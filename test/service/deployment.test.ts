@@ -26,13 +26,13 @@ t.test('redis.conf caps memory and never evicts', async t => {
 t.test('the image carries the operator CLI as ranking-admin, and the CLI module runs on its own', { timeout: 60_000 }, async t => {
   const dockerfile = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8')
   const wrapper = /printf '([^']+)' > \/usr\/local\/bin\/ranking-admin/.exec(dockerfile)?.[1] ?? ''
-  t.match(wrapper, 'exec node /app/dist/src/ops/cli.js "$@"', 'ranking-admin runs the compiled src/ops/cli.ts')
+  t.match(wrapper, 'exec node /app/dist/src/cli.js "$@"', 'ranking-admin runs the compiled src/cli.ts')
   t.match(dockerfile, /COPY --chown=node:node src\/store\/lua \.\/src\/store\/lua/, 'the Lua scripts the store reads at start-up are in the image')
 
   // What the wrapper runs, from the sources: the module is its own entry point.
   const redis = await startTestRedis()
   t.teardown(redis.stop)
-  const child = spawn(process.execPath, [...process.execArgv, 'src/ops/cli.ts', 'games', 'create', 'from_cli', '--name', 'From the CLI'], {
+  const child = spawn(process.execPath, [...process.execArgv, 'src/cli.ts', 'games', 'create', 'from_cli', '--name', 'From the CLI'], {
     env: { ...process.env, REDIS_URL: redis.url, NODE_ENV: 'test' }, stdio: ['ignore', 'pipe', 'pipe']
   })
   let out = ''

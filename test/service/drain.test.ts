@@ -2,14 +2,14 @@ import { once } from 'node:events'
 import { Agent, request } from 'node:http'
 import { connect } from 'node:net'
 import t from 'tap'
-import { computeSignature } from '../../src/http/signature.js'
-import { IDLE_GRACE_MS } from '../../src/ops/drain.js'
+import { computeSignature } from '../../src/rules/signature.js'
+import { IDLE_GRACE_MS } from '../../src/lib/drain.js'
 import { freePort, startTestRedis } from '../helpers/redis.js'
 import { spawnService, waitForHealth } from '../helpers/service-process.js'
 import { waitFor } from '../helpers/wait.js'
 
 /*
- * A rolling restart (src/ops/drain.ts): 30 keep-alive clients submit in a
+ * A rolling restart (src/lib/drain.ts): 30 keep-alive clients submit in a
  * loop through a SIGTERM. Every request the service received is answered,
  * each client is told `Connection: close` (or, after a second of silence,
  * meets HTTP's own race and retries) and then finds the port closed (it

@@ -14,7 +14,7 @@ t.test('GET /healthz stays {redis:"up"}; ?detail=true with the admin token adds 
   t.teardown(() => { client.disconnect() })
   await client.config('SET', 'maxmemory', '0')
   const lines: string[] = []
-  const { buildApp } = await import('../../src/http/app.js')
+  const { buildApp } = await import('../../src/app.js')
   const unbounded = await buildApp({ ...config, logLevel: 'warn' }, { logStream: { write: line => { lines.push(line) } } })
   await unbounded.close()
   t.match(lines.join(''), /Redis has no maxmemory/, 'a Redis without maxmemory is reported at start-up')
@@ -42,7 +42,7 @@ t.test('start-up warns about an eviction policy, and is quiet when Redis is set 
   await client.config('SET', 'maxmemory-policy', 'allkeys-lru')
   await client.config('SET', 'maxmemory', '1gb')
   lines.length = 0
-  const { buildApp } = await import('../../src/http/app.js')
+  const { buildApp } = await import('../../src/app.js')
   const evicting = await buildApp(first.config, { logStream: { write: line => { lines.push(line) } } })
   await evicting.close()
   t.match(lines.join(''), /evicts keys when full \(maxmemory-policy allkeys-lru\)/)

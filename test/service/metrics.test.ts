@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { ADMIN_TOKEN, buildTestApp, createGame, dataOf, errorOf, me, submit, top } from '../helpers/app.js'
 import { freePort, startTestRedis } from '../helpers/redis.js'
 import { spawnService, waitForHealth } from '../helpers/service-process.js'
-import { computeSignature } from '../../src/http/signature.js'
+import { computeSignature } from '../../src/rules/signature.js'
 
 /*
  * Prometheus metrics (docs/guide.md#metrics): GET /metrics with

@@ -8,7 +8,7 @@ import { freePort } from '../helpers/redis.js'
 import { spawnService, waitForHealth } from '../helpers/service-process.js'
 
 /*
- * The entry point (src/ops/server.ts) as a process of its own: a clean stop
+ * The entry point (src/server.ts) as a process of its own: a clean stop
  * on SIGTERM that finishes what is in flight, and bad configuration. Each
  * test starts the process, so each has its own budget: on an idle machine
  * a start takes a few seconds (the process compiles its TypeScript).

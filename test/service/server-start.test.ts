@@ -3,14 +3,14 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
-import { loadConfig } from '../../src/ops/config.js'
-import { runningManagedRedis, startManagedRedis } from '../../src/ops/managed-redis.js'
-import { startService } from '../../src/ops/server.js'
-import { computeSignature } from '../../src/http/signature.js'
+import { loadConfig } from '../../src/config.js'
+import { runningManagedRedis, startManagedRedis } from '../../src/lib/managed-redis.js'
+import { startService } from '../../src/server.js'
+import { computeSignature } from '../../src/rules/signature.js'
 import { startTestRedis } from '../helpers/redis.js'
 
 /*
- * Starting the service in this process (src/ops/server.ts, startService):
+ * Starting the service in this process (src/server.ts, startService):
  * the redis-server it owns without REDIS_URL, the demo data of a development
  * start, and the admin routes without a token. The entry point as a process
  * of its own is tested in server-process.test.ts and server-workers.test.ts.

@@ -2,7 +2,7 @@ import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { Cluster, Redis } from 'ioredis'
 import { admin, buildTestApp, buildTestApps, createGame, dataOf, errorOf, get, me, ON_CLUSTER, post, submit, submitFields, top, type TestGame } from '../helpers/app.js'
-import { runCli } from '../../src/ops/cli.js'
+import { runCli } from '../../src/cli.js'
 import { waitFor } from '../helpers/wait.js'
 
 /*

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { Redis } from 'ioredis'
 import t from 'tap'
-import { projectPath } from '../../src/ops/paths.js'
-import { LUA_FOLDER, LUA_INCLUDES, luaPiece, luaSource } from '../../src/store/scripts.js'
+import { projectPath } from '../../src/lib/paths.js'
+import { LUA_FOLDER, LUA_INCLUDES, luaPiece, luaSource } from '../../src/store/script-loader.js'
 import { startTestRedis } from '../helpers/redis.js'
 
 /*

@@ -1,8 +1,8 @@
 import t from 'tap'
-import { canonicalTimeZone, isTimeZone, keptPeriods, periodAt, periodOfId, PERIOD_KINDS, previousPeriod, type Period } from '../../src/store/periods.js'
+import { canonicalTimeZone, isTimeZone, keptPeriods, periodAt, periodOfId, PERIOD_KINDS, previousPeriod, type Period } from '../../src/rules/periods.js'
 
 /*
- * Calendar periods (src/store/periods.ts): days, ISO weeks and months in a
+ * Calendar periods (src/rules/periods.ts): days, ISO weeks and months in a
  * game's time zone, as pure functions of an instant. Every case gives the
  * instant; nothing here waits for a clock.
  */

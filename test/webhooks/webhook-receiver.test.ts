@@ -4,7 +4,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import t from 'tap'
-import { projectRoot } from '../../src/ops/paths.js'
+import { projectRoot } from '../../src/lib/paths.js'
 import { admin, buildTestApp, createGame, dataOf, submit } from '../helpers/app.js'
 import { waitFor } from '../helpers/wait.js'
 

@@ -1,0 +1,55 @@
+import fp from 'fastify-plugin'
+import { createAdmin, type Admin } from '../../src/operations/index.js'
+import { createAuditLog } from '../../src/store/audit.js'
+import { createLeaderboard, type Leaderboard } from '../../src/store/leaderboard.js'
+import { createPlaytime, type Playtime } from '../../src/store/playtime.js'
+import { createRatings, type Ratings } from '../../src/store/ratings.js'
+import { createRecordStore, type RecordStore } from '../../src/store/games-and-keys.js'
+import { createActivity } from '../../src/store/activity.js'
+import { createUserStore, type UserStore } from '../../src/store/users.js'
+import { createRecordCache, type RecordCache } from '../../src/store/cache.js'
+import { createReviewQueue } from '../../src/store/review.js'
+import { createWebhookStore, type WebhookStore } from '../../src/store/webhooks.js'
+import { createEvents } from '../../src/store/events.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    records: RecordStore
+    users: UserStore
+    leaderboard: Leaderboard
+    ratings: Ratings
+    playtime: Playtime
+    admin: Admin
+    webhooks: WebhookStore
+    /** Resolves once this process has applied every cache invalidation published so far. */
+    syncRecordCache: () => Promise<void>
+    /** Hears every change of a key, game, user or session record, on any instance (no kind: changes may have been missed). */
+    onRecordChange: RecordCache['onChange']
+  }
+}
+
+export interface StoreOptions {
+  /** Tests only: the clock of calendar periods, which the board scripts then take instead of the Redis clock. */
+  clock?: () => number
+}
+
+/** The Redis-backed repositories and the operator operations built on them. */
+export default fp<StoreOptions>(async (fastify, { clock }) => {
+  const { redis, config } = fastify
+  const { cache, close } = await createRecordCache(redis)
+  fastify.addHook('onClose', close)
+  fastify.decorate('syncRecordCache', async () => { await cache.sync(redis) })
+  fastify.decorate('onRecordChange', cache.onChange.bind(cache))
+  const records = createRecordStore(redis, cache)
+  const users = createUserStore(redis, cache)
+  const leaderboard = createLeaderboard(redis, { freshGame: async gameId => await records.game(gameId, { fresh: true }), clock })
+  fastify.decorate('records', records)
+  fastify.decorate('users', users)
+  fastify.decorate('leaderboard', leaderboard)
+  const ratings = createRatings(redis)
+  fastify.decorate('ratings', ratings)
+  fastify.decorate('playtime', createPlaytime(redis))
+  const webhooks = createWebhookStore(redis)
+  fastify.decorate('webhooks', webhooks)
+  fastify.decorate('admin', createAdmin({ records, review: createReviewQueue(redis), webhooks, events: createEvents(redis), webhookAllowPrivate: config.webhooks.allowPrivate, users, leaderboard, sessionTtlS: config.sessionTtlS, sessionCookie: config.sessionCookie, audit: createAuditLog(redis, { retentionMs: config.auditRetentionMs }), ratings, activity: createActivity(redis) }))
+}, { name: 'store', dependencies: ['redis'] })

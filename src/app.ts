@@ -1,0 +1,253 @@
+import { randomUUID } from 'node:crypto'
+import type { Server, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import fp from 'fastify-plugin'
+import type { Config } from './config.js'
+import { parseQuery } from './rules/fields.js'
+import configPlugin from '../plugins/app/config.js'
+import envelopePlugin, { frameworkErrors } from '../plugins/app/envelope.js'
+import securityHeadersPlugin, { defaultSecurityHeaders, noStore } from '../plugins/external/security-headers.js'
+import redisPlugin from '../plugins/app/redis.js'
+import storePlugin from '../plugins/app/store.js'
+import webhooksPlugin from '../plugins/app/webhooks.js'
+import livePlugin from '../plugins/app/live.js'
+import formsPlugin from '../plugins/external/forms.js'
+import rateLimitPlugin from '../plugins/app/rate-limit.js'
+import adminAuthPlugin from '../plugins/app/admin-auth.js'
+import apiKeyAuthPlugin from '../plugins/app/api-key-auth.js'
+import sessionPlugin from '../plugins/app/session.js'
+import docsPlugin from '../plugins/external/docs.js'
+import metricsPlugin from '../plugins/app/metrics.js'
+import publicRoutes from './routes/public-api.js'
+import adminRoutes from './routes/admin/index.js'
+import healthRoutes from './routes/health/index.js'
+import consoleRoutes from './routes/console/index.js'
+import homeRoutes from './routes/home/index.js'
+import playRoutes from './routes/play/index.js'
+
+/**
+ * Parameters whose values must never reach a log line, by their decoded name
+ * in lower case with everything but letters taken out (so `SIGN`, `%73ign`
+ * and `sign%00` are all `sign`); and any name that speaks of a secret.
+ */
+const SECRET_PARAMS = new Set(['apikey', 'apisecret', 'sign', 'password', 'sessionid'])
+const SECRET_WORDS = /password|secret|token/
+/** Admin collections whose next path segment is a secret (an API key, a session id). */
+const SECRET_COLLECTIONS = new Set(['keys', 'sessions'])
+
+function decodeOr (raw: string, fallback: string | null): string | null {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '))
+  } catch {
+    return fallback
+  }
+}
+
+function isSecretName (raw: string): boolean {
+  const name = decodeOr(raw, null)
+  if (name === null) return true // a name that cannot be decoded hides its value
+  const letters = name.toLowerCase().replace(/[^a-z]/g, '')
+  return SECRET_PARAMS.has(letters) || SECRET_WORDS.test(letters)
+}
+
+/** `/admin/keys/<key>` and `/admin/sessions/<id>` however spelled: any case, doubled slashes, percent-encoded letters. */
+function redactPath (path: string): string {
+  const segments = path.split('/')
+  let previous: string[] = []
+  for (const [index, segment] of segments.entries()) {
+    if (segment === '') continue
+    if (previous[0] === 'admin' && SECRET_COLLECTIONS.has(previous[1] ?? '')) segments[index] = '[redacted]'
+    previous = [previous[1] ?? '', (decodeOr(segment, segment) as string).toLowerCase()]
+  }
+  return segments.join('/')
+}
+
+/**
+ * A query string as it may be logged: the value of every parameter whose name
+ * is secret, up to the next `&` (where the parser ends it). A secret named
+ * after a `;` (some parsers split there too) is hidden up to the same `&`, so
+ * no reading of the query shows any of it.
+ */
+function redactQuery (query: string): string {
+  return query.split('&').map(pair => {
+    const equals = pair.indexOf('=')
+    if (equals !== -1 && isSecretName(pair.slice(0, equals))) return `${pair.slice(0, equals)}=[redacted]`
+    for (const match of pair.matchAll(/;([^;=]*)=/g)) {
+      if (isSecretName(match[1] as string)) return `${pair.slice(0, match.index + match[0].length)}[redacted]`
+    }
+    return pair
+  }).join('&')
+}
+
+/** A URL as it may be logged: secret admin path segments and secret query values replaced. */
+export function redactUrl (url: string): string {
+  const query = url.indexOf('?')
+  if (query === -1) return redactPath(url)
+  return `${redactPath(url.slice(0, query))}?${redactQuery(url.slice(query + 1))}`
+}
+
+/**
+ * Errors as logs show them: what went wrong and where, never the extra
+ * properties libraries attach (Node's `rawPacket` holds the raw request with
+ * its Authorization and Cookie headers; ioredis's `command` holds a script's
+ * arguments, secrets included).
+ */
+function serializeError (error: Error & { code?: unknown, statusCode?: unknown }): { type: string, message: string, stack: string, [key: string]: unknown } {
+  if (!(error instanceof Error)) return { type: typeof error, message: String(error), stack: '' }
+  return { type: error.name, message: error.message, stack: error.stack ?? '', code: error.code, statusCode: error.statusCode }
+}
+
+/**
+ * A request Node cannot parse as HTTP (or that times out, or whose headers
+ * are too large) never reaches a route: it is answered here, in the envelope
+ * like everything else, and the connection is closed. Its raw bytes, which
+ * carry the client's headers, are never logged. Only the first error of a
+ * connection is handled: the socket stops being read, so a client sending
+ * more garbage adds nothing.
+ */
+const failedSockets = new WeakSet<Socket>()
+
+/** The clientErrorHandler of a server whose answers carry `headerLines` (the security headers, as raw header lines). */
+function clientErrors (headerLines: string) {
+  return function clientErrorHandler (this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+    if (error.code === 'ECONNRESET' || socket.destroyed || failedSockets.has(socket)) return
+    failedSockets.add(socket)
+    socket.pause()
+    this.log.debug({ err: { code: error.code, message: error.message } }, 'client error')
+    answerAfterEarlierRequests(socket, error, headerLines)
+  }
+}
+
+/**
+ * Requests received whole before the bad bytes (pipelined on the same
+ * connection) are still being answered, one after the other (Node keeps the
+ * one being written as the socket's _httpMessage and hands the socket to the
+ * next as it finishes): let each answer go out, then answer the error and
+ * close. A request that timed out is the one in flight itself, received only
+ * in part: it gets the error answer at once.
+ */
+function answerAfterEarlierRequests (socket: Socket, error: Error & { code?: string }, headerLines: string): void {
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage
+  // Node detaches an answer from the socket just before its 'close', so one still attached has not closed yet.
+  if (inFlight !== null && inFlight !== undefined && (inFlight.headersSent || inFlight.req.complete)) {
+    inFlight.once('close', () => { answerAfterEarlierRequests(socket, error, headerLines) })
+    return
+  }
+  const [code, message] = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    ? ['invalid_body', 'The request did not arrive in time.'] as const
+    : error.code === 'HPE_HEADER_OVERFLOW'
+      ? ['payload_too_large', 'The request headers are too large.'] as const
+      : ['invalid_body', 'The request cannot be parsed as HTTP.'] as const
+  const body = JSON.stringify({ ok: false, error: code, message })
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headerLines}Connection: close\r\n\r\n${body}`)
+  }
+  socket.destroySoon()
+}
+
+export interface ServerExtras {
+  /** Where logs go instead of standard output (tests read them). */
+  logStream?: { write: (line: string) => void }
+  /** Tests only: the clock of calendar periods and of the board scripts (ms), instead of the Redis clock. */
+  clock?: () => number
+}
+
+/**
+ * Whose X-Forwarded-For gives the client's address (TRUST_PROXY). Fastify
+ * (since 5.12.8) trusts nobody for a hop count, since the nearest peer
+ * cannot be checked to be a proxy; here a hop count keeps its documented
+ * meaning (docs/interface.md#configuration): the nearest N addresses, the
+ * connecting peer first, are proxies, and the one before them is the
+ * client. The service must then be reachable only through its proxies
+ * (docs/security.md); their addresses or ranges are safer, and are checked.
+ */
+export function trustedProxies (trust: Config['trustProxy']): FastifyServerOptions['trustProxy'] {
+  if (typeof trust !== 'number') return trust
+  return (_address: string, hop: number) => hop < trust
+}
+
+/** Fastify's own options: logging, proxies, limits, and the envelope for framework errors. */
+export function serverOptions (config: Config, extras: ServerExtras = {}): FastifyHttpOptions<Server> {
+  const pretty = config.nodeEnv === 'development' && process.stdout.isTTY && extras.logStream === undefined
+  // Answers given before routing carry the headers every other answer does.
+  const securityHeaders = defaultSecurityHeaders(config.nodeEnv === 'production')
+  const headerLines = Object.entries(securityHeaders).map(([name, value]) => `${name}: ${value}\r\n`).join('')
+  return {
+    logger: {
+      level: config.logLevel,
+      // Headers are never logged whole, wherever a library puts them (@fastify/multipart logs busboy's options at trace).
+      redact: { paths: ['headers', '*.headers', 'res.headers["set-cookie"]'], censor: '[redacted]' },
+      serializers: {
+        req: (request) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }),
+        err: serializeError
+      },
+      ...(extras.logStream === undefined ? {} : { stream: extras.logStream }),
+      ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } } : {})
+    },
+    genReqId: () => randomUUID(),
+    trustProxy: trustedProxies(config.trustProxy),
+    bodyLimit: config.bodyLimit,
+    routerOptions: { querystringParser: parseQuery },
+    frameworkErrors: (error, request, reply) => {
+      reply.headers(securityHeaders)
+      frameworkErrors(error, request, reply)
+    },
+    clientErrorHandler: clientErrors(headerLines),
+    // Requests that arrive while closing are still answered, in the envelope.
+    return503OnClosing: false,
+    // A client that stalls its request cannot hold a socket for ever: Node
+    // checks open requests every connectionsCheckingInterval. The timeout is
+    // given to Node's constructor too, which also caps headersTimeout by it:
+    // set only afterwards (as Fastify does), with headersTimeout left at 60 s,
+    // Node never fires it.
+    requestTimeout: config.requestTimeoutMs,
+    // A request without a Host header is refused in the envelope (plugins/app/envelope.ts), not by Node's bare 400.
+    http: { requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: Math.min(2000, config.requestTimeoutMs), requireHostHeader: false },
+    connectionTimeout: 60_000
+  }
+}
+
+/**
+ * The whole service as one plugin: our plugins in dependency order, then the
+ * routes. Not encapsulated, so whoever registers it (the server, the tests)
+ * sees its decorators.
+ */
+async function app (fastify: FastifyInstance, { config, clock }: { config: Config, clock?: () => number }): Promise<void> {
+  // Route schemas document and serialize; requests are checked by src/rules/fields.ts
+  // and src/operations/index.ts, in the check order (docs/interface.md#check-order; see src/routes/schemas.ts).
+  fastify.setValidatorCompiler(() => () => true)
+  for (const warning of config.warnings) fastify.log.warn(warning)
+  await fastify.register(configPlugin, { config })
+  // First, so every answer gets its headers, also one refused in onRequest.
+  await fastify.register(securityHeadersPlugin)
+  await fastify.register(envelopePlugin)
+  await fastify.register(redisPlugin)
+  await fastify.register(storePlugin, { clock })
+  await fastify.register(webhooksPlugin)
+  await fastify.register(livePlugin)
+  await fastify.register(formsPlugin)
+  await fastify.register(rateLimitPlugin)
+  await fastify.register(adminAuthPlugin)
+  await fastify.register(apiKeyAuthPlugin)
+  await fastify.register(sessionPlugin)
+  await fastify.register(noStore)
+  await fastify.register(metricsPlugin)
+  await fastify.register(docsPlugin)
+  await fastify.register(healthRoutes)
+  await fastify.register(publicRoutes)
+  await fastify.register(adminRoutes)
+  await fastify.register(playRoutes)
+  await fastify.register(homeRoutes)
+  await fastify.register(consoleRoutes)
+}
+
+export default fp(app, { name: 'ranking-service' })
+
+/** Builds the app without listening; tests call `inject` on it. */
+export async function buildApp (config: Config, extras: ServerExtras = {}): Promise<FastifyInstance> {
+  const fastify = Fastify(serverOptions(config, extras))
+  await fastify.register(app, { config, clock: extras.clock })
+  await fastify.ready()
+  return fastify
+}

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify'
+import { HELMET } from '../../../plugins/external/security-headers.js'
+import { isPlayable } from '../../rules/games.js'
+import { html, page } from '../../lib/html.js'
+import { routeSchemas } from '../schemas.js'
+
+/** How many games the front door lists; past that it says how many more there are. */
+export const HOME_GAMES = 50
+
+/**
+ * GET /: the front door, for a person who opens the service's address: what
+ * it is, the play pages of its approved games, and where developers and
+ * operators read on (the API reference, health).
+ */
+export default async function homeRoutes (fastify: FastifyInstance): Promise<void> {
+  fastify.get('/', { schema: routeSchemas.home, helmet: HELMET.playPage, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate }, async (request, reply) => {
+    const ids = (await fastify.records.gameIds()).sort()
+    const games = (await Promise.all(ids.map(async id => await fastify.records.game(id)))).filter(isPlayable)
+    const shown = games.slice(0, HOME_GAMES).sort((a, b) => a.name.localeCompare(b.name))
+    const list = shown.length === 0
+      ? '<p class="muted">No games are published yet.</p>'
+      : `<ul class="games">${shown.map(game => `<li><a href="/play/${encodeURIComponent(game.game_id)}"><bdi>${html(game.name)}</bdi></a></li>`).join('')}</ul>${
+        games.length > shown.length ? `<p class="muted">and ${games.length - shown.length} more</p>` : ''}`
+    reply.type('text/html; charset=utf-8')
+    return page('Ranking service', `<main class="narrow home">
+<h1>Ranking service</h1>
+<p>Leaderboards, star ratings and play time for web games.</p>
+<section aria-labelledby="games-title">
+<h2 id="games-title">Games</h2>
+${list}
+</section>
+<section aria-labelledby="developers-title">
+<h2 id="developers-title">For developers and operators</h2>
+<ul>
+<li><a href="/docs">API reference</a>: every action, field and error code</li>
+<li><a href="/healthz">Health</a>: whether the service and its Redis answer</li>
+<li><a href="/login">Log in</a> as a player</li>
+</ul>
+</section>
+</main>`)
+  })
+}

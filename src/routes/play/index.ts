@@ -1,0 +1,214 @@
+import { access } from 'node:fs/promises'
+import { livePlaces } from '../../live/streams.js'
+import { clientAddress } from '../../../plugins/app/rate-limit.js'
+import fastifyStatic from '@fastify/static'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { ApiError, ok } from '../../errors.js'
+import { isPlayable, playableGame } from '../../rules/games.js'
+import { html, page, scriptJson } from '../../lib/html.js'
+import { sendError } from '../../../plugins/app/envelope.js'
+import { projectPath } from '../../lib/paths.js'
+import type { GameRecord } from '../../store/games-and-keys.js'
+import type { PeriodKind } from '../../rules/periods.js'
+import { routeSchemas } from '../schemas.js'
+import { boardFields } from '../../store/board-fields.js'
+import { collectParams, parseBoardChoice } from '../../rules/fields.js'
+import { HELMET } from '../../../plugins/external/security-headers.js'
+
+/** How many entries the play page shows beside the game. */
+export const PLAY_BOARD_SIZE = 10
+
+/** The switch's name for each board a game can keep; the page's script lowercases it for the headings. */
+const BOARD_NAMES: Record<'all' | PeriodKind, string> = { all: 'All time', daily: 'Today', weekly: 'This week', monthly: 'This month' }
+
+/**
+ * The board switch above the board, for a game that keeps calendar boards:
+ * All time, then the kinds in the game's order; nothing for a game without.
+ */
+function boardSwitch (game: GameRecord): string {
+  if (game.periods.length === 0) return ''
+  const buttons = (['all', ...game.periods] as const).map(kind =>
+    `<button type="button" data-period="${kind}" aria-pressed="${String(kind === 'all')}" aria-controls="board">${BOARD_NAMES[kind]}</button>`)
+  return `<div class="board-switch" role="group" aria-label="Which board">${buttons.join('')}</div>
+    <p id="board-resets" class="muted" hidden></p>`
+}
+
+/**
+ * The platform's files (/static/) and the hosted games (/games/<game_id>/,
+ * from public/games/). A path that names no file is not_found, whatever
+ * @fastify/static made of it (a forbidden path, a NUL byte, a name too long):
+ * a client's mistake, not the service's, so it is logged at debug only.
+ */
+async function staticFiles (fastify: FastifyInstance): Promise<void> {
+  fastify.setErrorHandler(fileErrors)
+  // A hosted game's files are framed by the play page (plugins/external/security-headers.ts).
+  fastify.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/games/')) route.config = { ...route.config, helmet: HELMET.gameFiles }
+  })
+  await fastify.register(fastifyStatic, { root: projectPath('public'), prefix: '/static/', allowedPath: (path) => !path.startsWith('/games/'), index: false })
+  await fastify.register(fastifyStatic, { root: projectPath('public', 'games'), prefix: '/games/', decorateReply: false })
+}
+
+/** The error handler of a plugin that serves files (see staticFiles). */
+export async function fileErrors (this: FastifyInstance, error: Error, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const { statusCode, code, headers } = error as { statusCode?: number, code?: string, headers?: Record<string, string> }
+  // A file that exists but whose precondition or range does not hold gets
+  // the ordinary HTTP answer, as files do (docs/interface.md#response-envelope).
+  if (statusCode === 412 || statusCode === 416) return await reply.code(statusCode).headers(headers ?? {}).send('')
+  const clientFault = (statusCode !== undefined && statusCode >= 400 && statusCode < 500) || (code !== undefined && NO_SUCH_FILE.has(code))
+  if (!clientFault) throw error
+  request.log.debug({ code }, 'no such file')
+  return sendError(reply, new ApiError('not_found'))
+}
+
+/** Whether a hosted game has its files: public/games/<game_id>/index.html (a game id is a safe file name). */
+async function hasFiles (gameId: string): Promise<boolean> {
+  return await access(projectPath('public', 'games', gameId, 'index.html')).then(() => true, () => false)
+}
+
+/** The play page frames the game itself when it can be played, else a page that says why. */
+async function frameSource (game: GameRecord): Promise<string> {
+  const id = encodeURIComponent(game.game_id)
+  return isPlayable(game) && await hasFiles(game.game_id) ? `/games/${id}/` : `/play/${id}/unavailable`
+}
+
+/** File-system answers that mean "no such file" for the path a client sent. */
+const NO_SUCH_FILE = new Set(['ENAMETOOLONG', 'ENOTDIR', 'EISDIR', 'ELOOP', 'EINVAL'])
+
+/**
+ * Where to go after logging in: a path on this site, never another site
+ * (`//evil.example` and `/\evil.example` are other sites to a browser).
+ */
+export function safeNext (next: unknown): string | undefined {
+  if (typeof next !== 'string' || !/^\/(?![/\\])[^\\\s\p{Cc}]*$/u.test(next) || next.length > 500) return undefined
+  return next
+}
+
+/**
+ * The platform part that shows a hosted game: /play/:game_id with the game in
+ * a same-origin iframe from /games/:game_id/, the board (with a switch
+ * between the calendar boards the game keeps), the player's rank and
+ * neighbourhood, a rating widget and play-time reports; and /login, a page
+ * of its own, because a hosted game runs on this origin and could read a
+ * password typed beside it (docs/security.md). HTML, CSS and scripts, not the JSON envelope
+ * (docs/interface.md#response-envelope).
+ */
+export default async function playRoutes (fastify: FastifyInstance): Promise<void> {
+  await fastify.register(staticFiles)
+
+  type WithGame = { Params: { game_id: string } }
+  const pageOptions = { config: { noStore: true } }
+
+  fastify.get<WithGame>('/play/:game_id', { schema: routeSchemas.playPage, helmet: HELMET.playPage, ...pageOptions }, async (request, reply) => {
+    const gameId = request.params.game_id
+    const game = await fastify.records.game(gameId)
+    reply.type('text/html; charset=utf-8')
+    if (game === null) {
+      reply.code(404)
+      return page('Game not found', '<main><h1>Game not found</h1><p>There is no game by that name.</p></main>')
+    }
+    const user = await fastify.currentUser(request)
+    // periods: the calendar boards the game keeps, for the page's board switch; order: which end is best.
+    const platform = { gameId: game.game_id, username: user?.username ?? null, canSubmit: isPlayable(game) && user !== null, periods: game.periods, order: game.order }
+    const here = `/play/${encodeURIComponent(game.game_id)}`
+    const account = user === null
+      ? `<p><a id="login" href="/login?next=${encodeURIComponent(here)}">Log in</a> <span class="muted">to keep your scores, rate the game and count your play time.</span></p>`
+      : `<p>Logged in as <strong><bdi>${html(user.username)}</bdi></strong> <button id="logout" type="button">Log out</button></p>`
+    // The logged-in user's neighbourhood on the board the switch chose (the page's script fills it).
+    const around = user === null
+      ? ''
+      : `<h3 id="around-title">Around you<span class="board-period"></span></h3>
+    <ol id="around" aria-labelledby="around-title"></ol>
+    <p id="around-status" class="muted" role="status"></p>`
+    const rating = !isPlayable(game)
+      ? '<p class="muted">Ratings open once the game is available.</p>'
+      : user === null
+        ? '<p class="muted">Log in to rate this game.</p>'
+        : `<div class="stars" role="radiogroup" aria-label="Your rating, in half stars"></div>
+  <p><button id="rating-clear" type="button">Remove my rating</button></p>`
+    return page(`${game.name} — play`, `<header>
+<h1><bdi>${html(game.name)}</bdi></h1>
+${account}
+</header>
+<main>
+<section aria-label="Game">
+  <iframe id="game" src="${await frameSource(game)}" title="${html(game.name)}" allow="fullscreen"></iframe>
+</section>
+<aside>
+  <section aria-labelledby="board-title">
+    <h2 id="board-title">Top ${PLAY_BOARD_SIZE}<span class="board-period"></span></h2>
+    ${boardSwitch(game)}
+    <ol id="board"></ol>
+    <p id="board-status" class="muted" role="status"></p>
+    <p id="my-rank" role="status"></p>
+    ${around}
+  </section>
+  <section aria-labelledby="rating-title">
+    <h2 id="rating-title">Rating</h2>
+    ${rating}
+    <p id="rating-summary" role="status"></p>
+  </section>
+  <p id="playtime" class="muted" role="status"></p>
+</aside>
+</main>
+<script nonce="${reply.cspNonce.script}">window.__platform = ${scriptJson(platform)}; window.__play = ${scriptJson({ playtimeReportMs: fastify.config.playtimeReportS * 1000 })}</script>
+<script src="/static/play.js" defer></script>`)
+  })
+
+  fastify.get('/login', { schema: routeSchemas.loginPage, helmet: HELMET.loginPage, ...pageOptions }, async (request, reply) => {
+    const next = safeNext((request.query as Record<string, unknown>).next)
+    const user = await fastify.currentUser(request)
+    reply.type('text/html; charset=utf-8')
+    const back = next === undefined ? '' : `<p><a href="${html(next)}">Back</a></p>`
+    if (user !== null) {
+      return page('Logged in', `<main class="narrow">
+<h1>Logged in</h1>
+<p>You are logged in as <strong><bdi>${html(user.username)}</bdi></strong>. <button id="logout" type="button">Log out</button></p>
+${back}
+</main>
+<script src="/static/login.js" defer></script>`)
+    }
+    return page('Log in', `<main class="narrow">
+<h1>Log in</h1>
+<form class="login" aria-label="Log in" data-next="${html(next ?? '/login')}">
+  <label>Username <input name="username" autocomplete="username" required></label>
+  <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
+  <button type="submit">Log in</button>
+  <span id="login-status" role="status"></span>
+</form>
+${back}
+</main>
+<script src="/static/login.js" defer></script>`)
+  })
+
+  // What the frame shows instead of a game that cannot be played: a page for people, never the JSON of a missing file.
+  fastify.get<WithGame>('/play/:game_id/unavailable', { schema: routeSchemas.playUnavailable, helmet: HELMET.playPage, ...pageOptions }, async (request, reply) => {
+    const game = await fastify.records.game(request.params.game_id)
+    reply.type('text/html; charset=utf-8')
+    const [title, text] = game === null
+      ? ['Game not found', 'There is no game by that name.']
+      : !isPlayable(game)
+          ? ['Not available yet', 'This game is waiting for an operator to approve it. Scores are not recorded until then.']
+          : await hasFiles(game.game_id)
+            ? ['Ready', `The game is here: <a href="/games/${encodeURIComponent(game.game_id)}/">start it</a>.`]
+            : ['Not installed yet', `This game has no files on this server yet. Its operator puts them in <code>public/games/${html(game.game_id)}/</code>, starting with <code>index.html</code>.`]
+    return page(title, `<main class="narrow unavailable"><h1>${title}</h1><p>${text}</p></main>`)
+  })
+
+  // The same board, live (Server-Sent Events): the page shows each new top as it comes.
+  fastify.get<WithGame>('/play/:game_id/live', { schema: routeSchemas.playLive, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate, sse: 'manual' }, async (request, reply) => {
+    const game = playableGame(await fastify.records.game(request.params.game_id))
+    const chosen = fastify.leaderboard.choose(game, parseBoardChoice(collectParams(request.query, undefined)))
+    const { total, items, board } = await fastify.leaderboard.top(game, chosen, 0, PLAY_BOARD_SIZE)
+    if (request.method === 'HEAD') return ok({ game_id: game.game_id, total, items, ...await boardFields(fastify.leaderboard, game, board) })
+    await fastify.live.open(reply, { game, choice: chosen.choice, limit: PLAY_BOARD_SIZE, places: livePlaces.page(clientAddress(request), fastify.config.liveStreamsPerAddress), first: { total, items }, board })
+  })
+
+  // The board beside the game: public, like the page itself.
+  fastify.get<WithGame>('/play/:game_id/board', { schema: routeSchemas.playBoard, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate }, async (request) => {
+    const game = playableGame(await fastify.records.game(request.params.game_id))
+    const chosen = fastify.leaderboard.choose(game, parseBoardChoice(collectParams(request.query, undefined)))
+    const { total, items, board } = await fastify.leaderboard.top(game, chosen, 0, PLAY_BOARD_SIZE)
+    return ok({ game_id: game.game_id, total, items, ...await boardFields(fastify.leaderboard, game, board) })
+  })
+}

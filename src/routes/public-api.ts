@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify'
+import { RANK_PATH } from './rank/action.js'
+import authRoutes from './auth/index.js'
+import rankRoutes from './rank/index.js'
+import sessionRoutes from './session/index.js'
+
+/**
+ * The public routes (/api/*, /auth/*) take form fields only, form-encoded or
+ * multipart (docs/interface.md#requests): JSON and plain text bodies are invalid_body.
+ */
+export default async function publicRoutes (fastify: FastifyInstance): Promise<void> {
+  fastify.removeContentTypeParser(['application/json', 'text/plain'])
+  await fastify.register(rankRoutes, { prefix: RANK_PATH })
+  await fastify.register(sessionRoutes)
+  await fastify.register(authRoutes)
+}

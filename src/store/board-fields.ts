@@ -1,0 +1,18 @@
+import type { BoardRef } from './board-choice.js'
+import type { Leaderboard } from './leaderboard.js'
+import type { GameRecord } from './games-and-keys.js'
+
+export const iso = (ms: number): string => new Date(ms).toISOString()
+
+/**
+ * What an answer adds about the board it read: a period's id and bounds, or
+ * a season read by its id and its dates. Nothing for the current season, so
+ * a v1 request keeps its exact answer.
+ */
+export async function boardFields (leaderboard: Leaderboard, game: GameRecord, board: BoardRef): Promise<Record<string, unknown>> {
+  const { period, seasonId } = board
+  if (period !== undefined) return { period: period.kind, period_id: period.id, starts_at: iso(period.startsAt), resets_at: iso(period.resetsAt) }
+  if (seasonId === undefined) return {}
+  const season = (await leaderboard.seasons(game.game_id)).items.find(one => one.season_id === seasonId)
+  return { season_id: seasonId, started_at: season?.started_at ?? null, ended_at: season?.ended_at ?? null }
+}
