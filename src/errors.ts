@@ -39,6 +39,9 @@ export type ErrorCode = keyof typeof ERROR_MESSAGES
 
 export const ERROR_CODES = Object.keys(ERROR_MESSAGES) as ErrorCode[]
 
+/** Every error code with its meaning, for the OpenAPI document's introduction. */
+export const errorCodeTable = Object.entries(ERROR_MESSAGES).map(([code, message]) => `| \`${code}\` | ${message} |`).join('\n')
+
 /** A failure that is answered as `{ok:false, error: code, message}`. */
 export class ApiError extends Error {
   readonly code: ErrorCode

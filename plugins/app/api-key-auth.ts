@@ -5,7 +5,7 @@ import { playableGame } from '../../src/rules/games.js'
 import { checkTimestamp, collectParams, param, requireParams, type Params } from '../../src/rules/fields.js'
 import { signatureMatches } from '../../src/rules/signature.js'
 import type { Limits } from '../../src/store/limits.js'
-import type { GameRecord, KeyRecord } from '../../src/store/games-and-keys.js'
+import type { GameRecord, KeyRecord } from '../../src/rules/games.js'
 
 /**
  * What an API-key action does once the key, the game and (for `submit`) the

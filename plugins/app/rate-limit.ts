@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'f
 import { ApiError } from '../../src/errors.js'
 import { keys } from '../../src/store/keys.js'
 import { createLimitStore, limitState, type Counter, type Limits, type LimitState } from '../../src/store/limits.js'
-import type { KeyRecord } from '../../src/store/games-and-keys.js'
+import type { KeyRecord } from '../../src/rules/games.js'
 import { child, metrics } from '../../src/lib/metrics.js'
 
 type StoreCallback = (error: Error | null, result: { current: number, ttl: number }) => void

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import { errorCodeTable } from '../../src/routes/schemas.js'
+import { errorCodeTable } from '../../src/errors.js'
 import { HELMET } from './security-headers.js'
 
 /**

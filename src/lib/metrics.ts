@@ -1,7 +1,6 @@
 import cluster from 'node:cluster'
 import Fastify from 'fastify'
 import { AggregatorRegistry, Counter, Gauge, Histogram, collectDefaultMetrics, register } from 'prom-client'
-import { OUTBOX_MAX } from '../store/events.js'
 
 /**
  * The service's Prometheus metrics (docs/guide.md, metrics), with prom-client
@@ -62,7 +61,7 @@ export const metrics = {
   }),
   eventsDropped: new Counter({
     name: 'ranking_events_dropped_total',
-    help: `Events a game's outbox could not take (it held ${OUTBOX_MAX} events no process had read), as reported by this process's dispatcher: each is reported once, by one process, and logged.`
+    help: 'Events a game\'s outbox could not take (it was full of events no process had read), as reported by this process\'s dispatcher: each is reported once, by one process, and logged.'
   }),
   liveStreams: new Gauge({
     name: 'ranking_live_streams',

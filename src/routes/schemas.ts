@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox'
 import type { FastifySchema } from 'fastify'
 import type {} from '@fastify/swagger' // adds summary, tags and security to FastifySchema
 import { schemas as adminBodies } from '../operations/index.js'
-import { ERROR_MESSAGES, type ErrorCode } from '../errors.js'
+import type { ErrorCode } from '../errors.js'
 import { OUTBOX_MAX } from '../store/events.js'
 
 /*
@@ -483,6 +483,3 @@ export const routeSchemas = {
   setPlayerByQuery: envelope(Entry, WRITE, 'Hide or show a board entry (any name, given in the query)', { ...adminSecurity, params: gameParams, querystring: playerQuery, body: adminBodies.setPlayer }),
   deletePlayerByQuery: envelope(Empty, WRITE, 'Delete a board entry (any name, given in the query)', { ...adminSecurity, params: gameParams, querystring: playerQuery })
 }
-
-/** Every error code with its meaning, for the document's introduction. */
-export const errorCodeTable = Object.entries(ERROR_MESSAGES).map(([code, message]) => `| \`${code}\` | ${message} |`).join('\n')

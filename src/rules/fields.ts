@@ -1,12 +1,18 @@
 import { ApiError, fail } from '../errors.js'
-import { PERIOD_KINDS } from './periods.js'
-import type { BoardChoice } from '../store/board-choice.js'
+import { PERIOD_KINDS, type PeriodKind } from './periods.js'
 
 /**
  * Request parameters and the rule for each field (docs/interface.md#field-rules).
  * Everything here treats its input as hostile: maps are null-prototype, a
  * repeated parameter is refused, and a value that is not plain text is refused.
  */
+
+/** What a request asks for: `period` (all or a kind), `period_id`, `season_id` (parseBoardChoice). */
+export interface BoardChoice {
+  period?: 'all' | PeriodKind
+  periodId?: string
+  seasonId?: number
+}
 
 /** A query or form value whose percent-encoding is broken. */
 export class MalformedValue {

@@ -1,5 +1,88 @@
-import type { GameRecord } from '../store/games-and-keys.js'
 import { fail } from '../errors.js'
+import type { PeriodKind } from './periods.js'
+
+/** Which end of a board is best: `desc`, higher scores (v1), or `asc`, lower ones (times, strokes). */
+export type BoardOrder = 'desc' | 'asc'
+
+/** A game as operators see it (docs/interface.md#operator-api), with its storage caps. */
+export interface GameRecord {
+  game_id: string
+  name: string
+  developer: string | null
+  approved: boolean
+  created_at: string
+  /** Most players the board keeps; a new player past it is quota_exceeded. */
+  max_entries: number
+  /** Most bytes of meta the game keeps over all its entries. */
+  max_meta_bytes: number
+  order: BoardOrder
+  /** The calendar boards kept beside the all-time one, in PERIOD_KINDS order. */
+  periods: PeriodKind[]
+  /** The IANA zone whose midnights start the periods. */
+  timezone: string
+  /** How many past periods of each kind stay readable. */
+  keep_periods: number
+  /** The all-time board's current season: 1 until an operator closes one. */
+  season: number
+  season_started_at: string
+  /** Fair play (docs/interface.md#fair-play): scores outside [score_min, score_max] are refused; null is no bound. */
+  score_min: number | null
+  score_max: number | null
+  /** A score above review_above, or below review_below, is held for review; null: no such rule. */
+  review_above: number | null
+  review_below: number | null
+  /** A score better than this many times the player's previous best, or the first place, is held; null: no such rule. */
+  review_factor: number | null
+  /** How deep into the board `board.overtaken` events reach. */
+  notify_top: number
+}
+
+/** The period settings of a game that sets none: no periods, so every v1 answer stays as it was. */
+export const DEFAULT_PERIODS = { order: 'desc', periods: [], timezone: 'UTC', keep_periods: 12 } as const satisfies Partial<GameRecord>
+
+/** The fair-play settings of a game that sets none: nothing refused, nothing held, events for the top 10. */
+export const DEFAULT_FAIR_PLAY = { score_min: null, score_max: null, review_above: null, review_below: null, review_factor: null, notify_top: 10 } as const satisfies Partial<GameRecord>
+
+/** The highest notify_top: an overtaken event names at most this many players. */
+export const MAX_NOTIFY_TOP = 100
+
+/** A game's figures in the operators' listing. */
+export interface GameStats {
+  /** Entries stored in the current season, hidden ones included. */
+  entries: number
+  /** Visible players on the current season's board. */
+  players: number
+  /** Average stars (1..10), 2 decimals; 0 when nobody rated. */
+  rating_avg: number
+  rating_count: number
+  /** Play time reported for the game, in seconds. */
+  playtime_seconds: number
+}
+
+/** A game as the operator API and the console show it: its record and its figures. */
+export type GameWithStats = GameRecord & GameStats
+
+export interface KeyRecord {
+  api_key: string
+  game_id: string
+  secret: string
+  revoked: boolean
+  created_at: string
+  /**
+   * This key's own limit per (key, address) and window, when an operator set
+   * one (a game server that signs for all its players from one address);
+   * null: the global RATE_LIMIT_MAX. The key's total is it times
+   * RATE_LIMIT_KEY_MULTIPLE either way.
+   */
+  rate_limit: number | null
+}
+
+/** What an operator may change of a game (season through closing one). */
+export type GameChanges = Partial<Pick<GameRecord, 'name' | 'developer' | 'approved' | 'max_entries' | 'max_meta_bytes' | 'order' | 'periods' | 'timezone' | 'keep_periods' | FairPlaySetting>>
+
+/** The fair-play settings, by name. */
+export type FairPlaySetting = keyof typeof DEFAULT_FAIR_PLAY
+export const FAIR_PLAY_SETTINGS = Object.keys(DEFAULT_FAIR_PLAY) as FairPlaySetting[]
 
 /**
  * "The game exists and is approved": the one rule every request that reads

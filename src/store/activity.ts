@@ -1,7 +1,7 @@
 import { readPipeline, type RedisClient as Redis } from './redis-client.js'
 import { keys } from './keys.js'
 import { luaPiece } from './script-loader.js'
-import type { BoardOrder } from './games-and-keys.js'
+import type { BoardOrder } from '../rules/games.js'
 
 /*
  * A game's activity, counted by UTC time bucket in the game's slot, for the

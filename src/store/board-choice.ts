@@ -1,7 +1,8 @@
 import { fail } from '../errors.js'
 import { boardScopes } from './keys.js'
 import { PERIOD_KINDS, keptPeriods, periodAt, periodOfId, type Period, type PeriodKind } from '../rules/periods.js'
-import type { GameRecord } from './games-and-keys.js'
+import type { BoardChoice } from '../rules/fields.js'
+import type { GameRecord } from '../rules/games.js'
 
 /*
  * A game's boards (docs/guide.md, seasons and periods): the all-time board,
@@ -12,13 +13,6 @@ import type { GameRecord } from './games-and-keys.js'
  * game's settings and an instant; the scripts check the settings they were
  * chosen by (`order`, `season`) and answer "moved" when those changed since.
  */
-
-/** What a request asks for: `period` (all or a kind), `period_id`, `season_id`, as parsed (src/rules/fields.ts). */
-export interface BoardChoice {
-  period?: 'all' | PeriodKind
-  periodId?: string
-  seasonId?: number
-}
 
 /**
  * A request's board: what it asked for, and the board that means for the

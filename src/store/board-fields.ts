@@ -1,6 +1,6 @@
 import type { BoardRef } from './board-choice.js'
 import type { Leaderboard } from './leaderboard.js'
-import type { GameRecord } from './games-and-keys.js'
+import type { GameRecord } from '../rules/games.js'
 
 export const iso = (ms: number): string => new Date(ms).toISOString()
 

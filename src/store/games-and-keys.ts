@@ -7,51 +7,7 @@ import { hashScripts } from './script-loader.js'
 import { createNameIndex } from './name-index.js'
 import { averageRating } from './ratings.js'
 import { MAX_KEEP_PERIODS, PERIOD_KINDS, isTimeZone, type PeriodKind } from '../rules/periods.js'
-
-/** Which end of a board is best: `desc`, higher scores (v1), or `asc`, lower ones (times, strokes). */
-export type BoardOrder = 'desc' | 'asc'
-
-/** A game as operators see it (docs/interface.md#operator-api), with its storage caps. */
-export interface GameRecord {
-  game_id: string
-  name: string
-  developer: string | null
-  approved: boolean
-  created_at: string
-  /** Most players the board keeps; a new player past it is quota_exceeded. */
-  max_entries: number
-  /** Most bytes of meta the game keeps over all its entries. */
-  max_meta_bytes: number
-  order: BoardOrder
-  /** The calendar boards kept beside the all-time one, in PERIOD_KINDS order. */
-  periods: PeriodKind[]
-  /** The IANA zone whose midnights start the periods. */
-  timezone: string
-  /** How many past periods of each kind stay readable. */
-  keep_periods: number
-  /** The all-time board's current season: 1 until an operator closes one. */
-  season: number
-  season_started_at: string
-  /** Fair play (docs/interface.md#fair-play): scores outside [score_min, score_max] are refused; null is no bound. */
-  score_min: number | null
-  score_max: number | null
-  /** A score above review_above, or below review_below, is held for review; null: no such rule. */
-  review_above: number | null
-  review_below: number | null
-  /** A score better than this many times the player's previous best, or the first place, is held; null: no such rule. */
-  review_factor: number | null
-  /** How deep into the board `board.overtaken` events reach. */
-  notify_top: number
-}
-
-/** The period settings of a game that sets none: no periods, so every v1 answer stays as it was. */
-export const DEFAULT_PERIODS = { order: 'desc', periods: [], timezone: 'UTC', keep_periods: 12 } as const satisfies Partial<GameRecord>
-
-/** The fair-play settings of a game that sets none: nothing refused, nothing held, events for the top 10. */
-export const DEFAULT_FAIR_PLAY = { score_min: null, score_max: null, review_above: null, review_below: null, review_factor: null, notify_top: 10 } as const satisfies Partial<GameRecord>
-
-/** The highest notify_top: an overtaken event names at most this many players. */
-export const MAX_NOTIFY_TOP = 100
+import { DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, FAIR_PLAY_SETTINGS, MAX_NOTIFY_TOP, type GameChanges, type GameRecord, type GameStats, type KeyRecord } from '../rules/games.js'
 
 /**
  * The caps of a game that does not set its own: far above a real game (ten
@@ -59,34 +15,6 @@ export const MAX_NOTIFY_TOP = 100
  * million players), there so that one key holder cannot fill Redis.
  */
 export const DEFAULT_CAPS = { max_entries: 10_000_000, max_meta_bytes: 1_073_741_824 } as const
-
-/** A game's figures in the operators' listing. */
-export interface GameStats {
-  /** Entries stored in the current season, hidden ones included. */
-  entries: number
-  /** Visible players on the current season's board. */
-  players: number
-  /** Average stars (1..10), 2 decimals; 0 when nobody rated. */
-  rating_avg: number
-  rating_count: number
-  /** Play time reported for the game, in seconds. */
-  playtime_seconds: number
-}
-
-export interface KeyRecord {
-  api_key: string
-  game_id: string
-  secret: string
-  revoked: boolean
-  created_at: string
-  /**
-   * This key's own limit per (key, address) and window, when an operator set
-   * one (a game server that signs for all its players from one address);
-   * null: the global RATE_LIMIT_MAX. The key's total is it times
-   * RATE_LIMIT_KEY_MULTIPLE either way.
-   */
-  rate_limit: number | null
-}
 
 type Hash = Record<string, string>
 
@@ -156,13 +84,6 @@ function keyFromHash (apiKey: string, hash: Hash): KeyRecord | null {
 function rateLimitField (rateLimit: number | null): string {
   return rateLimit === null ? '' : String(rateLimit)
 }
-
-/** What an operator may change of a game (season through closing one). */
-export type GameChanges = Partial<Pick<GameRecord, 'name' | 'developer' | 'approved' | 'max_entries' | 'max_meta_bytes' | 'order' | 'periods' | 'timezone' | 'keep_periods' | FairPlaySetting>>
-
-/** The fair-play settings, by name. */
-export type FairPlaySetting = keyof typeof DEFAULT_FAIR_PLAY
-export const FAIR_PLAY_SETTINGS = Object.keys(DEFAULT_FAIR_PLAY) as FairPlaySetting[]
 
 /** The period and fair-play settings as stored, '' for a cleared one (order goes through updateGame's own check). */
 function settingFields (game: GameChanges): string[] {

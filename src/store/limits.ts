@@ -1,15 +1,41 @@
 import type { RedisClient as Redis } from './redis-client.js'
-import { defineLimitedScript, defineScript, luaSource } from './script-loader.js'
+import { defineScript, luaSource, scriptSender, type ScriptArg } from './script-loader.js'
 
 /**
  * Rate-limit counters in Redis: fixed windows, one key per counted subject,
  * in the format of @fastify/rate-limit's RedisStore (a number with a TTL).
  * The counting rule is lua/limits.lua, and only there: the hot path counts
- * inside the action's own script call (scripts.ts, defineLimitedScript),
+ * inside the action's own script call (defineLimitedScript, below),
  * everything else through `count` here (@fastify/rate-limit too, through a
  * store of plugins/app/rate-limit.ts, which says which limits exist and what
  * they count).
  */
+
+const LIMITS = luaSource('limits')
+
+/**
+ * A script whose call also takes rate-limit counters (store/limits.ts): they
+ * are counted first, in the same call, and when one is over its max the
+ * script's own work does not run. The script's source becomes the body of a
+ * function `work` (on its first line, so Redis's line numbers still match
+ * its file), followed by lua/limits.lua, which counts and then calls it.
+ * Without `limits`, or with no counters, it is the plain script.
+ */
+export function defineLimitedScript<T> (redis: Redis, name: string, lua: string, options: { writes?: boolean } = {}): (keys: string[], args: ScriptArg[], limits?: Limits) => Promise<T> {
+  const send = scriptSender<[number[], T?]>(redis, name, `local function work () ${lua}\nend\n${LIMITS}`, options)
+  return async (keys, args, limits) => {
+    const counters = limits?.counters ?? []
+    // numkeys, the action's keys, the counters' keys; its arguments, each counter's max and window, how many counters
+    const call: ScriptArg[] = [keys.length + counters.length, ...keys]
+    for (const counter of counters) call.push(counter.key)
+    call.push(...args)
+    for (const counter of counters) call.push(counter.max, counter.windowMs)
+    call.push(counters.length)
+    const [counts, result] = await send(call)
+    limits?.settle(counts)
+    return result as T
+  }
+}
 
 /** One counter to count: its Redis key, and the window's max and length. */
 export interface Counter {

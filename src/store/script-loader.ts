@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs'
 import { Cluster } from 'ioredis'
 import { checkReplicated, writeConcernOf, type RedisClient as Redis } from './redis-client.js'
 import { projectPath } from '../lib/paths.js'
-import type { Limits } from './limits.js'
 import { child, metrics } from '../lib/metrics.js'
 import { OUTBOX_MAX } from './events.js'
 import { TIME_DIGITS } from './keys.js'
@@ -61,7 +60,7 @@ export function defineScript<T> (redis: Redis, name: string, lua: string, option
  * same promise chain as the call, with no wrapper of its own: this is on
  * every request's path.
  */
-function scriptSender<T> (redis: Redis, name: string, lua: string, { writes = false }: { writes?: boolean }): (call: ScriptArg[]) => Promise<T> {
+export function scriptSender<T> (redis: Redis, name: string, lua: string, { writes = false }: { writes?: boolean }): (call: ScriptArg[]) => Promise<T> {
   if (!(name in redis)) redis.defineCommand(name, { lua })
   // defineCommand has just added the method, to the client and its pipelines.
   type Command = (...args: ScriptArg[]) => unknown
@@ -119,32 +118,6 @@ function corkThisTurn (redis: Redis): void {
       corked.delete(stream)
       stream.uncork()
     })
-  }
-}
-
-const LIMITS = luaSource('limits')
-
-/**
- * A script whose call also takes rate-limit counters (store/limits.ts): they
- * are counted first, in the same call, and when one is over its max the
- * script's own work does not run. The script's source becomes the body of a
- * function `work` (on its first line, so Redis's line numbers still match
- * its file), followed by lua/limits.lua, which counts and then calls it.
- * Without `limits`, or with no counters, it is the plain script.
- */
-export function defineLimitedScript<T> (redis: Redis, name: string, lua: string, options: { writes?: boolean } = {}): (keys: string[], args: ScriptArg[], limits?: Limits) => Promise<T> {
-  const send = scriptSender<[number[], T?]>(redis, name, `local function work () ${lua}\nend\n${LIMITS}`, options)
-  return async (keys, args, limits) => {
-    const counters = limits?.counters ?? []
-    // numkeys, the action's keys, the counters' keys; its arguments, each counter's max and window, how many counters
-    const call: ScriptArg[] = [keys.length + counters.length, ...keys]
-    for (const counter of counters) call.push(counter.key)
-    call.push(...args)
-    for (const counter of counters) call.push(counter.max, counter.windowMs)
-    call.push(counters.length)
-    const [counts, result] = await send(call)
-    limits?.settle(counts)
-    return result as T
   }
 }
 

@@ -8,7 +8,7 @@ import { BACKLOG_MAX, type NewDelivery, type OutboxEntry, type StoredDelivery, t
 import { attemptDelivery } from './send.js'
 import { currentPeriod } from '../store/board-choice.js'
 import { previousPeriod } from '../rules/periods.js'
-import type { GameRecord } from '../store/games-and-keys.js'
+import type { GameRecord } from '../rules/games.js'
 import { child, metrics } from '../lib/metrics.js'
 
 /*

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api, gamePath, withQuery } from '../api.js'
 import { Confirm, More, Notice, Problem, TableBox, WriteButton, formatTime, usePaged, useRead, useWrite } from '../ui.js'
-import type { GameRecord } from './game.js'
+import type { GameWithStats } from '../../../src/rules/games.js'
 
 interface Entry { rank: number | null, player_name: string, best_score: number, created_at: string, meta: string | null, hidden: boolean, hidden_user: boolean }
 interface Around { total: number, player: { player_name: string, best_score: number | null, rank: number | null }, items: Array<{ rank: number, player_name: string, score: number, created_at: string }> }
@@ -11,7 +11,7 @@ interface Seasons { season_id: number, items: Array<{ season_id: number, started
 interface Choice { period?: string, period_id?: string, season_id?: number }
 
 /** A board of the game: page by page or by name, around a player; hide, show, delete. */
-export function BoardTab ({ game }: { game: GameRecord }) {
+export function BoardTab ({ game }: { game: GameWithStats }) {
   const [choice, setChoice] = useState<Choice>({})
   const [prefix, setPrefix] = useState('')
   const [aroundName, setAroundName] = useState('')

@@ -9,39 +9,13 @@ import { KeysTab } from './keys.js'
 import { WebhooksTab } from './webhooks.js'
 import { SettingsTab } from './settings.js'
 import { AuditList } from './audit.js'
-
-export interface GameRecord {
-  game_id: string,
-  name: string,
-  developer: string | null,
-  approved: boolean,
-  created_at: string
-  max_entries: number,
-  max_meta_bytes: number,
-  order: 'desc' | 'asc',
-  periods: string[],
-  timezone: string,
-  keep_periods: number
-  season: number,
-  season_started_at: string
-  score_min: number | null,
-  score_max: number | null,
-  review_above: number | null,
-  review_below: number | null,
-  review_factor: number | null,
-  notify_top: number
-  entries: number,
-  players: number,
-  rating_avg: number,
-  rating_count: number,
-  playtime_seconds: number
-}
+import type { GameWithStats } from '../../../src/rules/games.js'
 
 const TABS: Array<[string, string]> = [['overview', 'Overview'], ['board', 'Board'], ['review', 'Review'], ['keys', 'API keys'], ['webhooks', 'Webhooks'], ['settings', 'Settings'], ['audit', 'Audit log']]
 
 /** One game: its tabs, each a page of its own (#/games/<id>/<tab>). */
 export function GamePage ({ gameId, tab }: { gameId: string, tab: string }) {
-  const game = useRead(async () => await api<GameRecord>('GET', gamePath(gameId)), [gameId])
+  const game = useRead(async () => await api<GameWithStats>('GET', gamePath(gameId)), [gameId])
   const base = `#/games/${encodeURIComponent(gameId)}`
   const record = game.data
   return (
@@ -86,7 +60,7 @@ const shortTime = (iso: string): string => new Date(iso).toLocaleTimeString(unde
 const plain = (value: number): string => Number.isInteger(value) ? String(value) : value.toFixed(1)
 
 /** The game at a glance: its figures, its charts (refreshed every 30 s) and its live top 10. */
-function Overview ({ game }: { game: GameRecord }) {
+function Overview ({ game }: { game: GameWithStats }) {
   const [turn, setTurn] = useState(0)
   useEffect(() => {
     const timer = setInterval(() => { setTurn(n => n + 1) }, REFRESH_MS)
@@ -153,7 +127,7 @@ function Overview ({ game }: { game: GameRecord }) {
 interface Top { total: number, items: Array<{ rank: number, player_name: string, score: number, created_at: string }> }
 
 /** The top 10 of the all-time board, pushed by the service as it changes. */
-function LiveTop ({ game, onChange }: { game: GameRecord, onChange: () => void }) {
+function LiveTop ({ game, onChange }: { game: GameWithStats, onChange: () => void }) {
   const [top, setTop] = useState<Top | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
   useEffect(() => {

@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks'
 import { api, gamePath, withQuery } from '../api.js'
 import { Confirm, Notice, Problem, TableBox, WriteButton, formatTime, useRead, useWrite } from '../ui.js'
-import type { GameRecord } from './game.js'
+import type { GameWithStats } from '../../../src/rules/games.js'
 
 interface Key { api_key: string, revoked: boolean, created_at: string, rate_limit?: number }
 
 /** The game's API keys: issue one (its secret shown once, with a copy button), revoke one. */
-export function KeysTab ({ game }: { game: GameRecord }) {
+export function KeysTab ({ game }: { game: GameWithStats }) {
   const list = useRead(async () => await api<{ items: Key[] }>('GET', withQuery(gamePath(game.game_id, '/keys'), { limit: 100 })), [game.game_id])
   const write = useWrite()
   const [made, setMade] = useState<{ api_key: string, api_secret: string } | null>(null)

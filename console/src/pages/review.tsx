@@ -1,14 +1,14 @@
 import { useState } from 'preact/hooks'
 import { api, gamePath, withQuery } from '../api.js'
 import { Notice, Problem, TableBox, WriteButton, formatTime, useRead, useWrite } from '../ui.js'
-import type { GameRecord } from './game.js'
+import type { GameWithStats } from '../../../src/rules/games.js'
 
 interface Held { held_id: string, player_name: string, score: number, meta: string | null, submitted_at: string, season_id: number, rule: string, status: string, decided_at: string | null, note: string | null }
 
 const RULES: Record<string, string> = { review_above: 'above the review line', review_below: 'below the review line', review_factor: 'far beyond the best' }
 
 /** Scores held by the game's review rules: approve or reject each in one click. */
-export function ReviewTab ({ game }: { game: GameRecord }) {
+export function ReviewTab ({ game }: { game: GameWithStats }) {
   const [status, setStatus] = useState<'pending' | 'decided'>('pending')
   const list = useRead(async () => await api<{ total: number, items: Held[] }>('GET', withQuery(gamePath(game.game_id, '/review'), { status, limit: 100 })), [game.game_id, status])
   const write = useWrite()

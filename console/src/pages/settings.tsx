@@ -1,14 +1,14 @@
 import { useState } from 'preact/hooks'
 import { api, gamePath } from '../api.js'
 import { Confirm, Field, Notice, Problem, WriteButton, formatTime, useOperator, useWrite } from '../ui.js'
-import type { GameRecord } from './game.js'
+import type { GameWithStats } from '../../../src/rules/games.js'
 
 const PERIODS = ['daily', 'weekly', 'monthly'] as const
 /** The settings an empty field clears (null: none). */
 const OPTIONAL_NUMBERS = ['score_min', 'score_max', 'review_above', 'review_below', 'review_factor'] as const
 type Form = Record<string, string | boolean | string[]>
 
-function formOf (game: GameRecord): Form {
+function formOf (game: GameWithStats): Form {
   const form: Form = {
     name: game.name,
     developer: game.developer ?? '',
@@ -38,7 +38,7 @@ function changesOf (before: Form, after: Form): Record<string, unknown> {
 }
 
 /** Every setting of the game, saved together; closing the season. */
-export function SettingsTab ({ game, onSaved }: { game: GameRecord, onSaved: () => void }) {
+export function SettingsTab ({ game, onSaved }: { game: GameWithStats, onSaved: () => void }) {
   const [form, setForm] = useState<Form>(() => formOf(game))
   const [closing, setClosing] = useState(false)
   const write = useWrite()

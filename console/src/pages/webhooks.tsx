@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api, gamePath, withQuery } from '../api.js'
 import { Confirm, Field, Notice, Problem, TableBox, WriteButton, formatTime, useRead, useWrite } from '../ui.js'
-import type { GameRecord } from './game.js'
+import type { GameWithStats } from '../../../src/rules/games.js'
 
 interface Webhook { webhook_id: string, url: string, events: string[], description: string | null, created_at: string }
 interface Delivery { delivery_id: string, type: string, status: 'pending' | 'delivered' | 'dead', attempts: number, created_at: string, last_attempt_at: string | null, next_attempt_at: string | null, finished_at: string | null, last_status: number | null, last_error: string | null }
@@ -9,7 +9,7 @@ interface Delivery { delivery_id: string, type: string, status: 'pending' | 'del
 const EVENTS = ['score.best', 'board.first', 'board.overtaken', 'score.held', 'score.approved', 'score.rejected', 'period.closed', 'season.closed', 'player.hidden', 'player.shown', 'rating.changed']
 
 /** The game's webhooks: add one (its signing secret shown once), test it, read its deliveries, send one again. */
-export function WebhooksTab ({ game }: { game: GameRecord }) {
+export function WebhooksTab ({ game }: { game: GameWithStats }) {
   const list = useRead(async () => await api<{ items: Webhook[] }>('GET', gamePath(game.game_id, '/webhooks')), [game.game_id])
   const write = useWrite()
   const [url, setUrl] = useState('')
@@ -87,7 +87,7 @@ export function WebhooksTab ({ game }: { game: GameRecord }) {
   )
 }
 
-function Deliveries ({ game, webhook }: { game: GameRecord, webhook: Webhook }) {
+function Deliveries ({ game, webhook }: { game: GameWithStats, webhook: Webhook }) {
   const [status, setStatus] = useState<'done' | 'pending'>('done')
   const list = useRead(async () => await api<{ total: number, items: Delivery[] }>('GET', withQuery(gamePath(game.game_id, `/webhooks/${webhook.webhook_id}/deliveries`), { status, limit: 50 })), [status])
   const write = useWrite()

@@ -14,7 +14,7 @@ import { clientAddress } from '../../../plugins/app/rate-limit.js'
 import { livePlaces, type LiveGuard } from '../../live/streams.js'
 import { boardFields, iso } from '../../store/board-fields.js'
 import { checkScoreRange } from '../../rules/games.js'
-import type { GameRecord, KeyRecord } from '../../store/games-and-keys.js'
+import type { GameRecord, KeyRecord } from '../../rules/games.js'
 
 /** The body limit of players and players-self (64 KiB). */
 export const PLAYERS_BODY_LIMIT = 65_536
