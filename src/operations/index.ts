@@ -623,7 +623,7 @@ export function createAdmin ({ records, review, webhooks, events, webhookAllowPr
      * their meta: the whole board in board order, or the players whose names
      * begin with `prefix`.
      */
-      async listEntries (gameId: string, input?: unknown): Promise<ListPage<ListedEntry> & { game_id: string, total?: number }> {
+      async listEntries (gameId: string, input?: unknown): Promise<ListPage<ListedEntry> & { game_id: string, total: number }> {
         const query = readInput(schemas.listEntries, input)
         const game = await existingGame(gameId)
         const { board } = chooseBoard(game, query)
@@ -635,8 +635,8 @@ export function createAdmin ({ records, review, webhooks, events, webhookAllowPr
         if (query.prefix !== undefined) {
           const place = query.cursor === undefined ? null : decodeCursor(cursors.search, query.cursor)
           if (place !== null) sameBoard(place.b)
-          const { items, next } = await leaderboard.entriesMatching(game, board, query.prefix, place === null ? null : { bucket: place.n, after: place.a }, limit)
-          return { game_id: game.game_id, ...fields, items, next_cursor: next === null ? null : encodeCursor({ k: 'search', b: board.scope, n: next.bucket, a: next.after }) }
+          const { total, items, next } = await leaderboard.entriesMatching(game, board, query.prefix, place === null ? null : { bucket: place.n, after: place.a }, limit)
+          return { game_id: game.game_id, ...fields, total, items, next_cursor: next === null ? null : encodeCursor({ k: 'search', b: board.scope, n: next.bucket, a: next.after }) }
         }
         const place = query.cursor === undefined ? null : decodeCursor(cursors.board, query.cursor)
         if (place !== null) sameBoard(place.b)

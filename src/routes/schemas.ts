@@ -417,7 +417,7 @@ export const routeSchemas = {
     ...adminSecurity, querystring: Type.Object({ ...Page, prefix: Type.Optional(Text('only usernames beginning with it')), hidden: Flag('only hidden users (true) or only the others'), is_admin: Flag('only administrators (true) or only the others') })
   }),
   getUser: envelope(User, ADMIN, 'A user (never the password hash)', { ...adminSecurity, params: Type.Object({ username: Type.String() }) }),
-  listEntries: envelope(Type.Object({ game_id: Type.String(), total: Type.Optional(Type.Integer({ description: 'without prefix: visible players on the board' })), items: Type.Array(ListedEntry), ...nextCursor, ...BoardFields }), ADMIN, "A board's entries, hidden ones included (rank null), with their meta: the whole board in board order, or the players whose names begin with prefix (sorted within each page of the walk, each with its rank)", {
+  listEntries: envelope(Type.Object({ game_id: Type.String(), total: Type.Integer({ description: 'visible players on the board (with or without prefix)' }), items: Type.Array(ListedEntry), ...nextCursor, ...BoardFields }), ADMIN, "A board's entries, hidden ones included (rank null), with their meta: the whole board in board order, or the players whose names begin with prefix (sorted within each page of the walk, each with its rank)", {
     ...adminSecurity, params: gameParams, querystring: Type.Object({ ...Page, prefix: Type.Optional(Text('only players whose names begin with it, ASCII letters either case')), ...BoardChoice })
   }),
   listAudit: envelope(Type.Object({ items: Type.Array(AuditEntry), ...nextCursor }), ADMIN, 'The audit log of operator writes, newest first', {

@@ -148,8 +148,15 @@ interface HiddenNames {
   users: Set<string>
 }
 
-/** How many entries buckets one search page reads at most: a rare prefix then ends the page early, with a cursor. */
-const SEARCH_BUCKETS_PER_PAGE = 512
+/**
+ * How many stored entries one search page looks at, about: the walk reads
+ * as many buckets as hold that many on average (the whole board when it is
+ * no bigger, so a small board's page is never empty with a cursor), and
+ * never fewer than SEARCH_MIN_BUCKETS_PER_PAGE. A rare prefix on a board of
+ * millions then ends its page early, with a cursor.
+ */
+const SEARCH_ENTRIES_PER_PAGE = 200_000
+const SEARCH_MIN_BUCKETS_PER_PAGE = 512
 /** Buckets read in one round trip. */
 const SEARCH_BUCKETS_PER_CALL = 128
 
@@ -509,13 +516,15 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
      * not across the board; each carries its rank. `next` is null after the
      * last bucket.
      */
-    async entriesMatching (game: GameRecord, board: BoardRef, prefix: string, place: SearchPlace | null, limit: number): Promise<{ items: ListedEntry[], next: SearchPlace | null }> {
+    async entriesMatching (game: GameRecord, board: BoardRef, prefix: string, place: SearchPlace | null, limit: number): Promise<{ total: number, items: ListedEntry[], next: SearchPlace | null }> {
       const gameId = game.game_id
       const pattern = prefixPattern(prefix)
       const found: Array<{ player: string, entry: string }> = []
       let bucket = place?.bucket ?? 0
       let after = place?.after ?? ''
-      const end = Math.min(ENTRY_BUCKETS, bucket + SEARCH_BUCKETS_PER_PAGE)
+      const total = await redis.zcard(keys.board(gameId, board.scope))
+      const bucketsPerPage = Math.max(SEARCH_MIN_BUCKETS_PER_PAGE, Math.floor(SEARCH_ENTRIES_PER_PAGE / Math.max(1, total / ENTRY_BUCKETS)))
+      const end = Math.min(ENTRY_BUCKETS, bucket + bucketsPerPage)
       let next: SearchPlace | null = null
       while (bucket < end && next === null) {
         const batch = Array.from({ length: Math.min(SEARCH_BUCKETS_PER_CALL, end - bucket) }, (_, i) => bucket + i)
@@ -553,7 +562,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
       const ranks = await readPipeline(redis, pipeline => {
         for (const { player, entry } of found) pipeline.zrank(keys.board(gameId, board.scope), entry.slice(entry.indexOf('|') + 1) + player)
       }) as Array<number | null>
-      return { items: await listed(game, board, await hiddenNames(gameId), found.map((one, i) => ({ ...one, rank: rankOrNull(ranks[i] ?? -1) }))), next }
+      return { total, items: await listed(game, board, await hiddenNames(gameId), found.map((one, i) => ({ ...one, rank: rankOrNull(ranks[i] ?? -1) }))), next }
     },
 
     /**

@@ -270,6 +270,9 @@ t.test('a board: every entry in board order, hidden ones in place and marked, wi
   t.same((await allPages(`/admin/games/${game.gameId}/players?prefix=z`, 1)).items.map(entry => entry.player_name).sort(), ['Zed', 'zoe'])
   t.same(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players?prefix=${encodeURIComponent('*')}`)).items, [], 'a glob character is a character')
   t.equal((await allPages(`/admin/games/${game.gameId}/players?prefix=nobody`, 50)).items.length, 0)
+  // A board this small is walked whole in one page: its matches come at once, with the board's total, and no cursor.
+  const small = dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players?prefix=z`))
+  t.same({ names: small.items.map((entry: any) => entry.player_name).sort(), total: small.total, next_cursor: small.next_cursor }, { names: ['Zed', 'zoe'], total: scores.length - 3, next_cursor: null }, 'a prefix page of a small board is whole, and has the total')
 
   // A cursor of one board is not another's.
   const first = dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players?limit=2`))
