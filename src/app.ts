@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from './config.js'
 import { parseQuery } from './rules/fields.js'
@@ -185,6 +185,10 @@ export function serverOptions (config: Config, extras: ServerExtras = {}): Fasti
       ...(extras.logStream === undefined ? {} : { stream: extras.logStream }),
       ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } } : {})
     },
+    // On a developer's terminal a line per request would scroll the start-up
+    // banner away (the play page pings, the console polls): requests are
+    // logged there only with LOG_LEVEL=debug. Errors are logged either way.
+    ...(pretty ? { disableRequestLogging: (request: FastifyRequest) => request.log.level !== 'debug' && request.log.level !== 'trace' } : {}),
     genReqId: () => randomUUID(),
     trustProxy: trustedProxies(config.trustProxy),
     bodyLimit: config.bodyLimit,

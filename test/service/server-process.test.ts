@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
-import { freePort } from '../helpers/redis.js'
+import { spawn } from 'node:child_process'
+import { freePort, startTestRedis } from '../helpers/redis.js'
+import { waitFor } from '../helpers/wait.js'
 import { spawnService, waitForHealth } from '../helpers/service-process.js'
 
 /*
@@ -53,4 +55,33 @@ t.test('bad configuration stops the entry point with one line and exit 1', { tim
   const service = spawnService(t, { PORT: 'eighty' })
   t.equal(await service.exited, 1)
   t.equal(service.stderr().trim(), 'Configuration error: PORT must be an integer from 0 to 65535 (got "eighty")')
+})
+
+t.test('on a developer\'s terminal, requests are logged only with LOG_LEVEL=debug, so the banner stays in view', { timeout: 180_000 }, async t => {
+  const redis = await startTestRedis()
+  t.teardown(redis.stop)
+  // `script` (util-linux, in every Debian) gives the process a terminal: the pretty log of development.
+  async function linesFor (logLevel: string): Promise<string> {
+    const port = await freePort()
+    const command = [process.execPath, ...process.execArgv, 'src/server.ts'].map(part => `'${part}'`).join(' ')
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: logLevel, PORT: String(port), REDIS_URL: redis.url, ADMIN_TOKEN: 'a-development-token-0123456789' },
+      stdio: ['pipe', 'pipe', 'pipe']
+    })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
+    const exited = new Promise(resolve => child.once('close', resolve))
+    t.teardown(() => { child.kill('SIGKILL') })
+    await waitFor(() => output.includes('For the README examples'), { what: () => `the banner (so far: ${output.slice(-300)})`, timeoutMs: 90_000 })
+    for (let i = 0; i < 3; i++) await (await fetch(`http://127.0.0.1:${port}/healthz`)).text()
+    await (await fetch(`http://127.0.0.1:${port}/no-such-page`)).text()
+    child.kill('SIGTERM')
+    await exited
+    return output
+  }
+  const quiet = await linesFor('info')
+  t.notMatch(quiet, /request completed|incoming request/, 'at info: no line per request')
+  t.match(quiet, /Ranking service \(development\)/, 'the banner is there')
+  const chatty = await linesFor('debug')
+  t.match(chatty, /request completed/, 'at debug: a line per request')
 })
