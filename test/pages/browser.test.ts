@@ -95,7 +95,7 @@ t.test('the front door, the play, login and unapproved-game pages at desktop and
     const { context, page, problems, overflow } = await watchedPage(browser, viewport)
 
     await page.goto(`${baseUrl}/`)
-    for (const selector of ['h1', 'a[href="/play/demo"]', 'a[href="/docs"]', 'a[href="/healthz"]']) {
+    for (const selector of ['h1', 'a[href="/play/demo"]', 'a[href="/docs"]', 'a[href="/healthz"]', 'a[href="/console/"]']) {
       t.ok(await page.locator(selector).isVisible(), `${size} front door: ${selector} is visible`)
     }
     t.equal(await page.locator('a[href="/play/draft"]').count(), 0, `${size} front door: an unapproved game is not listed`)

@@ -69,6 +69,7 @@ t.test('the front door lists the approved games and points to the docs and healt
   t.match(home.body, '<a href="/play/front_a"><bdi>Asteroids &lt;3</bdi></a>', 'an approved game, its name escaped')
   t.notMatch(home.body, 'Secret draft', 'an unapproved game is not listed')
   t.match(home.body, '<a href="/docs">API reference</a>')
+  t.match(home.body, '<a href="/console/">Operator console</a>', 'the front door leads to the console')
   t.match(home.body, '<a href="/healthz">Health</a>')
   t.equal(errorOf(await app.inject({ method: 'POST', url: '/' })), 'method_not_allowed')
 })

@@ -32,6 +32,7 @@ ${list}
 <section aria-labelledby="developers-title">
 <h2 id="developers-title">For developers and operators</h2>
 <ul>
+<li><a href="/console/">Operator console</a>: games, keys, boards and review, with an operator token</li>
 <li><a href="/docs">API reference</a>: every action, field and error code</li>
 <li><a href="/healthz">Health</a>: whether the service and its Redis answer</li>
 <li><a href="/login">Log in</a> as a player</li>
