@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import type { FastifySchema } from 'fastify'
 import type {} from '@fastify/swagger' // adds summary, tags and security to FastifySchema
-import { schemas as adminBodies } from '../operations/index.js'
+import { schemas as adminBodies } from '../operations/input.js'
 import type { ErrorCode } from '../errors.js'
 import { OUTBOX_MAX } from '../store/events.js'
 

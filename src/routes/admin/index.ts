@@ -6,7 +6,8 @@ import { importLines } from '../../operations/import-export.js'
 import { fail, ok } from '../../errors.js'
 import { requireParams } from '../../rules/fields.js'
 import { routeSchemas } from '../schemas.js'
-import { readInput, schemas, textFields, type AdminOperations } from '../../operations/index.js'
+import { type AdminOperations } from '../../operations/index.js'
+import { readInput, schemas, textFields } from '../../operations/input.js'
 
 /** The media types of a board import: NDJSON. */
 const IMPORT_TYPES = ['application/x-ndjson', 'application/jsonl']

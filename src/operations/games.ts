@@ -1,0 +1,159 @@
+import { fail } from '../errors.js'
+import type { Season } from '../store/leaderboard.js'
+import { DEFAULT_CAPS, periodsOf } from '../store/games-and-keys.js'
+import { type GameStats, DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, FAIR_PLAY_SETTINGS, type FairPlaySetting, type GameChanges, type GameRecord } from '../rules/games.js'
+import { canonicalTimeZone } from '../rules/periods.js'
+import { decodeCursor, encodeCursor } from '../lib/cursor.js'
+import { keys } from '../store/keys.js'
+import { type ActivityDay, type ActivityMinute, type ScoreBucket } from '../store/activity.js'
+import { boardFields } from '../store/board-fields.js'
+import { ListPage, namePage } from './answers.js'
+import { OperationContext } from './context.js'
+import { cursors, readInput, schemas } from './input.js'
+
+/** Games: listing, creating and changing them (periods, fair play), seasons, activity. */
+
+export function now (): string {
+  return new Date().toISOString()
+}
+
+/**
+ * The period settings of a create or update body, in their stored form:
+ * periods as a list in PERIOD_KINDS order, the zone's canonical name. An
+ * unknown zone is refused here, when it is set.
+ */
+function periodSettingsOf (body: { order?: 'desc' | 'asc', periods?: string | string[], timezone?: string, keep_periods?: number }): Pick<GameChanges, 'order' | 'periods' | 'timezone' | 'keep_periods'> {
+  const settings: Pick<GameChanges, 'order' | 'periods' | 'timezone' | 'keep_periods'> = {}
+  if (body.order !== undefined) settings.order = body.order
+  if (body.periods !== undefined) settings.periods = periodsOf(body.periods)
+  if (body.timezone !== undefined) {
+    settings.timezone = canonicalTimeZone(body.timezone) ?? fail('invalid_param', 'Parameter "timezone" is not valid: an IANA time zone such as Europe/Paris or UTC.')
+  }
+  if (body.keep_periods !== undefined) settings.keep_periods = body.keep_periods
+  return settings
+}
+
+/**
+ * The fair-play settings of a create or update body, as stored, checked
+ * against the game's other bound (`current`, for an update): score_min may
+ * not be above score_max.
+ */
+function fairPlayOf (body: Partial<Record<FairPlaySetting, number | null>>, current: Pick<GameRecord, 'score_min' | 'score_max'> = DEFAULT_FAIR_PLAY): Pick<GameChanges, FairPlaySetting> {
+  const settings: Pick<GameChanges, FairPlaySetting> = {}
+  for (const name of FAIR_PLAY_SETTINGS) {
+    const value = body[name]
+    if (value === undefined) continue
+    // A factor is kept to 6 decimals, as it is stored; 1 would hold every better score.
+    const kept = name === 'review_factor' && value !== null ? Math.round(value * 1e6) / 1e6 : value
+    if (name === 'review_factor' && kept !== null && kept <= 1) fail('invalid_param', 'Parameter "review_factor" is not valid: a number above 1.')
+    ;(settings as Record<string, number | null>)[name] = kept
+  }
+  const min = settings.score_min === undefined ? current.score_min : settings.score_min
+  const max = settings.score_max === undefined ? current.score_max : settings.score_max
+  if (min !== null && max !== null && min > max) fail('invalid_param', `Parameter "${settings.score_min === undefined ? 'score_max' : 'score_min'}" is not valid: score_min (${min}) must not be above score_max (${max}).`)
+  return settings
+}
+
+export function gamesOperations ({ records, leaderboard, ratings, activity, audit, chooseBoard, existingGame }: OperationContext) {
+  return {
+    /** Games in id order, with their figures; by id prefix, approved or not. */
+    async listGames (input?: unknown): Promise<ListPage<GameRecord & GameStats>> {
+      const query = readInput(schemas.listGames, input)
+      const from = query.cursor === undefined ? '' : decodeCursor(cursors.names('games'), query.cursor).after
+      const { items, next } = await namePage(
+        async (after, count) => await records.gameIdsPage(after, query.prefix ?? '', count),
+        async ids => await Promise.all(ids.map(async id => await records.game(id, { fresh: true }))),
+        game => query.approved === undefined || game.approved === query.approved,
+        from, query.limit ?? 50, query.approved !== undefined)
+      return {
+        items: await Promise.all(items.map(async game => ({ ...game, ...await records.gameStats(game) }))),
+        next_cursor: next === null ? null : encodeCursor({ k: 'games', after: next })
+      }
+    },
+
+    /** One game, with its figures. */
+    async game (gameId: string): Promise<GameRecord & GameStats> {
+      const game = await existingGame(gameId)
+      return { ...game, ...await records.gameStats(game) }
+    },
+
+    async createGame (input: unknown): Promise<GameRecord> {
+      const body = readInput(schemas.createGame, input)
+      const createdAt = now()
+      const game = await records.createGame({
+        game_id: body.game_id,
+        name: body.name ?? body.game_id,
+        developer: body.developer ?? null,
+        approved: body.approved ?? false,
+        created_at: createdAt,
+        max_entries: body.max_entries ?? DEFAULT_CAPS.max_entries,
+        max_meta_bytes: body.max_meta_bytes ?? DEFAULT_CAPS.max_meta_bytes,
+        ...DEFAULT_PERIODS,
+        periods: [],
+        ...periodSettingsOf(body),
+        ...DEFAULT_FAIR_PLAY,
+        ...fairPlayOf(body),
+        season: 1,
+        season_started_at: createdAt
+      })
+      if (game === null) fail('already_exists', `Game "${body.game_id}" already exists.`)
+      await audit({ action: 'game.create', game_id: game.game_id, target: game.game_id, before: null, after: game })
+      return game
+    },
+
+    async updateGame (gameId: string, input: unknown): Promise<GameRecord> {
+      const body = readInput(schemas.updateGame, input)
+      const { periods: _periods, ...plain } = body
+      const bounds = body.score_min === undefined && body.score_max === undefined ? undefined : await records.game(gameId, { fresh: true })
+      const changes = { ...plain, ...periodSettingsOf(body), ...fairPlayOf(body, bounds ?? undefined) }
+      const before = await records.game(gameId, { fresh: true })
+      const game = before === null ? null : await records.updateGame(gameId, changes)
+      if (game === 'has_entries') fail('invalid_param', 'Parameter "order" cannot change: the game has stored entries (or closed a season), and a board keeps its scores in its order.')
+      if (game === null) fail('not_found', 'No such game.')
+      await audit({ action: 'game.update', game_id: game.game_id, target: game.game_id, before, after: game })
+      return game
+    },
+
+    /**
+   * Closes the current season of the game's all-time board: it stays
+   * readable by its season_id, and an empty season begins, atomically.
+   */
+    async closeSeason (gameId: string, input?: unknown): Promise<Season> {
+      readInput(schemas.none, input)
+      const closed = await records.closeSeason(await existingGame(gameId)) ?? fail('not_found', 'No such game.')
+      // The closed season's dates, as the script recorded them.
+      const season = (await leaderboard.seasons(gameId)).items.find(season => season.season_id === closed) as Season
+      await audit({ action: 'season.close', game_id: gameId, target: String(closed), before: { season: closed }, after: { season: closed + 1, closed: season } })
+      return season
+    },
+
+    async seasons (gameId: string): Promise<{ game_id: string, season_id: number, items: Season[] }> {
+      const game = await existingGame(gameId)
+      return { game_id: game.game_id, ...await leaderboard.seasons(game.game_id) }
+    },
+
+    /**
+     * A game's activity (store/activity.ts): submissions per minute, and per
+     * UTC day submissions, active players and play time; with how its
+     * ratings spread over the ten values.
+     */
+    async stats (gameId: string, input?: unknown): Promise<{ game_id: string, minutes: ActivityMinute[], days: ActivityDay[], ratings: { count: number, items: Array<{ stars: number, count: number }> } }> {
+      const query = readInput(schemas.stats, input)
+      const game = await existingGame(gameId)
+      const [figures, spread] = await Promise.all([
+        activity.read(game.game_id, { minutes: query.minutes ?? 60, days: query.days ?? 30, now: Date.now() }),
+        ratings.distribution(game.game_id)
+      ])
+      return { game_id: game.game_id, ...figures, ratings: { count: spread.count, items: spread.counts.map((count, i) => ({ stars: i + 1, count })) } }
+    },
+
+    /** How the scores of a board spread: equal ranges from its lowest score to its highest, its visible entries counted in each. */
+    async scoreStats (gameId: string, input?: unknown): Promise<{ game_id: string, total: number, min: number | null, max: number | null, items: ScoreBucket[] }> {
+      const query = readInput(schemas.scoreStats, input)
+      const game = await existingGame(gameId)
+      const { board } = chooseBoard(game, query)
+      const spread = await activity.scoreBuckets(keys.board(game.game_id, board.scope), game.order, query.buckets ?? 20)
+      return { game_id: game.game_id, ...await boardFields(leaderboard, game, board), total: spread.items.reduce((sum, bucket) => sum + bucket.count, 0), ...spread }
+    }
+  }
+}

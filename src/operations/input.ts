@@ -1,0 +1,249 @@
+import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+import { fail } from '../errors.js'
+import { AROUND_DEFAULT, AROUND_MAX, GAME_ID_PATTERN, USERNAME_PATTERN } from '../rules/fields.js'
+import { DEFAULT_CAPS } from '../store/games-and-keys.js'
+import { DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, MAX_NOTIFY_TOP } from '../rules/games.js'
+import { MAX_KEEP_PERIODS, PERIOD_KINDS } from '../rules/periods.js'
+import { ENTRY_BUCKETS } from '../store/keys.js'
+import { ACTIVITY_DAYS_KEPT, ACTIVITY_MINUTES_KEPT_S } from '../store/activity.js'
+import { EVENT_TYPES } from '../store/events.js'
+import { MAX_URL_LENGTH } from '../webhooks/send.js'
+
+/**
+ * The operator operations' input: every field's TypeBox rule, the list cursors,
+ * and readInput, which checks a body, a query or CLI flags against them in
+ * the admin order (missing_param, then invalid_param).
+ */
+
+const GameId = Type.String({ pattern: GAME_ID_PATTERN.source, description: '1 to 64 characters from A-Z a-z 0-9 _ -' })
+const Username = Type.String({ pattern: USERNAME_PATTERN.source, description: '1 to 30 characters from A-Z a-z 0-9 _ . -' })
+const GameName = Type.String({ minLength: 1, maxLength: 200 })
+const Password = Type.String({ minLength: 1, maxLength: 1024, description: '1 to 1024 characters' })
+const MaxEntries = Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: `an integer from 1 to 1000000000 (default ${DEFAULT_CAPS.max_entries})` })
+const MaxMetaBytes = Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description: `an integer from 0 to 1000000000000 (default ${DEFAULT_CAPS.max_meta_bytes})` })
+
+const Order = Type.Union([Type.Literal('desc'), Type.Literal('asc')], { description: 'desc (higher is better, the default) or asc (lower is better: times, strokes); cannot change once the game has entries' })
+const PERIOD_LIST = `(${PERIOD_KINDS.join('|')})`
+const Periods = Type.Union([
+  Type.Array(Type.Union(PERIOD_KINDS.map(kind => Type.Literal(kind))), { maxItems: PERIOD_KINDS.length, uniqueItems: true }),
+  Type.String({ pattern: `^(${PERIOD_LIST}(,${PERIOD_LIST})*)?$` })
+], { description: 'the calendar boards beside the all-time one: any of daily, weekly, monthly, as a list or comma-separated text ("" or [] for none, the default)' })
+const TimeZone = Type.String({ minLength: 1, maxLength: 64, description: 'an IANA time zone such as Europe/Paris (default UTC); periods reset at its midnights' })
+const KeepPeriods = Type.Integer({ minimum: 0, maximum: MAX_KEEP_PERIODS, description: `how many past periods of each kind stay readable, 0 to ${MAX_KEEP_PERIODS} (default ${DEFAULT_PERIODS.keep_periods})` })
+const periodSettings = {
+  order: Type.Optional(Order),
+  periods: Type.Optional(Periods),
+  timezone: Type.Optional(TimeZone),
+  keep_periods: Type.Optional(KeepPeriods)
+}
+
+// Fair play (docs/interface.md#fair-play). null (or "default" as text) clears a setting.
+const ScoreSetting = (rule: string) => Type.Union([Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }), Type.Null()], {
+  description: `${rule}: an integer within plus or minus 9007199254740991; null (or "default" as text) for none, the default`
+})
+const fairPlaySettings = {
+  score_min: Type.Optional(ScoreSetting('the lowest score accepted; lower is score_out_of_range')),
+  score_max: Type.Optional(ScoreSetting('the highest score accepted; higher is score_out_of_range')),
+  review_above: Type.Optional(ScoreSetting('a score above this is held for review')),
+  review_below: Type.Optional(ScoreSetting('a score below this is held for review')),
+  review_factor: Type.Optional(Type.Union([Type.Number({ minimum: 1, maximum: 1_000_000 }), Type.Null()], {
+    description: 'a score better than this many times the player\'s previous best, or the first place, is held for review: a number above 1 and up to 1000000; null (or "default" as text) for none, the default'
+  })),
+  notify_top: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_NOTIFY_TOP, description: `how deep into the board board.overtaken events reach, 1 to ${MAX_NOTIFY_TOP} (default ${DEFAULT_FAIR_PLAY.notify_top})` }))
+}
+
+const EVENT_LIST = `(${EVENT_TYPES.map(type => type.replace('.', '\\.')).join('|')})`
+const WebhookEvents = Type.Union([
+  Type.Array(Type.Union([...EVENT_TYPES, '*'].map(type => Type.Literal(type))), { minItems: 1, maxItems: EVENT_TYPES.length + 1, uniqueItems: true }),
+  Type.String({ pattern: `^(\\*|${EVENT_LIST}(,${EVENT_LIST})*)$` })
+], { description: `the events to deliver: any of ${EVENT_TYPES.join(', ')}, as a list or comma-separated text; "*" (the default) for every one` })
+const Listing = (defaultLimit: number) => ({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: `an integer from 1 to 100 (default ${defaultLimit})` })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'an integer from 0 (the default)' }))
+})
+
+/** The query of a listing with cursors (docs/interface.md#listings). */
+const Page = (defaultLimit: number) => ({
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'the next_cursor of the page before, unchanged' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: `an integer from 1 to 100 (default ${defaultLimit})` }))
+})
+const Flag = (description: string) => Type.Optional(Type.Boolean({ description: `true or false: ${description}` }))
+export const BoardQuery = {
+  period: Type.Optional(Type.Union([Type.Literal('all'), ...PERIOD_KINDS.map(kind => Type.Literal(kind))], { description: 'all (the all-time board, the default) or a period the game keeps: its current board' })),
+  period_id: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'a kept period: 2026-11-23, 2026-W48 or 2026-11' })),
+  season_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'a season of the all-time board (a positive integer)' }))
+}
+
+/** What an audit listing may be narrowed to. */
+const AuditFilters = {
+  action: Type.Optional(Type.String({ pattern: '^[a-z_]{1,30}\\.([a-z_]{1,30})?$', description: 'an action such as game.update, or every action on a kind of record: game.' })),
+  actor: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'a token\'s name, or cli:<user>' }))
+}
+
+/** What each listing's cursor holds (src/lib/cursor.ts); `k` names the listing, so one listing's cursor is refused by another. */
+export const cursors = {
+  names: (kind: string) => Type.Object({ k: Type.Literal(kind), after: Type.String({ maxLength: 200 }) }),
+  board: Type.Object({
+    k: Type.Literal('board'),
+    b: Type.String({ maxLength: 100 }),
+    v: Type.Integer({ minimum: 0, maximum: 1_000_000_000 }),
+    a: Type.String({ maxLength: 200 }),
+    s: Type.String({ pattern: '^-?[0-9][0-9.e+]{0,29}$' }),
+    m: Type.String({ maxLength: 200 })
+  }),
+  search: Type.Object({ k: Type.Literal('search'), b: Type.String({ maxLength: 100 }), n: Type.Integer({ minimum: 0, maximum: ENTRY_BUCKETS }), a: Type.String({ maxLength: 200 }) }),
+  audit: Type.Object({ k: Type.Literal('audit'), id: Type.String({ pattern: '^[0-9]{1,15}-[0-9]{1,15}$' }) }),
+  sessions: Type.Object({ k: Type.Literal('sessions'), e: Type.Integer({ minimum: 0, maximum: 9_999_999_999_999 }), n: Type.Integer({ minimum: 0, maximum: 1_000_000 }) })
+}
+
+const ReviewNote = Type.String({ maxLength: 500, description: 'why, recorded with the decision: up to 500 characters' })
+
+const KeyRateLimit = Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000_000 }), Type.Null()], {
+  description: 'requests per window from one address with this key, 1 to 1000000000; null (or "default" as text) for the global RATE_LIMIT_MAX'
+})
+
+export const schemas = {
+  createGame: Type.Object({
+    game_id: GameId,
+    name: Type.Optional(GameName),
+    developer: Type.Optional(Username),
+    approved: Type.Optional(Type.Boolean({ default: false })),
+    max_entries: Type.Optional(MaxEntries),
+    max_meta_bytes: Type.Optional(MaxMetaBytes),
+    ...periodSettings,
+    ...fairPlaySettings
+  }, { additionalProperties: false }),
+  updateGame: Type.Object({
+    name: Type.Optional(GameName),
+    developer: Type.Optional(Username),
+    approved: Type.Optional(Type.Boolean()),
+    max_entries: Type.Optional(MaxEntries),
+    max_meta_bytes: Type.Optional(MaxMetaBytes),
+    ...periodSettings,
+    ...fairPlaySettings
+  }, { additionalProperties: false }),
+  createKey: Type.Object({ game_id: Type.String(), rate_limit: Type.Optional(KeyRateLimit) }, { additionalProperties: false }),
+  updateKey: Type.Object({ rate_limit: Type.Optional(KeyRateLimit) }, { additionalProperties: false }),
+  createUser: Type.Object({
+    username: Username,
+    password: Type.Optional(Password),
+    is_admin: Type.Optional(Type.Boolean({ default: false })),
+    hidden: Type.Optional(Type.Boolean({ default: false }))
+  }, { additionalProperties: false }),
+  updateUser: Type.Object({
+    password: Type.Optional(Password),
+    is_admin: Type.Optional(Type.Boolean()),
+    hidden: Type.Optional(Type.Boolean())
+  }, { additionalProperties: false }),
+  createSession: Type.Object({ username: Type.String() }, { additionalProperties: false }),
+  setPlayer: Type.Object({ hidden: Type.Boolean() }, { additionalProperties: false }),
+  reviewList: Type.Object({
+    status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('decided')], { description: 'pending (the default, oldest first) or decided (newest first)' })),
+    ...Listing(50)
+  }, { additionalProperties: false }),
+  approveHeld: Type.Object({ note: Type.Optional(ReviewNote) }, { additionalProperties: false }),
+  createWebhook: Type.Object({
+    url: Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: `the receiver: an http:// or https:// URL, up to ${MAX_URL_LENGTH} characters, on a public address (unless WEBHOOK_ALLOW_PRIVATE=true)` }),
+    events: Type.Optional(WebhookEvents),
+    description: Type.Optional(Type.String({ maxLength: 200, description: 'what it is for: up to 200 characters' }))
+  }, { additionalProperties: false }),
+  deliveries: Type.Object({
+    status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('done')], { description: 'done (the default: delivered or dead, newest first) or pending (by when next due)' })),
+    ...Listing(50)
+  }, { additionalProperties: false }),
+  events: Type.Object(Listing(50), { additionalProperties: false }),
+  rejectHeld: Type.Object({
+    note: Type.Optional(ReviewNote),
+    hide: Type.Optional(Type.Boolean({ description: 'also hide the player on every board of the game (default false)' }))
+  }, { additionalProperties: false }),
+  listGames: Type.Object({
+    ...Page(50),
+    prefix: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'only game ids beginning with it' })),
+    approved: Flag('only approved games, or only those not approved')
+  }, { additionalProperties: false }),
+  listKeys: Type.Object({ ...Page(50), revoked: Flag('only revoked keys, or only live ones') }, { additionalProperties: false }),
+  listUsers: Type.Object({
+    ...Page(50),
+    prefix: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,30}$', description: 'only usernames beginning with it' })),
+    hidden: Flag('only hidden users, or only visible ones'),
+    is_admin: Flag('only administrators, or only the others')
+  }, { additionalProperties: false }),
+  listEntries: Type.Object({
+    ...Page(50),
+    prefix: Type.Optional(Type.String({ minLength: 1, maxLength: 30, description: 'only players whose names begin with it (ASCII letters either case); without it, the whole board in board order' })),
+    ...BoardQuery
+  }, { additionalProperties: false }),
+  listSessions: Type.Object(Page(50), { additionalProperties: false }),
+  exportBoard: Type.Object({
+    format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('ndjson')], { description: 'csv or ndjson (the default)' })),
+    ...BoardQuery
+  }, { additionalProperties: false }),
+  eraseUser: Type.Object({ erase: Type.Boolean({ description: 'true: deleting a user erases them everywhere' }) }, { additionalProperties: false }),
+  gameAudit: Type.Object({ ...Page(50), ...AuditFilters }, { additionalProperties: false }),
+  listAudit: Type.Object({ ...Page(50), game_id: Type.Optional(GameId), ...AuditFilters }, { additionalProperties: false }),
+  stats: Type.Object({
+    minutes: Type.Optional(Type.Integer({ minimum: 1, maximum: ACTIVITY_MINUTES_KEPT_S / 60, description: `how many minutes of submissions per minute, the current one last: 1 to ${ACTIVITY_MINUTES_KEPT_S / 60} (60 by default)` })),
+    days: Type.Optional(Type.Integer({ minimum: 1, maximum: ACTIVITY_DAYS_KEPT + 1, description: `how many UTC days, today last: 1 to ${ACTIVITY_DAYS_KEPT + 1} (30 by default)` }))
+  }, { additionalProperties: false }),
+  around: Type.Object({
+    player_name: Type.String({ minLength: 1, maxLength: 64, description: 'the player' }),
+    before: Type.Optional(Type.Integer({ minimum: 0, maximum: AROUND_MAX, description: `entries above the player: 0 to ${AROUND_MAX} (${AROUND_DEFAULT} by default)` })),
+    after: Type.Optional(Type.Integer({ minimum: 0, maximum: AROUND_MAX, description: `entries below the player: 0 to ${AROUND_MAX} (${AROUND_DEFAULT} by default)` })),
+    ...BoardQuery
+  }, { additionalProperties: false }),
+  liveTop: Type.Object({
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: '1 to 100 (20 by default)' })),
+    ...BoardQuery
+  }, { additionalProperties: false }),
+  scoreStats: Type.Object({
+    buckets: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'how many equal ranges from the lowest score to the highest: 1 to 100 (20 by default)' })),
+    ...BoardQuery
+  }, { additionalProperties: false }),
+  none: Type.Object({}, { additionalProperties: false })
+}
+
+const BOOLEAN_TEXT: Record<string, boolean> = { true: true, false: false, 1: true, 0: false }
+// Form fields and command-line flags are text: "true"/"1" are booleans, digits are integers.
+const TEXT_FIELDS = Symbol('fields that arrived as text')
+
+/**
+ * Marks fields that arrived as text (form bodies, command-line flags), where
+ * "true"/"false"/"1"/"0" are booleans (docs/interface.md#operator-api). JSON keeps
+ * its types: `{"approved": "true"}` is invalid_param like `{"game_id": 5}`.
+ */
+export function textFields (fields: unknown): unknown {
+  return fields !== null && typeof fields === 'object' ? { ...fields, [TEXT_FIELDS]: true } : fields
+}
+
+/** Checks `input` against an object schema in the admin order. */
+export function readInput<T extends TObject<TProperties>> (schema: T, input: unknown): Static<T> {
+  if (input === undefined || input === null || input === '') input = {}
+  if (typeof input !== 'object' || input === null || Array.isArray(input) || Buffer.isBuffer(input)) fail('invalid_body', 'The body must be an object of fields.')
+  const asText = (input as { [TEXT_FIELDS]?: boolean })[TEXT_FIELDS] === true
+  const fields: Record<string, unknown> = Object.create(null)
+  for (const name of Object.keys(input)) fields[name] = (input as Record<string, unknown>)[name]
+  for (const name of schema.required ?? []) {
+    if (fields[name] === undefined || fields[name] === null || fields[name] === '') fail('missing_param', `Parameter "${name}" is required.`)
+  }
+  for (const name of Object.keys(fields)) {
+    const property = schema.properties[name]
+    if (property === undefined) fail('invalid_param', `Unknown parameter "${name.slice(0, 40)}".`)
+    const value = fields[name]
+    const types = (property.anyOf as TSchema[] | undefined)?.map(one => one.type as unknown) ?? [property.type]
+    // A list is a value in JSON (periods); among text fields it is a field sent twice.
+    if (Array.isArray(value) && (asText || !types.includes('array'))) fail('invalid_param', `Parameter "${name}" was sent more than once.`)
+    if (!asText || typeof value !== 'string') continue
+    if (types.includes('boolean') && Object.hasOwn(BOOLEAN_TEXT, value)) fields[name] = BOOLEAN_TEXT[value]
+    if (types.includes('integer') && /^-?\d{1,16}$/.test(value)) fields[name] = Number(value)
+    if (types.includes('number') && /^-?\d{1,16}(\.\d{1,16})?$/.test(value)) fields[name] = Number(value)
+    if (types.includes('null') && value === 'default') fields[name] = null
+  }
+  const error = Value.Errors(schema, fields).First()
+  if (error !== undefined) {
+    const name = error.path.replace(/^\//, '')
+    const rule = schema.properties[name]?.description ?? error.message.toLowerCase()
+    fail('invalid_param', `Parameter "${name}" is not valid: ${rule}.`)
+  }
+  return fields as Static<T>
+}

@@ -1,0 +1,121 @@
+import { fail } from '../errors.js'
+import { USERNAME_PATTERN } from '../rules/fields.js'
+import { hashPassword } from '../store/passwords.js'
+import { publicUser, type UserRecord } from '../store/users.js'
+import { decodeCursor, encodeCursor } from '../lib/cursor.js'
+import { ErasureCounts, ListPage, auditedUser, namePage } from './answers.js'
+import { OperationContext } from './context.js'
+import { now } from './games.js'
+import { cursors, readInput, schemas } from './input.js'
+
+/** Users and their sessions: listing, creating, changing, hiding, logging out, erasing. */
+
+export function usersOperations ({ users, sessionTtlS, sessionCookie, ratings, audit, applyUserHidden, eraseFromEveryGame }: OperationContext) {
+  return {
+    /** Users in name order; by name prefix, hidden or not, administrators or not. */
+    async listUsers (input?: unknown): Promise<ListPage<UserRecord>> {
+      const query = readInput(schemas.listUsers, input)
+      const from = query.cursor === undefined ? '' : decodeCursor(cursors.names('users'), query.cursor).after
+      const { items, next } = await namePage(
+        async (after, count) => await users.usernamesPage(after, query.prefix ?? '', count),
+        async names => await Promise.all(names.map(async name => await users.user(name))),
+        user => (query.hidden === undefined || user.hidden === query.hidden) && (query.is_admin === undefined || user.is_admin === query.is_admin),
+        from, query.limit ?? 50, query.hidden !== undefined || query.is_admin !== undefined)
+      return { items: items.map(publicUser), next_cursor: next === null ? null : encodeCursor({ k: 'users', after: next }) }
+    },
+
+    /** One user, never the password hash. */
+    async user (username: string): Promise<UserRecord> {
+      return publicUser(await users.user(username) ?? fail('not_found', 'No such user.'))
+    },
+
+    async createUser (input: unknown): Promise<UserRecord> {
+      const body = readInput(schemas.createUser, input)
+      const user = await users.createUser({
+        username: body.username,
+        passwordHash: body.password === undefined ? undefined : await hashPassword(body.password),
+        is_admin: body.is_admin ?? false,
+        hidden: body.hidden ?? false,
+        created_at: now()
+      })
+      if (user === null) fail('already_exists', `User "${body.username}" already exists.`)
+      // Scores submitted under this name before the user existed leave the boards too.
+      if (user.hidden) await applyUserHidden(user.username, true)
+      await audit({ action: 'user.create', game_id: null, target: user.username, before: null, after: auditedUser(user) })
+      return publicUser(user)
+    },
+
+    async updateUser (username: string, input: unknown): Promise<UserRecord> {
+      const body = readInput(schemas.updateUser, input)
+      const before = await users.user(username)
+      const user = before === null
+        ? null
+        : await users.updateUser(username, {
+          passwordHash: body.password === undefined ? undefined : await hashPassword(body.password),
+          is_admin: body.is_admin,
+          hidden: body.hidden
+        })
+      if (user === null) fail('not_found', 'No such user.')
+      if (body.hidden !== undefined) await applyUserHidden(username, body.hidden)
+      // Whoever knew the old password may hold a session: a new password ends them all.
+      if (body.password !== undefined) await users.endSessions(username)
+      await audit({ action: 'user.update', game_id: null, target: username, before: before === null ? null : auditedUser(before), after: auditedUser(user) },
+        { before: before === null ? null : auditedUser(before, true), after: auditedUser(user, true) })
+      return publicUser(user)
+    },
+
+    /** When each of a user's live sessions expires, soonest first; the session ids stay secret. */
+    async userSessions (username: string, input?: unknown): Promise<{ username: string, sessions: Array<{ expires_at: string }>, next_cursor: string | null }> {
+      const query = readInput(schemas.listSessions, input)
+      if (await users.user(username) === null) fail('not_found', 'No such user.')
+      const after = query.cursor === undefined ? null : decodeCursor(cursors.sessions, query.cursor)
+      const { sessions, next } = await users.sessionsOf(username, after === null ? null : { expiry: after.e, seen: after.n }, query.limit ?? 50)
+      return { username, sessions, next_cursor: next === null ? null : encodeCursor({ k: 'sessions', e: next.expiry, n: next.seen }) }
+    },
+
+    /** Logs a user out everywhere. */
+    async endUserSessions (username: string, input?: unknown): Promise<{ ended: number }> {
+      readInput(schemas.none, input)
+      if (await users.user(username) === null) fail('not_found', 'No such user.')
+      const ended = await users.endSessions(username)
+      await audit({ action: 'user.sessions_end', game_id: null, target: username, before: null, after: { ended } })
+      return { ended }
+    },
+
+    /** For a platform with its own login: a session for an existing user. */
+    async createSession (input: unknown): Promise<{ session_id: string, cookie_name: string, expires_at: string }> {
+      const body = readInput(schemas.createSession, input)
+      const user = await users.user(body.username) ?? fail('not_found', 'No such user.')
+      const session = await users.createSession(user, sessionTtlS)
+      const made = { session_id: session.sessionId, cookie_name: sessionCookie, expires_at: session.expiresAt }
+      await audit({ action: 'session.create', game_id: null, target: user.username, before: null, after: made })
+      return made
+    },
+
+    async deleteSession (sessionId: string, input?: unknown): Promise<Record<string, never>> {
+      readInput(schemas.none, input)
+      const owner = await users.session(sessionId)
+      if (!await users.deleteSession(sessionId)) fail('not_found', 'No such session.')
+      await audit({ action: 'session.delete', game_id: null, target: owner?.username ?? null, before: { session_id: sessionId }, after: null })
+      return {}
+    },
+
+    /**
+   * Erases a user everywhere (docs/guide.md#erasure): their sessions and
+   * record first (so they make nothing new), then, in every game, their
+   * entries on every board, meta, held scores, rating and play time, with
+   * the games' sums corrected. Idempotent: a second call counts zeros. The
+   * audit entry keeps the counts, not the name.
+   */
+    async eraseUser (username: string, input?: unknown): Promise<ErasureCounts & { user: number, sessions: number, ratings: number, playtime_seconds: number }> {
+      const body = readInput(schemas.eraseUser, input)
+      if (!body.erase) fail('invalid_param', 'Parameter "erase" must be true: deleting a user erases them everywhere (entries, ratings, play time, sessions) and cannot be undone.')
+      if (!USERNAME_PATTERN.test(username)) fail('invalid_param', 'Parameter "username" is not valid: 1 to 30 characters from A-Z a-z 0-9 _ . -.')
+      const account = await users.eraseUser(username)
+      const erased = await eraseFromEveryGame(username, true)
+      const counts = { user: account.user ? 1 : 0, sessions: account.sessions, games: erased.games, entries: erased.entries, metas: erased.metas, held: erased.held, ratings: erased.ratings, playtime_seconds: erased.playtimeSeconds }
+      await audit({ action: 'user.erase', game_id: null, target: null, before: null, after: counts })
+      return counts
+    }
+  }
+}
