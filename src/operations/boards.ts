@@ -1,6 +1,7 @@
 import { fail } from '../errors.js'
 import { AROUND_DEFAULT, parsePlayerName } from '../rules/fields.js'
-import type { BoardEntry, ImportedEntry, Leaderboard, ListPlace, ListedEntry } from '../store/leaderboard.js'
+import type { Leaderboard } from '../store/leaderboard.js'
+import type { BoardEntry, ImportedEntry, ListPlace, ListedEntry } from '../store/board-format.js'
 import { ImportTooLarge, exportHeader, exportLines, importEntryOf, type ImportLine, type RefusedLine } from './import-export.js'
 import { decodeCursor, encodeCursor } from '../lib/cursor.js'
 import { boardFields } from '../store/board-fields.js'

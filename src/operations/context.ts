@@ -1,6 +1,7 @@
 import { type Static } from '@sinclair/typebox'
 import { fail } from '../errors.js'
-import type { ErasedFromGame, Leaderboard } from '../store/leaderboard.js'
+import type { Leaderboard } from '../store/leaderboard.js'
+import type { ErasedFromGame } from '../store/board-format.js'
 import { gameInTheMaking, type RecordStore } from '../store/games-and-keys.js'
 import { type GameRecord, type KeyRecord } from '../rules/games.js'
 import { type UserStore } from '../store/users.js'

@@ -1,6 +1,6 @@
 import { ApiError, type ErrorCode } from '../errors.js'
 import { parseMeta, parsePlayerName, parseScore } from '../rules/fields.js'
-import type { ImportedEntry, ListedEntry } from '../store/leaderboard.js'
+import type { ImportedEntry, ListedEntry } from '../store/board-format.js'
 
 /*
  * The file formats of a board's export and import (docs/guide.md#export-and-import).

@@ -1,6 +1,6 @@
-import { readPipeline, type RedisClient as Redis } from './redis-client.js'
+import type { RedisClient as Redis } from './redis-client.js'
 import { fail } from '../errors.js'
-import { ENTRY_BUCKETS, TIME_DIGITS, boardScopes, keys, reviewKeys } from './keys.js'
+import { TIME_DIGITS, boardScopes, keys, reviewKeys } from './keys.js'
 import { TS_TOLERANCE_S } from '../rules/fields.js'
 import { SEASON_OF, defineScript, luaPiece, luaSource } from './script-loader.js'
 import { defineLimitedScript } from './limits.js'
@@ -11,45 +11,10 @@ import { type BoardChoice } from '../rules/fields.js'
 import type { Period } from '../rules/periods.js'
 import { OUTBOX_MAX } from './events.js'
 import { ACTIVITY_LUA, activityAt, activityPiece } from './activity.js'
+import { createBoardListing } from './board-listing.js'
+import { boardScoreOf, isoFromMs, rankOrNull, scoreOf, topPercent, type BoardEntry, type BoardItem, type ErasedFromGame, type ImportedEntry, type ImportOutcome, type Neighbourhood, type PlayerStanding, type Season, type Signed, type SubmitResult, type PeriodStanding } from './board-format.js'
 import type { BoardOrder, GameRecord } from '../rules/games.js'
 import type { PeriodKind } from '../rules/periods.js'
-
-/*
- * Board order (docs/interface.md#ranking-rule): best score descending (or
- * ascending, for a game whose `order` is asc), then earlier
- * achievement time (server clock, ms), then player_name by UTF-8 bytes.
- *
- * Why not ZADD GT + ZREVRANK on member = player_name: scores use the whole
- * exact range of a double (±2^53-1), so the time cannot be folded into the
- * score, and ZREVRANK breaks ties by member in *descending* byte order, the
- * opposite of the name rule. So the tie-breakers go into the member and the
- * direction is flipped instead:
- *
- *   score  = -best            (ascending order of -best = descending best;
- *                              a game in asc order stores best itself)
- *   member = 13-digit ms time ++ player_name
- *
- * ZRANK/ZRANGE (ascending, ties by member bytes ascending) then give exactly
- * the board order, and ranks are unique. Because the member changes when the
- * best improves, "best only" is a compare-and-swap in the script (the ZADD GT
- * idea, written out), kept atomic with the entry hash.
- *
- * The entries hash keeps every stored best ("best|ms"), hidden or not; the
- * board holds only the visible ones, so hidden players are not counted and
- * push nobody down. A player is hidden when named in the board's own hidden
- * set or in the board's copy of the hidden users; both live in the game's
- * slot, so every script decides visibility atomically.
- */
-
-/**
- * The stored forms the scripts write, for bulk loading (bench/) outside the
- * scripts: the board member, its score, and the entries-hash value.
- */
-export const encode = {
-  member: (ms: number, player: string): string => `${String(ms).padStart(TIME_DIGITS, '0')}${player}`,
-  boardScore: (best: number, order: BoardOrder = 'desc'): string => boardScoreOf(best, order),
-  entry: (best: number, ms: number): string => `${best}|${String(ms).padStart(TIME_DIGITS, '0')}`
-}
 
 /**
  * The board scripts (src/store/lua/, each file says what it returns). Each
@@ -81,213 +46,10 @@ const DELETE_ENTRY = luaSource('delete-entry', {}, [luaPiece('remove-entries')])
 const ERASE_PLAYER = luaSource('erase-player', {}, [luaPiece('remove-entries')])
 const SEASONS = SEASON_OF + luaSource('seasons')
 const IMPORT_ENTRIES = BOARD_PRELUDE + luaSource('import-entries')
-const METAS = luaSource('metas')
 
 /** How often a call is chosen again after its script found the game's settings moved on. */
 const ATTEMPTS = 3
 const MOVED = 'moved'
-
-/** A closed season of the all-time board. */
-export interface Season {
-  season_id: number
-  started_at: string
-  ended_at: string | null
-}
-
-/** A board entry as operators see it (docs/interface.md#operator-api). */
-export interface BoardEntry {
-  player_name: string
-  best_score: number
-  created_at: string
-  meta: string | null
-  /** The entry's own (per-board) flag. */
-  hidden: boolean
-  /** null when the entry or its user is hidden. */
-  rank: number | null
-  /** The season of the all-time board the entry is in: the current one, or the newest closed one that holds it. */
-  season_id: number
-}
-
-/** An entry in an operator's listing of a board: hidden ones too, marked, with their meta. */
-export interface ListedEntry {
-  /** null while hidden. */
-  rank: number | null
-  player_name: string
-  best_score: number
-  created_at: string
-  /** The meta sent with the best (seasons only: period boards keep none). */
-  meta: string | null
-  /** Hidden on this game's boards. */
-  hidden: boolean
-  /** Hidden as a user, on every game's boards. */
-  hidden_user: boolean
-}
-
-/**
- * Where a listing in board order goes on: the next visible rank (0-based)
- * and the last visible member listed, which is where it goes on while that
- * entry is still there; the board score and member of the last entry
- * listed, visible or hidden.
- */
-export interface ListPlace {
-  visibleFrom: number
-  lastVisible: string
-  lastScore: string
-  lastMember: string
-}
-
-/** Where a search by name goes on: the entries bucket, and the last name listed from it. */
-export interface SearchPlace {
-  bucket: number
-  after: string
-}
-
-/** The names hidden on a game's boards: by the game, and as users. */
-interface HiddenNames {
-  onGame: Set<string>
-  users: Set<string>
-}
-
-/**
- * How many stored entries one search page looks at, about: the walk reads
- * as many buckets as hold that many on average (the whole board when it is
- * no bigger, so a small board's page is never empty with a cursor), and
- * never fewer than SEARCH_MIN_BUCKETS_PER_PAGE. A rare prefix on a board of
- * millions then ends its page early, with a cursor.
- */
-const SEARCH_ENTRIES_PER_PAGE = 200_000
-const SEARCH_MIN_BUCKETS_PER_PAGE = 512
-/** Buckets read in one round trip. */
-const SEARCH_BUCKETS_PER_CALL = 128
-
-/** A MATCH pattern for names beginning with `prefix`, ASCII letters either case. */
-function prefixPattern (prefix: string): string {
-  let pattern = ''
-  for (const char of prefix) {
-    if (/[A-Za-z]/.test(char)) pattern += `[${char.toLowerCase()}${char.toUpperCase()}]`
-    else pattern += /[*?[\]\\]/.test(char) ? `\\${char}` : char
-  }
-  return `${pattern}*`
-}
-
-/** Board order of two stored entries: board score, then member bytes. */
-function compareStored (aScore: string, aMember: string, bScore: string, bMember: string): number {
-  const difference = Number(aScore) - Number(bScore)
-  return difference !== 0 ? Math.sign(difference) : Buffer.compare(Buffer.from(aMember, 'utf8'), Buffer.from(bMember, 'utf8'))
-}
-
-/** An entry to import: a player's best elsewhere, and when it was achieved (ms). */
-export interface ImportedEntry {
-  player: string
-  score: number
-  ms: number
-  meta: string | undefined
-}
-
-/** What became of an imported entry: a new player, a better best, nothing (not better), or refused by a cap. */
-export type ImportOutcome = 'new' | 'improved' | 'unchanged' | 'full_entries' | 'full_meta'
-
-/** What an erasure removed from one game. */
-export interface ErasedFromGame {
-  /** Board entries (one per season or period board that held one). */
-  entries: number
-  metas: number
-  /** Held scores, pending or decided. */
-  held: number
-  /** 1 when the user had rated the game. */
-  ratings: number
-  playtimeSeconds: number
-}
-
-/** A signed submit's `ts` and `sign`: what makes a replay recognisable. */
-export interface Signed {
-  ts: string
-  sign: string
-}
-
-/** A player's place on a period board, as a submit's answer gives it. */
-export interface PeriodStanding {
-  best_score: number | null
-  rank: number | null
-  improved: boolean
-}
-
-export interface SubmitResult {
-  improved: boolean
-  /** null only when a held score was the player's first. */
-  bestScore: number | null
-  /** 1-based; null while the player is hidden. */
-  rank: number | null
-  totalPlayers: number
-  /** Each current period board of a game that keeps periods. */
-  periods: Partial<Record<PeriodKind, PeriodStanding>>
-  /** Held for review (fair play): on no board; the standing above is unchanged. */
-  held: boolean
-}
-
-export interface PlayerStanding {
-  bestScore: number | null
-  rank: number | null
-  totalPlayers: number
-  board: BoardRef
-}
-
-export interface BoardItem {
-  rank: number
-  player_name: string
-  score: number
-  created_at: string
-}
-
-/** A player and the entries around them. */
-export interface Neighbourhood {
-  player: { player_name: string, best_score: number | null, rank: number | null, top_percent: number | null }
-  total: number
-  items: BoardItem[]
-  board: BoardRef
-}
-
-/** -0 and 0 are both 0 in JSON, but keep the number plain. */
-function negate (text: string): number {
-  return 0 - Number(text)
-}
-
-function boardScoreOf (best: number, order: BoardOrder): string {
-  return order === 'asc' ? String(best) : String(negate(String(best)))
-}
-
-/** A score as stored on a board, read back. */
-function scoreOf (boardScore: string, order: BoardOrder): number {
-  return order === 'asc' ? Number(boardScore) : negate(boardScore)
-}
-
-/** A rank as a percentage of the board, 2 decimals: rank 1 of 200 is the top 0.5%. */
-function topPercent (rank: number | null, total: number): number | null {
-  return rank === null || total === 0 ? null : Math.round(rank / total * 10_000) / 100
-}
-
-/**
- * The ISO time of a stored 13-digit ms, remembered: a top list shows the
- * same entries to every reader, and Date's toISOString was the largest cost
- * of serving one in the profile (bench/RESULTS.md). Forgotten wholesale when
- * full, which is cheap and keeps memory bounded.
- */
-const isoTimes = new Map<string, string>()
-const ISO_TIMES_MAX = 100_000
-
-function isoFromMs (ms: string): string {
-  let iso = isoTimes.get(ms)
-  if (iso === undefined) {
-    if (isoTimes.size >= ISO_TIMES_MAX) isoTimes.clear()
-    iso = new Date(Number(ms)).toISOString()
-    isoTimes.set(ms, iso)
-  }
-  return iso
-}
-
-function rankOrNull (zeroBased: number): number | null {
-  return zeroBased < 0 ? null : zeroBased + 1
-}
 
 export interface LeaderboardOptions {
   /** The game's record read afresh, when a script found the cached one out of date. */
@@ -306,7 +68,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
   const visibilityScript = defineScript<number>(redis, 'rankSetVisibility', SET_VISIBILITY, { writes: true })
   const entryScript = defineScript<[string, string, string, number, number, number] | []>(redis, 'rankEntry', ENTRY)
   const deleteScript = defineScript<number>(redis, 'rankDeleteEntry', DELETE_ENTRY, { writes: true })
-  const metasScript = defineScript<Array<string | null>>(redis, 'rankMetas', METAS)
+  const listing = createBoardListing(redis)
   const importScript = defineScript<string[]>(redis, 'rankImportEntries', IMPORT_ENTRIES, { writes: true })
   const eraseScript = defineScript<[number, number, number, number, number]>(redis, 'rankErasePlayer', ERASE_PLAYER, { writes: true })
   const seasonsScript = defineScript<[number, string, string[]]>(redis, 'rankSeasons', SEASONS)
@@ -419,151 +181,11 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
     return { improved: improved === 1, bestScore: best === '' ? null : Number(best), rank: rankOrNull(rank as number ?? -1), totalPlayers: total as number ?? 0, periods: standings, held: outcome === 'held' }
   }
 
-  /** Who is hidden on the game's boards: its own hidden set and its copy of the hidden users (both short: operators' decisions). */
-  async function hiddenNames (gameId: string): Promise<HiddenNames> {
-    const [onGame, users] = await readPipeline(redis, pipeline => { pipeline.smembers(keys.hiddenPlayers(gameId)).smembers(keys.boardHiddenUsers(gameId)) }) as [string[], string[]]
-    return { onGame: new Set(onGame), users: new Set(users) }
-  }
-
-  /** The hidden entries of a board, in board order: those of the hidden names that have one. */
-  async function hiddenEntries (game: GameRecord, board: BoardRef, hidden: HiddenNames): Promise<Array<{ score: string, member: string, player: string }>> {
-    const gameId = game.game_id
-    const names = [...new Set([...hidden.onGame, ...hidden.users])]
-    if (names.length === 0) return []
-    const stored = await readPipeline(redis, pipeline => { for (const name of names) pipeline.hget(keys.entries(gameId, name, board.scope), name) }) as Array<string | null>
-    const found: Array<{ score: string, member: string, player: string }> = []
-    names.forEach((player, i) => {
-      const entry = stored[i]
-      if (entry === null || entry === undefined) return
-      const bar = entry.indexOf('|')
-      found.push({ score: boardScoreOf(Number(entry.slice(0, bar)), game.order), member: entry.slice(bar + 1) + player, player })
-    })
-    return found.sort((a, b) => compareStored(a.score, a.member, b.score, b.member))
-  }
-
-  /** The listed form of entries found, with their meta (one round trip; none on a period board, which keeps no meta) and flags. */
-  async function listed (game: GameRecord, board: BoardRef, hidden: HiddenNames, found: Array<{ player: string, entry: string, rank: number | null }>): Promise<ListedEntry[]> {
-    const gameId = game.game_id
-    // One script call for the page's metas: a pipeline of one HGET each cost the export most of its time and memory.
-    const metas = board.period !== undefined || found.length === 0 ? [] : await metasScript(found.map(({ player }) => keys.meta(gameId, player, board.scope)), found.map(({ player }) => player))
-    return found.map(({ player, entry, rank }, i) => {
-      const bar = entry.indexOf('|')
-      return {
-        rank,
-        player_name: player,
-        best_score: Number(entry.slice(0, bar)),
-        created_at: isoFromMs(entry.slice(bar + 1)),
-        meta: metas[i] ?? null,
-        hidden: hidden.onGame.has(player),
-        hidden_user: hidden.users.has(player)
-      }
-    })
-  }
-
   return {
     /** The clock of periods (ms). */
     now,
 
-    /**
-     * A page of a board in board order, hidden entries included where their
-     * scores put them (rank null), from `place` (null: the top). Visible
-     * entries are read by rank, so a page costs the same at the top and at
-     * the bottom of a board of any size; hidden ones are found through the
-     * hidden lists, which are short. `next` is null after the last entry.
-     */
-    async entriesPage (game: GameRecord, board: BoardRef, place: ListPlace | null, limit: number): Promise<{ total: number, items: ListedEntry[], next: ListPlace | null }> {
-      const gameId = game.game_id
-      const boardKey = keys.board(gameId, board.scope)
-      const [rankOfLast, total] = await readPipeline(redis, pipeline => {
-        pipeline.zrank(boardKey, place?.lastVisible === undefined || place.lastVisible === '' ? '\u0000' : place.lastVisible).zcard(boardKey)
-      }) as [number | null, number]
-      // Where the last visible entry listed is now, or (it moved or left) the rank the page before ended at.
-      const visibleFrom = place === null ? 0 : rankOfLast !== null && place.lastVisible !== '' ? rankOfLast + 1 : place.visibleFrom
-      const page = await redis.zrange(boardKey, visibleFrom, visibleFrom + limit, 'WITHSCORES')
-      const names = await hiddenNames(gameId)
-      const hidden = (await hiddenEntries(game, board, names)).filter(entry => place === null || compareStored(entry.score, entry.member, place.lastScore, place.lastMember) > 0)
-      const merged: Array<{ score: string, member: string, player: string, rank: number | null }> = []
-      let v = 0
-      let h = 0
-      const visibleCount = page.length / 2
-      while (merged.length < limit && (v < visibleCount || h < hidden.length)) {
-        const nextHidden = hidden[h]
-        const visibleScore = page[2 * v + 1] as string
-        const visibleMember = page[2 * v] as string
-        if (nextHidden !== undefined && (v >= visibleCount || compareStored(nextHidden.score, nextHidden.member, visibleScore, visibleMember) < 0)) {
-          merged.push({ ...nextHidden, rank: null })
-          h++
-        } else {
-          merged.push({ score: visibleScore, member: visibleMember, player: visibleMember.slice(TIME_DIGITS), rank: visibleFrom + v + 1 })
-          v++
-        }
-      }
-      const last = merged[merged.length - 1]
-      const lastVisible = [...merged].reverse().find(entry => entry.rank !== null)
-      const more = v < visibleCount || h < hidden.length
-      const next = more && last !== undefined
-        ? { visibleFrom: visibleFrom + v, lastVisible: lastVisible?.member ?? place?.lastVisible ?? '', lastScore: last.score, lastMember: last.member }
-        : null
-      const items = await listed(game, board, names, merged.map(({ player, score, member, rank }) => ({ player, rank, entry: `${scoreOf(score, game.order)}|${member.slice(0, TIME_DIGITS)}` })))
-      return { total, items, next }
-    },
-
-    /**
-     * The entries of a board whose names begin with `prefix` (ASCII letters
-     * either case), hidden ones too: read bucket by bucket (no index of names
-     * is kept, so submits pay nothing for it), each page at most
-     * SEARCH_BUCKETS_PER_PAGE buckets. Names come sorted within a bucket,
-     * not across the board; each carries its rank. `next` is null after the
-     * last bucket.
-     */
-    async entriesMatching (game: GameRecord, board: BoardRef, prefix: string, place: SearchPlace | null, limit: number): Promise<{ total: number, items: ListedEntry[], next: SearchPlace | null }> {
-      const gameId = game.game_id
-      const pattern = prefixPattern(prefix)
-      const found: Array<{ player: string, entry: string }> = []
-      let bucket = place?.bucket ?? 0
-      let after = place?.after ?? ''
-      const total = await redis.zcard(keys.board(gameId, board.scope))
-      const bucketsPerPage = Math.max(SEARCH_MIN_BUCKETS_PER_PAGE, Math.floor(SEARCH_ENTRIES_PER_PAGE / Math.max(1, total / ENTRY_BUCKETS)))
-      const end = Math.min(ENTRY_BUCKETS, bucket + bucketsPerPage)
-      let next: SearchPlace | null = null
-      while (bucket < end && next === null) {
-        const batch = Array.from({ length: Math.min(SEARCH_BUCKETS_PER_CALL, end - bucket) }, (_, i) => bucket + i)
-        const scanned = await readPipeline(redis, pipeline => { for (const one of batch) pipeline.hscan(keys.entriesBucket(gameId, one, board.scope), '0', 'MATCH', pattern, 'COUNT', 1000) }) as Array<[string, string[]]>
-        for (const [i, one] of batch.entries()) {
-          const [cursor, fields] = scanned[i] as [string, string[]]
-          // A bucket past the compact encoding is scanned in more than one call.
-          for (let more = cursor; more !== '0';) {
-            const [nextCursor, moreFields] = await redis.hscan(keys.entriesBucket(gameId, one, board.scope), more, 'MATCH', pattern, 'COUNT', 1000)
-            fields.push(...moreFields)
-            more = nextCursor
-          }
-          const matches: Array<{ player: string, entry: string }> = []
-          for (let f = 0; f < fields.length; f += 2) matches.push({ player: fields[f] as string, entry: fields[f + 1] as string })
-          matches.sort((a, b) => Buffer.compare(Buffer.from(a.player, 'utf8'), Buffer.from(b.player, 'utf8')))
-          let takenHere = after
-          for (const [m, match] of matches.entries()) {
-            // A bucket scanned while Redis resized it may name a field twice.
-            if (m > 0 && matches[m - 1]?.player === match.player) continue
-            if (after !== '' && Buffer.compare(Buffer.from(match.player, 'utf8'), Buffer.from(after, 'utf8')) <= 0) continue
-            // Full, and this bucket has more: the next page begins here.
-            if (found.length === limit) { next = { bucket: one, after: takenHere }; break }
-            found.push(match)
-            takenHere = match.player
-          }
-          if (next !== null) break
-          after = ''
-          bucket = one + 1
-        }
-      }
-      if (next === null && bucket < ENTRY_BUCKETS) next = { bucket, after: '' }
-      // The page in name order (the cursor is the walk's place, not the page's order).
-      found.sort((a, b) => Buffer.compare(Buffer.from(a.player, 'utf8'), Buffer.from(b.player, 'utf8')))
-      // Each entry's rank: its member's on the board (none while hidden).
-      const ranks = await readPipeline(redis, pipeline => {
-        for (const { player, entry } of found) pipeline.zrank(keys.board(gameId, board.scope), entry.slice(entry.indexOf('|') + 1) + player)
-      }) as Array<number | null>
-      return { total, items: await listed(game, board, await hiddenNames(gameId), found.map((one, i) => ({ ...one, rank: rankOrNull(ranks[i] ?? -1) }))), next }
-    },
+    ...listing,
 
     /**
      * The board a request asks for, at this moment; invalid_param for one
