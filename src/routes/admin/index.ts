@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify'
 import { importLines } from '../../operations/import-export.js'
 import { fail, ok } from '../../errors.js'
 import { requireParams } from '../../rules/fields.js'
-import { routeSchemas } from '../schemas.js'
+import { adminSchemas } from './schemas.js'
 import { type AdminOperations } from '../../operations/index.js'
 import { readInput, schemas, textFields } from '../../operations/input.js'
 
@@ -48,66 +48,66 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
 
   const query = (request: FastifyRequest): unknown => textFields(request.query)
   // Which token this is and what it may do: the console greys out what a viewer cannot change.
-  fastify.get('/admin/whoami', { schema: routeSchemas.whoami }, async (request) => ok({ name: request.operator?.name ?? 'unknown', role: request.operator?.role ?? 'viewer' }))
-  fastify.get('/admin/games', { schema: routeSchemas.listGames }, async (request) => ok(await admin(request).listGames(query(request))))
-  fastify.get<WithGame>('/admin/games/:game_id', { schema: routeSchemas.getGame }, async (request) => ok(await admin(request).game(request.params.game_id)))
-  fastify.get<WithGame>('/admin/games/:game_id/keys', { schema: routeSchemas.listKeys }, async (request) => ok(await admin(request).listKeys(request.params.game_id, query(request))))
-  fastify.get<WithGame>('/admin/games/:game_id/players', { schema: routeSchemas.listEntries }, async (request) => ok(await admin(request).listEntries(request.params.game_id, query(request))))
-  fastify.get<WithGame>('/admin/games/:game_id/audit', { schema: routeSchemas.gameAudit }, async (request) => ok(await admin(request).gameAudit(request.params.game_id, query(request))))
-  fastify.get<WithKey>('/admin/keys/:api_key', { schema: routeSchemas.getKey }, async (request) => ok(await admin(request).key(request.params.api_key)))
-  fastify.get('/admin/users', { schema: routeSchemas.listUsers }, async (request) => ok(await admin(request).listUsers(query(request))))
-  fastify.get<WithUser>('/admin/users/:username', { schema: routeSchemas.getUser }, async (request) => ok(await admin(request).user(request.params.username)))
-  fastify.get<WithGame>('/admin/games/:game_id/stats', { schema: routeSchemas.gameStats }, async (request) => ok(await admin(request).stats(request.params.game_id, query(request))))
-  fastify.get<WithGame>('/admin/games/:game_id/stats/scores', { schema: routeSchemas.scoreStats }, async (request) => ok(await admin(request).scoreStats(request.params.game_id, query(request))))
-  fastify.get<WithGame>('/admin/games/:game_id/around', { schema: routeSchemas.adminAround }, async (request) => ok(await admin(request).around(request.params.game_id, query(request))))
+  fastify.get('/admin/whoami', { schema: adminSchemas.whoami }, async (request) => ok({ name: request.operator?.name ?? 'unknown', role: request.operator?.role ?? 'viewer' }))
+  fastify.get('/admin/games', { schema: adminSchemas.listGames }, async (request) => ok(await admin(request).listGames(query(request))))
+  fastify.get<WithGame>('/admin/games/:game_id', { schema: adminSchemas.getGame }, async (request) => ok(await admin(request).game(request.params.game_id)))
+  fastify.get<WithGame>('/admin/games/:game_id/keys', { schema: adminSchemas.listKeys }, async (request) => ok(await admin(request).listKeys(request.params.game_id, query(request))))
+  fastify.get<WithGame>('/admin/games/:game_id/players', { schema: adminSchemas.listEntries }, async (request) => ok(await admin(request).listEntries(request.params.game_id, query(request))))
+  fastify.get<WithGame>('/admin/games/:game_id/audit', { schema: adminSchemas.gameAudit }, async (request) => ok(await admin(request).gameAudit(request.params.game_id, query(request))))
+  fastify.get<WithKey>('/admin/keys/:api_key', { schema: adminSchemas.getKey }, async (request) => ok(await admin(request).key(request.params.api_key)))
+  fastify.get('/admin/users', { schema: adminSchemas.listUsers }, async (request) => ok(await admin(request).listUsers(query(request))))
+  fastify.get<WithUser>('/admin/users/:username', { schema: adminSchemas.getUser }, async (request) => ok(await admin(request).user(request.params.username)))
+  fastify.get<WithGame>('/admin/games/:game_id/stats', { schema: adminSchemas.gameStats }, async (request) => ok(await admin(request).stats(request.params.game_id, query(request))))
+  fastify.get<WithGame>('/admin/games/:game_id/stats/scores', { schema: adminSchemas.scoreStats }, async (request) => ok(await admin(request).scoreStats(request.params.game_id, query(request))))
+  fastify.get<WithGame>('/admin/games/:game_id/around', { schema: adminSchemas.adminAround }, async (request) => ok(await admin(request).around(request.params.game_id, query(request))))
   // A board's top, live, for the console (which sends the token as a header: EventSource cannot).
-  fastify.get<WithGame>('/admin/games/:game_id/live', { schema: routeSchemas.adminLive, sse: 'manual' }, async (request, reply) => {
+  fastify.get<WithGame>('/admin/games/:game_id/live', { schema: adminSchemas.adminLive, sse: 'manual' }, async (request, reply) => {
     const { game, chosen, limit, first, board, fields } = await admin(request).liveTop(request.params.game_id, query(request))
     if (request.method === 'HEAD') return ok({ game_id: game.game_id, ...first, ...fields })
     // Like every operator answer (@fastify/sse would say no-cache).
     reply.header('cache-control', 'no-store')
     await fastify.live.open(reply, { game, choice: chosen.choice, limit, places: livePlaces.operator(request.operator?.name ?? 'unknown', fastify.config.liveStreamsPerKey), first, board })
   })
-  fastify.get('/admin/audit', { schema: routeSchemas.listAudit }, async (request) => ok(await admin(request).listAudit(query(request))))
-  fastify.post('/admin/games', body(routeSchemas.createGame), async (request) => ok(await admin(request).createGame(input(request))))
-  fastify.patch<WithGame>('/admin/games/:game_id', body(routeSchemas.updateGame), async (request) => ok(await admin(request).updateGame(request.params.game_id, input(request))))
-  fastify.post<WithGame>('/admin/games/:game_id/seasons', body(routeSchemas.closeSeason), async (request) => ok(await admin(request).closeSeason(request.params.game_id, input(request))))
-  fastify.get<WithGame>('/admin/games/:game_id/seasons', { schema: routeSchemas.listSeasons }, async (request) => ok(await admin(request).seasons(request.params.game_id)))
-  fastify.post('/admin/keys', body(routeSchemas.createKey), async (request) => ok(await admin(request).createKey(input(request))))
-  fastify.patch<WithKey>('/admin/keys/:api_key', body(routeSchemas.updateKey), async (request) => ok(await admin(request).updateKey(request.params.api_key, input(request))))
-  fastify.post<WithKey>('/admin/keys/:api_key/revoke', body(routeSchemas.revokeKey), async (request) => ok(await admin(request).revokeKey(request.params.api_key, input(request))))
-  fastify.post('/admin/users', body(routeSchemas.createUser), async (request) => ok(await admin(request).createUser(input(request))))
-  fastify.patch<WithUser>('/admin/users/:username', body(routeSchemas.updateUser), async (request) => ok(await admin(request).updateUser(request.params.username, input(request))))
-  fastify.get<WithUser>('/admin/users/:username/sessions', { schema: routeSchemas.userSessions }, async (request) => ok(await admin(request).userSessions(request.params.username, query(request))))
-  fastify.delete<WithUser>('/admin/users/:username/sessions', body(routeSchemas.endUserSessions), async (request) => ok(await admin(request).endUserSessions(request.params.username, input(request))))
-  fastify.post('/admin/sessions', body(routeSchemas.createSession), async (request) => ok(await admin(request).createSession(input(request))))
-  fastify.delete<WithSession>('/admin/sessions/:session_id', body(routeSchemas.deleteSession), async (request) => ok(await admin(request).deleteSession(request.params.session_id, input(request))))
-  fastify.get<WithGame>('/admin/games/:game_id/review', { schema: routeSchemas.reviewList }, async (request) => ok(await admin(request).reviewList(request.params.game_id, textFields(request.query))))
-  fastify.post<WithHeld>('/admin/games/:game_id/review/:held_id/approve', body(routeSchemas.approveHeld), async (request) => ok(await admin(request).approveHeld(request.params.game_id, request.params.held_id, input(request))))
-  fastify.post<WithHeld>('/admin/games/:game_id/review/:held_id/reject', body(routeSchemas.rejectHeld), async (request) => ok(await admin(request).rejectHeld(request.params.game_id, request.params.held_id, input(request))))
+  fastify.get('/admin/audit', { schema: adminSchemas.listAudit }, async (request) => ok(await admin(request).listAudit(query(request))))
+  fastify.post('/admin/games', body(adminSchemas.createGame), async (request) => ok(await admin(request).createGame(input(request))))
+  fastify.patch<WithGame>('/admin/games/:game_id', body(adminSchemas.updateGame), async (request) => ok(await admin(request).updateGame(request.params.game_id, input(request))))
+  fastify.post<WithGame>('/admin/games/:game_id/seasons', body(adminSchemas.closeSeason), async (request) => ok(await admin(request).closeSeason(request.params.game_id, input(request))))
+  fastify.get<WithGame>('/admin/games/:game_id/seasons', { schema: adminSchemas.listSeasons }, async (request) => ok(await admin(request).seasons(request.params.game_id)))
+  fastify.post('/admin/keys', body(adminSchemas.createKey), async (request) => ok(await admin(request).createKey(input(request))))
+  fastify.patch<WithKey>('/admin/keys/:api_key', body(adminSchemas.updateKey), async (request) => ok(await admin(request).updateKey(request.params.api_key, input(request))))
+  fastify.post<WithKey>('/admin/keys/:api_key/revoke', body(adminSchemas.revokeKey), async (request) => ok(await admin(request).revokeKey(request.params.api_key, input(request))))
+  fastify.post('/admin/users', body(adminSchemas.createUser), async (request) => ok(await admin(request).createUser(input(request))))
+  fastify.patch<WithUser>('/admin/users/:username', body(adminSchemas.updateUser), async (request) => ok(await admin(request).updateUser(request.params.username, input(request))))
+  fastify.get<WithUser>('/admin/users/:username/sessions', { schema: adminSchemas.userSessions }, async (request) => ok(await admin(request).userSessions(request.params.username, query(request))))
+  fastify.delete<WithUser>('/admin/users/:username/sessions', body(adminSchemas.endUserSessions), async (request) => ok(await admin(request).endUserSessions(request.params.username, input(request))))
+  fastify.post('/admin/sessions', body(adminSchemas.createSession), async (request) => ok(await admin(request).createSession(input(request))))
+  fastify.delete<WithSession>('/admin/sessions/:session_id', body(adminSchemas.deleteSession), async (request) => ok(await admin(request).deleteSession(request.params.session_id, input(request))))
+  fastify.get<WithGame>('/admin/games/:game_id/review', { schema: adminSchemas.reviewList }, async (request) => ok(await admin(request).reviewList(request.params.game_id, textFields(request.query))))
+  fastify.post<WithHeld>('/admin/games/:game_id/review/:held_id/approve', body(adminSchemas.approveHeld), async (request) => ok(await admin(request).approveHeld(request.params.game_id, request.params.held_id, input(request))))
+  fastify.post<WithHeld>('/admin/games/:game_id/review/:held_id/reject', body(adminSchemas.rejectHeld), async (request) => ok(await admin(request).rejectHeld(request.params.game_id, request.params.held_id, input(request))))
   const webhook = '/admin/games/:game_id/webhooks/:webhook_id'
-  fastify.post<WithGame>('/admin/games/:game_id/webhooks', body(routeSchemas.createWebhook), async (request) => ok(await admin(request).createWebhook(request.params.game_id, input(request))))
-  fastify.get<WithGame>('/admin/games/:game_id/webhooks', { schema: routeSchemas.listWebhooks }, async (request) => ok(await admin(request).webhooks(request.params.game_id)))
-  fastify.get<WithWebhook>(webhook, { schema: routeSchemas.getWebhook }, async (request) => ok(await admin(request).webhook(request.params.game_id, request.params.webhook_id)))
-  fastify.delete<WithWebhook>(webhook, body(routeSchemas.deleteWebhook), async (request) => ok(await admin(request).deleteWebhook(request.params.game_id, request.params.webhook_id, input(request))))
-  fastify.post<WithWebhook>(`${webhook}/test`, body(routeSchemas.testWebhook), async (request) => ok(await admin(request).testWebhook(request.params.game_id, request.params.webhook_id, input(request))))
-  fastify.get<WithWebhook>(`${webhook}/deliveries`, { schema: routeSchemas.webhookDeliveries }, async (request) => ok(await admin(request).webhookDeliveries(request.params.game_id, request.params.webhook_id, textFields(request.query))))
-  fastify.post<WithDelivery>(`${webhook}/deliveries/:delivery_id/redeliver`, body(routeSchemas.redeliver), async (request) => ok(await admin(request).redeliver(request.params.game_id, request.params.webhook_id, request.params.delivery_id, input(request))))
-  fastify.get<WithGame>('/admin/games/:game_id/events', { schema: routeSchemas.listEvents }, async (request) => ok(await admin(request).events(request.params.game_id, textFields(request.query))))
+  fastify.post<WithGame>('/admin/games/:game_id/webhooks', body(adminSchemas.createWebhook), async (request) => ok(await admin(request).createWebhook(request.params.game_id, input(request))))
+  fastify.get<WithGame>('/admin/games/:game_id/webhooks', { schema: adminSchemas.listWebhooks }, async (request) => ok(await admin(request).webhooks(request.params.game_id)))
+  fastify.get<WithWebhook>(webhook, { schema: adminSchemas.getWebhook }, async (request) => ok(await admin(request).webhook(request.params.game_id, request.params.webhook_id)))
+  fastify.delete<WithWebhook>(webhook, body(adminSchemas.deleteWebhook), async (request) => ok(await admin(request).deleteWebhook(request.params.game_id, request.params.webhook_id, input(request))))
+  fastify.post<WithWebhook>(`${webhook}/test`, body(adminSchemas.testWebhook), async (request) => ok(await admin(request).testWebhook(request.params.game_id, request.params.webhook_id, input(request))))
+  fastify.get<WithWebhook>(`${webhook}/deliveries`, { schema: adminSchemas.webhookDeliveries }, async (request) => ok(await admin(request).webhookDeliveries(request.params.game_id, request.params.webhook_id, textFields(request.query))))
+  fastify.post<WithDelivery>(`${webhook}/deliveries/:delivery_id/redeliver`, body(adminSchemas.redeliver), async (request) => ok(await admin(request).redeliver(request.params.game_id, request.params.webhook_id, request.params.delivery_id, input(request))))
+  fastify.get<WithGame>('/admin/games/:game_id/events', { schema: adminSchemas.listEvents }, async (request) => ok(await admin(request).events(request.params.game_id, textFields(request.query))))
   const player = '/admin/games/:game_id/players/:player_name'
-  fastify.get<WithPlayer>(player, { schema: routeSchemas.getPlayer }, async (request) => ok(await admin(request).player(request.params.game_id, request.params.player_name)))
-  fastify.patch<WithPlayer>(player, body(routeSchemas.setPlayer), async (request) => ok(await admin(request).setPlayer(request.params.game_id, request.params.player_name, input(request))))
-  fastify.delete<WithPlayer>(player, body(routeSchemas.deletePlayer), async (request) => ok(await admin(request).deletePlayer(request.params.game_id, request.params.player_name, input(request))))
+  fastify.get<WithPlayer>(player, { schema: adminSchemas.getPlayer }, async (request) => ok(await admin(request).player(request.params.game_id, request.params.player_name)))
+  fastify.patch<WithPlayer>(player, body(adminSchemas.setPlayer), async (request) => ok(await admin(request).setPlayer(request.params.game_id, request.params.player_name, input(request))))
+  fastify.delete<WithPlayer>(player, body(adminSchemas.deletePlayer), async (request) => ok(await admin(request).deletePlayer(request.params.game_id, request.params.player_name, input(request))))
 
   // A board's export streams as it is read; an import is read as it arrives (never held whole).
-  fastify.get<WithGame>('/admin/games/:game_id/export', { schema: routeSchemas.exportBoard }, async (request, reply) => {
+  fastify.get<WithGame>('/admin/games/:game_id/export', { schema: adminSchemas.exportBoard }, async (request, reply) => {
     const file = await admin(request).exportBoard(request.params.game_id, query(request))
     reply.type(file.contentType).header('content-disposition', `attachment; filename="${file.filename}"`)
     return await reply.send(Readable.from(file.body))
   })
   fastify.addContentTypeParser(IMPORT_TYPES, (_request, payload, done) => { done(null, payload) })
   // Fastify refuses a declared length past bodyLimit before the handler; importLines counts what arrives.
-  fastify.post<WithGame>('/admin/games/:game_id/import', { schema: routeSchemas.importBoard, bodyLimit: fastify.config.importMaxBytes }, async (request) => {
+  fastify.post<WithGame>('/admin/games/:game_id/import', { schema: adminSchemas.importBoard, bodyLimit: fastify.config.importMaxBytes }, async (request) => {
     const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
     if (!IMPORT_TYPES.includes(type)) fail('invalid_body', `An import is NDJSON: send it as ${IMPORT_TYPES.join(' or ')}, one entry per line.`)
     return ok(await admin(request).importBoard(request.params.game_id, importLines(request.body as IncomingMessage, fastify.config.importMaxBytes)))
@@ -122,17 +122,17 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   }
 
   // Erasure: a person, everywhere (the name in the query works for any name, as below).
-  fastify.delete<WithUser>('/admin/users/:username', body(routeSchemas.eraseUser), async (request) => {
+  fastify.delete<WithUser>('/admin/users/:username', body(adminSchemas.eraseUser), async (request) => {
     readInput(schemas.none, input(request))
     return ok(await admin(request).eraseUser(request.params.username, query(request)))
   })
-  fastify.delete<{ Params: { player_name: string } }>('/admin/players/:player_name', body(routeSchemas.erasePlayer), async (request) => ok(await admin(request).erasePlayer(request.params.player_name, input(request))))
-  fastify.delete('/admin/players', body(routeSchemas.erasePlayerByQuery), async (request) => ok(await admin(request).erasePlayer(named(request), input(request))))
+  fastify.delete<{ Params: { player_name: string } }>('/admin/players/:player_name', body(adminSchemas.erasePlayer), async (request) => ok(await admin(request).erasePlayer(request.params.player_name, input(request))))
+  fastify.delete('/admin/players', body(adminSchemas.erasePlayerByQuery), async (request) => ok(await admin(request).erasePlayer(named(request), input(request))))
 
   // Every client rewrites the path segments "." and ".." (and %2E%2E) before
   // sending, so players with those names are addressed by a query parameter.
   const byQuery = '/admin/games/:game_id/player'
-  fastify.get<WithGame>(byQuery, { schema: routeSchemas.getPlayerByQuery }, async (request) => ok(await admin(request).player(request.params.game_id, named(request))))
-  fastify.patch<WithGame>(byQuery, body(routeSchemas.setPlayerByQuery), async (request) => ok(await admin(request).setPlayer(request.params.game_id, named(request), input(request))))
-  fastify.delete<WithGame>(byQuery, body(routeSchemas.deletePlayerByQuery), async (request) => ok(await admin(request).deletePlayer(request.params.game_id, named(request), input(request))))
+  fastify.get<WithGame>(byQuery, { schema: adminSchemas.getPlayerByQuery }, async (request) => ok(await admin(request).player(request.params.game_id, named(request))))
+  fastify.patch<WithGame>(byQuery, body(adminSchemas.setPlayerByQuery), async (request) => ok(await admin(request).setPlayer(request.params.game_id, named(request), input(request))))
+  fastify.delete<WithGame>(byQuery, body(adminSchemas.deletePlayerByQuery), async (request) => ok(await admin(request).deletePlayer(request.params.game_id, named(request), input(request))))
 }
