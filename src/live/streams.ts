@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyReply } from 'fastify'
 import { Cluster } from 'ioredis'
 import type { RedisClient as Redis } from '../store/redis-client.js'
 import { keys } from '../store/keys.js'
-import { defineScript, luaSource } from '../store/script-loader.js'
+import { defineScript, luaScript } from '../store/script-loader.js'
 import type { BoardChoice } from '../rules/fields.js'
 import type { Leaderboard } from '../store/leaderboard.js'
 import type { BoardItem } from '../store/board-format.js'
@@ -42,7 +42,7 @@ const RENEW_EVERY_MS = 20_000
  */
 export const MAX_UNREAD_BYTES = 65_536
 
-const LIVE_OPEN = luaSource('live-open')
+const LIVE_OPEN = luaScript('live-open')
 
 /** A frame: what `top` answers, for the board the stream shows. */
 export interface LiveTop {

@@ -1,6 +1,5 @@
 import { readPipeline, type RedisClient as Redis } from './redis-client.js'
 import { keys } from './keys.js'
-import { luaPiece } from './script-loader.js'
 import type { BoardOrder } from '../rules/games.js'
 
 /*
@@ -27,7 +26,6 @@ const MINUTE_MS = 60_000
 
 /** The constants of includes/activity.lua, for the scripts that include it. */
 export const ACTIVITY_LUA = { ACTIVITY_MINUTES_TTL: ACTIVITY_MINUTES_KEPT_S, ACTIVITY_DAYS_TTL: (ACTIVITY_DAYS_KEPT + 1) * 86_400 }
-export const activityPiece = (): string => luaPiece('activity')
 
 function dayOf (ms: number): string {
   return new Date(ms).toISOString().slice(0, 10)

@@ -1,6 +1,6 @@
 import { readPipeline, type RedisClient as Redis } from './redis-client.js'
 import { ENTRY_BUCKETS, TIME_DIGITS, keys } from './keys.js'
-import { defineScript, luaSource } from './script-loader.js'
+import { defineScript, luaScript } from './script-loader.js'
 import type { BoardRef } from './board-choice.js'
 import type { GameRecord } from '../rules/games.js'
 import { boardScoreOf, compareStored, isoFromMs, rankOrNull, scoreOf, type ListPlace, type ListedEntry, type SearchPlace } from './board-format.js'
@@ -11,7 +11,7 @@ import { boardScoreOf, compareStored, isoFromMs, rankOrNull, scoreOf, type ListP
  * Reads only: the leaderboard (leaderboard.ts) spreads these into its own.
  */
 
-const METAS = luaSource('metas')
+const METAS = luaScript('metas')
 
 /** The names hidden on a game's boards: by the game, and as users. */
 interface HiddenNames {

@@ -2,7 +2,7 @@ import type { RedisClient as Redis } from './redis-client.js'
 import { fail } from '../errors.js'
 import { TIME_DIGITS, boardScopes, keys, reviewKeys } from './keys.js'
 import { TS_TOLERANCE_S } from '../rules/fields.js'
-import { SEASON_OF, defineScript, luaPiece, luaSource } from './script-loader.js'
+import { defineScript, luaScript } from './script-loader.js'
 import { defineLimitedScript } from './limits.js'
 import type { Limits } from './limits.js'
 import { child, metrics } from '../lib/metrics.js'
@@ -10,24 +10,12 @@ import { chooseBoard, currentPeriod, everyPeriodBoard, periodExpiry, type BoardR
 import { type BoardChoice } from '../rules/fields.js'
 import type { Period } from '../rules/periods.js'
 import { OUTBOX_MAX } from './events.js'
-import { ACTIVITY_LUA, activityAt, activityPiece } from './activity.js'
+import { ACTIVITY_LUA, activityAt } from './activity.js'
 import { createBoardListing } from './board-listing.js'
 import { boardScoreOf, isoFromMs, rankOrNull, scoreOf, topPercent, type BoardEntry, type BoardItem, type ErasedFromGame, type ImportedEntry, type ImportOutcome, type Neighbourhood, type PlayerStanding, type Season, type Signed, type SubmitResult, type PeriodStanding } from './board-format.js'
 import type { BoardOrder, GameRecord } from '../rules/games.js'
 import type { PeriodKind } from '../rules/periods.js'
 
-/**
- * The board scripts (src/store/lua/, each file says what it returns). Each
- * starts with `moved()`, true when the game's order (ARGV[1]) or current
- * season (ARGV[2], '' for a board that is not the current season) is no
- * longer what the caller chose the keys by (read as records.ts reads them,
- * so a field written by hand means what it means there), and `clock()`, the
- * Redis clock in ms.
- */
-const BOARD_PRELUDE = `${SEASON_OF} local function movedFrom (stored) ` +
-  "return (stored[1] == 'asc' and 'asc' or 'desc') ~= ARGV[1] or (ARGV[2] ~= '' and seasonOf(stored[2]) ~= tonumber(ARGV[2])) end; " +
-  "local function moved () return movedFrom(redis.call('HMGET', KEYS[1], 'order', 'season')) end; " +
-  "local function clock () local time = redis.call('TIME'); return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) end; "
 /** The most entries a live board shows: a change below it tells no live board. */
 export const LIVE_TOP = 100
 
@@ -35,17 +23,17 @@ export const LIVE_TOP = 100
 export const REVIEW_QUEUE_MAX = 10_000
 /** How many decided held scores a game remembers (the oldest are forgotten). */
 export const REVIEW_DECIDED_KEPT = 10_000
-const SUBMIT = luaSource('submit', { TIME_DIGITS, REVIEW_QUEUE_MAX, REVIEW_DECIDED_KEPT, OUTBOX_MAX, LIVE_TOP, ...ACTIVITY_LUA }, [BOARD_PRELUDE, luaPiece('review-decide'), luaPiece('events'), activityPiece()])
-const ME = BOARD_PRELUDE + luaSource('me')
-const TOP = BOARD_PRELUDE + luaSource('top')
-const AROUND = BOARD_PRELUDE + luaSource('around')
-const PLAYERS = BOARD_PRELUDE + luaSource('players')
-const SET_VISIBILITY = luaSource('set-visibility', { TIME_DIGITS, OUTBOX_MAX }, [luaPiece('events')])
-const ENTRY = luaSource('entry')
-const DELETE_ENTRY = luaSource('delete-entry', {}, [luaPiece('remove-entries')])
-const ERASE_PLAYER = luaSource('erase-player', {}, [luaPiece('remove-entries')])
-const SEASONS = SEASON_OF + luaSource('seasons')
-const IMPORT_ENTRIES = BOARD_PRELUDE + luaSource('import-entries')
+const SUBMIT = luaScript('submit', { TIME_DIGITS, REVIEW_QUEUE_MAX, REVIEW_DECIDED_KEPT, OUTBOX_MAX, LIVE_TOP, ...ACTIVITY_LUA })
+const ME = luaScript('me')
+const TOP = luaScript('top')
+const AROUND = luaScript('around')
+const PLAYERS = luaScript('players')
+const SET_VISIBILITY = luaScript('set-visibility', { TIME_DIGITS, OUTBOX_MAX })
+const ENTRY = luaScript('entry')
+const DELETE_ENTRY = luaScript('delete-entry')
+const ERASE_PLAYER = luaScript('erase-player')
+const SEASONS = luaScript('seasons')
+const IMPORT_ENTRIES = luaScript('import-entries')
 
 /** How often a call is chosen again after its script found the game's settings moved on. */
 const ATTEMPTS = 3

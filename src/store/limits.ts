@@ -1,5 +1,5 @@
 import type { RedisClient as Redis } from './redis-client.js'
-import { defineScript, luaSource, scriptSender, type ScriptArg } from './script-loader.js'
+import { defineScript, luaScript, scriptSender, type ScriptArg } from './script-loader.js'
 
 /**
  * Rate-limit counters in Redis: fixed windows, one key per counted subject,
@@ -11,7 +11,7 @@ import { defineScript, luaSource, scriptSender, type ScriptArg } from './script-
  * they count).
  */
 
-const LIMITS = luaSource('limits')
+const LIMITS = luaScript('limits')
 
 /**
  * A script whose call also takes rate-limit counters (store/limits.ts): they
@@ -72,7 +72,7 @@ export function limitState (counter: Counter, current: number, ttlMs: number): L
   }
 }
 
-const PEEK = luaSource('limit-peek')
+const PEEK = luaScript('limit-peek')
 
 export function createLimitStore (redis: Redis) {
   const countOnly = defineLimitedScript<undefined>(redis, 'rankLimits', 'return nil')

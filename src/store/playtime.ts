@@ -1,13 +1,13 @@
 import type { RedisClient as Redis } from './redis-client.js'
 import { keys } from './keys.js'
-import { defineScript, luaSource } from './script-loader.js'
-import { ACTIVITY_LUA, activityAt, activityPiece } from './activity.js'
+import { defineScript, luaScript } from './script-loader.js'
+import { ACTIVITY_LUA, activityAt } from './activity.js'
 
 /** How far credited play may run ahead of the server clock (docs/interface.md#ranking-rule). */
 export const LEAD_MS = 5000
 
 /** The wall-clock rule of play time: see lua/playtime-report.lua. */
-const REPORT = luaSource('playtime-report', { LEAD_MS, ...ACTIVITY_LUA }, [activityPiece()])
+const REPORT = luaScript('playtime-report', { LEAD_MS, ...ACTIVITY_LUA })
 
 export interface PlaytimeReport {
   total_playtime_seconds: number

@@ -1,6 +1,6 @@
 import type { RedisClient as Redis } from './redis-client.js'
 import { keys } from './keys.js'
-import { defineScript, luaPiece, luaSource } from './script-loader.js'
+import { defineScript, luaScript } from './script-loader.js'
 import { OUTBOX_MAX } from './events.js'
 import { TIME_DIGITS } from './keys.js'
 
@@ -10,11 +10,10 @@ import { TIME_DIGITS } from './keys.js'
  * two HGETs and never a scan, and concurrent changes never drift apart.
  * Every script returns {sum, count, mine or ''}.
  */
-const RATING_EVENTS = [luaPiece('events'), luaPiece('rating-changed')]
-const RATE = luaSource('rate', { TIME_DIGITS, OUTBOX_MAX }, RATING_EVENTS)
-const UNRATE = luaSource('unrate', { TIME_DIGITS, OUTBOX_MAX }, RATING_EVENTS)
-const READ = luaSource('rating-read')
-const DISTRIBUTION = luaSource('rating-distribution')
+const RATE = luaScript('rate', { TIME_DIGITS, OUTBOX_MAX })
+const UNRATE = luaScript('unrate', { TIME_DIGITS, OUTBOX_MAX })
+const READ = luaScript('rating-read')
+const DISTRIBUTION = luaScript('rating-distribution')
 
 export interface RatingSummary {
   /** In stars units (1.0..10.0), 2 decimals; 0 when nobody rated. */

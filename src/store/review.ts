@@ -1,6 +1,6 @@
 import type { RedisClient as Redis } from './redis-client.js'
 import { keys, reviewKeys } from './keys.js'
-import { defineScript, luaPiece, luaSource } from './script-loader.js'
+import { defineScript, luaScript } from './script-loader.js'
 import { REVIEW_DECIDED_KEPT } from './leaderboard.js'
 import { TIME_DIGITS } from './keys.js'
 import { OUTBOX_MAX } from './events.js'
@@ -32,7 +32,7 @@ export type ReviewList = 'pending' | 'decided'
 /** What a held id looks like (the game's sequence number). */
 export const HELD_ID_PATTERN = /^[1-9][0-9]{0,14}$/
 
-const REJECT = luaSource('review-reject', { REVIEW_DECIDED_KEPT, TIME_DIGITS, OUTBOX_MAX }, [luaPiece('review-decide'), luaPiece('events')])
+const REJECT = luaScript('review-reject', { REVIEW_DECIDED_KEPT, TIME_DIGITS, OUTBOX_MAX })
 
 const iso = (ms: string | undefined): string | null => ms === undefined ? null : new Date(Number(ms)).toISOString()
 

@@ -11,28 +11,63 @@ export type ScriptArg = string | number
 /** Where the Lua scripts live: one file each, read once when the service starts. */
 export const LUA_FOLDER = projectPath('src', 'store', 'lua')
 
-/**
- * A script's source, from LUA_FOLDER/<name>.lua. Numbers the TypeScript
- * shares with it (`constants`) become locals on its first line, then the
- * one-line `pieces` (shared functions: luaPiece), so line numbers in Redis's
- * error messages still match the file.
- */
-export function luaSource (name: string, constants: Record<string, number> = {}, pieces: string[] = []): string {
-  const prelude = Object.entries(constants).map(([constant, value]) => `local ${constant} = ${value}; `).join('')
-  return prelude + pieces.join(' ') + readFileSync(`${LUA_FOLDER}/${name}.lua`, 'utf8')
-}
-
 /** Where the shared pieces of Lua live: local functions that scripts include. */
 export const LUA_INCLUDES = `${LUA_FOLDER}/includes`
+
+const CONSTANTS_LINE = /^--- @constants ((?:[A-Z_][A-Z0-9_]* ?)+)$/
+const INCLUDE_LINE = /^--- @include "([a-z-]+)"$/
+
+/**
+ * A script's source, from LUA_FOLDER/<name>.lua, with its directive lines
+ * expanded, each on its own line so that line numbers in Redis's error
+ * messages still match the file:
+ *
+ *   --- @constants TIME_DIGITS OUTBOX_MAX   numbers the TypeScript shares
+ *                                           with it (`constants`), as locals
+ *   --- @include "events"                   a shared piece (luaPiece)
+ *
+ * The constants the file declares and the ones the caller gives must be the
+ * same names: a script that drifts from its caller fails at start-up.
+ */
+export function luaScript (name: string, constants: Record<string, number> = {}): string {
+  const declared: string[] = []
+  const included = new Set<string>()
+  const source = readFileSync(`${LUA_FOLDER}/${name}.lua`, 'utf8').split('\n').map(line => {
+    const names = CONSTANTS_LINE.exec(line)?.[1]?.trim().split(' ')
+    if (names !== undefined) {
+      declared.push(...names)
+      return names.map(constant => `local ${constant} = ${constants[constant] ?? 'nil'};`).join(' ')
+    }
+    const piece = INCLUDE_LINE.exec(line)?.[1]
+    return piece === undefined ? line : expandPiece(piece, included)
+  }).join('\n')
+  const given = Object.keys(constants)
+  const missing = declared.filter(constant => !given.includes(constant))
+  const undeclared = given.filter(constant => !declared.includes(constant))
+  if (missing.length > 0 || undeclared.length > 0) {
+    throw new Error(`lua/${name}.lua: its @constants line and its caller disagree (not given: ${missing.join(', ') || 'none'}; not declared: ${undeclared.join(', ') || 'none'})`)
+  }
+  return source
+}
+
+/** A piece and the pieces it includes, each once per script, on one line. */
+function expandPiece (name: string, included: Set<string>): string {
+  if (included.has(name)) return ''
+  included.add(name)
+  return readFileSync(`${LUA_INCLUDES}/${name}.lua`, 'utf8').split('\n').map(line => line.trim()).map(line => {
+    const inner = INCLUDE_LINE.exec(line)?.[1]
+    return inner === undefined ? line : expandPiece(inner, included)
+  }).filter(line => line !== '' && !line.startsWith('--')).join(' ') + ' '
+}
 
 /**
  * A shared piece of Lua (LUA_INCLUDES/<name>.lua, local functions that
  * scripts include), as one line: its comment lines left out, its lines
- * joined, so it can go on a script's first line. Its code must not end a
- * line in a comment.
+ * joined, so it can take the place of its include line. Its code must not
+ * end a line in a comment.
  */
 export function luaPiece (name: string): string {
-  return readFileSync(`${LUA_INCLUDES}/${name}.lua`, 'utf8').split('\n').map(line => line.trim()).filter(line => line !== '' && !line.startsWith('--')).join(' ') + ' '
+  return expandPiece(name, new Set())
 }
 
 /**
@@ -121,19 +156,12 @@ function corkThisTurn (redis: Redis): void {
   }
 }
 
-/**
- * A Lua function on one line, for the scripts that read a game's `season`:
- * the number records.ts reads from the stored text (1 to 999999999 in
- * digits; anything else, written by hand, is 1).
- */
-export const SEASON_OF = "local function seasonOf (text) local season = text and string.match(text, '^%d%d?%d?%d?%d?%d?%d?%d?%d?$') and tonumber(text) or 1; if season == 0 then return 1 end return season end;"
-
 /** The record scripts: create-if-absent, update-if-present, a game's creation with its usage, its update and the close of its season. */
-const CREATE_HASH = luaSource('create-hash')
-const UPDATE_HASH = luaSource('update-hash')
-const CREATE_GAME = luaSource('create-game')
-const UPDATE_GAME = SEASON_OF + luaSource('update-game')
-const CLOSE_SEASON = luaSource('close-season', { TIME_DIGITS, OUTBOX_MAX }, [SEASON_OF, luaPiece('events')])
+const CREATE_HASH = luaScript('create-hash')
+const UPDATE_HASH = luaScript('update-hash')
+const CREATE_GAME = luaScript('create-game')
+const UPDATE_GAME = luaScript('update-game')
+const CLOSE_SEASON = luaScript('close-season', { TIME_DIGITS, OUTBOX_MAX })
 
 /** The record scripts (games, keys, users): create-if-absent and update-if-present. */
 export function hashScripts (redis: Redis) {

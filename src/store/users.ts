@@ -3,7 +3,7 @@ import { confirmWrites, type RedisClient as Redis } from './redis-client.js'
 import { keys, SESSION_ID_PATTERN } from './keys.js'
 import { USERNAME_PATTERN } from '../rules/fields.js'
 import { changeRecord, type RecordCache } from './cache.js'
-import { defineScript, luaSource, hashScripts } from './script-loader.js'
+import { defineScript, luaScript, hashScripts } from './script-loader.js'
 import { createNameIndex } from './name-index.js'
 
 /** A user as operators see it: never the password hash. */
@@ -72,8 +72,8 @@ function sessionOwner (value: string): SessionOwner {
  */
 export const MAX_SESSIONS_PER_USER = 20
 
-const NEXT_SESSION_EPOCH = luaSource('next-session-epoch')
-const INDEX_SESSION = luaSource('index-session')
+const NEXT_SESSION_EPOCH = luaScript('next-session-epoch')
+const INDEX_SESSION = luaScript('index-session')
 
 /**
  * Users and login sessions in Redis (layout in keys.ts). With a cache, users

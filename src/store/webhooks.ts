@@ -2,7 +2,7 @@ import type { RedisClient as Redis } from './redis-client.js'
 import { TIME_DIGITS, boardScopes, keys } from './keys.js'
 import { EVENTS_KEPT, OUTBOX_MAX } from './events.js'
 import type { Period } from '../rules/periods.js'
-import { defineScript, luaPiece, luaSource } from './script-loader.js'
+import { defineScript, luaScript } from './script-loader.js'
 
 /*
  * Webhooks and their deliveries, in the game's slot (layout in keys.ts).
@@ -18,14 +18,14 @@ export const BACKLOG_MAX = 10_000
 export const DONE_KEPT = 1_000
 
 const DELIVERY_LIMITS = { BACKLOG_MAX, DONE_KEPT }
-const CREATE = luaSource('webhook-create')
-const DELETE = luaSource('webhook-delete')
-const ENQUEUE = luaSource('webhook-enqueue', { ...DELIVERY_LIMITS, EVENTS_KEPT }, [luaPiece('deliveries')])
-const OUTBOX_READ = luaSource('outbox-read')
-const CLAIM = luaSource('webhook-claim', DELIVERY_LIMITS, [luaPiece('deliveries')])
-const SETTLE = luaSource('webhook-settle', DELIVERY_LIMITS, [luaPiece('deliveries')])
-const REDELIVER = luaSource('webhook-redeliver')
-const PERIOD_CLOSED = luaSource('period-closed', { TIME_DIGITS, OUTBOX_MAX }, [luaPiece('events')])
+const CREATE = luaScript('webhook-create')
+const DELETE = luaScript('webhook-delete')
+const ENQUEUE = luaScript('webhook-enqueue', { ...DELIVERY_LIMITS, EVENTS_KEPT })
+const OUTBOX_READ = luaScript('outbox-read')
+const CLAIM = luaScript('webhook-claim', DELIVERY_LIMITS)
+const SETTLE = luaScript('webhook-settle', DELIVERY_LIMITS)
+const REDELIVER = luaScript('webhook-redeliver')
+const PERIOD_CLOSED = luaScript('period-closed', { TIME_DIGITS, OUTBOX_MAX })
 /** How long a period.closed marker is kept: longer than any period, so an ended one is told once. */
 const PERIOD_MARKER_S = 40 * 86_400
 

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { Redis } from 'ioredis'
 import t from 'tap'
 import { projectPath } from '../../src/lib/paths.js'
-import { LUA_FOLDER, LUA_INCLUDES, luaPiece, luaSource } from '../../src/store/script-loader.js'
+import { LUA_FOLDER, LUA_INCLUDES, luaPiece, luaScript } from '../../src/store/script-loader.js'
 import { startTestRedis } from '../helpers/redis.js'
 
 /*
@@ -15,6 +15,13 @@ const scriptNames = readdirSync(LUA_FOLDER).filter(file => file.endsWith('.lua')
 const includeNames = readdirSync(LUA_INCLUDES).filter(file => file.endsWith('.lua')).map(file => file.slice(0, -'.lua'.length))
 // Every TypeScript file of src/, where the scripts are loaded (most in src/store).
 const storeSources = readdirSync(projectPath('src'), { recursive: true, encoding: 'utf8' }).filter(file => file.endsWith('.ts')).map(file => readFileSync(projectPath('src', file), 'utf8')).join('\n')
+const luaFiles = [...scriptNames.map(name => `${LUA_FOLDER}/${name}.lua`), ...includeNames.map(name => `${LUA_INCLUDES}/${name}.lua`)].map(file => readFileSync(file, 'utf8')).join('\n')
+
+/** Each constant a script declares (its `--- @constants` line), as any number: what compiling needs. */
+function anyConstants (name: string): Record<string, number> {
+  const line = readFileSync(`${LUA_FOLDER}/${name}.lua`, 'utf8').split('\n').find(text => text.startsWith('--- @constants '))
+  return Object.fromEntries((line?.slice('--- @constants '.length).split(' ') ?? []).map(constant => [constant, 1]))
+}
 
 t.test('every Lua script compiles in a real Redis', { timeout: 30_000 }, async t => {
   const server = await startTestRedis()
@@ -24,11 +31,11 @@ t.test('every Lua script compiles in a real Redis', { timeout: 30_000 }, async t
 
   t.ok(scriptNames.length >= 15, `${scriptNames.length} scripts found`)
   for (const name of scriptNames) {
-    const source = luaSource(name)
+    const source = luaScript(name, anyConstants(name))
     const sha = await redis.script('LOAD', source) as string
     t.match(sha, /^[0-9a-f]{40}$/, `${name}.lua loads`)
     // A file of comments alone would load too: each script must do something and answer.
-    t.match(source.split('\n').filter(line => !line.startsWith('--')).join('\n'), /\breturn\b/, `${name}.lua has a body that returns`)
+    t.match(source.split('\n').filter((line: string) => !line.startsWith('--')).join('\n'), /\breturn\b/, `${name}.lua has a body that returns`)
   }
   for (const name of includeNames) {
     const piece = luaPiece(name)
@@ -40,13 +47,20 @@ t.test('every Lua script compiles in a real Redis', { timeout: 30_000 }, async t
 })
 
 t.test('every Lua file is used by the store, and every script the store names exists', async t => {
-  for (const name of scriptNames) t.match(storeSources, `luaSource('${name}'`, `${name}.lua is loaded by src/`)
-  for (const [, name] of storeSources.matchAll(/luaSource\('([^']+)'/g)) t.ok(scriptNames.includes(name as string), `${String(name)}.lua exists`)
-  for (const name of includeNames) t.match(storeSources, `luaPiece('${name}')`, `includes/${name}.lua is included by a script`)
+  for (const name of scriptNames) t.match(storeSources, `luaScript('${name}'`, `${name}.lua is loaded by src/`)
+  for (const [, name] of storeSources.matchAll(/luaScript\('([^']+)'/g)) t.ok(scriptNames.includes(name as string), `${String(name)}.lua exists`)
+  for (const name of includeNames) t.match(luaFiles, `--- @include "${name}"`, `includes/${name}.lua is included by a script (or another piece)`)
+  for (const [, name] of luaFiles.matchAll(/^--- @include "([^"]+)"$/gm)) t.ok(includeNames.includes(name as string), `includes/${String(name)}.lua exists`)
 })
 
-t.test('shared constants become locals on the first line, so line numbers match the file', async t => {
-  const source = luaSource('submit', { TIME_DIGITS: 13 })
-  t.ok(source.startsWith('local TIME_DIGITS = 13; '), 'the constant is declared first')
-  t.equal(source.split('\n').length, readFileSync(`${LUA_FOLDER}/submit.lua`, 'utf8').split('\n').length, 'no line added')
+t.test('directive lines: constants and pieces take their own line, so line numbers match the file; a caller and its script agree on the constants', async t => {
+  const source = luaScript('submit', anyConstants('submit'))
+  const file = readFileSync(`${LUA_FOLDER}/submit.lua`, 'utf8').split('\n')
+  t.equal(source.split('\n').length, file.length, 'no line added')
+  t.match(source.split('\n')[file.findIndex(line => line.startsWith('--- @constants'))], /^local TIME_DIGITS = 1; /, 'the constants, on their line')
+  t.match(source.split('\n')[file.indexOf('--- @include "board-prelude"')], /^local function seasonOf .* local function moved \(\)/, 'a piece and the piece it includes, on the include\'s line')
+  t.equal(source.match(/local function seasonOf/g)?.length, 1, 'each piece once')
+  t.throws(() => luaScript('submit', { ...anyConstants('submit'), EXTRA: 1 }), /not declared: EXTRA/, 'a constant the script does not declare')
+  t.throws(() => luaScript('set-visibility', { TIME_DIGITS: 13 }), /not given: OUTBOX_MAX/, 'a declared constant the caller does not give')
+  t.notOk(luaPiece('board-prelude').includes('\n'), 'a piece is one line')
 })

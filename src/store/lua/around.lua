@@ -1,3 +1,4 @@
+--- @include "board-prelude"
 -- A player and the entries around them on one board.
 -- KEYS: game, board, the player's entries bucket. ARGV: order, season
 -- (moved() checks them), player, how many before, how many after.

@@ -1,3 +1,6 @@
+--- @constants TIME_DIGITS OUTBOX_MAX
+--- @include "season-of"
+--- @include "events"
 -- Closes the current season of a game's all-time board (KEYS[1], the game's
 -- record) when it is still the season ARGV[1]: records its start and its
 -- end (now, by the Redis clock, the clock of every created_at) in KEYS[2],

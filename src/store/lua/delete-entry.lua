@@ -1,3 +1,4 @@
+--- @include "remove-entries"
 -- Removes every trace of a player from every board given, and remembers when
 -- (Redis clock, seconds; for ARGV[2] seconds), so signed submits made before
 -- then cannot bring an entry back.

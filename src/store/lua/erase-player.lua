@@ -1,3 +1,4 @@
+--- @include "remove-entries"
 -- Erases a person from one game (docs/guide.md#erasure): their entry on every
 -- board given (seasons with meta and usage, then periods), their flag in the
 -- game's hidden set, their held scores (pending and decided) and, for a user

@@ -1,3 +1,4 @@
+--- @include "board-prelude"
 -- A batch of imported entries (docs/guide.md#export-and-import), each stored
 -- as a submit would store it in the current season, best-only, but with the
 -- time it was achieved elsewhere, so ties break as they did there: a line

@@ -1,3 +1,4 @@
+--- @include "board-prelude"
 -- KEYS: game, board, entries. ARGV: order, season (moved() checks them), player.
 -- Returns {'moved'} or {best text or '', ms text or '', rank or -1, visible total}.
 if moved() then return {'moved'} end

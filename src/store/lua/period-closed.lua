@@ -1,3 +1,5 @@
+--- @constants TIME_DIGITS OUTBOX_MAX
+--- @include "events"
 -- period.closed for a period that has ended (ARGV[1], its kind; ARGV[2], its
 -- id; ARGV[3], ARGV[4], when it started and ended, ISO), with its board's
 -- top (KEYS[3]), in the game's outbox (KEYS[4]) while the game (KEYS[1],

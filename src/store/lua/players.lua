@@ -1,3 +1,4 @@
+--- @include "board-prelude"
 -- Named players' entries on one board (a friends board).
 -- KEYS: game, board, then each player's entries bucket. ARGV: order, season
 -- (moved() checks them), the number of players n, then the n players, in

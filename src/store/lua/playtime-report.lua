@@ -1,3 +1,5 @@
+--- @constants LEAD_MS ACTIVITY_MINUTES_TTL ACTIVITY_DAYS_TTL
+--- @include "activity"
 -- The wall-clock rule. A report of `seconds` claims the time just before it
 -- arrived. Per user and game, c:<user> is the instant (ms, Redis clock) up to
 -- which play has been credited. A report credits from max(now - claim, that

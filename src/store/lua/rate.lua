@@ -1,3 +1,6 @@
+--- @constants TIME_DIGITS OUTBOX_MAX
+--- @include "events"
+--- @include "rating-changed"
 -- A user's rating of a game (ARGV[2], 1..10 half stars) in the game's ratings
 -- hash (KEYS[1]), with the sum, the count and the count of each value (s1..s10)
 -- (KEYS[2]) changed in the same step;

@@ -1,3 +1,6 @@
+--- @constants REVIEW_DECIDED_KEPT TIME_DIGITS OUTBOX_MAX
+--- @include "review-decide"
+--- @include "events"
 -- Rejects a held score (ARGV[1]) while it is pending: it is recorded as
 -- rejected, with the note (ARGV[2]), and stays on no board; score.rejected
 -- in the outbox while the game has webhooks.

@@ -1,3 +1,4 @@
+--- @include "season-of"
 -- The seasons of a game's all-time board: KEYS[1] its record, KEYS[2] the
 -- closed seasons. Returns {current season, when it started, {number,
 -- "started_at|ended_at", ...} of the closed ones}, read in one step.

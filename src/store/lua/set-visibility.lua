@@ -1,3 +1,5 @@
+--- @constants TIME_DIGITS OUTBOX_MAX
+--- @include "events"
 -- Sets ('1'), clears ('0') or keeps ('') a player's flag in the game's own
 -- hidden set (ARGV[2]) and in the game's copy of hidden users (ARGV[3]),
 -- then puts the player's entry on or off each board given: every board of

@@ -1,3 +1,8 @@
+--- @constants TIME_DIGITS REVIEW_QUEUE_MAX REVIEW_DECIDED_KEPT OUTBOX_MAX LIVE_TOP ACTIVITY_MINUTES_TTL ACTIVITY_DAYS_TTL
+--- @include "board-prelude"
+--- @include "review-decide"
+--- @include "events"
+--- @include "activity"
 -- One submit, atomically: the replay and deletion checks of a signed submit,
 -- the game's review rules, its caps, compare-and-store, rank, count; on the
 -- all-time board (its current season) and on the board of each current

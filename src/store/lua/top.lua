@@ -1,3 +1,4 @@
+--- @include "board-prelude"
 -- KEYS: game, board. ARGV: order, season (moved() checks them), first and last rank (0-based).
 -- Returns {'moved'} or {visible total, member, board score, member, board score, ...}, one snapshot.
 if moved() then return {'moved'} end

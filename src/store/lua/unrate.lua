@@ -1,3 +1,6 @@
+--- @constants TIME_DIGITS OUTBOX_MAX
+--- @include "events"
+--- @include "rating-changed"
 -- Removes a user's rating (KEYS[1]) and takes it out of the sum, the count
 -- and its value's count (KEYS[2]); rating.changed in the game's outbox (KEYS[4]) while it has
 -- webhooks (its record: KEYS[3]). Returns {sum, count, ''}.

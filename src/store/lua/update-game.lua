@@ -1,3 +1,4 @@
+--- @include "season-of"
 -- Sets fields of a game's record (KEYS[1]) when it exists, like
 -- update-hash.lua, and its board order (ARGV[1], '' keeps it) only while the
 -- game has never stored an entry: still in its first season, with an entry

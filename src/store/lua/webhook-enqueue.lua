@@ -1,3 +1,5 @@
+--- @constants BACKLOG_MAX DONE_KEPT EVENTS_KEPT
+--- @include "deliveries"
 -- Makes deliveries of events to webhooks, and acknowledges the outbox
 -- entries they came from, in one step: an event read from the outbox
 -- becomes its deliveries exactly once, even when the dispatcher that read it

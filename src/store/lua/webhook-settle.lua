@@ -1,3 +1,5 @@
+--- @constants BACKLOG_MAX DONE_KEPT
+--- @include "deliveries"
 -- Records how an attempt ended, when the delivery is still claimed by it
 -- (ARGV[2]: a later claim, after its lease ended, owns it now).
 -- KEYS: the webhook's pending deliveries, the records, its finished ones.
