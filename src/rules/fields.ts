@@ -51,9 +51,11 @@ export function parseUrlEncoded (text: string): RawParams {
     const key = typeof name === 'string' ? name : name.raw
     const stored = typeof name === 'string' ? value : name
     const previous = result[key]
-    if (previous === undefined) result[key] = stored
-    else if (Array.isArray(previous)) previous.push(String(stored))
-    else result[key] = [String(previous), String(stored)]
+    // A malformed value wins over a repeat: the encoding is checked first (docs/interface.md#check-order).
+    if (previous === undefined || stored instanceof MalformedValue) result[key] = stored
+    else if (previous instanceof MalformedValue) continue
+    else if (Array.isArray(previous)) previous.push(stored)
+    else result[key] = [previous, stored]
   }
   return result
 }

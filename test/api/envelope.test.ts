@@ -218,6 +218,7 @@ t.test('oversized and malformed bodies answer in the envelope', async t => {
   expectEnvelopeError(t, await app.inject({ method: 'POST', url, payload: `a=${'x'.repeat(16384)}`, headers: form }), 'payload_too_large', 'form over 16 KiB')
   expectEnvelopeError(t, await app.inject({ method: 'POST', url, payload: 'x'.repeat(100_000), headers: form }), 'payload_too_large', 'form of 100 KB')
   expectEnvelopeError(t, await app.inject({ method: 'POST', url, payload: 'a=%zz', headers: form }), 'invalid_body', 'bad form encoding')
+  expectEnvelopeError(t, await app.inject({ method: 'POST', url, payload: 'a=1&a=%zz', headers: form }), 'invalid_body', 'bad form encoding in a repeated name: the body is checked before names sent twice')
   expectEnvelopeError(t, await app.inject({ method: 'POST', url, payload: '{"a":', headers: { 'content-type': 'application/json' } }), 'invalid_body', 'broken JSON')
   expectEnvelopeError(t, await app.inject({ method: 'POST', url, payload: '<a/>', headers: { 'content-type': 'application/xml' } }), 'invalid_body', 'XML')
   expectEnvelopeError(t, await app.inject({ method: 'POST', url, payload: 'a=1', headers: { 'content-type': 'nonsense' } }), 'invalid_body', 'nonsense content type')
