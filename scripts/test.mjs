@@ -8,8 +8,8 @@
 //
 // Arguments narrow it to some files or folders, in both halves, without
 // the coverage thresholds (a part of the suite covers a part of the code):
-//   npm test -- test/webhooks/            one area
-//   npm test -- test/api/ratings.test.ts  one file
+//   npm test -- test/routes/rank/          one folder
+//   npm test -- test/routes/session/ratings.test.ts  one file
 // Other arguments go to tap as they are (npm test -- --bail). `--only=single`
 // or `--only=cluster` runs one half. What follows `--` goes to tap too.
 import { spawnSync } from 'node:child_process'

@@ -12,7 +12,7 @@
 /**
  * Every error code the service answers with (docs/interface.md#error-codes;
  * the service defines them in src/errors.ts, and
- * test/sdk/sdk-package.test.ts checks this list against the service's OpenAPI
+ * test/system/sdk-package.test.ts checks this list against the service's OpenAPI
  * document), plus `network_error`: the request did not get a JSON envelope
  * back. Written out here so the published package stands on its own.
  */

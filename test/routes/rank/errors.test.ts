@@ -5,7 +5,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import {
   ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, errorOf, formBody, get, me, multipartBody, post, submit, submitFields, top,
   type Fields, type TestGame, keysMatching
-} from '../helpers/app.js'
+} from '../../helpers/app.js'
 
 /*
  * Every error code that the API-key actions (submit, top, me) can produce,
@@ -592,8 +592,8 @@ t.test('rate_limited: fixed window from RATE_LIMIT_WINDOW_MS', { timeout: 30_000
 
 t.test('rate_limited: counters live in Redis and are shared by instances', { timeout: 30_000 }, async t => {
   const first = await buildTestApp(t, { RATE_LIMIT_MAX: '2' })
-  const { buildApp } = await import('../../src/app.js')
-  const { loadConfig } = await import('../../src/config.js')
+  const { buildApp } = await import('../../../src/app.js')
+  const { loadConfig } = await import('../../../src/config.js')
   const second = await buildApp(loadConfig({ NODE_ENV: 'test', ADMIN_TOKEN, REDIS_URL: first.redis.url, RATE_LIMIT_MAX: '2' }))
   t.teardown(async () => { await second.close() })
   const game = await createGame(first.app)

@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, formBody, me, submit, top, type TestGame, expectError } from '../helpers/app.js'
+import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, formBody, me, submit, top, type TestGame, expectError } from '../../helpers/app.js'
 
 /*
  * Hidden players (docs/interface.md#hidden-players and the board-entry routes of

@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { admin, buildTestApp, createGame, dataOf, formBody, expectError } from '../helpers/app.js'
+import { admin, buildTestApp, createGame, dataOf, formBody, expectError } from '../../helpers/app.js'
 
 /*
  * /api/rate (docs/interface.md#ratings): one rating

@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { admin, buildTestApp, createGame, dataOf, formBody, me, multipartBody, submit, top, expectError } from '../helpers/app.js'
+import { admin, buildTestApp, createGame, dataOf, formBody, me, multipartBody, submit, top, expectError } from '../../helpers/app.js'
 
 /*
  * Session mode on /api/rank: submit-self and me-self (docs/interface.md#session-mode). The player is the logged-in user, on the same

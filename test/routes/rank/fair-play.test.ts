@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { ADMIN_TOKEN, admin, buildTestApp, buildTestApps, createGame, dataOf, expectError, formBody, get, me, submit, top, type TestGame } from '../helpers/app.js'
+import { ADMIN_TOKEN, admin, buildTestApp, buildTestApps, createGame, dataOf, expectError, formBody, get, me, submit, top, type TestGame } from '../../helpers/app.js'
 
 /*
  * Fair play (docs/interface.md#fair-play): score bounds refuse a score,

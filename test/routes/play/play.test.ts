@@ -1,8 +1,8 @@
 import t from 'tap'
-import { seedDemo } from '../../src/operations/demo.js'
-import { admin, buildTestApp, createGame, dataOf, errorOf, expectError, get, submit } from '../helpers/app.js'
-import { listeningApp } from '../helpers/listening.js'
-import { rawRequest } from '../helpers/raw-http.js'
+import { seedDemo } from '../../../src/operations/demo.js'
+import { admin, buildTestApp, createGame, dataOf, errorOf, expectError, get, submit } from '../../helpers/app.js'
+import { listeningApp } from '../../helpers/listening.js'
+import { rawRequest } from '../../helpers/raw-http.js'
 
 t.test('the play page of an approved game injects window.__platform and loads the game from the same origin', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t, { PLAYTIME_REPORT_S: '7' })

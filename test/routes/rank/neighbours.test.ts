@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { LightMyRequestResponse } from 'fastify'
-import { admin, buildTestApp, createGame, dataOf, expectError, formBody, get, submit, type TestGame } from '../helpers/app.js'
+import { admin, buildTestApp, createGame, dataOf, expectError, formBody, get, submit, type TestGame } from '../../helpers/app.js'
 
 /*
  * Neighbours (docs/interface.md#around-and-players): `around` and

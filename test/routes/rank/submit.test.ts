@@ -1,5 +1,5 @@
 import t from 'tap'
-import { buildTestApp, createGame, dataOf, errorOf, me, submit, top } from '../helpers/app.js'
+import { buildTestApp, createGame, dataOf, errorOf, me, submit, top } from '../../helpers/app.js'
 
 t.test('submit, top and me on one board', { timeout: 30_000 }, async t => {
   const { app } = await buildTestApp(t)

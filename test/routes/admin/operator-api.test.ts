@@ -1,11 +1,11 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, expectError, keysMatching, post, submit } from '../helpers/app.js'
+import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, expectError, keysMatching, post, submit } from '../../helpers/app.js'
 import { request as httpRequest } from 'node:http'
 import { Readable } from 'node:stream'
-import { listeningApp } from '../helpers/listening.js'
-import { keys } from '../../src/store/keys.js'
-import { waitFor } from '../helpers/wait.js'
+import { listeningApp } from '../../helpers/listening.js'
+import { keys } from '../../../src/store/keys.js'
+import { waitFor } from '../../helpers/wait.js'
 
 /*
  * The operator API of issue 15 (docs/interface.md#operator-api): named

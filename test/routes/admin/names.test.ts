@@ -1,6 +1,6 @@
 import t from 'tap'
-import { ADMIN_TOKEN, createGame, dataOf, submit } from '../helpers/app.js'
-import { listeningApp } from '../helpers/listening.js'
+import { ADMIN_TOKEN, createGame, dataOf, submit } from '../../helpers/app.js'
+import { listeningApp } from '../../helpers/listening.js'
 
 /*
  * Item 11 of the hardening issue: every player is reachable by the operator

@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, errorOf, formBody, me, multipartBody, submit, top, type TestGame } from '../helpers/app.js'
+import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, errorOf, formBody, me, multipartBody, submit, top, type TestGame } from '../../helpers/app.js'
 
 /*
  * The operator API (docs/interface.md#operator-api): POST/PATCH /admin/games,

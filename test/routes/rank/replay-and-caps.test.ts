@@ -1,7 +1,7 @@
 import t from 'tap'
-import { runCli } from '../../src/cli.js'
-import { keys } from '../../src/store/keys.js'
-import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, errorOf, formBody, me, post, submit, submitFields, top } from '../helpers/app.js'
+import { runCli } from '../../../src/cli.js'
+import { keys } from '../../../src/store/keys.js'
+import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, errorOf, formBody, me, post, submit, submitFields, top } from '../../helpers/app.js'
 
 /*
  * Items 5 and 7 of the hardening issue, decided in the submit script itself

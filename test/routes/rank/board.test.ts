@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { admin, buildTestApp, createGame, dataOf, errorOf, me, multipartBody, post, submit, submitFields, top, type TestGame } from '../helpers/app.js'
+import { admin, buildTestApp, createGame, dataOf, errorOf, me, multipartBody, post, submit, submitFields, top, type TestGame } from '../../helpers/app.js'
 
 /*
  * Ranking semantics with exact values (docs/interface.md#ranking-rule): best only,

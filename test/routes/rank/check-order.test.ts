@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { admin, buildTestApp, createGame, dataOf, errorOf, formBody, get, me, multipartBody, post, submitFields, top, type Fields, type TestGame } from '../helpers/app.js'
+import { admin, buildTestApp, createGame, dataOf, errorOf, formBody, get, me, multipartBody, post, submitFields, top, type Fields, type TestGame } from '../../helpers/app.js'
 
 /*
  * The check order of docs/interface.md#response-envelope, one test per row: when a request

@@ -1,7 +1,7 @@
 import t from 'tap'
 import type { LightMyRequestResponse } from 'fastify'
-import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, expectError, get, keysMatching, me, submit, top, type TestGame } from '../helpers/app.js'
-import { runCli } from '../../src/cli.js'
+import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, expectError, get, keysMatching, me, submit, top, type TestGame } from '../../helpers/app.js'
+import { runCli } from '../../../src/cli.js'
 
 /*
  * A game's boards beyond v1 (docs/interface.md#seasons-and-periods): the
