@@ -2,6 +2,8 @@ import { TIME_DIGITS } from './keys.js'
 import type { BoardOrder } from '../rules/games.js'
 import type { PeriodKind } from '../rules/periods.js'
 import type { BoardRef } from './board-choice.js'
+// The answers' shapes are the SDK's: one definition for the service, its clients and the console.
+import type { BoardItem, PeriodStanding } from '../../sdk/index.js'
 
 /*
  * Board order (docs/interface.md#ranking-rule): best score descending (or
@@ -38,13 +40,6 @@ export const encode = {
   member: (ms: number, player: string): string => `${String(ms).padStart(TIME_DIGITS, '0')}${player}`,
   boardScore: (best: number, order: BoardOrder = 'desc'): string => boardScoreOf(best, order),
   entry: (best: number, ms: number): string => `${best}|${String(ms).padStart(TIME_DIGITS, '0')}`
-}
-
-/** A closed season of the all-time board. */
-export interface Season {
-  season_id: number
-  started_at: string
-  ended_at: string | null
 }
 
 /** A board entry as operators see it (docs/interface.md#operator-api). */
@@ -130,13 +125,6 @@ export interface Signed {
   sign: string
 }
 
-/** A player's place on a period board, as a submit's answer gives it. */
-export interface PeriodStanding {
-  best_score: number | null
-  rank: number | null
-  improved: boolean
-}
-
 export interface SubmitResult {
   improved: boolean
   /** null only when a held score was the player's first. */
@@ -155,13 +143,6 @@ export interface PlayerStanding {
   rank: number | null
   totalPlayers: number
   board: BoardRef
-}
-
-export interface BoardItem {
-  rank: number
-  player_name: string
-  score: number
-  created_at: string
 }
 
 /** A player and the entries around them. */
