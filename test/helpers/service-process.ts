@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { connect } from 'node:net'
 import { waitFor } from './wait.js'
 
 export interface ServiceProcess {
@@ -43,4 +44,13 @@ export async function waitForHealth (service: ServiceProcess, url: string, timeo
     return ((await (await fetch(`${url}/healthz`)).json()) as { ok?: boolean }).ok === true
   }, { what: () => `the service at ${url} to answer /healthz (its stderr: ${service.stderr().slice(-500) || 'nothing'})`, timeoutMs, intervalMs: 50 })
   if (exitedEarly) throw new Error(`the service exited with ${service.child.exitCode} before answering: ${service.stderr()}`)
+}
+
+/** Whether something answers on a Unix socket (a managed redis-server, while it runs). */
+export async function answers (socketPath: string): Promise<boolean> {
+  return await new Promise(resolve => {
+    const socket = connect(socketPath)
+    socket.once('connect', () => { socket.end(); resolve(true) })
+    socket.once('error', () => { resolve(false) })
+  })
 }

@@ -7,7 +7,7 @@ import t from 'tap'
 import { spawn } from 'node:child_process'
 import { freePort, startTestRedis } from '../helpers/redis.js'
 import { waitFor } from '../helpers/wait.js'
-import { spawnService, waitForHealth } from '../helpers/service-process.js'
+import { answers, spawnService, waitForHealth } from '../helpers/service-process.js'
 
 /*
  * The entry point (src/server.ts) as a process of its own: a clean stop
@@ -15,14 +15,6 @@ import { spawnService, waitForHealth } from '../helpers/service-process.js'
  * test starts the process, so each has its own budget: on an idle machine
  * a start takes a few seconds (the process compiles its TypeScript).
  */
-
-async function answers (socketPath: string): Promise<boolean> {
-  return await new Promise(resolve => {
-    const socket = connect(socketPath)
-    socket.once('connect', () => { socket.end(); resolve(true) })
-    socket.once('error', () => { resolve(false) })
-  })
-}
 
 t.test('SIGTERM: in-flight requests finish, then Redis is closed and a managed redis-server stopped', { timeout: 120_000 }, async t => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ranking-server-test-'))

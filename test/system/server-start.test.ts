@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
+import { answers } from '../helpers/service-process.js'
 import { loadConfig } from '../../src/config.js'
 import { runningManagedRedis, startManagedRedis } from '../../src/lib/managed-redis.js'
 import { startService } from '../../src/server.js'
@@ -20,14 +20,6 @@ function tempDir (t: { teardown: (fn: () => void) => void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'ranking-server-test-'))
   t.teardown(() => { rmSync(dir, { recursive: true, force: true }) })
   return dir
-}
-
-async function answers (socketPath: string): Promise<boolean> {
-  return await new Promise(resolve => {
-    const socket = connect(socketPath)
-    socket.once('connect', () => { socket.end(); resolve(true) })
-    socket.once('error', () => { resolve(false) })
-  })
 }
 
 function baseUrl (service: Awaited<ReturnType<typeof startService>>): string {

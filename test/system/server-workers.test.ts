@@ -1,11 +1,10 @@
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { freePort, startTestRedis } from '../helpers/redis.js'
-import { spawnService, waitForHealth } from '../helpers/service-process.js'
+import { answers, spawnService, waitForHealth } from '../helpers/service-process.js'
 import { waitFor } from '../helpers/wait.js'
 
 /*
@@ -13,14 +12,6 @@ import { waitFor } from '../helpers/wait.js'
  * worker compiles the service's TypeScript as it starts, a few seconds each
  * on an idle machine, so these tests have the largest budgets of the suite.
  */
-
-async function answers (socketPath: string): Promise<boolean> {
-  return await new Promise(resolve => {
-    const socket = connect(socketPath)
-    socket.once('connect', () => { socket.end(); resolve(true) })
-    socket.once('error', () => { resolve(false) })
-  })
-}
 
 t.test('WORKERS: workers that cannot start are retried, then the primary gives up with exit 1', { timeout: 240_000 }, async t => {
   const redis = await startTestRedis()
