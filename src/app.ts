@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify'
+import Fastify, { LogController, type FastifyHttpOptions, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from './config.js'
 import { parseQuery } from './rules/fields.js'
@@ -167,6 +167,23 @@ export function trustedProxies (trust: Config['trustProxy']): FastifyServerOptio
   return (_address: string, hop: number) => hop < trust
 }
 
+/**
+ * On a developer's terminal a line per request would scroll the start-up
+ * banner away (the play page pings, the console polls): there, the lines of
+ * requests that went well are written at debug (LOG_LEVEL=debug shows them);
+ * errors keep their level.
+ */
+class QuietRequestLogs extends LogController {
+  override incomingRequest (request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'incoming request')
+  }
+
+  override requestCompleted (error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error !== null && error !== undefined) super.requestCompleted(error, request, reply)
+    else reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed')
+  }
+}
+
 /** Fastify's own options: logging, proxies, limits, and the envelope for framework errors. */
 export function serverOptions (config: Config, extras: ServerExtras = {}): FastifyHttpOptions<Server> {
   const pretty = config.nodeEnv === 'development' && process.stdout.isTTY && extras.logStream === undefined
@@ -185,10 +202,7 @@ export function serverOptions (config: Config, extras: ServerExtras = {}): Fasti
       ...(extras.logStream === undefined ? {} : { stream: extras.logStream }),
       ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } } : {})
     },
-    // On a developer's terminal a line per request would scroll the start-up
-    // banner away (the play page pings, the console polls): requests are
-    // logged there only with LOG_LEVEL=debug. Errors are logged either way.
-    ...(pretty ? { disableRequestLogging: (request: FastifyRequest) => request.log.level !== 'debug' && request.log.level !== 'trace' } : {}),
+    ...(pretty ? { logController: new QuietRequestLogs() } : {}),
     genReqId: () => randomUUID(),
     trustProxy: trustedProxies(config.trustProxy),
     bodyLimit: config.bodyLimit,

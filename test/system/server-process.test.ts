@@ -49,12 +49,14 @@ t.test('bad configuration stops the entry point with one line and exit 1', { tim
   t.equal(service.stderr().trim(), 'Configuration error: PORT must be an integer from 0 to 65535 (got "eighty")')
 })
 
-t.test('on a developer\'s terminal, requests are logged only with LOG_LEVEL=debug, so the banner stays in view', { timeout: 180_000 }, async t => {
+t.test('on a developer\'s terminal, requests that went well are logged only at LOG_LEVEL=debug, so the banner stays in view', { timeout: 180_000 }, async t => {
   const redis = await startTestRedis()
   t.teardown(redis.stop)
   // `script` (util-linux, in every Debian) gives the process a terminal: the pretty log of development.
-  async function linesFor (logLevel: string): Promise<string> {
+  // Returns what the terminal showed once `marker` was written after the requests (lines come in order).
+  async function terminalAfterRequests (logLevel: string, marker: RegExp, beforeMarker: (url: string) => Promise<void>): Promise<string> {
     const port = await freePort()
+    const url = `http://127.0.0.1:${port}`
     const command = [process.execPath, ...process.execArgv, 'src/server.ts'].map(part => `'${part}'`).join(' ')
     const child = spawn('script', ['-qfec', command, '/dev/null'], {
       env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: logLevel, PORT: String(port), REDIS_URL: redis.url, ADMIN_TOKEN: 'a-development-token-0123456789' },
@@ -62,18 +64,23 @@ t.test('on a developer\'s terminal, requests are logged only with LOG_LEVEL=debu
     })
     let output = ''
     child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
-    const exited = new Promise(resolve => child.once('close', resolve))
     t.teardown(() => { child.kill('SIGKILL') })
     await waitFor(() => output.includes('For the README examples'), { what: () => `the banner (so far: ${output.slice(-300)})`, timeoutMs: 90_000 })
-    for (let i = 0; i < 3; i++) await (await fetch(`http://127.0.0.1:${port}/healthz`)).text()
-    await (await fetch(`http://127.0.0.1:${port}/no-such-page`)).text()
+    for (let i = 0; i < 3; i++) await (await fetch(`${url}/healthz`)).text()
+    await beforeMarker(url)
+    await waitFor(() => marker.test(output), { what: () => `${String(marker)} on the terminal (so far: ${output.slice(-500)})` })
     child.kill('SIGTERM')
-    await exited
     return output
   }
-  const quiet = await linesFor('info')
-  t.notMatch(quiet, /request completed|incoming request/, 'at info: no line per request')
+  // At info: a Redis outage after the requests is logged (warn), so the log has been written past them.
+  const quiet = await terminalAfterRequests('info', /Redis unavailable|Redis connection lost/, async url => {
+    await redis.kill()
+    await (await fetch(`${url}/api/rank?action=top&api_key=rk_x&game_id=g`)).text()
+  })
+  await redis.start()
   t.match(quiet, /Ranking service \(development\)/, 'the banner is there')
-  const chatty = await linesFor('debug')
-  t.match(chatty, /request completed/, 'at debug: a line per request')
+  t.notMatch(quiet, /incoming request|request completed/, 'at info: no line for a request that went well')
+  t.notMatch(quiet, /FSTDEP|DeprecationWarning/, 'and no deprecation warning')
+  const chatty = await terminalAfterRequests('debug', /request completed/, async () => {})
+  t.match(chatty, /incoming request/, 'at debug: a line per request')
 })
