@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -64,12 +64,19 @@ t.test('on a developer\'s terminal, requests that went well are logged only at L
     })
     let output = ''
     child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
-    t.teardown(() => { child.kill('SIGKILL') })
+    const exited = new Promise(resolve => child.once('close', resolve))
     await waitFor(() => output.includes('For the README examples'), { what: () => `the banner (so far: ${output.slice(-300)})`, timeoutMs: 90_000 })
+    // The service is `script`'s child: it is stopped itself, as a terminal's
+    // Ctrl-C would, since a closed terminal (SIGHUP) is not what this tests.
+    const service = Number(readFileSync(`/proc/${child.pid as number}/task/${child.pid as number}/children`, 'utf8').trim().split(' ')[0])
+    t.teardown(() => {
+      for (const pid of [service, child.pid as number]) try { process.kill(pid, 'SIGKILL') } catch {}
+    })
     for (let i = 0; i < 3; i++) await (await fetch(`${url}/healthz`)).text()
     await beforeMarker(url)
     await waitFor(() => marker.test(output), { what: () => `${String(marker)} on the terminal (so far: ${output.slice(-500)})` })
-    child.kill('SIGTERM')
+    process.kill(service, 'SIGINT')
+    await exited
     return output
   }
   // At info: a Redis outage after the requests is logged (warn), so the log has been written past them.
