@@ -204,10 +204,17 @@ export function createLiveBoards ({ redis, leaderboard, records, heartbeatMs, on
     }
   }
 
-  /** Ends a stream whose guard no longer holds. */
-  async function recheck (stream: Stream): Promise<void> {
-    const error = await stream.guard?.check()
-    if (error !== undefined && streamsOf.get(stream.gameId)?.has(stream) === true) endWith(stream, error)
+  /**
+   * Checks the record `watched` (`kind:id`) once for all the streams that
+   * depend on it (their guards are the same check), and ends them if it no
+   * longer allows them.
+   */
+  async function recheck (watched: string): Promise<void> {
+    const streams = guarded.get(watched)
+    const first = streams?.values().next().value
+    const error = await first?.guard?.check()
+    if (error === undefined || streams === undefined) return
+    for (const stream of [...streams]) if (streamsOf.get(stream.gameId)?.has(stream) === true) endWith(stream, error)
   }
 
   // A changed game is read again at once (its streams end if it is no longer
@@ -215,11 +222,11 @@ export function createLiveBoards ({ redis, leaderboard, records, heartbeatMs, on
   onRecordChange((kind, id) => {
     if (kind === undefined || id === undefined) {
       for (const gameId of streamsOf.keys()) schedule(gameId)
-      for (const streams of guarded.values()) for (const stream of streams) recheck(stream).catch(() => {})
+      for (const watched of guarded.keys()) recheck(watched).catch(() => {})
       return
     }
     if (kind === 'game') schedule(id)
-    for (const stream of guarded.get(`${kind}:${id}`) ?? []) recheck(stream).catch(() => {})
+    if (guarded.has(`${kind}:${id}`)) recheck(`${kind}:${id}`).catch(() => {})
   })
 
   function remove (stream: Stream): void {
@@ -246,11 +253,17 @@ export function createLiveBoards ({ redis, leaderboard, records, heartbeatMs, on
   // set kept alive as long as its leases (never shortened: GT).
   const timer = setInterval(() => {
     for (const gameId of streamsOf.keys()) schedule(gameId)
-    for (const streams of guarded.values()) for (const stream of streams) recheck(stream).catch(() => {})
+    for (const watched of guarded.keys()) recheck(watched).catch(() => {})
     const until = Date.now() + LEASE_MS
     const membersOf = new Map<string, string[]>()
     for (const streams of streamsOf.values()) {
-      for (const { leases, member } of streams) for (const lease of leases) membersOf.set(lease, [...membersOf.get(lease) ?? [], member])
+      for (const { leases, member } of streams) {
+        for (const lease of leases) {
+          const members = membersOf.get(lease)
+          if (members === undefined) membersOf.set(lease, [member])
+          else members.push(member)
+        }
+      }
     }
     for (const [lease, members] of membersOf) {
       redis.zadd(lease, 'XX', ...members.flatMap(member => [until, member])).catch(() => {})
