@@ -57,9 +57,11 @@ t.test('on a developer\'s terminal, requests that went well are logged only at L
   async function terminalAfterRequests (logLevel: string, marker: RegExp, beforeMarker: (url: string) => Promise<void>): Promise<string> {
     const port = await freePort()
     const url = `http://127.0.0.1:${port}`
-    const command = [process.execPath, ...process.execArgv, 'src/server.ts'].map(part => `'${part}'`).join(' ')
+    // `exec`: the shell `script` starts (SHELL, else dash, which does not exec
+    // a last command itself) becomes the service, so the pid signalled is the service's.
+    const command = 'exec ' + [process.execPath, ...process.execArgv, 'src/server.ts'].map(part => `'${part}'`).join(' ')
     const child = spawn('script', ['-qfec', command, '/dev/null'], {
-      env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: logLevel, PORT: String(port), REDIS_URL: redis.url, ADMIN_TOKEN: 'a-development-token-0123456789' },
+      env: { ...process.env, SHELL: '/bin/sh', NODE_ENV: 'development', LOG_LEVEL: logLevel, PORT: String(port), REDIS_URL: redis.url, ADMIN_TOKEN: 'a-development-token-0123456789' },
       stdio: ['pipe', 'pipe', 'pipe']
     })
     let output = ''
@@ -76,7 +78,9 @@ t.test('on a developer\'s terminal, requests that went well are logged only at L
     await beforeMarker(url)
     await waitFor(() => marker.test(output), { what: () => `${String(marker)} on the terminal (so far: ${output.slice(-500)})` })
     process.kill(service, 'SIGINT')
-    await exited
+    let ended = false
+    void exited.then(() => { ended = true })
+    await waitFor(() => ended, { what: () => `the service to end on SIGINT (terminal: ${output.slice(-500)})` })
     return output
   }
   // At info: a Redis outage after the requests is logged (warn), so the log has been written past them.
