@@ -66,7 +66,8 @@ t.test('on a developer\'s terminal, requests that went well are logged only at L
     })
     let output = ''
     child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
-    const exited = new Promise(resolve => child.once('close', resolve))
+    let ended = false
+    child.once('close', () => { ended = true })
     await waitFor(() => output.includes('For the README examples'), { what: () => `the banner (so far: ${output.slice(-300)})`, timeoutMs: 90_000 })
     // The service is `script`'s child: it is stopped itself, as a terminal's
     // Ctrl-C would, since a closed terminal (SIGHUP) is not what this tests.
@@ -78,8 +79,6 @@ t.test('on a developer\'s terminal, requests that went well are logged only at L
     await beforeMarker(url)
     await waitFor(() => marker.test(output), { what: () => `${String(marker)} on the terminal (so far: ${output.slice(-500)})` })
     process.kill(service, 'SIGINT')
-    let ended = false
-    void exited.then(() => { ended = true })
     await waitFor(() => ended, { what: () => `the service to end on SIGINT (terminal: ${output.slice(-500)})` })
     return output
   }
