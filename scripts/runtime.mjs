@@ -44,7 +44,7 @@ function newestOf (names) {
 
 /** Compiles src/ and plugins/ when dist/ is missing or older than them, and the console (ensureConsole). */
 export function ensureBuild () {
-  const newestSource = newestOf(['src', 'plugins', 'sdk/index.ts', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'])
+  const newestSource = newestOf(['src', 'plugins', 'sdk/index.ts', 'sdk/answers.ts', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'])
   if (!existsSync(join(root, 'dist', 'src', 'server.js')) || mtime(stamp) < newestSource) {
     run('npm', ['run', 'build:server', '--silent'])
     writeFileSync(stamp, `${new Date().toISOString()}\n`)

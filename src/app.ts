@@ -15,7 +15,6 @@ import livePlugin from '../plugins/app/live.js'
 import formsPlugin from '../plugins/external/forms.js'
 import rateLimitPlugin from '../plugins/app/rate-limit.js'
 import adminAuthPlugin from '../plugins/app/admin-auth.js'
-import apiKeyAuthPlugin from '../plugins/app/api-key-auth.js'
 import sessionPlugin from '../plugins/app/session.js'
 import docsPlugin from '../plugins/external/docs.js'
 import metricsPlugin from '../plugins/app/metrics.js'
@@ -247,7 +246,6 @@ async function app (fastify: FastifyInstance, { config, clock }: { config: Confi
   await fastify.register(formsPlugin)
   await fastify.register(rateLimitPlugin)
   await fastify.register(adminAuthPlugin)
-  await fastify.register(apiKeyAuthPlugin)
   await fastify.register(sessionPlugin)
   await fastify.register(noStore)
   await fastify.register(metricsPlugin)

@@ -2,9 +2,10 @@ import type { ComponentChildren } from 'preact'
 import { createContext } from 'preact'
 import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks'
 import { ApiProblem, api } from './api.js'
+import type { Operator } from '../../src/routes/admin/records.js'
 
 /** Who is signed in: the token's name and role. A viewer's write controls are disabled. */
-export interface Operator { name: string, role: 'admin' | 'viewer' }
+export type { Operator }
 export const OperatorContext = createContext<Operator>({ name: '', role: 'viewer' })
 export const useOperator = (): Operator => useContext(OperatorContext)
 export const VIEWER_NOTE = 'A viewer token can look but not change anything.'

@@ -21,7 +21,7 @@ type StoreCallback = (error: Error | null, result: { current: number, ttl: numbe
  * | apiKey        | (api_key, address), or address  | RATE_LIMIT_MAX                            |
  * |               | for an unknown key              |                                           |
  * | apiKeyTotal   | a key's signed submits, across  | RATE_LIMIT_MAX × RATE_LIMIT_KEY_MULTIPLE  |
- * |               | addresses (api-key-auth.ts)     |                                           |
+ * |               | addresses (public-action.ts)    |                                           |
  * | session       | user                            | SESSION_RATE_LIMIT_MAX                    |
  * | page          | address (the play page's board) | SESSION_RATE_LIMIT_MAX                    |
  * | loginAddress  | address                         | LOGIN_ADDRESS_RATE_LIMIT_MAX              |

@@ -3,8 +3,6 @@ import cookie from '@fastify/cookie'
 import type { FastifyRequest } from 'fastify'
 import { normalizeOrigin } from '../../src/config.js'
 import { fail } from '../../src/errors.js'
-import { playableGame } from '../../src/rules/games.js'
-import { param } from '../../src/rules/fields.js'
 import type { StoredUser } from '../../src/store/users.js'
 import { keys } from '../../src/store/keys.js'
 
@@ -14,14 +12,12 @@ declare module 'fastify' {
     user: StoredUser | null
   }
   interface FastifyInstance {
-    /** preHandler: not_logged_in unless the session cookie names a live session. */
-    requireSession: (request: FastifyRequest) => Promise<void>
+    /** The logged-in user (also set as request.user), or not_logged_in unless the session cookie names a live session. */
+    requireSession: (request: FastifyRequest) => Promise<StoredUser>
     /** The logged-in user, or null; for pages that work either way. */
     currentUser: (request: FastifyRequest) => Promise<StoredUser | null>
     /** preHandler: forbidden_origin for a POST/DELETE whose Origin names another site. */
     checkOrigin: (request: FastifyRequest) => Promise<void>
-    /** preHandler: request.game from the game_id field, or invalid_game unless it exists and is approved. */
-    requireApprovedGame: (request: FastifyRequest) => Promise<void>
   }
 }
 
@@ -51,6 +47,7 @@ export default fp(async (fastify) => {
     if (user === null) fail('not_logged_in')
     request.user = user
     request.rateLimitSubject = keys.userLimitSubject(user.username)
+    return user
   })
 
   const allowed = new Set(config.allowedOrigins)
@@ -63,8 +60,4 @@ export default fp(async (fastify) => {
     const own = config.publicOrigin ?? normalizeOrigin(`${request.protocol}://${request.host}`)
     if (given === undefined || (given !== own && !allowed.has(given))) fail('forbidden_origin')
   })
-
-  fastify.decorate('requireApprovedGame', async (request: FastifyRequest) => {
-    request.game = playableGame(await fastify.records.game(param(request.fields, 'game_id')))
-  })
-}, { name: 'session', dependencies: ['config', 'store', 'forms', 'api-key-auth'] })
+}, { name: 'session', dependencies: ['config', 'store', 'forms'] })

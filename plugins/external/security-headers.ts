@@ -148,8 +148,7 @@ export function defaultSecurityHeaders (production: boolean): Record<string, str
 /**
  * Sets a route's security headers with helmet. The headers of a policy are
  * worked out once (headersOf), the first time one of its routes answers, not for every
- * request (@fastify/helmet builds helmet's middleware anew on every request,
- * which was a tenth of the CPU of a top list: bench/RESULTS.md). Pages with
+ * request as @fastify/helmet does (docs/decisions.md#62-hot-path-choices-measured). Pages with
  * CSP nonces get fresh ones, and their own policy, on every request.
  */
 export default fp(async (fastify) => {

@@ -1,5 +1,5 @@
 import { fail } from '../errors.js'
-import type { Season } from '../../sdk/index.js'
+import type { Season } from '../../sdk/answers.js'
 import { DEFAULT_CAPS, periodsOf } from '../store/games-and-keys.js'
 import { type GameStats, DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, FAIR_PLAY_SETTINGS, type FairPlaySetting, type GameChanges, type GameRecord } from '../rules/games.js'
 import { canonicalTimeZone } from '../rules/periods.js'

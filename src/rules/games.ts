@@ -100,6 +100,19 @@ export function playableGame (game: GameRecord | null): GameRecord {
 }
 
 /**
+ * The game of a key that passes the checks up to the signature, else the
+ * check's ApiError: the key exists and is not revoked, its game is playable
+ * and is the key's. (Also what keeps a live stream opened with the key going.)
+ */
+export function keyAcceptedFor (key: KeyRecord | null, game: GameRecord | null): GameRecord {
+  if (key === null) fail('invalid_key')
+  if (key.revoked) fail('key_revoked')
+  const playable = playableGame(game)
+  if (key.game_id !== playable.game_id) fail('key_game_mismatch')
+  return playable
+}
+
+/**
  * The game's score bounds (score_min, score_max): a score outside is
  * score_out_of_range and touches nothing. Checked with the field values,
  * after the signature.

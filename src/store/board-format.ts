@@ -3,7 +3,7 @@ import type { BoardOrder } from '../rules/games.js'
 import type { PeriodKind } from '../rules/periods.js'
 import type { BoardRef } from './board-choice.js'
 // The answers' shapes are the SDK's: one definition for the service, its clients and the console.
-import type { BoardItem, PeriodStanding } from '../../sdk/index.js'
+import type { BoardItem, PeriodStanding } from '../../sdk/answers.js'
 
 /*
  * Board order (docs/interface.md#ranking-rule): best score descending (or
@@ -174,8 +174,8 @@ export function topPercent (rank: number | null, total: number): number | null {
 
 /**
  * The ISO time of a stored 13-digit ms, remembered: a top list shows the
- * same entries to every reader, and Date's toISOString was the largest cost
- * of serving one in the profile (bench/RESULTS.md). Forgotten wholesale when
+ * same entries to every reader, and toISOString is costly
+ * (docs/decisions.md#62-hot-path-choices-measured). Forgotten wholesale when
  * full, which is cheap and keeps memory bounded.
  */
 const isoTimes = new Map<string, string>()

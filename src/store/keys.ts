@@ -13,8 +13,7 @@ const PREFIX = 'rank'
  * A board's entries (and metas) are spread over this many hashes by a hash
  * of the player name, so each hash stays small enough for Redis's compact
  * listpack encoding (redis.conf: hash-max-listpack-entries 512) up to about
- * two million players per game: about 60 bytes an entry instead of about 100
- * in one big hash (bench/RESULTS.md).
+ * two million players per game (docs/decisions.md#62-hot-path-choices-measured).
  */
 export const ENTRY_BUCKETS = 4096
 

@@ -13,7 +13,7 @@ import { OUTBOX_MAX } from './events.js'
 import { ACTIVITY_LUA, activityAt } from './activity.js'
 import { createBoardListing } from './board-listing.js'
 import { boardScoreOf, isoFromMs, rankOrNull, scoreOf, topPercent, type BoardEntry, type ErasedFromGame, type ImportedEntry, type ImportOutcome, type Neighbourhood, type PlayerStanding, type Signed, type SubmitResult } from './board-format.js'
-import { type BoardItem, type Season, type PeriodStanding } from '../../sdk/index.js'
+import { type BoardItem, type Season, type PeriodStanding } from '../../sdk/answers.js'
 import type { BoardOrder, GameRecord } from '../rules/games.js'
 import type { PeriodKind } from '../rules/periods.js'
 

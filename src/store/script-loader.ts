@@ -138,9 +138,8 @@ const corked = new WeakSet<object>()
  * of a turn corks the connection, and it is uncorked once the turn's I/O
  * callbacks have run (setImmediate). Under load a turn serves many
  * requests, so one write syscall carries many calls, as ioredis's
- * auto-pipelining would, without its per-batch pipeline objects: measured
- * 18% more signed submits per second than one write per call, where
- * auto-pipelining measured no gain (bench/RESULTS.md). On a cluster, every
+ * auto-pipelining would, without its per-batch pipeline objects
+ * (docs/decisions.md#62-hot-path-choices-measured). On a cluster, every
  * master's connection is corked for the turn.
  */
 function corkThisTurn (redis: Redis): void {

@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks'
 import { gamePath, withQuery } from '../api.js'
 import { More, Problem, TableBox, formatTime, usePaged } from '../ui.js'
-
-interface AuditEntry { audit_id: string, at: string, actor: string, via: string, action: string, game_id: string | null, target: string | null, changed: string[] }
+import type { AuditEntry } from '../../../src/routes/admin/records.js'
 
 export function AuditPage () {
   return (

@@ -2,10 +2,8 @@ import { useState } from 'preact/hooks'
 import { api, gamePath, withQuery } from '../api.js'
 import { Confirm, More, Notice, Problem, TableBox, WriteButton, formatTime, usePaged, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
-
-interface Entry { rank: number | null, player_name: string, best_score: number, created_at: string, meta: string | null, hidden: boolean, hidden_user: boolean }
-interface Around { total: number, player: { player_name: string, best_score: number | null, rank: number | null }, items: Array<{ rank: number, player_name: string, score: number, created_at: string }> }
-interface Seasons { season_id: number, items: Array<{ season_id: number, started_at: string, ended_at: string | null }> }
+import type { ListedEntry as Entry } from '../../../src/routes/admin/records.js'
+import type { AroundResult as Around, SeasonsResult as Seasons } from '../../../sdk/answers.js'
 
 /** Which board: the all-time one (this season or an archived one) or a calendar period. */
 interface Choice { period?: string, period_id?: string, season_id?: number }

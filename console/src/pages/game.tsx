@@ -10,6 +10,8 @@ import { WebhooksTab } from './webhooks.js'
 import { SettingsTab } from './settings.js'
 import { AuditList } from './audit.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
+import type { GameActivity as Stats, ScoreSpread as Spread } from '../../../src/routes/admin/records.js'
+import type { TopResult as Top } from '../../../sdk/answers.js'
 
 const TABS: Array<[string, string]> = [['overview', 'Overview'], ['board', 'Board'], ['review', 'Review'], ['keys', 'API keys'], ['webhooks', 'Webhooks'], ['settings', 'Settings'], ['audit', 'Audit log']]
 
@@ -44,13 +46,6 @@ export function GamePage ({ gameId, tab }: { gameId: string, tab: string }) {
     </>
   )
 }
-
-interface Stats {
-  minutes: Array<{ at: string, submissions: number }>
-  days: Array<{ day: string, submissions: number, active_players: number, playtime_seconds: number }>
-  ratings: { count: number, items: Array<{ stars: number, count: number }> }
-}
-interface Spread { total: number, min: number | null, max: number | null, items: Array<{ from: number, to: number, count: number }> }
 
 const REFRESH_MS = 30_000
 /** A change on the live board reads the figures again, at most this often. */
@@ -123,8 +118,6 @@ function Overview ({ game }: { game: GameWithStats }) {
     </>
   )
 }
-
-interface Top { total: number, items: Array<{ rank: number, player_name: string, score: number, created_at: string }> }
 
 /** The top 10 of the all-time board, pushed by the service as it changes. */
 function LiveTop ({ game, onChange }: { game: GameWithStats, onChange: () => void }) {

@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api, gamePath, withQuery } from '../api.js'
 import { Field, More, Notice, Problem, TableBox, WriteButton, formatSeconds, usePaged, useWrite } from '../ui.js'
-
-interface Game { game_id: string, name: string, approved: boolean, entries: number, players: number, rating_avg: number, rating_count: number, playtime_seconds: number, created_at: string }
+import type { GameWithFigures as Game } from '../../../src/routes/admin/records.js'
 
 /** Every game, with its figures; create one; approve or withdraw in one click. */
 export function GamesPage () {

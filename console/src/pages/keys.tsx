@@ -2,8 +2,7 @@ import { useState } from 'preact/hooks'
 import { api, gamePath, withQuery } from '../api.js'
 import { Confirm, Notice, Problem, TableBox, WriteButton, formatTime, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
-
-interface Key { api_key: string, revoked: boolean, created_at: string, rate_limit?: number }
+import type { Key } from '../../../src/routes/admin/records.js'
 
 /** The game's API keys: issue one (its secret shown once, with a copy button), revoke one. */
 export function KeysTab ({ game }: { game: GameWithStats }) {

@@ -2,8 +2,7 @@ import { useState } from 'preact/hooks'
 import { api, gamePath, withQuery } from '../api.js'
 import { Notice, Problem, TableBox, WriteButton, formatTime, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
-
-interface Held { held_id: string, player_name: string, score: number, meta: string | null, submitted_at: string, season_id: number, rule: string, status: string, decided_at: string | null, note: string | null }
+import type { HeldScore as Held } from '../../../src/routes/admin/records.js'
 
 const RULES: Record<string, string> = { review_above: 'above the review line', review_below: 'below the review line', review_factor: 'far beyond the best' }
 

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks'
 import { api, withQuery } from '../api.js'
 import { Confirm, Field, More, Notice, Problem, TableBox, WriteButton, formatTime, usePaged, useWrite } from '../ui.js'
+import type { User } from '../../../src/routes/admin/records.js'
 
-interface User { username: string, is_admin: boolean, hidden: boolean, created_at: string }
 type Erased = Record<string, number>
 
 /** The platform's users: create one, hide one on every board, make one an administrator, erase one. */

@@ -2,9 +2,7 @@ import { useState } from 'preact/hooks'
 import { api, gamePath, withQuery } from '../api.js'
 import { Confirm, Field, Notice, Problem, TableBox, WriteButton, formatTime, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
-
-interface Webhook { webhook_id: string, url: string, events: string[], description: string | null, created_at: string }
-interface Delivery { delivery_id: string, type: string, status: 'pending' | 'delivered' | 'dead', attempts: number, created_at: string, last_attempt_at: string | null, next_attempt_at: string | null, finished_at: string | null, last_status: number | null, last_error: string | null }
+import type { Delivery, Webhook } from '../../../src/routes/admin/records.js'
 
 const EVENTS = ['score.best', 'board.first', 'board.overtaken', 'score.held', 'score.approved', 'score.rejected', 'period.closed', 'season.closed', 'player.hidden', 'player.shown', 'rating.changed']
 

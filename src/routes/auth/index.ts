@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { fail, ok } from '../../errors.js'
 import { verifyPasswordBounded } from '../../store/passwords.js'
-import { param } from '../../rules/fields.js'
-import { requires } from '../requires.js'
+import { param, requireParams } from '../../rules/fields.js'
 import { routeSchemas } from '../schemas.js'
 
 /**
@@ -42,7 +41,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
     // any password is hashed (plugins/app/rate-limit.ts).
     config: { rateLimitPolicy: 'loginAddress', noStore: true },
     preValidation: [refuseCredentialsInUrl, fastify.readFields],
-    preHandler: [fastify.checkOrigin, requires('username', 'password'), fastify.limitRate],
+    preHandler: [fastify.checkOrigin, async (request) => { requireParams(request.fields, ['username', 'password']) }, fastify.limitRate],
     handler: async (request, reply) => {
       const user = await fastify.users.user(param(request.fields, 'username'))
       // The password is checked even for an unknown user, so both answers take as long.

@@ -3,18 +3,16 @@ import type { FastifyInstance, FastifySchema, RouteHandlerMethod } from 'fastify
 import { ApiError, ok } from '../../errors.js'
 import { optional, param, parseBoardChoice, parseLimit, parseMeta, parseNeighbours, parseOffset, parsePlayerName, parsePlayerNames, parseScore, type Params } from '../../rules/fields.js'
 import { API_KEY_ACTIONS, RANK_ACTIONS, actionConstraint, actionOf, explainRankMiss, type RankAction } from './action.js'
-import { requires } from '../requires.js'
 import { routeSchemas } from '../schemas.js'
 import { HELMET } from '../../../plugins/external/security-headers.js'
 import { keptPeriodsOf, type ChosenBoard } from '../../store/board-choice.js'
 import type { SubmitResult } from '../../store/board-format.js'
 import type { Limits } from '../../store/limits.js'
-import { checkKey, type ApiKeyAction } from '../../../plugins/app/api-key-auth.js'
+import { apiKeyHandler, sessionHandler, type Action, type KeyCaller, type SessionCaller } from '../public-action.js'
 import { clientAddress } from '../../../plugins/app/rate-limit.js'
 import { livePlaces, type LiveGuard } from '../../live/streams.js'
 import { boardFields, iso } from '../../store/board-fields.js'
-import { checkScoreRange } from '../../rules/games.js'
-import type { GameRecord, KeyRecord } from '../../rules/games.js'
+import { checkScoreRange, keyAcceptedFor, type GameRecord } from '../../rules/games.js'
 
 /** The body limit of players and players-self (64 KiB). */
 export const PLAYERS_BODY_LIMIT = 65_536
@@ -40,8 +38,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   // same-origin (their routes say `cors: false`). The preflight route of
   // @fastify/cors serves every action of the path, so an OPTIONS for any
   // other action is turned away first, as a route that is not there.
-  // Static options, worked out once by the plugin (a delegator's were worked
-  // out anew for every request: a tenth of a top list's CPU, bench/RESULTS.md).
+  // Static options, worked out once by the plugin, not per request (docs/decisions.md#62-hot-path-choices-measured).
   // strictPreflight off: an OPTIONS that is not a preflight gets the 204, not a text/plain 400.
   // This hook must be added before cors is registered, so it runs before cors's own.
   fastify.addHook('onRequest', (request, reply, done) => {
@@ -62,11 +59,6 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
 
   /** The board a request asks for, chosen where the action's fields are read (a bad one is counted against the rate limit like any bad field). */
   const boardOf = (fields: Params, game: GameRecord): ChosenBoard => leaderboard.choose(game, parseBoardChoice(fields))
-  // Other sites' pages read the API-key answers (CORS), so they may be loaded cross-origin.
-  const apiKeyOptions = { helmet: HELMET.crossOrigin, config: { rateLimitPolicy: 'apiKey' as const } }
-  // The session actions stay same-origin.
-  const sessionOptions = { config: { rateLimitPolicy: 'session' as const, ...sameOrigin } }
-  const sessionChecks = [fastify.requireSession, fastify.checkOrigin, fastify.limitRate]
   /**
    * A body that holds 100 names of 30 four-byte characters, form-encoded
    * (about 37 KB), whatever BODY_LIMIT says for the other actions.
@@ -79,80 +71,78 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     fastify.route({ method: typeof methods === 'string' ? methods : [...methods], url: '', constraints: { action }, schema, ...options, handler })
   }
 
-  /** An API-key action: the whole check order and its one script call (plugins/app/api-key-auth.ts). */
-  function apiKeyAction (action: RankAction, schema: FastifySchema, required: readonly string[], work: ApiKeyAction, { signed = false, ...options }: { signed?: boolean, bodyLimit?: number, sse?: 'manual' } = {}): void {
-    actionRoute(action, schema, { ...apiKeyOptions, ...options }, fastify.apiKeyHandler({ required, signed }, work))
+  /**
+   * An API-key action (the request path: ../public-action.ts). Other sites'
+   * pages read these answers (CORS), so they may be loaded cross-origin.
+   */
+  function apiKeyAction (name: RankAction, schema: FastifySchema, required: readonly string[], action: Action<KeyCaller>, { signed = false, ...options }: { signed?: boolean, bodyLimit?: number, sse?: 'manual' } = {}): void {
+    actionRoute(name, schema, { helmet: HELMET.crossOrigin, config: { rateLimitPolicy: 'apiKey' }, ...options }, apiKeyHandler(fastify, { required, signed, action }))
   }
 
-  /** A session action: the player is the logged-in user, of a playable game. */
-  function sessionAction (action: RankAction, schema: FastifySchema, required: readonly string[], handler: RouteHandlerMethod, options: { bodyLimit?: number } = {}): void {
-    actionRoute(action, schema, {
-      ...sessionOptions,
-      ...options,
-      preValidation: fastify.readFields,
-      preHandler: [...sessionChecks, requires('game_id', ...required), fastify.requireApprovedGame]
-    }, handler)
+  /** A session action: the player is the logged-in user, of a playable game. Same-origin only. */
+  function sessionAction (name: RankAction, schema: FastifySchema, required: readonly string[], action: Action<SessionCaller>, options: { bodyLimit?: number } = {}): void {
+    actionRoute(name, schema, { config: { rateLimitPolicy: 'session', ...sameOrigin }, ...options }, sessionHandler(fastify, { required, action }))
   }
 
-  apiKeyAction('submit', routeSchemas.submit, ['api_key', 'game_id', 'player_name', 'score', 'ts', 'sign'], (fields, game) => {
+  apiKeyAction('submit', routeSchemas.submit, ['api_key', 'game_id', 'player_name', 'score', 'ts', 'sign'], (fields, { game, limits }) => {
     const player = parsePlayerName(param(fields, 'player_name'))
     const score = parseScore(param(fields, 'score'))
     checkScoreRange(game, score)
     const meta = parseMeta(optional(fields, 'meta'))
     const signed = { ts: param(fields, 'ts'), sign: param(fields, 'sign') }
-    return async (limits) => {
+    return async () => {
       const result = await leaderboard.submit(game, player, score, meta, signed, limits)
       return ok({ score, improved: result.improved, best_score: result.bestScore, rank: result.rank, ...submitExtras(game, result) })
     }
   }, { signed: true })
 
-  apiKeyAction('top', routeSchemas.top, ['api_key', 'game_id'], (fields, game) => {
+  apiKeyAction('top', routeSchemas.top, ['api_key', 'game_id'], (fields, { game, limits }) => {
     const limit = parseLimit(optional(fields, 'limit'))
     const offset = parseOffset(optional(fields, 'offset'))
     const chosen = boardOf(fields, game)
-    return async (limits) => {
+    return async () => {
       const { total, items, board } = await leaderboard.top(game, chosen, offset, limit, limits)
       return ok({ game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) })
     }
   })
 
-  apiKeyAction('me', routeSchemas.me, ['api_key', 'game_id', 'player_name'], (fields, game) => {
+  apiKeyAction('me', routeSchemas.me, ['api_key', 'game_id', 'player_name'], (fields, { game, limits }) => {
     const player = parsePlayerName(param(fields, 'player_name'))
     const chosen = boardOf(fields, game)
-    return async (limits) => {
+    return async () => {
       const standing = await leaderboard.standing(game, chosen, player, limits)
       return ok({ player_name: player, best_score: standing.bestScore, rank: standing.rank, ...await boardFields(leaderboard, game, standing.board) })
     }
   })
 
   /** around and around-self: the player, then the request's board and sides. */
-  function aroundOf (fields: Params, game: GameRecord, player: string) {
+  function aroundOf (fields: Params, game: GameRecord, player: string, limits?: Limits) {
     const chosen = boardOf(fields, game)
     const before = parseNeighbours(fields, 'before')
     const after = parseNeighbours(fields, 'after')
-    return async (limits?: Limits) => {
+    return async () => {
       const { player: standing, total, items, board } = await leaderboard.around(game, chosen, player, before, after, limits)
       return ok({ game_id: game.game_id, total, player: standing, items, ...await boardFields(leaderboard, game, board) })
     }
   }
 
   /** players and players-self: the named players on the request's board. */
-  function playersOf (fields: Params, game: GameRecord, players: string[]) {
+  function playersOf (fields: Params, game: GameRecord, players: string[], limits?: Limits) {
     const chosen = boardOf(fields, game)
-    return async (limits?: Limits) => {
+    return async () => {
       const { total, items, board } = await leaderboard.players(game, chosen, players, limits)
       return ok({ game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) })
     }
   }
 
-  apiKeyAction('around', routeSchemas.around, ['api_key', 'game_id', 'player_name'], (fields, game) =>
-    aroundOf(fields, game, parsePlayerName(param(fields, 'player_name'))))
+  apiKeyAction('around', routeSchemas.around, ['api_key', 'game_id', 'player_name'], (fields, { game, limits }) =>
+    aroundOf(fields, game, parsePlayerName(param(fields, 'player_name')), limits))
 
-  apiKeyAction('players', routeSchemas.players, ['api_key', 'game_id', 'player_names'], (fields, game) =>
-    playersOf(fields, game, parsePlayerNames(param(fields, 'player_names'))), playersBodyLimit)
+  apiKeyAction('players', routeSchemas.players, ['api_key', 'game_id', 'player_names'], (fields, { game, limits }) =>
+    playersOf(fields, game, parsePlayerNames(param(fields, 'player_names')), limits), playersBodyLimit)
 
   // Game facts without a board script: the limits are counted on their own.
-  apiKeyAction('periods', routeSchemas.periods, ['api_key', 'game_id'], (_fields, game) => async (limits) => {
+  apiKeyAction('periods', routeSchemas.periods, ['api_key', 'game_id'], (_fields, { game, limits }) => async () => {
     await fastify.rateLimits.countAlone(limits)
     const at = now()
     const items = game.periods.flatMap(kind => keptPeriodsOf(game, kind, at).map((period, index) => ({
@@ -161,7 +151,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     return ok({ game_id: game.game_id, timezone: game.timezone, keep_periods: game.keep_periods, items })
   })
 
-  apiKeyAction('seasons', routeSchemas.seasons, ['api_key', 'game_id'], (_fields, game) => async (limits) => {
+  apiKeyAction('seasons', routeSchemas.seasons, ['api_key', 'game_id'], (_fields, { game, limits }) => async () => {
     await fastify.rateLimits.countAlone(limits)
     return ok({ game_id: game.game_id, ...await leaderboard.seasons(game.game_id) })
   })
@@ -173,7 +163,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     check: async () => {
       const { key, game } = await fastify.records.keyAndGame(apiKey, gameId)
       try {
-        checkKey(key, game)
+        keyAcceptedFor(key, game)
         return undefined
       } catch (error) {
         if (error instanceof ApiError) return error
@@ -184,12 +174,12 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
 
   // A live board: the top at once, then again whenever it changes (Server-Sent Events).
   // Opening counts once against the rate limits, in the first read.
-  apiKeyAction('live', routeSchemas.live, ['api_key', 'game_id'], (fields, game, reply) => {
+  apiKeyAction('live', routeSchemas.live, ['api_key', 'game_id'], (fields, { game, key, limits }, reply) => {
     const limit = parseLimit(optional(fields, 'limit'))
     const chosen = boardOf(fields, game)
-    const apiKey = (reply.request.apiKey as KeyRecord).api_key
+    const apiKey = key.api_key
     const { liveStreamsPerKey, liveStreamsPerAddress } = fastify.config
-    return async (limits) => {
+    return async () => {
       const { total, items, board } = await leaderboard.top(game, chosen, 0, limit, limits)
       // HEAD asks what a stream would be, without one.
       if (reply.request.method === 'HEAD') return ok({ game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) })
@@ -198,44 +188,45 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   }, { sse: 'manual' })
 
   // Session mode: the player is the logged-in user, on the same boards.
-  sessionAction('submit-self', routeSchemas.submitSelf, ['score'], async (request) => {
-    const game = request.game!
-    const score = parseScore(param(request.fields, 'score'))
+  sessionAction('submit-self', routeSchemas.submitSelf, ['score'], (fields, { game, user }) => {
+    const score = parseScore(param(fields, 'score'))
     checkScoreRange(game, score)
-    const meta = parseMeta(optional(request.fields, 'meta'))
-    const user = request.user!
-    const result = await leaderboard.submit(game, user.username, score, meta)
-    return ok({
-      score,
-      improved: result.improved,
-      best_score: result.bestScore,
-      rank: result.rank,
-      total_players: result.totalPlayers,
-      is_dev_record: game.developer === user.username,
-      is_admin_record: user.is_admin,
-      ...submitExtras(game, result)
-    })
+    const meta = parseMeta(optional(fields, 'meta'))
+    return async () => {
+      const result = await leaderboard.submit(game, user.username, score, meta)
+      return ok({
+        score,
+        improved: result.improved,
+        best_score: result.bestScore,
+        rank: result.rank,
+        total_players: result.totalPlayers,
+        is_dev_record: game.developer === user.username,
+        is_admin_record: user.is_admin,
+        ...submitExtras(game, result)
+      })
+    }
   })
 
-  sessionAction('me-self', routeSchemas.meSelf, [], async (request) => {
-    const user = request.user!
-    const game = request.game!
-    const standing = await leaderboard.standing(game, boardOf(request.fields, game), user.username)
-    return ok({
-      player_name: user.username,
-      best_score: standing.bestScore,
-      rank: standing.rank,
-      total_players: standing.totalPlayers,
-      is_dev_record: game.developer === user.username,
-      is_admin_record: user.is_admin,
-      ...await boardFields(leaderboard, game, standing.board)
-    })
+  sessionAction('me-self', routeSchemas.meSelf, [], (fields, { game, user }) => {
+    const chosen = boardOf(fields, game)
+    return async () => {
+      const standing = await leaderboard.standing(game, chosen, user.username)
+      return ok({
+        player_name: user.username,
+        best_score: standing.bestScore,
+        rank: standing.rank,
+        total_players: standing.totalPlayers,
+        is_dev_record: game.developer === user.username,
+        is_admin_record: user.is_admin,
+        ...await boardFields(leaderboard, game, standing.board)
+      })
+    }
   })
 
-  sessionAction('around-self', routeSchemas.aroundSelf, [], async (request) => await aroundOf(request.fields, request.game!, request.user!.username)())
+  sessionAction('around-self', routeSchemas.aroundSelf, [], (fields, { game, user }) => aroundOf(fields, game, user.username))
 
-  sessionAction('players-self', routeSchemas.playersSelf, [], async (request) => {
-    const friends = parsePlayerNames(optional(request.fields, 'player_names'))
-    return await playersOf(request.fields, request.game!, [...new Set([request.user!.username, ...friends])])()
+  sessionAction('players-self', routeSchemas.playersSelf, [], (fields, { game, user }) => {
+    const friends = parsePlayerNames(optional(fields, 'player_names'))
+    return playersOf(fields, game, [...new Set([user.username, ...friends])])
   }, playersBodyLimit)
 }

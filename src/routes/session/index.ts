@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { fail, ok } from '../../errors.js'
-import { param, parseSeconds, parseStars, requireParams } from '../../rules/fields.js'
-import { requires } from '../requires.js'
+import { param, parseSeconds, parseStars } from '../../rules/fields.js'
+import { sessionHandler } from '../public-action.js'
 import { routeSchemas } from '../schemas.js'
 
 /** `_method=DELETE` in a POST form is a DELETE (docs/interface.md#ratings). */
@@ -13,27 +13,25 @@ function isDelete (request: FastifyRequest): boolean {
   return true
 }
 
-/** Ratings and play time: session mode, on existing approved games. */
+/** Ratings and play time: session mode, on existing approved games (the request path: ../public-action.ts). */
 export default async function sessionRoutes (fastify: FastifyInstance): Promise<void> {
   const config = { rateLimitPolicy: 'session' as const }
-  const sessionChecks = [fastify.requireSession, fastify.checkOrigin, fastify.limitRate]
 
   // game_id comes from the query for every method; a game_id form field is accepted when the query has none.
   const rate = {
     url: '/api/rate',
     config,
-    preValidation: fastify.readFields,
-    preHandler: [...sessionChecks, requires('game_id')],
-    handler: async (request: FastifyRequest) => {
-      const remove = isDelete(request)
-      if (request.method === 'POST' && !remove) requireParams(request.fields, ['stars'])
-      await fastify.requireApprovedGame(request)
-      const gameId = request.game!.game_id
-      const username = request.user!.username
-      if (request.method === 'GET') return ok(await fastify.ratings.read(gameId, username))
-      if (remove) return ok(await fastify.ratings.unrate(gameId, username))
-      return ok(await fastify.ratings.rate(gameId, username, parseStars(param(request.fields, 'stars'))))
-    }
+    handler: sessionHandler(fastify, {
+      // A new rating needs its stars, checked before the game; a bad _method before that.
+      required: (request) => request.method === 'POST' && !isDelete(request) ? ['stars'] : [],
+      action: (fields, { game, user }, reply) => {
+        const { method } = reply.request
+        if (method === 'GET') return async () => ok(await fastify.ratings.read(game.game_id, user.username))
+        if (isDelete(reply.request)) return async () => ok(await fastify.ratings.unrate(game.game_id, user.username))
+        const stars = parseStars(param(fields, 'stars'))
+        return async () => ok(await fastify.ratings.rate(game.game_id, user.username, stars))
+      }
+    })
   }
   // Two registrations only because a GET route may not declare a body schema.
   fastify.route({ ...rate, method: 'GET', schema: routeSchemas.rateRead })
@@ -44,11 +42,12 @@ export default async function sessionRoutes (fastify: FastifyInstance): Promise<
     url: '/api/playtime',
     schema: routeSchemas.playtime,
     config,
-    preValidation: fastify.readFields,
-    preHandler: [...sessionChecks, requires('game_id', 'seconds'), fastify.requireApprovedGame],
-    handler: async (request) => {
-      const seconds = parseSeconds(param(request.fields, 'seconds'))
-      return ok(await fastify.playtime.report(request.game!.game_id, request.user!.username, seconds))
-    }
+    handler: sessionHandler(fastify, {
+      required: ['seconds'],
+      action: (fields, { game, user }) => {
+        const seconds = parseSeconds(param(fields, 'seconds'))
+        return async () => ok(await fastify.playtime.report(game.game_id, user.username, seconds))
+      }
+    })
   })
 }

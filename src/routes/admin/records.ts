@@ -1,0 +1,165 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { BoardFields, Nullable, PERIOD } from '../schemas.js'
+
+/*
+ * The records the operator API answers with, as TypeBox schemas (for the
+ * OpenAPI document and the answers' serialization) and, under the same
+ * names, their TypeScript types: the console imports those, so a record is
+ * written once.
+ */
+
+export const GameSchema = Type.Object({
+  game_id: Type.String(),
+  name: Type.String(),
+  developer: Nullable(Type.String()),
+  approved: Type.Boolean(),
+  created_at: Type.String({ format: 'date-time' }),
+  max_entries: Type.Integer({ description: 'most players the board keeps; a new player past it is quota_exceeded' }),
+  max_meta_bytes: Type.Integer({ description: 'most bytes of meta kept over all entries' }),
+  order: Type.Union([Type.Literal('desc'), Type.Literal('asc')], { description: 'desc: higher is better; asc: lower is better' }),
+  periods: Type.Array(PERIOD, { description: 'the calendar boards kept beside the all-time one' }),
+  timezone: Type.String({ description: 'the IANA zone whose midnights start the periods' }),
+  keep_periods: Type.Integer({ description: 'past periods of each kind kept readable' }),
+  season: Type.Integer({ minimum: 1, description: "the all-time board's current season" }),
+  season_started_at: Type.String({ format: 'date-time' }),
+  score_min: Nullable(Type.Integer({ description: 'lower scores are score_out_of_range; null: no bound' })),
+  score_max: Nullable(Type.Integer({ description: 'higher scores are score_out_of_range; null: no bound' })),
+  review_above: Nullable(Type.Integer({ description: 'a score above this is held for review' })),
+  review_below: Nullable(Type.Integer({ description: 'a score below this is held for review' })),
+  review_factor: Nullable(Type.Number({ description: "a score better than this many times the player's previous best, or the first place, is held for review" })),
+  notify_top: Type.Integer({ description: 'how deep into the board board.overtaken events reach' })
+})
+export type Game = Static<typeof GameSchema>
+
+export const KeyRateLimitSchema = Type.Optional(Type.Integer({ minimum: 1, description: 'requests per window from one address with this key; absent: the global RATE_LIMIT_MAX' }))
+
+export const KeySchema = Type.Object({ api_key: Type.String(), game_id: Type.String(), revoked: Type.Boolean(), created_at: Type.String({ format: 'date-time' }), rate_limit: KeyRateLimitSchema })
+export type Key = Static<typeof KeySchema>
+
+export const UserSchema = Type.Object({ username: Type.String(), is_admin: Type.Boolean(), hidden: Type.Boolean(), created_at: Type.String({ format: 'date-time' }) })
+export type User = Static<typeof UserSchema>
+
+export const EntrySchema = Type.Object({
+  player_name: Type.String(),
+  best_score: Type.Integer(),
+  created_at: Type.String({ format: 'date-time' }),
+  meta: Nullable(Type.String()),
+  hidden: Type.Boolean(),
+  rank: Nullable(Type.Integer()),
+  season_id: Type.Integer({ minimum: 1, description: 'the season the entry is in: the current one, or the newest closed one that holds it' })
+})
+export type Entry = Static<typeof EntrySchema>
+
+export const HeldScoreSchema = Type.Object({
+  held_id: Type.String({ description: 'the held score, in this game' }),
+  player_name: Type.String(),
+  score: Type.Integer(),
+  meta: Nullable(Type.String()),
+  submitted_at: Type.String({ format: 'date-time', description: 'approved, the score takes this time on the boards (ties go to whoever was first)' }),
+  season_id: Type.Integer({ minimum: 1, description: 'the season it was submitted in, where it lands when approved' }),
+  rule: Type.Union([Type.Literal('review_above'), Type.Literal('review_below'), Type.Literal('review_factor')], { description: 'the review rule that held it' }),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('superseded')], { description: 'superseded: a better score of the player was held instead' }),
+  decided_at: Nullable(Type.String({ format: 'date-time' })),
+  note: Nullable(Type.String({ description: "the operator's note on the decision" }))
+})
+export type HeldScore = Static<typeof HeldScoreSchema>
+
+export const WebhookSchema = Type.Object({
+  webhook_id: Type.String(),
+  url: Type.String(),
+  events: Type.Array(Type.String(), { description: 'the event types delivered; ["*"] for every one' }),
+  description: Nullable(Type.String()),
+  created_at: Type.String({ format: 'date-time' })
+})
+export type Webhook = Static<typeof WebhookSchema>
+
+export const GameEventSchema = Type.Object({
+  event_id: Type.String({ description: 'the outbox entry: its first part is when it happened (ms)' }),
+  type: Type.String(),
+  timestamp: Type.String({ format: 'date-time' }),
+  data: Type.Object({ game_id: Type.String() }, { additionalProperties: true, description: 'what happened: see docs/interface.md#events' })
+})
+export type GameEvent = Static<typeof GameEventSchema>
+
+export const DeliverySchema = Type.Object({
+  delivery_id: Type.String(),
+  webhook_id: Type.String(),
+  message_id: Type.String({ description: 'the webhook-id header, the same on every attempt' }),
+  type: Type.String(),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('dead')]),
+  attempts: Type.Integer(),
+  created_at: Type.String({ format: 'date-time' }),
+  last_attempt_at: Nullable(Type.String({ format: 'date-time' })),
+  next_attempt_at: Nullable(Type.String({ format: 'date-time', description: 'pending deliveries only' })),
+  finished_at: Nullable(Type.String({ format: 'date-time' })),
+  last_status: Nullable(Type.Integer({ description: "the receiver's HTTP status at the last attempt" })),
+  last_error: Nullable(Type.String()),
+  last_duration_ms: Nullable(Type.Integer()),
+  payload: Type.Object({ type: Type.String(), timestamp: Type.String(), data: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: true, description: 'the body sent' })
+})
+export type Delivery = Static<typeof DeliverySchema>
+
+export const ListedEntrySchema = Type.Object({
+  rank: Nullable(Type.Integer({ minimum: 1, description: 'null while hidden' })),
+  player_name: Type.String(),
+  best_score: Type.Integer(),
+  created_at: Type.String({ format: 'date-time', description: 'when the best was reached' }),
+  meta: Nullable(Type.String({ description: 'the meta sent with the best (seasons only)' })),
+  hidden: Type.Boolean({ description: "hidden on this game's boards" }),
+  hidden_user: Type.Boolean({ description: "hidden as a user, on every game's boards" })
+})
+export type ListedEntry = Static<typeof ListedEntrySchema>
+
+export const AuditEntrySchema = Type.Object({
+  audit_id: Type.String({ description: 'its place in the log read (a Stream id: ms-seq)' }),
+  at: Type.String({ format: 'date-time' }),
+  actor: Type.String({ description: "the operator token's name, cli:<OS user>, or demo" }),
+  via: Type.Union([Type.Literal('http'), Type.Literal('cli'), Type.Literal('service')]),
+  request_id: Nullable(Type.String({ description: 'over HTTP: the request id of the access log' })),
+  action: Type.String({ description: 'what was done: game.create, key.revoke, user.erase…' }),
+  game_id: Nullable(Type.String()),
+  target: Nullable(Type.String({ description: 'the record changed; null when it is not kept (an erasure)' })),
+  changed: Type.Array(Type.String(), { description: 'the fields whose values changed' }),
+  before: Type.Unknown({ description: 'the record before (null: none), secrets masked' }),
+  after: Type.Unknown({ description: 'the record after (null: none), secrets masked' })
+})
+export type AuditEntry = Static<typeof AuditEntrySchema>
+
+const GameFiguresSchema = {
+  entries: Type.Integer({ description: 'entries stored in the current season, hidden ones included' }),
+  players: Type.Integer({ description: "visible players on the current season's board" }),
+  rating_avg: Type.Number({ description: 'average stars (1..10), 2 decimals; 0 when nobody rated' }),
+  rating_count: Type.Integer(),
+  playtime_seconds: Type.Integer({ description: 'play time reported for the game' })
+}
+export const GameWithFiguresSchema = Type.Object({ ...GameSchema.properties, ...GameFiguresSchema })
+export type GameWithFigures = Static<typeof GameWithFiguresSchema>
+
+/** What GET /admin/games/:game_id/stats answers: the console's charts. */
+export const GameActivitySchema = Type.Object({
+  game_id: Type.String(),
+  minutes: Type.Array(Type.Object({ at: Type.String({ format: 'date-time', description: 'the minute (UTC)' }), submissions: Type.Integer() }), { description: 'submissions per minute, the current minute last' }),
+  days: Type.Array(Type.Object({
+    day: Type.String({ description: 'a UTC day, YYYY-MM-DD' }),
+    submissions: Type.Integer(),
+    active_players: Type.Integer({ description: 'players who submitted or were credited play time (a HyperLogLog estimate: ±1%)' }),
+    playtime_seconds: Type.Integer()
+  }), { description: 'per UTC day, today last' }),
+  ratings: Type.Object({ count: Type.Integer(), items: Type.Array(Type.Object({ stars: Type.Integer({ description: '1..10, half-star units' }), count: Type.Integer() })) })
+})
+export type GameActivity = Static<typeof GameActivitySchema>
+
+/** How the scores of a board spread (GET /admin/games/:game_id/score-stats). */
+export const ScoreSpreadSchema = Type.Object({
+  game_id: Type.String(),
+  total: Type.Integer({ description: 'visible entries counted' }),
+  min: Nullable(Type.Number()),
+  max: Nullable(Type.Number()),
+  items: Type.Array(Type.Object({ from: Type.Number(), to: Type.Number(), count: Type.Integer() }), { description: 'equal ranges, lowest first; each holds its lower bound, the last its upper bound too' }),
+  ...BoardFields
+})
+export type ScoreSpread = Static<typeof ScoreSpreadSchema>
+
+/** The operator token a request carries. */
+export const OperatorSchema = Type.Object({ name: Type.String({ description: "the token's name (ADMIN_TOKENS; admin for ADMIN_TOKEN)" }), role: Type.Union([Type.Literal('admin'), Type.Literal('viewer')]) })
+export type Operator = Static<typeof OperatorSchema>

@@ -1,0 +1,106 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify'
+import { ApiError, fail } from '../errors.js'
+import { checkTimestamp, collectParams, param, requireParams, type Params } from '../rules/fields.js'
+import { keyAcceptedFor, playableGame, type GameRecord, type KeyRecord } from '../rules/games.js'
+import { signatureMatches } from '../rules/signature.js'
+import type { Limits } from '../store/limits.js'
+import type { StoredUser } from '../store/users.js'
+
+/*
+ * The one request path of the public actions (/api/rank, /api/rate,
+ * /api/playtime), in the check order of docs/interface.md#check-order:
+ *
+ *   1. who asks, and the limit: an API key and its game, or a session's user
+ *      and the game named by game_id (each mode's own order, below);
+ *   2. the action reads its own fields (a bad one fails here) and returns
+ *      its work: one call to the store;
+ *   3. the work.
+ *
+ * An API-key request's limits are counted inside the action's own script call
+ * (store/limits.ts), so an accepted request costs Redis one call; a request
+ * refused before its work is counted in a call of its own, and answered
+ * rate_limited instead when that puts it over. A session request's limit is
+ * counted at step 1, before its fields are checked.
+ */
+
+/** Who sent an API-key request: the key, the playable game it belongs to, and the limits its work counts. */
+export interface KeyCaller { game: GameRecord, key: KeyRecord, limits: Limits }
+
+/** Who sent a session request: the logged-in user, and the playable game it names. */
+export interface SessionCaller { game: GameRecord, user: StoredUser }
+
+/** The one call to the store an action makes once its fields hold (an API-key action counts the caller's limits in it). */
+export type Work = () => Promise<unknown>
+
+/**
+ * An action: reads its fields (throwing the field's error) and returns its work.
+ * `reply` is for the one action that answers a stream (live).
+ */
+export type Action<Caller> = (fields: Params, caller: Caller, reply: FastifyReply) => Work
+
+export interface ApiKeyActionSpec {
+  /** Checked first of all: missing_param for the first absent or empty one. */
+  required: readonly string[]
+  /** `submit`: the timestamp and the signature, after the key and the game. */
+  signed?: boolean
+  action: Action<KeyCaller>
+}
+
+export interface SessionActionSpec {
+  /** Besides game_id, checked after the session, the Origin and the limit, before the game. */
+  required: readonly string[] | ((request: FastifyRequest) => readonly string[])
+  action: Action<SessionCaller>
+}
+
+/** The handler of an API-key action: missing_param; the key; the game; the signature; the fields; the work. */
+export function apiKeyHandler (fastify: FastifyInstance, { required, signed = false, action }: ApiKeyActionSpec): RouteHandlerMethod {
+  return async function (request: FastifyRequest, reply: FastifyReply) {
+    const fields = request.fields = collectParams(request.query, request.body)
+    requireParams(fields, required)
+    const { key, game } = await fastify.records.keyAndGame(param(fields, 'api_key'), param(fields, 'game_id'))
+    const limits = fastify.rateLimits.apiKey(request, reply, key)
+    let work: Work
+    try {
+      const playable = keyAcceptedFor(key, game)
+      if (signed) {
+        checkSignature(key as KeyRecord, playable, fields)
+        // Counted only once the signature holds: the api_key is public (top and
+        // me are called from browsers), and knowing it must not be enough to use
+        // up the key's share and lock its game server out.
+        limits.countKeyTotal()
+      }
+      work = action(fields, { game: playable, key: key as KeyRecord, limits }, reply)
+    } catch (error) {
+      if (error instanceof ApiError) await fastify.rateLimits.countAlone(limits)
+      throw error
+    }
+    return await work()
+  }
+}
+
+/** The handler of a session action: not_logged_in; forbidden_origin; the limit; missing_param; the game; the fields; the work. */
+export function sessionHandler (fastify: FastifyInstance, { required, action }: SessionActionSpec): RouteHandlerMethod {
+  const requiredOf = typeof required === 'function' ? required : () => required
+  return async function (request: FastifyRequest, reply: FastifyReply) {
+    const fields = request.fields = collectParams(request.query, request.body)
+    const user = await fastify.requireSession(request)
+    await fastify.checkOrigin(request)
+    await fastify.limitRate(request, reply)
+    requireParams(fields, ['game_id', ...requiredOf(request)])
+    const game = playableGame(await fastify.records.game(param(fields, 'game_id')))
+    return await action(fields, { game, user }, reply)()
+  }
+}
+
+/** `submit`: the timestamp is fresh and the signature is the key's (src/rules/signature.ts). */
+function checkSignature (key: KeyRecord, game: GameRecord, fields: Params): void {
+  checkTimestamp(param(fields, 'ts'))
+  const signed = {
+    api_key: key.api_key,
+    game_id: game.game_id,
+    player_name: param(fields, 'player_name'),
+    score: param(fields, 'score'),
+    ts: param(fields, 'ts')
+  }
+  if (!signatureMatches(key.secret, signed, param(fields, 'sign'))) fail('invalid_signature')
+}
