@@ -133,7 +133,7 @@ t.test('the tarball holds the built module, its types, package.json and README o
   const paths = entries.map(entry => entry.path).sort()
   t.ok(paths.every(path => path.startsWith('package/')), 'everything under package/')
   const files = paths.map(path => path.slice('package/'.length))
-  for (const needed of ['dist/index.js', 'dist/index.d.ts', 'package.json', 'README.md']) t.ok(files.includes(needed), `has ${needed}`)
+  for (const needed of ['dist/index.js', 'dist/index.d.ts', 'dist/answers.d.ts', 'package.json', 'README.md']) t.ok(files.includes(needed), `has ${needed}`)
   t.same(files.filter(file => /\.[cm]?tsx?$/.test(file) && !file.endsWith('.d.ts')), [], 'no TypeScript sources')
   t.same(files.filter(file => /(^|\/)(tests?|__tests__)\/|\.test\.|\.spec\./.test(file)), [], 'no tests')
   t.same(files.filter(file => !/^(dist\/[^/]+\.(js|d\.ts)|package\.json|README\.md|LICENSE(\.\w+)?)$/.test(file)), [], 'nothing else (no maps, no config, no node_modules)')
@@ -203,7 +203,7 @@ t.test('the published types work for a TypeScript user, and ErrorCode matches th
 
   // The SDK writes the service's error codes out (the package stands alone);
   // they must stay the ones the service documents in its OpenAPI document.
-  const types = readFileSync(join(installedDir, 'dist', 'index.d.ts'), 'utf8')
+  const types = readFileSync(join(installedDir, 'dist', 'answers.d.ts'), 'utf8')
   const union = /export type ErrorCode =([^;]*);/.exec(types)?.[1] ?? ''
   const sdkCodes = [...union.matchAll(/'([a-z_]+)'/g)].map(match => match[1]).sort()
   const { baseUrl } = await listeningApp(t)
