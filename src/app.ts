@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import type { Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
+import { prettyFactory } from 'pino-pretty'
 import Fastify, { LogController, type FastifyHttpOptions, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from './config.js'
 import { parseQuery } from './rules/fields.js'
+import { logOutput } from './lib/log-output.js'
 import configPlugin from '../plugins/app/config.js'
 import envelopePlugin, { frameworkErrors } from '../plugins/app/envelope.js'
 import securityHeadersPlugin, { defaultSecurityHeaders, noStore } from '../plugins/external/security-headers.js'
@@ -198,8 +200,7 @@ export function serverOptions (config: Config, extras: ServerExtras = {}): Fasti
         req: (request) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }),
         err: serializeError
       },
-      ...(extras.logStream === undefined ? {} : { stream: extras.logStream }),
-      ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } } : {})
+      stream: extras.logStream ?? logOutput(pretty ? prettyFactory({ colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' }) : undefined)
     },
     ...(pretty ? { logController: new QuietRequestLogs() } : {}),
     genReqId: () => randomUUID(),

@@ -8,6 +8,7 @@ import { drainOnClose } from './lib/drain.js'
 import { DEMO_LOGIN, curlExample, seedDemo, type DemoCredentials } from './operations/demo.js'
 import { startManagedRedis, type ManagedRedis } from './lib/managed-redis.js'
 import { isEntryPoint } from './lib/paths.js'
+import { unlessReaderGone } from './lib/log-output.js'
 import { answerWorkersForMetrics, serveMetrics } from './lib/metrics.js'
 
 export interface Service {
@@ -127,7 +128,19 @@ const START_FAILURES_ALLOWED = 3
  * (a worker's own close-with-grace does that), then stops Redis.
  */
 async function runPrimary (config: Config): Promise<void> {
-  const managedRedis = config.redisUrl === undefined ? await startManagedRedis(config.dataDir) : undefined
+  // Signals are handled from the first moment, as in a single process (main).
+  const redisStarting = config.redisUrl === undefined ? startManagedRedis(config.dataDir) : Promise.resolve(undefined)
+  let stopping = false
+  const started: { metricsServer?: { close: () => Promise<void> } } = {}
+  closeWithGrace({ delay: shutdownGraceMs(config) }, async ({ signal }) => {
+    stopping = true
+    // A start-up that failed has stopped what it started (main says so and exits).
+    if (!await redisStarting.then(() => true, () => false)) return
+    await started.metricsServer?.close()
+    await stopAll()
+    endBySignal(signal)
+  })
+  const managedRedis = await redisStarting
   const generatedToken = generatesAdminToken(config)
   const env = {
     REDIS_URL: managedRedis?.url ?? config.redisUrl ?? '',
@@ -136,7 +149,6 @@ async function runPrimary (config: Config): Promise<void> {
     // Decided here, where the managed Redis is known: workers see REDIS_URL set.
     DEMO: config.demo ? 'true' : 'false'
   }
-  let stopping = false
   let startFailures = 0
   async function stopAll (): Promise<void> {
     stopping = true
@@ -175,21 +187,33 @@ async function runPrimary (config: Config): Promise<void> {
     return worker
   }
   // The workers' metrics, added up: on METRICS_PORT, and for a worker asked on the service's port.
-  const metricsServer = config.metricsPort === undefined
+  started.metricsServer = config.metricsPort === undefined
     ? undefined
     : await serveMetrics(config.host, config.metricsPort).catch(async (error: unknown) => {
       await managedRedis?.stop()
       throw error
     })
   if (config.metricsToken !== undefined) answerWorkersForMetrics()
+  if (stopping) return
   for (let index = 1; index <= config.workers; index++) fork(index)
-  closeWithGrace({ delay: shutdownGraceMs(config) }, async () => {
-    await metricsServer?.close()
-    await stopAll()
-  })
+}
+
+/**
+ * After a clean shutdown on SIGHUP (the terminal was closed), the process
+ * ends by the signal itself, as a Unix process does, instead of exiting:
+ * Node's exit restores the terminal's settings, which fails on a terminal
+ * that is gone (node 20 then loops on SIGSEGV at full CPU), and pino's last
+ * flush retries its write for ever. A signal's death runs neither.
+ */
+function endBySignal (signal: string | undefined): void {
+  if (signal !== 'SIGHUP') return
+  process.removeAllListeners('SIGHUP')
+  process.kill(process.pid, 'SIGHUP')
 }
 
 export async function main (): Promise<void> {
+  // A terminal that has gone (closed: SIGHUP) fails every write: what is printed then goes nowhere.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', unlessReaderGone)
   let config: Config
   try {
     config = loadConfig()
@@ -207,19 +231,25 @@ export async function main (): Promise<void> {
     }
     return
   }
-  let service: Service
+  // Signals are handled from the first moment: one that comes while the
+  // service starts waits for the start to end, then stops what it started
+  // (a managed redis-server included), as it would later.
+  // In a cluster only the first worker prints the development welcome.
+  const starting = startService(config, { welcome: cluster.isPrimary || process.env.RANKING_WORKER_INDEX === '1' })
+  closeWithGrace({ delay: shutdownGraceMs(config) }, async ({ signal, err }) => {
+    const service = await starting.catch(() => undefined)
+    if (service === undefined) return // start-up failed: it stopped what it had started, and says so below
+    if (err !== undefined) service.app.log.error({ err }, 'shutting down after an error')
+    else service.app.log.info({ signal }, 'shutting down')
+    await service.close()
+    endBySignal(signal)
+  })
   try {
-    // In a cluster only the first worker prints the development welcome.
-    service = await startService(config, { welcome: cluster.isPrimary || process.env.RANKING_WORKER_INDEX === '1' })
+    await starting
   } catch (error) {
     console.error(`Start-up failed: ${(error as Error).message}`)
     process.exit(1)
   }
-  closeWithGrace({ delay: shutdownGraceMs(config) }, async ({ signal, err }) => {
-    if (err !== undefined) service.app.log.error({ err }, 'shutting down after an error')
-    else service.app.log.info({ signal }, 'shutting down')
-    await service.close()
-  })
 }
 
 if (isEntryPoint(import.meta.url)) await main()

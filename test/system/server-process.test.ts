@@ -94,3 +94,34 @@ t.test('on a developer\'s terminal, requests that went well are logged only at L
   const chatty = await terminalAfterRequests('debug', /request completed/, async () => {})
   t.match(chatty, /incoming request/, 'at debug: a line per request')
 })
+
+t.test('closing the terminal (SIGHUP) stops the service: a clean shutdown, its managed redis-server stopped, and the process gone', { timeout: 180_000 }, async t => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ranking-server-test-'))
+  t.teardown(() => { rmSync(dataDir, { recursive: true, force: true }) })
+  for (const nodeEnv of ['development', 'production']) {
+    const port = await freePort()
+    // Without tap's process-info hook: its signal-exit kills the process on SIGHUP when no other listener is
+    // left, which close-with-grace's once-listener no longer is while the shutdown runs (production has no such hook).
+    const loaders = process.execArgv.filter(arg => !arg.includes('@tapjs/processinfo'))
+    // `exec`: the shell that script starts becomes the service (as in the test above).
+    const command = 'exec ' + [process.execPath, ...loaders, 'src/server.ts'].map(part => `'${part}'`).join(' ')
+    const terminal = spawn('script', ['-qfec', command, '/dev/null'], {
+      env: { ...process.env, SHELL: '/bin/sh', NODE_ENV: nodeEnv, PORT: String(port), REDIS_URL: '', DATA_DIR: dataDir, ADMIN_TOKEN: 'a-terminal-test-token-0123456789abcdef' },
+      stdio: ['pipe', 'pipe', 'pipe']
+    })
+    let output = ''
+    terminal.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
+    await waitFor(() => output.includes('Server listening'), { what: () => `the ${nodeEnv} service to listen (so far: ${output.slice(-300)})`, timeoutMs: 90_000 })
+    const service = Number(readFileSync(`/proc/${terminal.pid as number}/task/${terminal.pid as number}/children`, 'utf8').trim().split(' ')[0])
+    t.teardown(() => { try { process.kill(service, 'SIGKILL') } catch {} })
+    // Listening, the service may still be starting (seeding, greeting): a signal then waits for the start to end.
+    const socket = join(dataDir, 'redis.sock')
+    t.ok(await answers(socket), `${nodeEnv}: its managed redis-server runs`)
+    terminal.kill('SIGKILL') // the terminal goes: the service gets SIGHUP, and its output fails from now on (EIO)
+    const gone = (): boolean => { try { return readFileSync(`/proc/${service}/stat`, 'utf8').split(' ')[2] === 'Z' } catch { return true } }
+    // Before, it stayed for ever: pino retried its failed write, and Node's exit failed to reset the gone terminal.
+    await waitFor(gone, { what: `the ${nodeEnv} service to end after SIGHUP`, timeoutMs: 60_000 })
+    t.pass(`${nodeEnv}: the service ended`)
+    t.notOk(await answers(socket), `${nodeEnv}: and stopped its managed redis-server`)
+  }
+})
