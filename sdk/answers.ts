@@ -39,6 +39,8 @@ export type ErrorCode =
   | 'invalid_credentials'
   | 'quota_exceeded'
   | 'score_out_of_range'
+  | 'weak_password'
+  | 'invalid_challenge'
   | 'unavailable'
   | 'internal_error'
   | 'network_error'

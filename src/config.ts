@@ -37,6 +37,14 @@ export interface Config {
   loginRateLimitMax: number
   /** Login attempts per client address per minute. */
   loginAddressRateLimitMax: number
+  /** SIGNUP: whether anyone may create an account (POST /auth/signup). */
+  signup: 'open' | 'closed'
+  /** Sign-up attempts per client address (IPv4, or IPv6 /64) per hour. */
+  signupAddressRateLimitMax: number
+  /** Sign-up attempts from everywhere together per minute. */
+  signupRateLimitMax: number
+  /** SIGNUP_WORK: zero hex digits the sign-up proof of work must find, each 16 times the work. */
+  signupWork: number
   sessionRateLimitMax: number
   bodyLimit: number
   /** How long a client may take to send a whole request. */
@@ -273,6 +281,11 @@ export function loadConfig (env: Env = process.env): Config {
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60000, 1000, 86_400_000),
     loginRateLimitMax: integer(env, 'LOGIN_RATE_LIMIT_MAX', 10, 1, 1_000_000),
     loginAddressRateLimitMax: integer(env, 'LOGIN_ADDRESS_RATE_LIMIT_MAX', 30, 1, 1_000_000),
+    // Open where a newcomer tries the service, closed unless the operator opens it anywhere else.
+    signup: oneOf(env, 'SIGNUP', nodeEnv === 'development' ? 'open' : 'closed', ['open', 'closed'] as const),
+    signupAddressRateLimitMax: integer(env, 'SIGNUP_ADDRESS_RATE_LIMIT_MAX', 20, 1, 1_000_000),
+    signupRateLimitMax: integer(env, 'SIGNUP_RATE_LIMIT_MAX', 60, 1, 1_000_000),
+    signupWork: integer(env, 'SIGNUP_WORK', 3, 1, 5),
     sessionRateLimitMax: integer(env, 'SESSION_RATE_LIMIT_MAX', 120, 1, 1_000_000_000),
     bodyLimit: integer(env, 'BODY_LIMIT', 16384, 1024, 1_048_576),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),

@@ -31,6 +31,8 @@ export const ERROR_MESSAGES = {
   invalid_credentials: 'Unknown username or wrong password.',
   quota_exceeded: "The game's storage cap would be passed; nothing was stored.",
   score_out_of_range: "The score is outside the game's score_min to score_max; nothing was stored.",
+  weak_password: 'The password is too easy to guess.',
+  invalid_challenge: 'The proof of work is missing, wrong, expired or already used; solve a new challenge.',
   unavailable: 'The service is temporarily unavailable; retry shortly.',
   internal_error: 'An unexpected error occurred.'
 } as const

@@ -27,14 +27,16 @@ type StoreCallback = (error: Error | null, result: { current: number, ttl: numbe
  * | loginAddress  | address                         | LOGIN_ADDRESS_RATE_LIMIT_MAX              |
  * | loginUsername | username, across addresses      | LOGIN_RATE_LIMIT_MAX                      |
  * | adminFailures | address; only wrong admin tokens| ADMIN_FAILURE_LIMIT                       |
+ * | signupAddress | address, per hour               | SIGNUP_ADDRESS_RATE_LIMIT_MAX             |
+ * | signupAll     | every sign-up attempt together  | SIGNUP_RATE_LIMIT_MAX                     |
  *
  * An address is the client's IPv4 address, or its IPv6 /64 (one customer's
  * network gets one /64, so counting single IPv6 addresses counts nothing).
  */
-export type LimitName = 'apiKey' | 'apiKeyTotal' | 'session' | 'page' | 'loginAddress' | 'loginUsername' | 'adminFailures'
+export type LimitName = 'apiKey' | 'apiKeyTotal' | 'session' | 'page' | 'loginAddress' | 'loginUsername' | 'adminFailures' | 'signupAddress' | 'signupAll'
 
 /** The limit whose counter a route's early failures report in their headers. */
-export type RateLimitPolicy = 'apiKey' | 'session' | 'page' | 'loginAddress'
+export type RateLimitPolicy = 'apiKey' | 'session' | 'page' | 'loginAddress' | 'signupAddress'
 
 export interface Limit { max: number, windowMs: number }
 
@@ -102,7 +104,9 @@ export default fp(async (fastify) => {
     page: { max: config.sessionRateLimitMax, windowMs: window },
     loginAddress: { max: config.loginAddressRateLimitMax, windowMs: 60_000 },
     loginUsername: { max: config.loginRateLimitMax, windowMs: 60_000 },
-    adminFailures: ADMIN_FAILURE_LIMIT
+    adminFailures: ADMIN_FAILURE_LIMIT,
+    signupAddress: { max: config.signupAddressRateLimitMax, windowMs: 3_600_000 },
+    signupAll: { max: config.signupRateLimitMax, windowMs: 60_000 }
   }
   const counterOf = (name: LimitName, subject: string, max = limits[name].max): Counter =>
     ({ key: keys.rateLimitCounter(name, subject), max, windowMs: limits[name].windowMs })
@@ -206,6 +210,8 @@ export default fp(async (fastify) => {
     if (policyOf(request) === 'loginAddress') {
       await rateLimits.enforce(request, reply, 'loginUsername', createHash('sha256').update(request.fields.username ?? '').digest('base64url').slice(0, 22))
     }
+    // Sign-ups from many addresses at once (a botnet) meet one limit for all.
+    if (policyOf(request) === 'signupAddress') await rateLimits.enforce(request, reply, 'signupAll', 'all')
   } as preHandlerAsyncHookHandler)
 
   // A limited route answers with its headers even when the request failed

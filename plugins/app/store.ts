@@ -11,6 +11,7 @@ import { createRecordCache, type RecordCache } from '../../src/store/cache.js'
 import { createReviewQueue } from '../../src/store/review.js'
 import { createWebhookStore, type WebhookStore } from '../../src/store/webhooks.js'
 import { createEvents } from '../../src/store/events.js'
+import { createSignupChallenges, type SignupChallenges } from '../../src/store/signup-challenges.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,6 +22,7 @@ declare module 'fastify' {
     playtime: Playtime
     admin: Admin
     webhooks: WebhookStore
+    signupChallenges: SignupChallenges
     /** Resolves once this process has applied every cache invalidation published so far. */
     syncRecordCache: () => Promise<void>
     /** Hears every change of a key, game, user or session record, on any instance (no kind: changes may have been missed). */
@@ -51,5 +53,6 @@ export default fp<StoreOptions>(async (fastify, { clock }) => {
   fastify.decorate('playtime', createPlaytime(redis))
   const webhooks = createWebhookStore(redis)
   fastify.decorate('webhooks', webhooks)
+  fastify.decorate('signupChallenges', createSignupChallenges(redis, { work: config.signupWork }))
   fastify.decorate('admin', createAdmin({ records, review: createReviewQueue(redis), webhooks, events: createEvents(redis), webhookAllowPrivate: config.webhooks.allowPrivate, users, leaderboard, sessionTtlS: config.sessionTtlS, sessionCookie: config.sessionCookie, audit: createAuditLog(redis, { retentionMs: config.auditRetentionMs }), ratings, activity: createActivity(redis) }))
 }, { name: 'store', dependencies: ['redis'] })

@@ -215,6 +215,20 @@ export const routeSchemas = {
     body: Type.Object({ username: Type.String(), password: Type.String() })
   }),
   logout: envelope(Empty, ['forbidden_origin'], 'Log out; ends the session', { tags: ['session'] }),
+  signupChallenge: envelope(Type.Object({
+    challenge: Type.Object({
+      parameters: Type.Object({}, { additionalProperties: true, description: 'what to solve (ALTCHA): the key derivation, its cost, the prefix to find, the expiry' }),
+      signature: Type.String()
+    }, { description: "solve it with the ALTCHA widget or altcha-lib's solveChallenge, and send the payload they make as altcha" })
+  }), ['forbidden', 'rate_limited'], 'A proof-of-work challenge for a sign-up (ALTCHA, self-hosted)', { tags: ['session'] }),
+  signup: envelope(Type.Object({ username: Type.String(), is_admin: Type.Boolean() }), ['forbidden_origin', 'forbidden', 'missing_param', 'rate_limited', 'weak_password', 'already_exists', 'invalid_challenge'], 'Create an account and log in as it; sets the session cookie (SIGNUP=open)', {
+    tags: ['session'],
+    body: Type.Object({
+      username: Type.String({ description: '1 to 30 characters from A-Z a-z 0-9 _ . -' }),
+      password: Type.String({ description: 'at least 8 characters, hard to guess (zxcvbn score 3 of 4)' }),
+      altcha: Type.String({ description: 'the solved challenge of GET /auth/challenge, as the ALTCHA widget sends it (base64 JSON)' })
+    })
+  }),
   health: envelope(Type.Object({
     redis: Type.Literal('up'),
     memory: Type.Optional(Type.Object({

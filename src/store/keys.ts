@@ -200,6 +200,10 @@ export const keys = {
   invalidations: () => `${PREFIX}:invalidate`,
   /** STRING: the fixed-window counter of one limit (plugins/app/rate-limit.ts) for one subject, in its window. */
   rateLimitCounter: (limit: string, subject: string) => `${PREFIX}:rl:${limit}:${subject}`,
+  /** STRING: the HMAC secret that signs sign-up challenges, made by the first instance that needs it (store/signup-challenges.ts). */
+  signupChallengeSecret: () => `${PREFIX}:signup:challenge-secret`,
+  /** STRING "1" while a solved sign-up challenge (by its nonce) may not be used again: until it expires. */
+  usedSignupChallenge: (nonce: string) => `${PREFIX}:signup:used:${nonce}`,
   /** The rate-limit subject of a logged-in user. */
   userLimitSubject: (username: string) => `user:${username}`,
   /**

@@ -31,6 +31,8 @@ t.test('the OpenAPI document validates and covers every public route', { timeout
     '/api/playtime': ['post'],
     '/auth/login': ['post'],
     '/auth/logout': ['post'],
+    '/auth/challenge': ['get'],
+    '/auth/signup': ['post'],
     '/healthz': ['get'],
     '/admin/games': ['get', 'post'],
     '/admin/games/{game_id}': ['get', 'patch'],

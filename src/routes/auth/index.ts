@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { fail, ok } from '../../errors.js'
 import { verifyPasswordBounded } from '../../store/passwords.js'
-import { param, requireParams } from '../../rules/fields.js'
+import { USERNAME_PATTERN, param, requireParams } from '../../rules/fields.js'
+import { checkPasswordStrength } from '../../rules/password-strength.js'
+import type { StoredUser } from '../../store/users.js'
 import { routeSchemas } from '../schemas.js'
 
 /**
@@ -33,6 +35,26 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
     reply.clearCookie(config.sessionCookie, cookieOptions)
   }
 
+  /** Logs `user` in: a new session, its cookie, and the answer of login and sign-up. */
+  async function startSession (reply: FastifyReply, user: StoredUser) {
+    const session = await fastify.users.createSession(user, config.sessionTtlS)
+    reply.setCookie(config.sessionCookie, session.sessionId, { ...cookieOptions, maxAge: config.sessionTtlS })
+    return ok({ username: user.username, is_admin: user.is_admin })
+  }
+
+  /** Sign-up is the operator's choice (SIGNUP); closing it leaves every account as it is. */
+  async function signupOpen (): Promise<void> {
+    if (config.signup === 'closed') fail('forbidden', 'Sign-up is closed on this service; an operator creates accounts.')
+  }
+
+  /** The hooks of a form that carries a password: never in the URL, from this site only, its fields there, then counted. */
+  function credentialsForm (required: string[], ...before: Array<(request: FastifyRequest) => Promise<void>>) {
+    return {
+      preValidation: [refuseCredentialsInUrl, fastify.readFields],
+      preHandler: [fastify.checkOrigin, ...before, async (request: FastifyRequest) => { requireParams(request.fields, required) }, fastify.limitRate]
+    }
+  }
+
   fastify.route({
     method: 'POST',
     url: '/auth/login',
@@ -40,8 +62,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
     // Counted per address, then per username across addresses, both before
     // any password is hashed (plugins/app/rate-limit.ts).
     config: { rateLimitPolicy: 'loginAddress', noStore: true },
-    preValidation: [refuseCredentialsInUrl, fastify.readFields],
-    preHandler: [fastify.checkOrigin, async (request) => { requireParams(request.fields, ['username', 'password']) }, fastify.limitRate],
+    ...credentialsForm(['username', 'password']),
     handler: async (request, reply) => {
       const user = await fastify.users.user(param(request.fields, 'username'))
       // The password is checked even for an unknown user, so both answers take as long.
@@ -51,9 +72,45 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
         fail('rate_limited', 'Too many logins are being checked right now; retry in 1 s.')
       }
       if (user === null || !valid) fail('invalid_credentials')
-      const session = await fastify.users.createSession(user, config.sessionTtlS)
-      reply.setCookie(config.sessionCookie, session.sessionId, { ...cookieOptions, maxAge: config.sessionTtlS })
-      return ok({ username: user.username, is_admin: user.is_admin })
+      return await startSession(reply, user)
+    }
+  })
+
+  // A proof-of-work challenge for a sign-up: the sign-up page's widget solves it in the background.
+  fastify.route({
+    method: 'GET',
+    url: '/auth/challenge',
+    schema: routeSchemas.signupChallenge,
+    config: { rateLimitPolicy: 'page', noStore: true },
+    preHandler: [signupOpen, fastify.limitRate],
+    handler: async () => ok({ challenge: await fastify.signupChallenges.create() })
+  })
+
+  /*
+   * A player makes their own account (docs/interface.md#sign-up), checked
+   * cheapest first: the Origin, SIGNUP, the fields, the address's and
+   * everyone's limits, the name, the password's strength, a free name; then
+   * the proof of work is spent and the account made (audited as the
+   * player's), and the player is logged in.
+   */
+  fastify.route({
+    method: 'POST',
+    url: '/auth/signup',
+    schema: routeSchemas.signup,
+    config: { rateLimitPolicy: 'signupAddress', noStore: true },
+    ...credentialsForm(['username', 'password', 'altcha'], signupOpen),
+    handler: async (request, reply) => {
+      const username = param(request.fields, 'username')
+      const password = param(request.fields, 'password')
+      if (!USERNAME_PATTERN.test(username)) fail('invalid_param', 'username must be 1 to 30 characters from A-Z a-z 0-9 _ . -')
+      checkPasswordStrength(password, username)
+      if (await fastify.users.user(username) !== null) fail('already_exists', `The username "${username}" is taken.`)
+      await fastify.signupChallenges.redeem(param(request.fields, 'altcha'))
+      const operations = fastify.admin.as({ name: `player:${username}`, via: 'http', request_id: String(request.id) })
+      await operations.createUser({ username, password })
+      const user = await fastify.users.user(username)
+      if (user === null) fail('internal_error')
+      return await startSession(reply, user)
     }
   })
 

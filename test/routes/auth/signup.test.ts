@@ -1,0 +1,163 @@
+import t from 'tap'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { solveChallenge, type Challenge } from 'altcha-lib'
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2'
+import { admin, buildTestApp, createGame, dataOf, errorOf, formBody } from '../../helpers/app.js'
+
+/*
+ * POST /auth/signup and GET /auth/challenge (docs/interface.md#sign-up): a
+ * player makes their own account, behind the operator's SIGNUP switch, limits
+ * per address and for everyone, a password-strength check and a proof of
+ * work, solved here as the page's widget solves it (altcha-lib).
+ */
+
+const STRONG = 'correct horse battery staple'
+// One zero hex digit: the proof of work costs the test a few tries, the code path is the same.
+const OPEN = { SIGNUP: 'open', SIGNUP_WORK: '1', SIGNUP_ADDRESS_RATE_LIMIT_MAX: '1000', SIGNUP_RATE_LIMIT_MAX: '1000' }
+
+async function challengeOf (app: FastifyInstance, address = '127.0.0.1'): Promise<Challenge> {
+  const answer = await app.inject({ method: 'GET', url: '/auth/challenge', remoteAddress: address })
+  return dataOf(answer).challenge as Challenge
+}
+
+/** The payload the ALTCHA widget sends: base64 JSON of the challenge and its solution. */
+async function solved (app: FastifyInstance, address = '127.0.0.1'): Promise<string> {
+  const challenge = await challengeOf(app, address)
+  const solution = await solveChallenge({ challenge, deriveKey })
+  if (solution === null) throw new Error('no solution found')
+  return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64')
+}
+
+async function signup (app: FastifyInstance, fields: Record<string, string>, options: { address?: string, headers?: Record<string, string> } = {}): Promise<LightMyRequestResponse> {
+  return await app.inject({
+    method: 'POST',
+    url: '/auth/signup',
+    payload: formBody(fields),
+    remoteAddress: options.address ?? '127.0.0.1',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...options.headers }
+  })
+}
+
+function cookieOf (answer: LightMyRequestResponse): string {
+  const header = answer.headers['set-cookie']
+  const line = Array.isArray(header) ? header[0] : header
+  return (line ?? '').split(';')[0] as string
+}
+
+t.test('closed unless the operator opens it (SIGNUP), closed by default outside development', async t => {
+  const { app } = await buildTestApp(t)
+  t.equal(app.config.signup, 'closed')
+  t.equal(errorOf(await app.inject({ method: 'GET', url: '/auth/challenge' })), 'forbidden', 'no challenge')
+  const answer = await signup(app, { username: 'ann', password: STRONG, altcha: 'x' })
+  t.equal(errorOf(answer), 'forbidden')
+  t.match(answer.json().message, /Sign-up is closed/)
+})
+
+t.test('a sign-up makes the account, logs the player in, and is audited as theirs', async t => {
+  const { app } = await buildTestApp(t, OPEN)
+  const game = await createGame(app)
+  const answer = await signup(app, { username: 'ann', password: STRONG, altcha: await solved(app) })
+  t.same(dataOf(answer), { username: 'ann', is_admin: false })
+  t.match(answer.headers['cache-control'], /no-store/)
+  const cookie = cookieOf(answer)
+  t.match(cookie, /^sid=.{20,}/, 'a session cookie')
+  // The session plays: a score under the new name.
+  const submitted = await app.inject({ method: 'POST', url: '/api/rank?action=submit-self', payload: formBody({ game_id: game.gameId, score: '42' }), headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' } })
+  t.match(dataOf(submitted), { score: 42, rank: 1 })
+  t.same(dataOf(await admin(app, 'GET', '/admin/users/ann')), { username: 'ann', is_admin: false, hidden: false, created_at: dataOf(await admin(app, 'GET', '/admin/users/ann')).created_at })
+  const audit = dataOf(await admin(app, 'GET', '/admin/audit')).items as Array<Record<string, unknown>>
+  t.match(audit.find(entry => entry.action === 'user.create'), { actor: 'player:ann', via: 'http', target: 'ann' }, 'audited as the player')
+  t.notMatch(JSON.stringify(audit), /correct horse/, 'the password is never in the log')
+  // And logs in again with the password chosen.
+  const login = await app.inject({ method: 'POST', url: '/auth/login', payload: formBody({ username: 'ann', password: STRONG }), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+  t.same(dataOf(login), { username: 'ann', is_admin: false })
+})
+
+t.test('passwords too easy to guess are refused with a sentence saying why; nothing is made', async t => {
+  const { app } = await buildTestApp(t, OPEN)
+  const altcha = await solved(app)
+  for (const [password, why] of [['short', /at least 8 characters/], ['password1', /easy to guess.*(common|heavily used)/i], ['ann12345', /easy to guess/], ['qwertyuiop', /easy to guess/], ['x'.repeat(200), /easy to guess.*[Rr]epeat/]] as const) {
+    const answer = await signup(app, { username: 'ann', password, altcha })
+    t.equal(errorOf(answer), 'weak_password', password.slice(0, 20))
+    t.match(answer.json().message, why)
+  }
+  t.equal(errorOf(await admin(app, 'GET', '/admin/users/ann')), 'not_found', 'no account')
+  // The proof of work was not spent on a refused password.
+  t.same(dataOf(await signup(app, { username: 'ann', password: STRONG, altcha })), { username: 'ann', is_admin: false })
+})
+
+t.test('hostile fields: names, huge passwords, repeated fields, credentials in the URL, another origin', async t => {
+  const { app } = await buildTestApp(t, OPEN)
+  const altcha = await solved(app)
+  for (const username of ['', 'a'.repeat(31), 'ann smith', 'ann\u0000', 'zoë', '../ann']) {
+    const answer = await signup(app, { username, password: STRONG, altcha })
+    t.equal(errorOf(answer), username === '' ? 'missing_param' : 'invalid_param', JSON.stringify(username))
+  }
+  t.equal(errorOf(await signup(app, { username: 'ann', password: 'Zx9!'.repeat(300), altcha })), 'invalid_param', 'a password over 1024 characters')
+  t.equal(errorOf(await signup(app, { username: 'ann', password: 'a'.repeat(20_000), altcha })), 'payload_too_large', 'a body over BODY_LIMIT')
+  const repeated = await app.inject({ method: 'POST', url: '/auth/signup', payload: `username=ann&username=bob&password=${encodeURIComponent(STRONG)}&altcha=${encodeURIComponent(altcha)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+  t.equal(errorOf(repeated), 'invalid_param', 'a field sent twice')
+  const inUrl = await app.inject({ method: 'POST', url: `/auth/signup?password=${encodeURIComponent(STRONG)}`, payload: formBody({ username: 'ann', altcha }), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+  t.equal(errorOf(inUrl), 'invalid_param', 'a password in the URL')
+  t.equal(errorOf(await signup(app, { username: 'ann', password: STRONG, altcha }, { headers: { origin: 'https://evil.example' } })), 'forbidden_origin')
+  t.equal(errorOf(await admin(app, 'GET', '/admin/users/ann')), 'not_found', 'nothing was made')
+  // A name that is an object's property in JavaScript is only a name.
+  const proto = await signup(app, { username: '__proto__', password: STRONG, altcha })
+  t.same(dataOf(proto), { username: '__proto__', is_admin: false })
+  t.equal(dataOf(await admin(app, 'GET', '/admin/users/__proto__')).username, '__proto__')
+})
+
+t.test('the proof of work: missing, garbage, tampered, expired or used twice is invalid_challenge, and makes nothing', async t => {
+  const { app } = await buildTestApp(t, OPEN)
+  t.equal(errorOf(await signup(app, { username: 'ann', password: STRONG })), 'missing_param')
+  const challenge = await challengeOf(app)
+  t.match(challenge, { parameters: { algorithm: 'PBKDF2/SHA-256', keyPrefix: '0', expiresAt: Number }, signature: String })
+  const solution = await solveChallenge({ challenge, deriveKey })
+  const encode = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64')
+  const unsolved = { challenge, solution: { counter: ((solution?.counter ?? 0) + 1), derivedKey: 'ff'.repeat(32) } }
+  const easier = { challenge: { ...challenge, parameters: { ...challenge.parameters, keyPrefix: 'f' } }, solution }
+  const later = { challenge: { ...challenge, parameters: { ...challenge.parameters, expiresAt: (challenge.parameters.expiresAt ?? 0) + 3600 } }, solution }
+  const hostile = [
+    'not base64 json', encode('a string'), encode({ challenge: null, solution }), encode({ __proto__: { challenge }, solution }),
+    encode({ challenge: { ...challenge, parameters: { ...challenge.parameters, cost: 1e12 } }, solution }),
+    encode(unsolved), encode(easier), encode(later), 'A'.repeat(5000)
+  ]
+  for (const altcha of hostile) {
+    t.equal(errorOf(await signup(app, { username: 'ann', password: STRONG, altcha })), 'invalid_challenge', altcha.slice(0, 40))
+  }
+  t.equal(errorOf(await admin(app, 'GET', '/admin/users/ann')), 'not_found', 'nothing was made')
+  const good = encode({ challenge, solution })
+  t.same(dataOf(await signup(app, { username: 'ann', password: STRONG, altcha: good })), { username: 'ann', is_admin: false })
+  const again = await signup(app, { username: 'bob', password: STRONG, altcha: good })
+  t.equal(errorOf(again), 'invalid_challenge', 'one proof of work buys one account')
+  t.match(again.json().message, /used already/)
+  t.equal(errorOf(await admin(app, 'GET', '/admin/users/bob')), 'not_found')
+})
+
+t.test('a taken name is already_exists before the proof of work is spent', async t => {
+  const { app } = await buildTestApp(t, OPEN)
+  t.ok(dataOf(await signup(app, { username: 'ann', password: STRONG, altcha: await solved(app) })))
+  const altcha = await solved(app)
+  t.equal(errorOf(await signup(app, { username: 'ann', password: 'another horse battery staple', altcha })), 'already_exists')
+  t.same(dataOf(await signup(app, { username: 'bob', password: STRONG, altcha })), { username: 'bob', is_admin: false })
+})
+
+t.test('limits: per address (an IPv6 /64 counts as one), then every sign-up together', async t => {
+  const { app } = await buildTestApp(t, { ...OPEN, SIGNUP_ADDRESS_RATE_LIMIT_MAX: '2', SIGNUP_RATE_LIMIT_MAX: '4' })
+  const made: string[] = []
+  const tryAs = async (name: string, address: string): Promise<string> => {
+    const answer = await signup(app, { username: name, password: STRONG, altcha: await solved(app, address) }, { address })
+    if (answer.json().ok !== true) return errorOf(answer)
+    made.push(name)
+    return 'ok'
+  }
+  t.equal(await tryAs('a1', '2001:db8:1:1::1'), 'ok')
+  t.equal(await tryAs('a2', '2001:db8:1:1::2'), 'ok')
+  const over = await signup(app, { username: 'a3', password: STRONG, altcha: await solved(app, '2001:db8:1:1::3') }, { address: '2001:db8:1:1::3' })
+  t.equal(errorOf(over), 'rate_limited', 'a third from the same /64')
+  t.ok(Number(over.headers['retry-after']) > 60, 'retry after up to an hour')
+  t.equal(await tryAs('b1', '198.51.100.1'), 'ok')
+  t.equal(await tryAs('c1', '198.51.100.2'), 'ok')
+  t.equal(await tryAs('d1', '198.51.100.3'), 'rate_limited', 'a fifth within the minute, from anywhere')
+  t.same(made, ['a1', 'a2', 'b1', 'c1'])
+})
