@@ -16,6 +16,7 @@ import { closeRedis, connectRedis, setWriteConcern } from './store/redis-client.
 import { createLeaderboard } from './store/leaderboard.js'
 import { createRecordStore } from './store/games-and-keys.js'
 import { createRatings } from './store/ratings.js'
+import { createPlaytime } from './store/playtime.js'
 import { createActivity } from './store/activity.js'
 import { createUserStore } from './store/users.js'
 import { createReviewQueue } from './store/review.js'
@@ -344,6 +345,7 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
       sessionCookie: config.sessionCookie,
       audit: createAuditLog(connection.redis, { retentionMs: config.auditRetentionMs }),
       ratings: createRatings(connection.redis),
+      playtime: createPlaytime(connection.redis),
       activity: createActivity(connection.redis)
     })
     const result = await command(admin.as({ name: `cli:${osUser(io.env)}`, via: 'cli' }), positionals.slice(2), flags, { io, config })

@@ -9,6 +9,7 @@ import { type Actor, type AuditEntry, type AuditLog } from '../store/audit.js'
 import { decodeCursor, encodeCursor } from '../lib/cursor.js'
 import { type Activity } from '../store/activity.js'
 import type { Ratings } from '../store/ratings.js'
+import type { Playtime } from '../store/playtime.js'
 import type { HeldScore, ReviewQueue } from '../store/review.js'
 import { type StoredWebhook, type WebhookStore } from '../store/webhooks.js'
 import { type Events } from '../store/events.js'
@@ -28,6 +29,7 @@ export interface AdminDeps {
   sessionCookie: string
   audit: AuditLog
   ratings: Ratings
+  playtime: Playtime
   activity: Activity
 }
 
@@ -38,7 +40,7 @@ const BOARD_BATCH = 200
  * What every operation works with: the stores, the actor's audit, and the
  * helpers that several resources share. One per actor (createAdmin().as).
  */
-export function operationContext ({ records, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, sessionCookie, audit: auditLog, ratings, activity }: AdminDeps, actor: Actor) {
+export function operationContext ({ records, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, sessionCookie, audit: auditLog, ratings, playtime, activity }: AdminDeps, actor: Actor) {
   const audit: Auditor = async (change, unmasked) => { await auditLog.record(actor, change, unmasked) }
 
   /**
@@ -124,7 +126,7 @@ export function operationContext ({ records, review, webhooks, events, webhookAl
     return await records.game(gameId, { fresh: true }) ?? fail('not_found', 'No such game.')
   }
 
-  return { records, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, sessionCookie, auditLog, ratings, activity, audit, applyUserHidden, forEveryGame, notPending, pendingHeld, existingWebhook, eraseFromEveryGame, auditPage, changeKey, chooseBoard, existingGame }
+  return { records, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, sessionCookie, auditLog, ratings, playtime, activity, audit, applyUserHidden, forEveryGame, notPending, pendingHeld, existingWebhook, eraseFromEveryGame, auditPage, changeKey, chooseBoard, existingGame }
 }
 
 export type OperationContext = ReturnType<typeof operationContext>

@@ -10,7 +10,10 @@ import { cursors, readInput, schemas } from './input.js'
 
 /** Users and their sessions: listing, creating, changing, hiding, logging out, erasing. */
 
-export function usersOperations ({ users, sessionTtlS, sessionCookie, ratings, audit, applyUserHidden, eraseFromEveryGame }: OperationContext) {
+/** What a user has in one game: their all-time standing, their rating, their play time. */
+export interface UserInGame { game_id: string, best_score: number | null, rank: number | null, stars: number | null, playtime_seconds: number }
+
+export function usersOperations ({ users, sessionTtlS, sessionCookie, ratings, playtime, leaderboard, audit, applyUserHidden, eraseFromEveryGame, forEveryGame }: OperationContext) {
   return {
     /** Users in name order; by name prefix, hidden or not, administrators or not. */
     async listUsers (input?: unknown): Promise<ListPage<UserRecord>> {
@@ -22,6 +25,25 @@ export function usersOperations ({ users, sessionTtlS, sessionCookie, ratings, a
         user => (query.hidden === undefined || user.hidden === query.hidden) && (query.is_admin === undefined || user.is_admin === query.is_admin),
         from, query.limit ?? 50, query.hidden !== undefined || query.is_admin !== undefined)
       return { items: items.map(publicUser), next_cursor: next === null ? null : encodeCursor({ k: 'users', after: next }) }
+    },
+
+    /**
+     * Everything kept about a user, for the user (GET /auth/account): the
+     * record, and each game where they have a best score, a rating or play
+     * time, in game id order.
+     */
+    async userData (username: string): Promise<UserRecord & { games: UserInGame[] }> {
+      const user = await users.user(username) ?? fail('not_found', 'No such user.')
+      const games = await forEveryGame(async (game): Promise<UserInGame> => {
+        const [standing, rating, seconds] = await Promise.all([
+          leaderboard.standing(game, leaderboard.choose(game, {}), username),
+          ratings.read(game.game_id, username),
+          playtime.ofUser(game.game_id, username)
+        ])
+        return { game_id: game.game_id, best_score: standing.bestScore, rank: standing.rank, stars: rating.mine, playtime_seconds: seconds }
+      })
+      const played = games.filter(game => game.best_score !== null || game.stars !== null || game.playtime_seconds > 0)
+      return { ...publicUser(user), games: played.sort((a, b) => a.game_id < b.game_id ? -1 : 1) }
     },
 
     /** One user, never the password hash. */

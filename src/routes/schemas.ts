@@ -215,6 +215,25 @@ export const routeSchemas = {
     body: Type.Object({ username: Type.String(), password: Type.String() })
   }),
   logout: envelope(Empty, ['forbidden_origin'], 'Log out; ends the session', { tags: ['session'] }),
+  account: envelope(Type.Object({
+    username: Type.String(),
+    is_admin: Type.Boolean(),
+    hidden: Type.Boolean(),
+    created_at: Type.String({ format: 'date-time' }),
+    games: Type.Array(Type.Object({
+      game_id: Type.String(),
+      best_score: Nullable(Type.Integer({ description: "the player's best on the game's all-time board (its current season)" })),
+      rank: Nullable(Type.Integer({ description: 'null while hidden or without a best' })),
+      stars: Nullable(Type.Integer({ description: 'their rating, 1..10 half stars' })),
+      playtime_seconds: Type.Integer()
+    }), { description: 'each game where they have a best score, a rating or play time, in game id order' })
+  }), ['not_logged_in', 'rate_limited'], 'Everything kept about the logged-in player', { tags: ['session'] }),
+  changePassword: envelope(Type.Object({ username: Type.String(), is_admin: Type.Boolean() }), ['not_logged_in', 'forbidden_origin', 'rate_limited', 'missing_param', 'invalid_credentials', 'weak_password'], "Change the logged-in player's password: every other session ends, this one goes on with a new cookie", {
+    tags: ['session'], body: Type.Object({ password: Type.String({ description: 'the current password' }), new_password: Type.String() })
+  }),
+  deleteAccount: envelope(Type.Object({}, { additionalProperties: Type.Integer(), description: 'what was erased, counted' }), ['not_logged_in', 'forbidden_origin', 'rate_limited', 'invalid_param', 'missing_param', 'invalid_credentials'], "Delete the logged-in player's account: everything kept about them is erased, everywhere (POST needs _method=DELETE)", {
+    tags: ['session'], body: Type.Object({ password: Type.String({ description: 'the current password' }), _method: Type.Optional(Type.Literal('DELETE')) })
+  }),
   signupChallenge: envelope(Type.Object({
     challenge: Type.Object({
       parameters: Type.Object({}, { additionalProperties: true, description: 'what to solve (ALTCHA): the key derivation, its cost, the prefix to find, the expiry' }),

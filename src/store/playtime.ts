@@ -22,6 +22,10 @@ export function createPlaytime (redis: Redis) {
       const [, day, players] = activityAt(gameId, Date.now()).keys
       const [total, mine, credited] = await report([keys.playtime(gameId), day, players], [username, seconds])
       return { total_playtime_seconds: total, user_playtime_seconds: mine, credited_seconds: credited }
+    },
+    /** The seconds credited to one user in one game (0 when none). */
+    async ofUser (gameId: string, username: string): Promise<number> {
+      return Number(await redis.hget(keys.playtime(gameId), `u:${username}`) ?? 0)
     }
   }
 }

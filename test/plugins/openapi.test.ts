@@ -33,6 +33,8 @@ t.test('the OpenAPI document validates and covers every public route', { timeout
     '/auth/logout': ['post'],
     '/auth/challenge': ['get'],
     '/auth/signup': ['post'],
+    '/auth/account': ['get', 'post', 'delete'],
+    '/auth/password': ['post'],
     '/healthz': ['get'],
     '/admin/games': ['get', 'post'],
     '/admin/games/{game_id}': ['get', 'patch'],

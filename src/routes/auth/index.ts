@@ -4,6 +4,7 @@ import { verifyPasswordBounded } from '../../store/passwords.js'
 import { USERNAME_PATTERN, param, requireParams } from '../../rules/fields.js'
 import { checkPasswordStrength } from '../../rules/password-strength.js'
 import type { StoredUser } from '../../store/users.js'
+import { isDelete } from '../session/index.js'
 import { routeSchemas } from '../schemas.js'
 
 /**
@@ -126,6 +127,67 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
       if (sessionId !== undefined && sessionId !== '') await fastify.users.deleteSession(sessionId)
       clearSessionCookie(reply)
       return ok({})
+    }
+  })
+
+  // A logged-in player's own account: what is kept about them, a new password, deleting it.
+  const ownAccount = {
+    config: { rateLimitPolicy: 'session' as const, noStore: true },
+    preValidation: fastify.readFields,
+    preHandler: [fastify.requireSession, fastify.checkOrigin, fastify.limitRate]
+  }
+  const asThePlayer = (request: FastifyRequest) => fastify.admin.as({ name: `player:${(request.user as StoredUser).username}`, via: 'http', request_id: String(request.id) })
+
+  /** The password a change or a deletion is confirmed with; a user without one (made for a platform's sessions) cannot confirm. */
+  async function confirmPassword (user: StoredUser, password: string, reply: FastifyReply): Promise<void> {
+    const valid = await verifyPasswordBounded(password, user.passwordHash)
+    if (valid === undefined) {
+      reply.header('retry-after', 1)
+      fail('rate_limited', 'Too many passwords are being checked right now; retry in 1 s.')
+    }
+    if (!valid) fail('invalid_credentials', 'The current password is wrong.')
+  }
+
+  fastify.route({
+    method: 'GET',
+    url: '/auth/account',
+    schema: routeSchemas.account,
+    ...ownAccount,
+    handler: async (request) => ok(await asThePlayer(request).userData((request.user as StoredUser).username))
+  })
+
+  // A new password ends every other session of the player; this one goes on, with a new session id.
+  fastify.route({
+    method: 'POST',
+    url: '/auth/password',
+    schema: routeSchemas.changePassword,
+    ...ownAccount,
+    handler: async (request, reply) => {
+      requireParams(request.fields, ['password', 'new_password'])
+      const user = request.user as StoredUser
+      const newPassword = param(request.fields, 'new_password')
+      await confirmPassword(user, param(request.fields, 'password'), reply)
+      checkPasswordStrength(newPassword, user.username)
+      await asThePlayer(request).updateUser(user.username, { password: newPassword })
+      return await startSession(reply, await fastify.users.user(user.username) ?? fail('not_logged_in'))
+    }
+  })
+
+  // Deleting one's account is the operators' erasure (docs/guide.md#erasure), audited as the player's.
+  fastify.route({
+    method: ['POST', 'DELETE'],
+    url: '/auth/account',
+    schema: routeSchemas.deleteAccount,
+    ...ownAccount,
+    handler: async (request, reply) => {
+      if (!isDelete(request)) fail('invalid_param', 'POST /auth/account deletes the account: send _method=DELETE.')
+      requireParams(request.fields, ['password'])
+      const user = request.user as StoredUser
+      await confirmPassword(user, param(request.fields, 'password'), reply)
+      // Audited as a player's own deletion, without the name: the erasure keeps counts, not the person.
+      const erased = await fastify.admin.as({ name: 'player', via: 'http', request_id: String(request.id) }).eraseUser(user.username, { erase: true })
+      clearSessionCookie(reply)
+      return ok(erased)
     }
   })
 }

@@ -4,8 +4,8 @@ import { param, parseSeconds, parseStars } from '../../rules/fields.js'
 import { sessionHandler } from '../public-action.js'
 import { routeSchemas } from '../schemas.js'
 
-/** `_method=DELETE` in a POST form is a DELETE (docs/interface.md#ratings). */
-function isDelete (request: FastifyRequest): boolean {
+/** `_method=DELETE` in a POST form is a DELETE (docs/interface.md#ratings): a form cannot send DELETE. */
+export function isDelete (request: FastifyRequest): boolean {
   if (request.method !== 'POST') return request.method === 'DELETE'
   const override = request.fields._method
   if (override === undefined || override === '') return false
