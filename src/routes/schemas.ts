@@ -267,6 +267,7 @@ export const routeSchemas = {
   playPage: { summary: 'The play page of a hosted game (HTML)', tags: ['platform'], params: gameParams } as FastifySchema,
   playUnavailable: { summary: 'What the play page frames instead of a game that is unknown, not approved or not installed (HTML)', tags: ['platform'], params: gameParams } as FastifySchema,
   home: { summary: 'The front door (HTML): what the service is, its games, the API reference and health', tags: ['platform'] } as FastifySchema,
+  signupPage: { summary: 'The sign-up page (HTML, SIGNUP=open); after signing up it goes to `next`, a path on this site', tags: ['platform'], querystring: Type.Object({ next: Type.Optional(Type.String()) }) } as FastifySchema,
   loginPage: { summary: 'The login page (HTML); after logging in it goes to `next`, a path on this site', tags: ['platform'], querystring: Type.Object({ next: Type.Optional(Type.String()) }) } as FastifySchema,
 
 }

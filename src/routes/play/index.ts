@@ -39,6 +39,8 @@ function boardSwitch (game: GameRecord): string {
  * @fastify/static made of it (a forbidden path, a NUL byte, a name too long):
  * a client's mistake, not the service's, so it is logged at debug only.
  */
+const ALTCHA_FILES = new Set(['/external/altcha.min.js', '/external/altcha.css', '/workers/pbkdf2.js'])
+
 async function staticFiles (fastify: FastifyInstance): Promise<void> {
   fastify.setErrorHandler(fileErrors)
   // A hosted game's files are framed by the play page (plugins/external/security-headers.ts).
@@ -47,6 +49,15 @@ async function staticFiles (fastify: FastifyInstance): Promise<void> {
   })
   await fastify.register(fastifyStatic, { root: projectPath('public'), prefix: '/static/', allowedPath: (path) => !path.startsWith('/games/'), index: false })
   await fastify.register(fastifyStatic, { root: projectPath('public', 'games'), prefix: '/games/', decorateReply: false })
+  // The ALTCHA widget of the sign-up page, as its package ships it: the build for a strict CSP (its styles
+  // in a file of their own) and the worker that solves the proof of work. Nothing else of node_modules.
+  await fastify.register(fastifyStatic, {
+    root: projectPath('node_modules', 'altcha', 'dist'),
+    prefix: '/static/altcha/',
+    allowedPath: (path) => ALTCHA_FILES.has(path),
+    decorateReply: false,
+    index: false
+  })
 }
 
 /** The error handler of a plugin that serves files (see staticFiles). */
@@ -168,6 +179,7 @@ ${back}
 </main>
 <script src="/static/login.js" defer></script>`)
     }
+    const signupLink = fastify.config.signup === 'open' ? `<p>New here? <a id="signup" href="/signup${next === undefined ? '' : `?next=${encodeURIComponent(next)}`}">Sign up</a></p>` : ''
     return page('Log in', `<main class="narrow">
 <h1>Log in</h1>
 <form class="login" aria-label="Log in" data-next="${html(next ?? '/login')}">
@@ -176,9 +188,39 @@ ${back}
   <button type="submit">Log in</button>
   <span id="login-status" role="status"></span>
 </form>
+${signupLink}
 ${back}
 </main>
 <script src="/static/login.js" defer></script>`)
+  })
+
+  // Sign-up (docs/interface.md#sign-up): a page of its own, like login; the widget solves the proof of work meanwhile.
+  fastify.get('/signup', { schema: routeSchemas.signupPage, helmet: HELMET.loginPage, ...pageOptions }, async (request, reply) => {
+    const next = safeNext((request.query as Record<string, unknown>).next)
+    const user = await fastify.currentUser(request)
+    reply.type('text/html; charset=utf-8')
+    const back = next === undefined ? '' : `<p><a href="${html(next)}">Back</a></p>`
+    if (fastify.config.signup === 'closed') {
+      return page('Sign-up is closed', `<main class="narrow"><h1>Sign-up is closed</h1><p>Accounts on this service are made by its operators. <a href="/login${next === undefined ? '' : `?next=${encodeURIComponent(next)}`}">Log in</a></p>${back}</main>`)
+    }
+    if (user !== null) {
+      return page('Logged in', `<main class="narrow"><h1>Logged in</h1><p>You are logged in as <strong><bdi>${html(user.username)}</bdi></strong>.</p>${back}</main>`)
+    }
+    return page('Sign up', `<main class="narrow">
+<h1>Sign up</h1>
+<form class="signup" aria-label="Sign up" novalidate data-next="${html(next ?? '/signup')}">
+  <label>Username <input name="username" autocomplete="username" required maxlength="30" pattern="[A-Za-z0-9_.\\-]{1,30}" title="1 to 30 letters, digits, _ . -"></label>
+  <label>Password <input name="password" type="password" autocomplete="new-password" required minlength="8"></label>
+  <p class="muted">At least 8 characters, hard to guess: a few unusual words work well.</p>
+  <altcha-widget name="altcha" challenge="/auth/challenge" hidelogo hidefooter></altcha-widget>
+  <button type="submit">Sign up</button>
+  <span id="signup-status" role="status"></span>
+</form>
+<p>Have an account? <a href="/login${next === undefined ? '' : `?next=${encodeURIComponent(next)}`}">Log in</a></p>
+${back}
+</main>
+<link rel="stylesheet" href="/static/altcha/external/altcha.css">
+<script type="module" src="/static/signup.js"></script>`)
   })
 
   // What the frame shows instead of a game that cannot be played: a page for people, never the JSON of a missing file.
