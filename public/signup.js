@@ -20,13 +20,15 @@ widget?.addEventListener('load', () => {
 // Loaded after the listener: the widget says `load` as soon as it is defined.
 await import('/static/altcha/external/altcha.min.js')
 
-/** The solved challenge, once the widget has it (it starts on load). */
+/** The solved challenge: at once when the widget has it, else once it has (starting it again after a failure). */
 function solved () {
   const payload = new FormData(form).get('altcha')
   if (typeof payload === 'string' && payload !== '') return Promise.resolve(payload)
-  return new Promise(resolve => {
+  const verified = new Promise(resolve => {
     widget.addEventListener('verified', event => resolve(event.detail.payload), { once: true })
   })
+  if (widget.getState() !== 'verifying') widget.verify()
+  return verified
 }
 
 form?.addEventListener('submit', async (event) => {
@@ -48,9 +50,12 @@ form?.addEventListener('submit', async (event) => {
       return
     }
     status.textContent = result.message
-    // A proof of work buys one try that passed every other check: a new one for the next.
-    if (result.error === 'invalid_challenge' || result.error === 'already_exists' || result.error === 'rate_limited') widget.reset()
-    if (result.error === 'invalid_challenge') widget.verify()
+    // Only a sign-up that passed every other check spends the proof of work: then (or when it
+    // expired) the widget solves a new one; after any other refusal the same one is sent again.
+    if (result.error === 'invalid_challenge') {
+      widget.reset()
+      widget.verify()
+    }
   } catch {
     status.textContent = 'The service could not be reached; try again.'
   } finally {

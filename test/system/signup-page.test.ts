@@ -32,7 +32,13 @@ t.test('a visitor signs up from the play page, comes back signed in and plays th
   await page.screenshot({ path: join(folder, 'signup-refused-desktop.png'), fullPage: true })
   t.equal(errorCode(await admin(app, 'GET', '/admin/users/newcomer')), 'not_found', 'and nothing was made')
 
+  // A taken name is refused too; the proof of work was not spent, and the next try goes through.
+  dataOf(await admin(app, 'POST', '/admin/users', { username: 'taken', password: 'another horse battery staple' }))
+  await page.fill('input[name=username]', 'taken')
   await page.fill('input[name=password]', 'correct horse battery staple')
+  await page.click('form.signup button[type=submit]')
+  await page.locator('#signup-status').filter({ hasText: /is taken/ }).waitFor()
+  await page.fill('input[name=username]', 'newcomer')
   await Promise.all([page.waitForURL(`${baseUrl}/play/demo`, { waitUntil: 'load' }), page.click('form.signup button[type=submit]')])
   await page.getByText('Logged in as').waitFor()
   t.match(dataOf(await admin(app, 'GET', '/admin/users/newcomer')), { username: 'newcomer', is_admin: false })
