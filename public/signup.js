@@ -17,17 +17,21 @@ widget?.addEventListener('load', () => {
   })
   widget.verify()
 }, { once: true })
-// Loaded after the listener: the widget says `load` as soon as it is defined.
-await import('/static/altcha/external/altcha.min.js')
 
 /** The solved challenge: at once when the widget has it, else once it has (starting it again after a failure). */
 function solved () {
   const payload = new FormData(form).get('altcha')
   if (typeof payload === 'string' && payload !== '') return Promise.resolve(payload)
-  const verified = new Promise(resolve => {
-    widget.addEventListener('verified', event => resolve(event.detail.payload), { once: true })
+  const verified = new Promise((resolve, reject) => {
+    const settle = event => {
+      if (event.detail.state !== 'verified' && event.detail.state !== 'error' && event.detail.state !== 'expired') return
+      widget.removeEventListener('statechange', settle)
+      if (event.detail.state === 'verified') resolve(event.detail.payload)
+      else reject(new Error('The proof of work could not be done; try again in a moment.'))
+    }
+    widget.addEventListener('statechange', settle)
   })
-  if (widget.getState() !== 'verifying') widget.verify()
+  if (widget.getState?.() !== 'verifying') widget.verify?.()
   return verified
 }
 
@@ -56,9 +60,13 @@ form?.addEventListener('submit', async (event) => {
       widget.reset()
       widget.verify()
     }
-  } catch {
-    status.textContent = 'The service could not be reached; try again.'
+  } catch (error) {
+    status.textContent = error instanceof Error && error.message.startsWith('The proof of work') ? error.message : 'The service could not be reached; try again.'
   } finally {
     button.disabled = false
   }
 })
+
+// Last: the submit handler above is in place before the widget's script has
+// arrived, and the `load` listener before the widget says it (as soon as it is defined).
+await import('/static/altcha/external/altcha.min.js')

@@ -46,6 +46,17 @@ export function usersOperations ({ users, sessionTtlS, sessionCookie, ratings, p
       return { ...publicUser(user), games: played.sort((a, b) => a.game_id < b.game_id ? -1 : 1) }
     },
 
+    /**
+     * Whether a new account may take `username` (sign-up): not when a user
+     * has it, nor when it is a player's name in any game (an entry on any
+     * board, hidden, a held score): boards share one namespace for API-key
+     * players and users, and the account would own that player's scores.
+     */
+    async nameTaken (username: string): Promise<boolean> {
+      if (await users.user(username) !== null) return true
+      return (await forEveryGame(async game => await leaderboard.playerKnown(game, username))).some(Boolean)
+    },
+
     /** One user, never the password hash. */
     async user (username: string): Promise<UserRecord> {
       return publicUser(await users.user(username) ?? fail('not_found', 'No such user.'))

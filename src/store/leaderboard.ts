@@ -33,6 +33,7 @@ const SET_VISIBILITY = luaScript('set-visibility', { TIME_DIGITS, OUTBOX_MAX })
 const ENTRY = luaScript('entry')
 const DELETE_ENTRY = luaScript('delete-entry')
 const ERASE_PLAYER = luaScript('erase-player')
+const PLAYER_KNOWN = luaScript('player-known')
 const SEASONS = luaScript('seasons')
 const IMPORT_ENTRIES = luaScript('import-entries')
 
@@ -60,6 +61,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
   const listing = createBoardListing(redis)
   const importScript = defineScript<string[]>(redis, 'rankImportEntries', IMPORT_ENTRIES, { writes: true })
   const eraseScript = defineScript<[number, number, number, number, number]>(redis, 'rankErasePlayer', ERASE_PLAYER, { writes: true })
+  const knownScript = defineScript<number>(redis, 'rankPlayerKnown', PLAYER_KNOWN)
   const seasonsScript = defineScript<[number, string, string[]]>(redis, 'rankSeasons', SEASONS)
   const now = clock ?? Date.now
 
@@ -337,6 +339,13 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
         ...periods.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])
       ], [player, 2 * TS_TOLERANCE_S + 1, seasons.length, user ? '1' : '0'])
       return { entries, metas, held, ratings, playtimeSeconds }
+    },
+
+    /** Whether the name is a player's in this game: an entry on any board, hidden, or a held score (one script call). */
+    async playerKnown (game: GameRecord, player: string): Promise<boolean> {
+      const gameId = game.game_id
+      const { seasons, periods } = everyBoard(game)
+      return await knownScript([keys.hiddenPlayers(gameId), keys.reviewPlayers(gameId), ...[...seasons, ...periods].map(scope => keys.entries(gameId, player, scope))], [player]) === 1
     },
 
     /** Deletes the player's entries from every board of the game; false when there were none. */

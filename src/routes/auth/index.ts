@@ -13,7 +13,7 @@ import { routeSchemas } from '../schemas.js'
  */
 async function refuseCredentialsInUrl (request: FastifyRequest): Promise<void> {
   const query = request.query as Record<string, unknown>
-  for (const name of ['username', 'password']) {
+  for (const name of ['username', 'password', 'new_password']) {
     if (Object.hasOwn(query, name)) fail('invalid_param', `Send ${name} in the request body, never in the URL.`)
   }
 }
@@ -105,7 +105,8 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
       const password = param(request.fields, 'password')
       if (!USERNAME_PATTERN.test(username)) fail('invalid_param', 'username must be 1 to 30 characters from A-Z a-z 0-9 _ . -')
       checkPasswordStrength(password, username)
-      if (await fastify.users.user(username) !== null) fail('already_exists', `The username "${username}" is taken.`)
+      // Not a user's, nor any game's player's: the account would own their scores.
+      if (await fastify.admin.as({ name: `player:${username}`, via: 'http' }).nameTaken(username)) fail('already_exists', `The username "${username}" is taken.`)
       await fastify.signupChallenges.redeem(param(request.fields, 'altcha'))
       const operations = fastify.admin.as({ name: `player:${username}`, via: 'http', request_id: String(request.id) })
       await operations.createUser({ username, password })
@@ -133,7 +134,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
   // A logged-in player's own account: what is kept about them, a new password, deleting it.
   const ownAccount = {
     config: { rateLimitPolicy: 'session' as const, noStore: true },
-    preValidation: fastify.readFields,
+    preValidation: [refuseCredentialsInUrl, fastify.readFields],
     preHandler: [fastify.requireSession, fastify.checkOrigin, fastify.limitRate]
   }
   const asThePlayer = (request: FastifyRequest) => fastify.admin.as({ name: `player:${(request.user as StoredUser).username}`, via: 'http', request_id: String(request.id) })

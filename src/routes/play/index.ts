@@ -208,7 +208,7 @@ ${back}
     }
     return page('Sign up', `<main class="narrow">
 <h1>Sign up</h1>
-<form class="signup" aria-label="Sign up" novalidate data-next="${html(next ?? '/signup')}">
+<form class="signup" aria-label="Sign up" method="post" action="/auth/signup" novalidate data-next="${html(next ?? '/signup')}">
   <label>Username <input name="username" autocomplete="username" required maxlength="30" pattern="[A-Za-z0-9_.\\-]{1,30}" title="1 to 30 letters, digits, _ . -"></label>
   <label>Password <input name="password" type="password" autocomplete="new-password" required minlength="8"></label>
   <p class="muted">At least 8 characters, hard to guess: a few unusual words work well.</p>

@@ -2,7 +2,7 @@ import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { solveChallenge, type Challenge } from 'altcha-lib'
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2'
-import { admin, buildTestApp, createGame, dataOf, errorOf, formBody } from '../../helpers/app.js'
+import { admin, buildTestApp, createGame, dataOf, errorOf, formBody, submit } from '../../helpers/app.js'
 
 /*
  * POST /auth/signup and GET /auth/challenge (docs/interface.md#sign-up): a
@@ -140,6 +140,26 @@ t.test('a taken name is already_exists before the proof of work is spent', async
   const altcha = await solved(app)
   t.equal(errorOf(await signup(app, { username: 'ann', password: 'another horse battery staple', altcha })), 'already_exists')
   t.same(dataOf(await signup(app, { username: 'bob', password: STRONG, altcha })), { username: 'bob', is_admin: false })
+})
+
+t.test('a name that is an API-key player\'s in any game cannot be taken: the account would own their scores', async t => {
+  const { app } = await buildTestApp(t, OPEN)
+  const game = await createGame(app)
+  const other = await createGame(app)
+  dataOf(await submit(app, game, { player: 'topplayer', score: 900 }))
+  dataOf(await submit(app, other, { player: 'lastseason', score: 10 }))
+  dataOf(await admin(app, 'POST', `/admin/games/${other.gameId}/seasons`, {}))
+  dataOf(await submit(app, game, { player: 'banned', score: 5 }))
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}/players/banned`, { hidden: true }))
+  dataOf(await admin(app, 'PATCH', `/admin/games/${other.gameId}`, { review_above: 1000 }))
+  t.equal(dataOf(await submit(app, other, { player: 'heldonly', score: 5000 })).held, true)
+  const altcha = await solved(app)
+  for (const name of ['topplayer', 'lastseason', 'banned', 'heldonly']) {
+    const answer = await signup(app, { username: name, password: STRONG, altcha })
+    t.equal(errorOf(answer), 'already_exists', `${name}: on a board now, in a closed season, hidden, or with a held score only`)
+  }
+  t.equal(dataOf(await submit(app, game, { player: 'topplayer', score: 901 })).best_score, 901, 'and the player\'s scores are untouched')
+  t.same(dataOf(await signup(app, { username: 'newname', password: STRONG, altcha })), { username: 'newname', is_admin: false }, 'the proof of work was not spent')
 })
 
 t.test('limits: per address (an IPv6 /64 counts as one), then every sign-up together', async t => {
