@@ -41,7 +41,7 @@ export interface Config {
   signup: 'open' | 'closed'
   /** Sign-up attempts per client address (IPv4, or IPv6 /64) per hour. */
   signupAddressRateLimitMax: number
-  /** Sign-up attempts from everywhere together per minute. */
+  /** Sign-ups whose proof of work holds, from everywhere together, per minute. */
   signupRateLimitMax: number
   /** SIGNUP_WORK: zero hex digits the sign-up proof of work must find, each 16 times the work. */
   signupWork: number

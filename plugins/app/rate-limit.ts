@@ -28,7 +28,8 @@ type StoreCallback = (error: Error | null, result: { current: number, ttl: numbe
  * | loginUsername | username, across addresses      | LOGIN_RATE_LIMIT_MAX                      |
  * | adminFailures | address; only wrong admin tokens| ADMIN_FAILURE_LIMIT                       |
  * | signupAddress | address, per hour               | SIGNUP_ADDRESS_RATE_LIMIT_MAX             |
- * | signupAll     | every sign-up attempt together  | SIGNUP_RATE_LIMIT_MAX                     |
+ * | signupAll     | sign-ups whose proof of work    | SIGNUP_RATE_LIMIT_MAX                     |
+ * |               | holds, from everywhere          |                                           |
  *
  * An address is the client's IPv4 address, or its IPv6 /64 (one customer's
  * network gets one /64, so counting single IPv6 addresses counts nothing).
@@ -54,6 +55,11 @@ export function clientAddress (request: FastifyRequest): string {
   if ((request.ip as string | undefined) === undefined) return 'gone'
   if (isIP(request.ip) === 0) return `text-${createHash('sha256').update(request.ip).digest('base64url').slice(0, 16)}`
   return normalizeIP(request.ip, 64)
+}
+
+/** Who the per-username login limit counts: hashed, so any text a client sent makes a safe key name. */
+export function loginUsernameSubject (username: string): string {
+  return createHash('sha256').update(username).digest('base64url').slice(0, 22)
 }
 
 declare module 'fastify' {
@@ -208,10 +214,8 @@ export default fp(async (fastify) => {
     // address limit let through, so one busy address cannot lock a user out
     // alone. Hashed, so any text the client sent makes a safe key name.
     if (policyOf(request) === 'loginAddress') {
-      await rateLimits.enforce(request, reply, 'loginUsername', createHash('sha256').update(request.fields.username ?? '').digest('base64url').slice(0, 22))
+      await rateLimits.enforce(request, reply, 'loginUsername', loginUsernameSubject(request.fields.username ?? ''))
     }
-    // Sign-ups from many addresses at once (a botnet) meet one limit for all.
-    if (policyOf(request) === 'signupAddress') await rateLimits.enforce(request, reply, 'signupAll', 'all')
   } as preHandlerAsyncHookHandler)
 
   // A limited route answers with its headers even when the request failed

@@ -63,7 +63,8 @@ export function createSignupChallenges (redis: Redis, { work }: { work: number }
       const result = await verifySolution({ challenge: solved.challenge, solution: solved.solution, deriveKey, hmacSignatureSecret }).catch(() => undefined)
       if (result?.verified !== true) fail('invalid_challenge', result?.expired === true ? 'The proof of work has expired; solve a new challenge.' : undefined)
       const expiresAt = solved.challenge.parameters.expiresAt ?? 0
-      const ttl = Math.max(1, expiresAt - Math.floor(Date.now() / 1000))
+      // A minute past the expiry: another instance whose clock is behind still refuses the replay.
+      const ttl = Math.max(1, expiresAt - Math.floor(Date.now() / 1000)) + 60
       const first = await redis.set(keys.usedSignupChallenge(solved.challenge.parameters.nonce), '1', 'EX', ttl, 'NX')
       if (first === null) fail('invalid_challenge', 'This proof of work has been used already; solve a new challenge.')
     }

@@ -5,6 +5,7 @@ import { USERNAME_PATTERN, param, requireParams } from '../../rules/fields.js'
 import { checkPasswordStrength } from '../../rules/password-strength.js'
 import type { StoredUser } from '../../store/users.js'
 import { isDelete } from '../session/index.js'
+import { loginUsernameSubject } from '../../../plugins/app/rate-limit.js'
 import { routeSchemas } from '../schemas.js'
 
 /**
@@ -108,6 +109,9 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
       // Not a user's, nor any game's player's: the account would own their scores.
       if (await fastify.admin.as({ name: `player:${username}`, via: 'http' }).nameTaken(username)) fail('already_exists', `The username "${username}" is taken.`)
       await fastify.signupChallenges.redeem(param(request.fields, 'altcha'))
+      // Sign-ups from many addresses at once (a botnet) meet one limit for all, counted only
+      // for proofs of work that hold: unsolved attempts cannot close sign-up for everyone.
+      await fastify.rateLimits.enforce(request, reply, 'signupAll', 'all')
       const operations = fastify.admin.as({ name: `player:${username}`, via: 'http', request_id: String(request.id) })
       await operations.createUser({ username, password })
       const user = await fastify.users.user(username)
@@ -140,7 +144,9 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
   const asThePlayer = (request: FastifyRequest) => fastify.admin.as({ name: `player:${(request.user as StoredUser).username}`, via: 'http', request_id: String(request.id) })
 
   /** The password a change or a deletion is confirmed with; a user without one (made for a platform's sessions) cannot confirm. */
-  async function confirmPassword (user: StoredUser, password: string, reply: FastifyReply): Promise<void> {
+  async function confirmPassword (request: FastifyRequest, user: StoredUser, password: string, reply: FastifyReply): Promise<void> {
+    // As many tries as a login: a stolen session (or a game's script on this origin) cannot guess faster.
+    await fastify.rateLimits.enforce(request, reply, 'loginUsername', loginUsernameSubject(user.username))
     const valid = await verifyPasswordBounded(password, user.passwordHash)
     if (valid === undefined) {
       reply.header('retry-after', 1)
@@ -167,7 +173,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
       requireParams(request.fields, ['password', 'new_password'])
       const user = request.user as StoredUser
       const newPassword = param(request.fields, 'new_password')
-      await confirmPassword(user, param(request.fields, 'password'), reply)
+      await confirmPassword(request, user, param(request.fields, 'password'), reply)
       checkPasswordStrength(newPassword, user.username)
       await asThePlayer(request).updateUser(user.username, { password: newPassword })
       return await startSession(reply, await fastify.users.user(user.username) ?? fail('not_logged_in'))
@@ -184,7 +190,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
       if (!isDelete(request)) fail('invalid_param', 'POST /auth/account deletes the account: send _method=DELETE.')
       requireParams(request.fields, ['password'])
       const user = request.user as StoredUser
-      await confirmPassword(user, param(request.fields, 'password'), reply)
+      await confirmPassword(request, user, param(request.fields, 'password'), reply)
       // Audited as a player's own deletion, without the name: the erasure keeps counts, not the person.
       const erased = await fastify.admin.as({ name: 'player', via: 'http', request_id: String(request.id) }).eraseUser(user.username, { erase: true })
       clearSessionCookie(reply)

@@ -94,3 +94,16 @@ t.test('deleting one\'s account erases everything, ends the session, and is audi
   t.match(erasure, { actor: 'player', via: 'http', target: null })
   t.notMatch(JSON.stringify(erasure), /ann/, 'the erasure keeps counts, not the name')
 })
+
+t.test('confirming with the current password is limited as logins are: a stolen session cannot guess faster', async t => {
+  // The login that made the session counts too: one budget per username.
+  const { app } = await buildTestApp(t, { LOGIN_RATE_LIMIT_MAX: '4' })
+  const cookie = await player(app)
+  for (let i = 0; i < 3; i++) {
+    t.equal(errorOf(await send(app, 'POST', '/auth/password', cookie, { password: `guess number ${i}`, new_password: NEWER })), 'invalid_credentials')
+  }
+  const limited = await send(app, 'DELETE', '/auth/account', cookie, { password: STRONG })
+  t.equal(errorOf(limited), 'rate_limited', 'the fifth try within the minute, even with the right password')
+  t.ok(Number(limited.headers['retry-after']) >= 1)
+  t.equal(dataOf(await admin(app, 'GET', '/admin/users/ann')).username, 'ann', 'nothing was deleted')
+})

@@ -181,3 +181,12 @@ t.test('limits: per address (an IPv6 /64 counts as one), then every sign-up toge
   t.equal(await tryAs('d1', '198.51.100.3'), 'rate_limited', 'a fifth within the minute, from anywhere')
   t.same(made, ['a1', 'a2', 'b1', 'c1'])
 })
+
+t.test('unsolved attempts from many addresses do not use up the limit for everyone', async t => {
+  const { app } = await buildTestApp(t, { ...OPEN, SIGNUP_RATE_LIMIT_MAX: '2' })
+  for (let i = 1; i <= 6; i++) {
+    const address = `203.0.113.${i}`
+    t.equal(errorOf(await signup(app, { username: `bot${i}`, password: STRONG, altcha: 'garbage' }, { address })), 'invalid_challenge', `an unsolved attempt from ${address}`)
+  }
+  t.same(dataOf(await signup(app, { username: 'ann', password: STRONG, altcha: await solved(app) })), { username: 'ann', is_admin: false }, 'a real sign-up still goes through')
+})
