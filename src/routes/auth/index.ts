@@ -44,6 +44,19 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
     return ok({ username: user.username, is_admin: user.is_admin })
   }
 
+  /** Whether `password` matches `hash`; rate_limited (retry in 1 s) while the process checks as many as it may at once. */
+  async function passwordMatches (password: string, hash: string | undefined, reply: FastifyReply, what: 'logins' | 'passwords'): Promise<boolean> {
+    const valid = await verifyPasswordBounded(password, hash)
+    if (valid === undefined) {
+      reply.header('retry-after', 1)
+      fail('rate_limited', `Too many ${what} are being checked right now; retry in 1 s.`)
+    }
+    return valid
+  }
+
+  /** The operations as a player makes them: audited as `player:<name>` (or `player` alone, for an erasure). */
+  const operationsOf = (request: FastifyRequest, name: string) => fastify.admin.as({ name, via: 'http', request_id: String(request.id) })
+
   /** Sign-up is the operator's choice (SIGNUP); closing it leaves every account as it is. */
   async function signupOpen (): Promise<void> {
     if (config.signup === 'closed') fail('forbidden', 'Sign-up is closed on this service; an operator creates accounts.')
@@ -68,11 +81,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
     handler: async (request, reply) => {
       const user = await fastify.users.user(param(request.fields, 'username'))
       // The password is checked even for an unknown user, so both answers take as long.
-      const valid = await verifyPasswordBounded(param(request.fields, 'password'), user?.passwordHash)
-      if (valid === undefined) {
-        reply.header('retry-after', 1)
-        fail('rate_limited', 'Too many logins are being checked right now; retry in 1 s.')
-      }
+      const valid = await passwordMatches(param(request.fields, 'password'), user?.passwordHash, reply, 'logins')
       if (user === null || !valid) fail('invalid_credentials')
       return await startSession(reply, user)
     }
@@ -107,12 +116,12 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
       if (!USERNAME_PATTERN.test(username)) fail('invalid_param', 'username must be 1 to 30 characters from A-Z a-z 0-9 _ . -')
       checkPasswordStrength(password, username)
       // Not a user's, nor any game's player's: the account would own their scores.
-      if (await fastify.admin.as({ name: `player:${username}`, via: 'http' }).nameTaken(username)) fail('already_exists', `The username "${username}" is taken.`)
+      const operations = operationsOf(request, `player:${username}`)
+      if (await operations.nameTaken(username)) fail('already_exists', `The username "${username}" is taken.`)
       await fastify.signupChallenges.redeem(param(request.fields, 'altcha'))
       // Sign-ups from many addresses at once (a botnet) meet one limit for all, counted only
       // for proofs of work that hold: unsolved attempts cannot close sign-up for everyone.
       await fastify.rateLimits.enforce(request, reply, 'signupAll', 'all')
-      const operations = fastify.admin.as({ name: `player:${username}`, via: 'http', request_id: String(request.id) })
       await operations.createUser({ username, password })
       const user = await fastify.users.user(username)
       if (user === null) fail('internal_error')
@@ -141,18 +150,13 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
     preValidation: [refuseCredentialsInUrl, fastify.readFields],
     preHandler: [fastify.requireSession, fastify.checkOrigin, fastify.limitRate]
   }
-  const asThePlayer = (request: FastifyRequest) => fastify.admin.as({ name: `player:${(request.user as StoredUser).username}`, via: 'http', request_id: String(request.id) })
+  const asThePlayer = (request: FastifyRequest) => operationsOf(request, `player:${(request.user as StoredUser).username}`)
 
   /** The password a change or a deletion is confirmed with; a user without one (made for a platform's sessions) cannot confirm. */
   async function confirmPassword (request: FastifyRequest, user: StoredUser, password: string, reply: FastifyReply): Promise<void> {
     // As many tries as a login: a stolen session (or a game's script on this origin) cannot guess faster.
     await fastify.rateLimits.enforce(request, reply, 'loginUsername', loginUsernameSubject(user.username))
-    const valid = await verifyPasswordBounded(password, user.passwordHash)
-    if (valid === undefined) {
-      reply.header('retry-after', 1)
-      fail('rate_limited', 'Too many passwords are being checked right now; retry in 1 s.')
-    }
-    if (!valid) fail('invalid_credentials', 'The current password is wrong.')
+    if (!await passwordMatches(password, user.passwordHash, reply, 'passwords')) fail('invalid_credentials', 'The current password is wrong.')
   }
 
   fastify.route({
@@ -192,7 +196,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
       const user = request.user as StoredUser
       await confirmPassword(request, user, param(request.fields, 'password'), reply)
       // Audited as a player's own deletion, without the name: the erasure keeps counts, not the person.
-      const erased = await fastify.admin.as({ name: 'player', via: 'http', request_id: String(request.id) }).eraseUser(user.username, { erase: true })
+      const erased = await operationsOf(request, 'player').eraseUser(user.username, { erase: true })
       clearSessionCookie(reply)
       return ok(erased)
     }
