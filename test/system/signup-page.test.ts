@@ -64,6 +64,8 @@ t.test('the sign-up page at desktop and phone size, and when sign-up is closed',
   for (const [size, viewport] of VIEWPORTS) {
     const { context, page, problems, overflow } = await watchedPage(browser, viewport)
     await page.goto(`${baseUrl}/signup`)
+    // The widget is drawn once its script (loaded last, as a module) has defined it.
+    await page.locator('altcha-widget .altcha').waitFor()
     for (const selector of ['h1', 'input[name=username]', 'input[name=password]', 'altcha-widget', 'form.signup button[type=submit]', 'a[href="/login"]']) {
       t.ok(await page.locator(selector).isVisible(), `${size} sign-up page: ${selector} is visible`)
     }
