@@ -224,6 +224,13 @@
     window.location.reload()
   })
 
+  // Playing as a guest: a session at once, for a game that takes guests.
+  $('#play-as-guest')?.addEventListener('click', async () => {
+    const made = await api('POST', '/auth/guest', { game_id: platform.gameId })
+    if (made.ok) window.location.reload()
+    else $('#guest-status').textContent = made.message
+  })
+
   // The game tells the page when it has submitted a score.
   window.addEventListener('message', (event) => {
     if (event.origin === window.location.origin && event.data?.type === 'ranking:submitted') refreshStanding()

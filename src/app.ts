@@ -13,6 +13,7 @@ import securityHeadersPlugin, { defaultSecurityHeaders, noStore } from '../plugi
 import redisPlugin from '../plugins/app/redis.js'
 import storePlugin from '../plugins/app/store.js'
 import webhooksPlugin from '../plugins/app/webhooks.js'
+import guestExpiryPlugin from '../plugins/app/guest-expiry.js'
 import livePlugin from '../plugins/app/live.js'
 import formsPlugin from '../plugins/external/forms.js'
 import rateLimitPlugin from '../plugins/app/rate-limit.js'
@@ -243,6 +244,7 @@ async function app (fastify: FastifyInstance, { config, clock }: { config: Confi
   await fastify.register(redisPlugin)
   await fastify.register(storePlugin, { clock })
   await fastify.register(webhooksPlugin)
+  await fastify.register(guestExpiryPlugin)
   await fastify.register(livePlugin)
   await fastify.register(formsPlugin)
   await fastify.register(rateLimitPlugin)

@@ -35,7 +35,7 @@ Listings (--limit N, from 1 to 100; --cursor C goes on from the next_cursor a pa
                                         how the board's scores spread over equal ranges
   keys list <game_id> [--revoked true|false]
   keys get <api_key>
-  users list [--prefix P] [--hidden true|false] [--is_admin true|false]
+  users list [--prefix P] [--hidden true|false] [--is_admin true|false] [--guest true|false]
   users get <username>
   players list <game_id> [--prefix P] [--period daily|weekly|monthly] [--period_id ID] [--season_id N]
                                         the board in board order, hidden entries marked; or by name prefix
@@ -49,6 +49,7 @@ Games and keys:
                [--score_min N] [--score_max N] [--review_above N] [--review_below N]
                [--review_factor X] [--notify_top N]     (default for a number clears it;
                                          a negative one goes after =: --score_min=-100)
+               [--guests off|listed|unlisted]
   games update <game_id> (the same flags)
   seasons close <game_id>               archives the all-time board's season; an empty one begins
   seasons list <game_id>
@@ -281,6 +282,7 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
         review_below: { type: 'string' },
         review_factor: { type: 'string' },
         notify_top: { type: 'string' },
+        guests: { type: 'string' },
         status: { type: 'string' },
         format: { type: 'string' },
         file: { type: 'string' },
@@ -303,6 +305,7 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
         password: { type: 'string' },
         'password-stdin': { type: 'boolean' },
         is_admin: { type: 'string' },
+        guest: { type: 'string' },
         hidden: { type: 'string' },
         minutes: { type: 'string' },
         days: { type: 'string' },
@@ -342,6 +345,7 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
       users: createUserStore(connection.redis),
       leaderboard: createLeaderboard(connection.redis, { freshGame: async gameId => await records.game(gameId) }),
       sessionTtlS: config.sessionTtlS,
+      guestTtlS: config.guestTtlS,
       sessionCookie: config.sessionCookie,
       audit: createAuditLog(connection.redis, { retentionMs: config.auditRetentionMs }),
       ratings: createRatings(connection.redis),

@@ -45,6 +45,12 @@ export interface Config {
   signupRateLimitMax: number
   /** SIGNUP_WORK: zero hex digits the sign-up proof of work must find, each 16 times the work. */
   signupWork: number
+  /** GUEST_TTL_S: how long a guest (its session and its play) lasts unless it signs up or logs in first. */
+  guestTtlS: number
+  /** Guests made per client address (IPv4, or IPv6 /64) per hour. */
+  guestAddressRateLimitMax: number
+  /** Guests made from everywhere together, per minute. */
+  guestRateLimitMax: number
   sessionRateLimitMax: number
   bodyLimit: number
   /** How long a client may take to send a whole request. */
@@ -286,6 +292,9 @@ export function loadConfig (env: Env = process.env): Config {
     signupAddressRateLimitMax: integer(env, 'SIGNUP_ADDRESS_RATE_LIMIT_MAX', 20, 1, 1_000_000),
     signupRateLimitMax: integer(env, 'SIGNUP_RATE_LIMIT_MAX', 60, 1, 1_000_000),
     signupWork: integer(env, 'SIGNUP_WORK', 3, 1, 5),
+    guestTtlS: integer(env, 'GUEST_TTL_S', 604800, 60, 31536000),
+    guestAddressRateLimitMax: integer(env, 'GUEST_ADDRESS_RATE_LIMIT_MAX', 30, 1, 1_000_000),
+    guestRateLimitMax: integer(env, 'GUEST_RATE_LIMIT_MAX', 600, 1, 1_000_000),
     sessionRateLimitMax: integer(env, 'SESSION_RATE_LIMIT_MAX', 120, 1, 1_000_000_000),
     bodyLimit: integer(env, 'BODY_LIMIT', 16384, 1024, 1_048_576),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),

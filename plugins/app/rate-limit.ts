@@ -30,14 +30,16 @@ type StoreCallback = (error: Error | null, result: { current: number, ttl: numbe
  * | signupAddress | address, per hour               | SIGNUP_ADDRESS_RATE_LIMIT_MAX             |
  * | signupAll     | sign-ups whose proof of work    | SIGNUP_RATE_LIMIT_MAX                     |
  * |               | holds, from everywhere          |                                           |
+ * | guestAddress  | address, per hour               | GUEST_ADDRESS_RATE_LIMIT_MAX              |
+ * | guestAll      | guests made, from everywhere    | GUEST_RATE_LIMIT_MAX                      |
  *
  * An address is the client's IPv4 address, or its IPv6 /64 (one customer's
  * network gets one /64, so counting single IPv6 addresses counts nothing).
  */
-export type LimitName = 'apiKey' | 'apiKeyTotal' | 'session' | 'page' | 'loginAddress' | 'loginUsername' | 'adminFailures' | 'signupAddress' | 'signupAll'
+export type LimitName = 'apiKey' | 'apiKeyTotal' | 'session' | 'page' | 'loginAddress' | 'loginUsername' | 'adminFailures' | 'signupAddress' | 'signupAll' | 'guestAddress' | 'guestAll'
 
 /** The limit whose counter a route's early failures report in their headers. */
-export type RateLimitPolicy = 'apiKey' | 'session' | 'page' | 'loginAddress' | 'signupAddress'
+export type RateLimitPolicy = 'apiKey' | 'session' | 'page' | 'loginAddress' | 'signupAddress' | 'guestAddress'
 
 export interface Limit { max: number, windowMs: number }
 
@@ -112,7 +114,9 @@ export default fp(async (fastify) => {
     loginUsername: { max: config.loginRateLimitMax, windowMs: 60_000 },
     adminFailures: ADMIN_FAILURE_LIMIT,
     signupAddress: { max: config.signupAddressRateLimitMax, windowMs: 3_600_000 },
-    signupAll: { max: config.signupRateLimitMax, windowMs: 60_000 }
+    signupAll: { max: config.signupRateLimitMax, windowMs: 60_000 },
+    guestAddress: { max: config.guestAddressRateLimitMax, windowMs: 3_600_000 },
+    guestAll: { max: config.guestRateLimitMax, windowMs: 60_000 }
   }
   const counterOf = (name: LimitName, subject: string, max = limits[name].max): Counter =>
     ({ key: keys.rateLimitCounter(name, subject), max, windowMs: limits[name].windowMs })

@@ -55,5 +55,5 @@ export default fp<StoreOptions>(async (fastify, { clock }) => {
   const webhooks = createWebhookStore(redis)
   fastify.decorate('webhooks', webhooks)
   fastify.decorate('signupChallenges', createSignupChallenges(redis, { work: config.signupWork }))
-  fastify.decorate('admin', createAdmin({ records, review: createReviewQueue(redis), webhooks, events: createEvents(redis), webhookAllowPrivate: config.webhooks.allowPrivate, users, leaderboard, sessionTtlS: config.sessionTtlS, sessionCookie: config.sessionCookie, audit: createAuditLog(redis, { retentionMs: config.auditRetentionMs }), ratings, playtime, activity: createActivity(redis) }))
+  fastify.decorate('admin', createAdmin({ records, review: createReviewQueue(redis), webhooks, events: createEvents(redis), webhookAllowPrivate: config.webhooks.allowPrivate, users, leaderboard, sessionTtlS: config.sessionTtlS, guestTtlS: config.guestTtlS, sessionCookie: config.sessionCookie, audit: createAuditLog(redis, { retentionMs: config.auditRetentionMs }), ratings, playtime, activity: createActivity(redis) }))
 }, { name: 'store', dependencies: ['redis'] })

@@ -26,6 +26,8 @@ export interface AdminDeps {
   users: UserStore
   leaderboard: Leaderboard
   sessionTtlS: number
+  /** GUEST_TTL_S: how long a guest lasts. */
+  guestTtlS: number
   sessionCookie: string
   audit: AuditLog
   ratings: Ratings
@@ -40,7 +42,7 @@ const BOARD_BATCH = 200
  * What every operation works with: the stores, the actor's audit, and the
  * helpers that several resources share. One per actor (createAdmin().as).
  */
-export function operationContext ({ records, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, sessionCookie, audit: auditLog, ratings, playtime, activity }: AdminDeps, actor: Actor) {
+export function operationContext ({ records, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, guestTtlS, sessionCookie, audit: auditLog, ratings, playtime, activity }: AdminDeps, actor: Actor) {
   const audit: Auditor = async (change, unmasked) => { await auditLog.record(actor, change, unmasked) }
 
   /**
@@ -126,7 +128,7 @@ export function operationContext ({ records, review, webhooks, events, webhookAl
     return await records.game(gameId, { fresh: true }) ?? fail('not_found', 'No such game.')
   }
 
-  return { records, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, sessionCookie, auditLog, ratings, playtime, activity, audit, applyUserHidden, forEveryGame, notPending, pendingHeld, existingWebhook, eraseFromEveryGame, auditPage, changeKey, chooseBoard, existingGame }
+  return { records, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, guestTtlS, sessionCookie, auditLog, ratings, playtime, activity, audit, applyUserHidden, forEveryGame, notPending, pendingHeld, existingWebhook, eraseFromEveryGame, auditPage, changeKey, chooseBoard, existingGame }
 }
 
 export type OperationContext = ReturnType<typeof operationContext>

@@ -93,6 +93,7 @@ export function gamesOperations ({ records, leaderboard, ratings, activity, audi
         ...periodSettingsOf(body),
         ...DEFAULT_FAIR_PLAY,
         ...fairPlayOf(body),
+        guests: body.guests ?? 'off',
         season: 1,
         season_started_at: createdAt
       })

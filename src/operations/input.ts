@@ -3,7 +3,7 @@ import { Value } from '@sinclair/typebox/value'
 import { fail } from '../errors.js'
 import { AROUND_DEFAULT, AROUND_MAX, GAME_ID_PATTERN, USERNAME_PATTERN } from '../rules/fields.js'
 import { DEFAULT_CAPS } from '../store/games-and-keys.js'
-import { DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, MAX_NOTIFY_TOP } from '../rules/games.js'
+import { DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, GUEST_POLICIES, MAX_NOTIFY_TOP } from '../rules/games.js'
 import { MAX_KEEP_PERIODS, PERIOD_KINDS } from '../rules/periods.js'
 import { ENTRY_BUCKETS } from '../store/keys.js'
 import { ACTIVITY_DAYS_KEPT, ACTIVITY_MINUTES_KEPT_S } from '../store/activity.js'
@@ -52,6 +52,10 @@ const fairPlaySettings = {
   })),
   notify_top: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_NOTIFY_TOP, description: `how deep into the board board.overtaken events reach, 1 to ${MAX_NOTIFY_TOP} (default ${DEFAULT_FAIR_PLAY.notify_top})` }))
 }
+
+const Guests = Type.Optional(Type.Union(GUEST_POLICIES.map(policy => Type.Literal(policy)), {
+  description: 'whether visitors may play as guests on the play page: off (the default), listed (their scores appear on the boards) or unlisted (kept, shown once they sign up)'
+}))
 
 const EVENT_LIST = `(${EVENT_TYPES.map(type => type.replace('.', '\\.')).join('|')})`
 const WebhookEvents = Type.Union([
@@ -112,7 +116,8 @@ export const schemas = {
     max_entries: Type.Optional(MaxEntries),
     max_meta_bytes: Type.Optional(MaxMetaBytes),
     ...periodSettings,
-    ...fairPlaySettings
+    ...fairPlaySettings,
+    guests: Guests
   }, { additionalProperties: false }),
   updateGame: Type.Object({
     name: Type.Optional(GameName),
@@ -121,7 +126,8 @@ export const schemas = {
     max_entries: Type.Optional(MaxEntries),
     max_meta_bytes: Type.Optional(MaxMetaBytes),
     ...periodSettings,
-    ...fairPlaySettings
+    ...fairPlaySettings,
+    guests: Guests
   }, { additionalProperties: false }),
   createKey: Type.Object({ game_id: Type.String(), rate_limit: Type.Optional(KeyRateLimit) }, { additionalProperties: false }),
   updateKey: Type.Object({ rate_limit: Type.Optional(KeyRateLimit) }, { additionalProperties: false }),
@@ -167,7 +173,8 @@ export const schemas = {
     ...Page(50),
     prefix: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,30}$', description: 'only usernames beginning with it' })),
     hidden: Flag('only hidden users, or only visible ones'),
-    is_admin: Flag('only administrators, or only the others')
+    is_admin: Flag('only administrators, or only the others'),
+    guest: Flag('only guests, or only the others')
   }, { additionalProperties: false }),
   listEntries: Type.Object({
     ...Page(50),

@@ -1,7 +1,9 @@
 import { fail } from '../errors.js'
 import { USERNAME_PATTERN } from '../rules/fields.js'
 import { hashPassword } from '../store/passwords.js'
-import { publicUser, type UserRecord } from '../store/users.js'
+import { randomInt } from 'node:crypto'
+import { publicUser, type Session, type StoredUser, type UserRecord } from '../store/users.js'
+import { guestsWelcome, type GameRecord } from '../rules/games.js'
 import { decodeCursor, encodeCursor } from '../lib/cursor.js'
 import { ErasureCounts, ListPage, auditedUser, namePage } from './answers.js'
 import { OperationContext } from './context.js'
@@ -10,10 +12,22 @@ import { cursors, readInput, schemas } from './input.js'
 
 /** Users and their sessions: listing, creating, changing, hiding, logging out, erasing. */
 
+/** How many generated names a new guest tries before giving up. */
+const GUEST_NAME_ATTEMPTS = 5
+
 /** What a user has in one game: their all-time standing, their rating, their play time. */
 export interface UserInGame { game_id: string, best_score: number | null, rank: number | null, stars: number | null, playtime_seconds: number }
 
-export function usersOperations ({ users, sessionTtlS, sessionCookie, ratings, playtime, leaderboard, audit, applyUserHidden, eraseFromEveryGame, forEveryGame }: OperationContext) {
+export function usersOperations ({ users, records, sessionTtlS, guestTtlS, sessionCookie, ratings, playtime, leaderboard, audit, applyUserHidden, eraseFromEveryGame, forEveryGame }: OperationContext) {
+  /** A guest, everywhere it played: its play in each game (the erasure's script), then its record and sessions. */
+  async function eraseGuest (guest: string): Promise<void> {
+    for (const gameId of await users.guestGames(guest)) {
+      const game = await records.game(gameId, { fresh: true })
+      if (game !== null) await leaderboard.erasePlayer(game, guest, { user: true })
+    }
+    await users.eraseUser(guest)
+  }
+
   return {
     /** Users in name order; by name prefix, hidden or not, administrators or not. */
     async listUsers (input?: unknown): Promise<ListPage<UserRecord>> {
@@ -22,8 +36,8 @@ export function usersOperations ({ users, sessionTtlS, sessionCookie, ratings, p
       const { items, next } = await namePage(
         async (after, count) => await users.usernamesPage(after, query.prefix ?? '', count),
         async names => await Promise.all(names.map(async name => await users.user(name))),
-        user => (query.hidden === undefined || user.hidden === query.hidden) && (query.is_admin === undefined || user.is_admin === query.is_admin),
-        from, query.limit ?? 50, query.hidden !== undefined || query.is_admin !== undefined)
+        user => (query.hidden === undefined || user.hidden === query.hidden) && (query.is_admin === undefined || user.is_admin === query.is_admin) && (query.guest === undefined || user.guest === query.guest),
+        from, query.limit ?? 50, query.hidden !== undefined || query.is_admin !== undefined || query.guest !== undefined)
       return { items: items.map(publicUser), next_cursor: next === null ? null : encodeCursor({ k: 'users', after: next }) }
     },
 
@@ -55,6 +69,60 @@ export function usersOperations ({ users, sessionTtlS, sessionCookie, ratings, p
     async nameTaken (username: string): Promise<boolean> {
       if (await users.user(username) !== null) return true
       return (await forEveryGame(async game => await leaderboard.playerKnown(game, username))).some(Boolean)
+    },
+
+    /**
+     * A new guest for the play page of `game` (docs/guide.md#guests): a
+     * generated name (`guest-` and six digits, retried while taken, also by
+     * a player of this game), no password, erased after GUEST_TTL_S unless
+     * claimed; and its session, which lasts as long. Not audited: guests
+     * come and go by the thousand; the claim that keeps one is.
+     */
+    async createGuest (game: GameRecord): Promise<{ user: StoredUser, session: Session }> {
+      guestsWelcome(game)
+      for (let attempt = 1; attempt <= GUEST_NAME_ATTEMPTS; attempt++) {
+        const username = `guest-${String(randomInt(1_000_000)).padStart(6, '0')}`
+        if (await leaderboard.playerKnown(game, username)) continue
+        const user = await users.createUser({ username, passwordHash: undefined, is_admin: false, hidden: false, created_at: now(), guestUntilMs: Date.now() + guestTtlS * 1000 })
+        if (user !== null) return { user, session: await users.createSession(user, guestTtlS) }
+      }
+      return fail('unavailable', 'No guest name is free right now; retry in a moment.')
+    },
+
+    /**
+     * A guest's play becomes the user's, game by game (one script call each,
+     * lua/claim-player.lua), then the guest is erased: its record, sessions
+     * and whatever it did after the claim began. Audited as the user's.
+     */
+    async claimGuest (guest: string, username: string): Promise<{ games: number, boards: number, ratings: number, playtime_seconds: number, held: number }> {
+      const claimed = { games: 0, boards: 0, ratings: 0, playtime_seconds: 0, held: 0 }
+      // The guest's sessions end first, so it plays nothing more while its play moves.
+      await users.endSessions(guest)
+      for (const gameId of await users.guestGames(guest)) {
+        const game = await records.game(gameId, { fresh: true })
+        if (game === null) continue
+        const moved = await leaderboard.claimPlayer(game, guest, username)
+        claimed.games++
+        claimed.boards += moved.boards
+        claimed.ratings += moved.rated
+        claimed.playtime_seconds += moved.playtimeSeconds
+        claimed.held += moved.held
+      }
+      await eraseGuest(guest)
+      await audit({ action: 'user.claim_guest', game_id: null, target: username, before: null, after: claimed })
+      return claimed
+    },
+
+    /**
+     * Erases up to `count` guests whose time is up, with their play in the
+     * games they played (the erasure of an operator, without its audit
+     * entry: an expiry is the documented lifetime, not anyone's change).
+     * Returns how many went.
+     */
+    async expireGuests (count = 100): Promise<number> {
+      const expired = await users.expiredGuests(Date.now(), count)
+      for (const guest of expired) await eraseGuest(guest)
+      return expired.length
     },
 
     /** One user, never the password hash. */

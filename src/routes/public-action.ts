@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify'
 import { ApiError, fail } from '../errors.js'
 import { checkTimestamp, collectParams, param, requireParams, type Params } from '../rules/fields.js'
-import { keyAcceptedFor, playableGame, type GameRecord, type KeyRecord } from '../rules/games.js'
+import { guestsWelcome, keyAcceptedFor, playableGame, type GameRecord, type KeyRecord } from '../rules/games.js'
 import { signatureMatches } from '../rules/signature.js'
 import type { Limits } from '../store/limits.js'
 import type { StoredUser } from '../store/users.js'
@@ -88,6 +88,11 @@ export function sessionHandler (fastify: FastifyInstance, { required, action }: 
     await fastify.limitRate(request, reply)
     requireParams(fields, ['game_id', ...requiredOf(request)])
     const game = playableGame(await fastify.records.game(param(fields, 'game_id')))
+    if (user.guest) {
+      // A guest plays only games that take guests, and each game it plays is noted (docs/guide.md#guests).
+      guestsWelcome(game)
+      await fastify.users.admitGuest(user.username, game.game_id, game.guests === 'unlisted')
+    }
     return await action(fields, { game, user }, reply)()
   }
 }

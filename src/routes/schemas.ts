@@ -220,6 +220,8 @@ export const routeSchemas = {
     is_admin: Type.Boolean(),
     hidden: Type.Boolean(),
     created_at: Type.String({ format: 'date-time' }),
+    guest: Type.Boolean(),
+    guest_until: Nullable(Type.String({ format: 'date-time' })),
     games: Type.Array(Type.Object({
       game_id: Type.String(),
       best_score: Nullable(Type.Integer({ description: "the player's best on the game's all-time board (its current season)" })),
@@ -247,6 +249,15 @@ export const routeSchemas = {
       password: Type.String({ description: 'at least 8 characters, hard to guess (zxcvbn score 3 of 4)' }),
       altcha: Type.String({ description: 'the solved challenge of GET /auth/challenge, as the ALTCHA widget sends it (base64 JSON)' })
     })
+  }),
+  guest: envelope(Type.Object({
+    username: Type.String({ description: 'the generated name, guest- and six digits' }),
+    is_admin: Type.Literal(false),
+    guest: Type.Boolean({ description: 'false when a user was logged in already: nothing was made' }),
+    guest_until: Nullable(Type.String({ format: 'date-time', description: 'when the guest and its play are erased, unless it signs up or logs in first' }))
+  }), ['forbidden_origin', 'missing_param', 'rate_limited', 'invalid_game', 'forbidden'], 'Play as a guest of a game that takes guests; sets the session cookie', {
+    tags: ['session'],
+    body: Type.Object({ game_id: Type.String({ description: 'a game whose guests setting is listed or unlisted' }) })
   }),
   health: envelope(Type.Object({
     redis: Type.Literal('up'),

@@ -135,6 +135,8 @@ export function optional (params: Params, name: string): string | undefined {
 
 export const GAME_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]{1,30}$/
+/** The names the play page gives guests (`guest-` and digits): nobody signs up or signs in under one. */
+export const GUEST_NAME_PATTERN = /^guest-/i
 
 export function isGameId (value: string): boolean {
   return GAME_ID_PATTERN.test(value)

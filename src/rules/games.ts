@@ -35,7 +35,13 @@ export interface GameRecord {
   review_factor: number | null
   /** How deep into the board `board.overtaken` events reach. */
   notify_top: number
+  /** Whether visitors may play as guests on the play page, and whether their scores are shown (docs/guide.md#guests). */
+  guests: GuestPolicy
 }
+
+/** off: no guests (the default); listed: guests play and appear on the boards; unlisted: guests play, their scores are kept but shown to no one until they sign up. */
+export const GUEST_POLICIES = ['off', 'listed', 'unlisted'] as const
+export type GuestPolicy = typeof GUEST_POLICIES[number]
 
 /** The period settings of a game that sets none: no periods, so every v1 answer stays as it was. */
 export const DEFAULT_PERIODS = { order: 'desc', periods: [], timezone: 'UTC', keep_periods: 12 } as const satisfies Partial<GameRecord>
@@ -78,7 +84,7 @@ export interface KeyRecord {
 }
 
 /** What an operator may change of a game (season through closing one). */
-export type GameChanges = Partial<Pick<GameRecord, 'name' | 'developer' | 'approved' | 'max_entries' | 'max_meta_bytes' | 'order' | 'periods' | 'timezone' | 'keep_periods' | FairPlaySetting>>
+export type GameChanges = Partial<Pick<GameRecord, 'name' | 'developer' | 'approved' | 'max_entries' | 'max_meta_bytes' | 'order' | 'periods' | 'timezone' | 'keep_periods' | 'guests' | FairPlaySetting>>
 
 /** The fair-play settings, by name. */
 export type FairPlaySetting = keyof typeof DEFAULT_FAIR_PLAY
@@ -91,6 +97,11 @@ export const FAIR_PLAY_SETTINGS = Object.keys(DEFAULT_FAIR_PLAY) as FairPlaySett
  */
 export function isPlayable (game: GameRecord | null): game is GameRecord {
   return game !== null && game.approved
+}
+
+/** A game whose guests setting is off refuses guests: making one, and every session action of one. */
+export function guestsWelcome (game: GameRecord): void {
+  if (game.guests === 'off') fail('forbidden', 'This game does not take guests: log in or sign up to play it.')
 }
 
 /** The game when it is playable, else the request ends with invalid_game. */

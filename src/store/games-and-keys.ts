@@ -7,7 +7,7 @@ import { hashScripts } from './script-loader.js'
 import { createNameIndex } from './name-index.js'
 import { averageRating } from './ratings.js'
 import { MAX_KEEP_PERIODS, PERIOD_KINDS, isTimeZone, type PeriodKind } from '../rules/periods.js'
-import { DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, FAIR_PLAY_SETTINGS, MAX_NOTIFY_TOP, type GameChanges, type GameRecord, type GameStats, type KeyRecord } from '../rules/games.js'
+import { DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, FAIR_PLAY_SETTINGS, GUEST_POLICIES, MAX_NOTIFY_TOP, type GameChanges, type GameRecord, type GameStats, type KeyRecord } from '../rules/games.js'
 
 /**
  * The caps of a game that does not set its own: far above a real game (ten
@@ -61,7 +61,8 @@ function gameFromHash (gameId: string, hash: Hash): GameRecord | null {
     review_above: scoreOrNull(hash.review_above),
     review_below: scoreOrNull(hash.review_below),
     review_factor: factorOrNull(hash.review_factor),
-    notify_top: wholeNumber(hash.notify_top, DEFAULT_FAIR_PLAY.notify_top, MAX_NOTIFY_TOP) || DEFAULT_FAIR_PLAY.notify_top
+    notify_top: wholeNumber(hash.notify_top, DEFAULT_FAIR_PLAY.notify_top, MAX_NOTIFY_TOP) || DEFAULT_FAIR_PLAY.notify_top,
+    guests: GUEST_POLICIES.find(policy => policy === hash.guests) ?? 'off'
   }
 }
 
@@ -91,6 +92,7 @@ function settingFields (game: GameChanges): string[] {
   if (game.periods !== undefined) fields.push('periods', game.periods.join(','))
   if (game.timezone !== undefined) fields.push('timezone', game.timezone)
   if (game.keep_periods !== undefined) fields.push('keep_periods', String(game.keep_periods))
+  if (game.guests !== undefined) fields.push('guests', game.guests)
   for (const name of FAIR_PLAY_SETTINGS) {
     const value = game[name]
     if (value !== undefined) fields.push(name, value === null ? '' : String(value))

@@ -181,13 +181,17 @@ export const keys = {
   gameIndex: () => `${PREFIX}:games:by-id`,
   /** HASH: game_id, secret, revoked ("1"/"0"), created_at. */
   apiKey: (apiKey: string) => `${PREFIX}:key:{${apiKey}}`,
-  /** HASH: password (scrypt), is_admin, hidden ("1"/"0"), created_at, session_epoch (raised to end every session). */
+  /** HASH: password (scrypt), is_admin, hidden ("1"/"0"), created_at, session_epoch (raised to end every session); guest_until (ms) for a guest. */
   user: (username: string) => `${PREFIX}:user:{${username}}`,
   /**
    * ZSET of a user's session ids, scored by when each expires (ms), in the
    * user's slot: an operator lists and ends a user's sessions through it.
    */
   userSessions: (username: string) => `${PREFIX}:user:{${username}}:sessions`,
+  /** SET of the game ids a guest played (session actions), in the guest's slot: what a claim or the guest's expiry visits. */
+  guestGames: (username: string) => `${PREFIX}:user:{${username}}:games`,
+  /** ZSET of every guest, scored by when it ends (ms): the sweep erases the guests whose time is up. */
+  guests: () => `${PREFIX}:guests`,
   /** SET of every hidden username. */
   hiddenUsers: () => `${PREFIX}:hidden-users`,
   /** SET of every username. */

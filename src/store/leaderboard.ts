@@ -36,6 +36,7 @@ const ERASE_PLAYER = luaScript('erase-player')
 const PLAYER_KNOWN = luaScript('player-known')
 const SEASONS = luaScript('seasons')
 const IMPORT_ENTRIES = luaScript('import-entries')
+const CLAIM_PLAYER = luaScript('claim-player', { REVIEW_DECIDED_KEPT })
 
 /** How often a call is chosen again after its script found the game's settings moved on. */
 const ATTEMPTS = 3
@@ -63,6 +64,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
   const eraseScript = defineScript<[number, number, number, number, number]>(redis, 'rankErasePlayer', ERASE_PLAYER, { writes: true })
   const knownScript = defineScript<number>(redis, 'rankPlayerKnown', PLAYER_KNOWN)
   const seasonsScript = defineScript<[number, string, string[]]>(redis, 'rankSeasons', SEASONS)
+  const claimScript = defineScript<[number, number, number, number]>(redis, 'rankClaimPlayer', CLAIM_PLAYER, { writes: true })
   const now = clock ?? Date.now
 
   async function refreshed (gameId: string): Promise<GameRecord> {
@@ -339,6 +341,22 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
         ...periods.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])
       ], [player, 2 * TS_TOLERANCE_S + 1, seasons.length, user ? '1' : '0'])
       return { entries, metas, held, ratings, playtimeSeconds }
+    },
+
+    /**
+     * A guest's play in this game becomes `user`'s, in one script call
+     * (lua/claim-player.lua): the better entry on each board, the rating
+     * unless the user rated, the play time added, held scores renamed.
+     */
+    async claimPlayer (game: GameRecord, guest: string, user: string): Promise<{ boards: number, rated: number, playtimeSeconds: number, held: number }> {
+      const gameId = game.game_id
+      const { seasons, periods } = everyBoard(game)
+      const [boards, rated, playtimeSeconds, held] = await claimScript([
+        keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.live(gameId), keys.ratings(gameId), keys.ratingStats(gameId), keys.playtime(gameId), ...reviewKeys(gameId),
+        ...seasons.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, guest, scope), keys.entries(gameId, user, scope), keys.meta(gameId, guest, scope), keys.meta(gameId, user, scope), keys.usage(gameId, scope)]),
+        ...periods.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, guest, scope), keys.entries(gameId, user, scope)])
+      ], [guest, user, game.order, seasons.length, now()])
+      return { boards, rated, playtimeSeconds, held }
     },
 
     /** Whether the name is a player's in this game: an entry on any board, hidden, or a held score (one script call). */

@@ -12,6 +12,10 @@ export interface UserRecord {
   is_admin: boolean
   hidden: boolean
   created_at: string
+  /** A guest (docs/guide.md#guests): made by the play page, erased when guest_until passes unless claimed first. */
+  guest: boolean
+  /** When a guest and its play are erased (ISO); null for every other user. */
+  guest_until: string | null
 }
 
 export interface StoredUser extends UserRecord {
@@ -33,6 +37,8 @@ function userFromHash (username: string, hash: Record<string, string>): StoredUs
     is_admin: hash.is_admin === '1',
     hidden: hash.hidden === '1',
     created_at: hash.created_at,
+    guest: hash.guest_until !== undefined,
+    guest_until: hash.guest_until === undefined ? null : new Date(Number(hash.guest_until)).toISOString(),
     passwordHash: hash.password === undefined || hash.password === '' ? undefined : hash.password,
     sessionEpoch: Number(hash.session_epoch ?? 0)
   }
@@ -121,20 +127,45 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       await confirmWrites(redis, [keys.hiddenUsers()])
     },
 
-    async createUser (user: Omit<StoredUser, 'sessionEpoch'>): Promise<StoredUser | null> {
+    async createUser (user: Omit<StoredUser, 'sessionEpoch' | 'guest' | 'guest_until'> & { guestUntilMs?: number }): Promise<StoredUser | null> {
       // A user made again after an erasure must not take over a session of the erased one
       // (one from before sessions were indexed, or made while the erasure ran): its
       // sessions begin at an epoch no earlier session of that name can carry.
       const sessionEpoch = Date.now()
       const created = await changeRecord(redis, cache, 'user', user.username, async () => await createHash([keys.user(user.username)], [
         'password', user.passwordHash ?? '', 'is_admin', user.is_admin ? '1' : '0', 'hidden', user.hidden ? '1' : '0', 'created_at', user.created_at,
-        'session_epoch', String(sessionEpoch)
+        'session_epoch', String(sessionEpoch), ...user.guestUntilMs === undefined ? [] : ['guest_until', String(user.guestUntilMs)]
       ]))
       if (created === 0) return null
+      // A guest is indexed for its expiry first: every guest that exists is one the sweep finds.
+      if (user.guestUntilMs !== undefined) await redis.zadd(keys.guests(), user.guestUntilMs, user.username)
       await redis.sadd(keys.users(), user.username)
       await userIndex.add(user.username)
-      await confirmWrites(redis, [keys.users(), keys.userIndex()])
-      return { ...user, sessionEpoch }
+      await confirmWrites(redis, [keys.guests(), keys.users(), keys.userIndex()])
+      const { guestUntilMs, ...made } = user
+      return { ...made, guest: guestUntilMs !== undefined, guest_until: guestUntilMs === undefined ? null : new Date(guestUntilMs).toISOString(), sessionEpoch }
+    },
+
+    /**
+     * Notes that a guest played `gameId` (the games a claim or an expiry
+     * visits); for a game that keeps guests unlisted, first puts the guest
+     * in its copy of hidden users, so nothing the guest stores is shown.
+     */
+    async admitGuest (username: string, gameId: string, unlisted: boolean): Promise<void> {
+      await Promise.all([
+        unlisted ? redis.sadd(keys.boardHiddenUsers(gameId), username) : undefined,
+        redis.sadd(keys.guestGames(username), gameId)
+      ])
+    },
+
+    /** The games a guest played, in no order. */
+    async guestGames (username: string): Promise<string[]> {
+      return USERNAME_PATTERN.test(username) ? await redis.smembers(keys.guestGames(username)) : []
+    },
+
+    /** Up to `count` guests whose time ended before `nowMs`, soonest first. */
+    async expiredGuests (nowMs: number, count: number): Promise<string[]> {
+      return await redis.zrangebyscore(keys.guests(), '-inf', nowMs, 'LIMIT', 0, count)
     },
 
     async updateUser (username: string, changes: { passwordHash?: string, is_admin?: boolean, hidden?: boolean }): Promise<StoredUser | null> {
@@ -220,8 +251,10 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       await redis.del(keys.rateLimitCounter('session', keys.userLimitSubject(username)))
       await redis.srem(keys.users(), username)
       await redis.srem(keys.hiddenUsers(), username)
+      await redis.del(keys.guestGames(username))
+      await redis.zrem(keys.guests(), username)
       await userIndex.remove(username)
-      await confirmWrites(redis, [keys.user(username), index, keys.users(), keys.hiddenUsers(), keys.userIndex()])
+      await confirmWrites(redis, [keys.user(username), index, keys.users(), keys.hiddenUsers(), keys.guestGames(username), keys.guests(), keys.userIndex()])
       return { user: existed === 1, sessions }
     },
 

@@ -41,6 +41,7 @@ function game (changes: Partial<GameRecord> = {}): GameRecord {
     season: 1,
     season_started_at: '2026-01-01T00:00:00.000Z',
     ...DEFAULT_FAIR_PLAY,
+    guests: 'off',
     ...changes
   }
 }

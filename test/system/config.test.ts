@@ -34,6 +34,9 @@ t.test('defaults of docs/interface.md#configuration', async t => {
   t.equal(config.signupAddressRateLimitMax, 20)
   t.equal(config.signupRateLimitMax, 60)
   t.equal(config.signupWork, 3)
+  t.equal(config.guestTtlS, 604800, 'a guest lasts a week')
+  t.equal(config.guestAddressRateLimitMax, 30)
+  t.equal(config.guestRateLimitMax, 600)
   t.equal(loadConfig({ NODE_ENV: 'production', REDIS_URL: 'redis://r:6379' }).signup, 'closed', 'and only where the operator opens it anywhere else')
   t.equal(loadConfig({ NODE_ENV: 'test' }).signup, 'closed')
   t.same(config.warnings, [])
@@ -62,6 +65,9 @@ t.test('every variable is read', async t => {
     SIGNUP_ADDRESS_RATE_LIMIT_MAX: '4',
     SIGNUP_RATE_LIMIT_MAX: '11',
     SIGNUP_WORK: '2',
+    GUEST_TTL_S: '120',
+    GUEST_ADDRESS_RATE_LIMIT_MAX: '5',
+    GUEST_RATE_LIMIT_MAX: '50',
     DEMO: 'true',
     BODY_LIMIT: '2048',
     REQUEST_TIMEOUT_MS: '5000',
@@ -113,6 +119,9 @@ t.test('every variable is read', async t => {
     signupAddressRateLimitMax: 4,
     signupRateLimitMax: 11,
     signupWork: 2,
+    guestTtlS: 120,
+    guestAddressRateLimitMax: 5,
+    guestRateLimitMax: 50,
     bodyLimit: 2048,
     requestTimeoutMs: 5000,
     shutdownTimeoutMs: 2500,
@@ -160,7 +169,7 @@ t.test('a bad value stops start-up with one line naming the variable', async t =
     ['BODY_LIMIT', '100'], ['REQUEST_TIMEOUT_MS', '10'], ['REDIS_WAIT_REPLICAS', '-1'], ['REDIS_WAIT_REPLICAS', '17'], ['REDIS_WAIT_TIMEOUT_MS', '0'], ['REDIS_WAIT_TIMEOUT_MS', '1000'], ['PUBLIC_ORIGIN', 'ftp://x.com'], ['PLAYTIME_REPORT_S', '0'], ['WORKERS', '0'], ['METRICS_TOKEN', 'short'], ['METRICS_TOKEN', 'has a space in it ok'], ['METRICS_PORT', '0'], ['METRICS_PORT', '3000'], ['NODE_ENV', 'staging'], ['LOG_LEVEL', 'loud'],
     ['WEBHOOK_DISPATCH', 'yes'], ['WEBHOOK_ALLOW_PRIVATE', '1'], ['WEBHOOK_TIMEOUT_MS', '50'], ['WEBHOOK_TIMEOUT_MS', '60001'], ['WEBHOOK_RETRY_FOR_S', '0'],
     ['WEBHOOK_RETRY_BASE_MS', '5'], ['WEBHOOK_POLL_MS', '0'], ['WEBHOOK_CONCURRENCY', '0'], ['LIVE_STREAMS_PER_KEY', '0'], ['LIVE_STREAMS_PER_ADDRESS', '0'], ['LIVE_HEARTBEAT_MS', '50'],
-    ['SIGNUP', 'yes'], ['SIGNUP', 'OPEN'], ['SIGNUP_ADDRESS_RATE_LIMIT_MAX', '0'], ['SIGNUP_RATE_LIMIT_MAX', 'x'], ['SIGNUP_WORK', '0'], ['SIGNUP_WORK', '6']
+    ['SIGNUP', 'yes'], ['SIGNUP', 'OPEN'], ['SIGNUP_ADDRESS_RATE_LIMIT_MAX', '0'], ['SIGNUP_RATE_LIMIT_MAX', 'x'], ['SIGNUP_WORK', '0'], ['SIGNUP_WORK', '6'], ['GUEST_TTL_S', '59'], ['GUEST_ADDRESS_RATE_LIMIT_MAX', '0'], ['GUEST_RATE_LIMIT_MAX', '-1']
   ]
   for (const [name, value] of bad) {
     t.throws(() => loadConfig({ [name]: value }), ConfigError, `${name}=${value}`)

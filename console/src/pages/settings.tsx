@@ -19,7 +19,8 @@ function formOf (game: GameWithStats): Form {
     keep_periods: String(game.keep_periods),
     max_entries: String(game.max_entries),
     max_meta_bytes: String(game.max_meta_bytes),
-    notify_top: String(game.notify_top)
+    notify_top: String(game.notify_top),
+    guests: game.guests
   }
   for (const name of OPTIONAL_NUMBERS) form[name] = game[name] === null ? '' : String(game[name])
   return form
@@ -30,7 +31,7 @@ function changesOf (before: Form, after: Form): Record<string, unknown> {
   const changes: Record<string, unknown> = {}
   for (const [name, value] of Object.entries(after)) {
     if (JSON.stringify(value) === JSON.stringify(before[name])) continue
-    if (typeof value !== 'string' || ['name', 'developer', 'order', 'timezone'].includes(name)) changes[name] = value
+    if (typeof value !== 'string' || ['name', 'developer', 'order', 'timezone', 'guests'].includes(name)) changes[name] = value
     else if ((OPTIONAL_NUMBERS as readonly string[]).includes(name) && value.trim() === '') changes[name] = null
     else changes[name] = Number(value)
   }
@@ -74,6 +75,13 @@ export function SettingsTab ({ game, onSaved }: { game: GameWithStats, onSaved: 
           <select id='setting-order' value={form.order as string} disabled={viewer} onChange={event => { set('order', event.currentTarget.value) }} aria-describedby='setting-order-hint'>
             <option value='desc'>Higher (points)</option>
             <option value='asc'>Lower (times, strokes)</option>
+          </select>
+        </Field>
+        <Field id='setting-guests' label='Guests' hint='Visitors of the play page may play at once under a generated name; signing up keeps their play.'>
+          <select id='setting-guests' value={form.guests as string} disabled={viewer} onChange={event => { set('guests', event.currentTarget.value) }} aria-describedby='setting-guests-hint'>
+            <option value='off'>No guests</option>
+            <option value='listed'>Guests play, shown on the boards</option>
+            <option value='unlisted'>Guests play, shown once they sign up</option>
           </select>
         </Field>
         <fieldset class='field'>

@@ -8,7 +8,8 @@ type Erased = Record<string, number>
 /** The platform's users: create one, hide one on every board, make one an administrator, erase one. */
 export function UsersPage () {
   const [prefix, setPrefix] = useState('')
-  const list = usePaged<User>(cursor => withQuery('/admin/users', { prefix, limit: 50, cursor }), [prefix])
+  const [guests, setGuests] = useState<'' | 'true' | 'false'>('')
+  const list = usePaged<User>(cursor => withQuery('/admin/users', { prefix, limit: 50, cursor, ...(guests === '' ? {} : { guest: guests }) }), [prefix, guests])
   const users = list.items
   const write = useWrite()
   const [erasing, setErasing] = useState<User | null>(null)
@@ -38,6 +39,12 @@ export function UsersPage () {
           <h2 id='all-users'>All users</h2>
           <label class='inline' for='user-filter'>Username begins with</label>
           <input id='user-filter' type='search' maxLength={30} value={prefix} onChange={event => { setPrefix(event.currentTarget.value.trim()) }} />
+          <label class='inline' for='user-guests'>Show</label>
+          <select id='user-guests' value={guests} onChange={event => { setGuests(event.currentTarget.value as '' | 'true' | 'false') }}>
+            <option value=''>everyone</option>
+            <option value='false'>accounts only</option>
+            <option value='true'>guests only</option>
+          </select>
         </div>
         <Problem text={list.problem ?? write.problem} />
         <Notice text={write.notice} />
@@ -51,7 +58,7 @@ export function UsersPage () {
                   <tr key={user.username}>
                     <th scope='row'>{user.username}</th>
                     <td>{formatTime(user.created_at)}</td>
-                    <td>{user.is_admin && <span class='badge ok'>admin</span>} {user.hidden && <span class='badge waiting'>hidden</span>}</td>
+                    <td>{user.is_admin && <span class='badge ok'>admin</span>} {user.hidden && <span class='badge waiting'>hidden</span>} {user.guest && <span class='badge' title={`Erased ${formatTime(user.guest_until ?? '')} unless it signs up`}>guest</span>}</td>
                     <td class='row-actions'>
                       <WriteButton kind='secondary' busy={write.busy} onClick={() => { void change(user, { hidden: !user.hidden }, `${user.username} is ${user.hidden ? 'shown again' : 'hidden'} on every board.`) }} label={`${user.hidden ? 'Show' : 'Hide'} ${user.username}`}>{user.hidden ? 'Show' : 'Hide'}</WriteButton>
                       <WriteButton kind='secondary' busy={write.busy} onClick={() => { void change(user, { is_admin: !user.is_admin }, `${user.username} is ${user.is_admin ? 'no longer' : 'now'} an administrator.`) }} label={`${user.is_admin ? 'Remove admin from' : 'Make admin'} ${user.username}`}>{user.is_admin ? 'Remove admin' : 'Make admin'}</WriteButton>

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { BoardFields, Nullable, PERIOD } from '../schemas.js'
+import { GUEST_POLICIES } from '../../rules/games.js'
 
 /*
  * The records the operator API answers with, as TypeBox schemas (for the
@@ -27,7 +28,8 @@ export const GameSchema = Type.Object({
   review_above: Nullable(Type.Integer({ description: 'a score above this is held for review' })),
   review_below: Nullable(Type.Integer({ description: 'a score below this is held for review' })),
   review_factor: Nullable(Type.Number({ description: "a score better than this many times the player's previous best, or the first place, is held for review" })),
-  notify_top: Type.Integer({ description: 'how deep into the board board.overtaken events reach' })
+  notify_top: Type.Integer({ description: 'how deep into the board board.overtaken events reach' }),
+  guests: Type.Union(GUEST_POLICIES.map(policy => Type.Literal(policy)), { description: 'off: no guests; listed: guests play and appear on the boards; unlisted: guests play, shown once they sign up' })
 })
 export type Game = Static<typeof GameSchema>
 
@@ -36,7 +38,14 @@ export const KeyRateLimitSchema = Type.Optional(Type.Integer({ minimum: 1, descr
 export const KeySchema = Type.Object({ api_key: Type.String(), game_id: Type.String(), revoked: Type.Boolean(), created_at: Type.String({ format: 'date-time' }), rate_limit: KeyRateLimitSchema })
 export type Key = Static<typeof KeySchema>
 
-export const UserSchema = Type.Object({ username: Type.String(), is_admin: Type.Boolean(), hidden: Type.Boolean(), created_at: Type.String({ format: 'date-time' }) })
+export const UserSchema = Type.Object({
+  username: Type.String(),
+  is_admin: Type.Boolean(),
+  hidden: Type.Boolean(),
+  created_at: Type.String({ format: 'date-time' }),
+  guest: Type.Boolean({ description: 'a guest of the play page: erased at guest_until unless it signs up or logs in first' }),
+  guest_until: Nullable(Type.String({ format: 'date-time' }))
+})
 export type User = Static<typeof UserSchema>
 
 export const EntrySchema = Type.Object({

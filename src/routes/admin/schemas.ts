@@ -64,7 +64,7 @@ export const adminSchemas = {
   }),
   getKey: envelope(KeySchema, ADMIN, 'An API key (never its secret)', { ...adminSecurity, params: Type.Object({ api_key: Type.String() }) }),
   listUsers: envelope(Type.Object({ items: Type.Array(UserSchema), ...nextCursor }), ADMIN, 'The users in name order', {
-    ...adminSecurity, querystring: Type.Object({ ...Page, prefix: Type.Optional(Text('only usernames beginning with it')), hidden: Flag('only hidden users (true) or only the others'), is_admin: Flag('only administrators (true) or only the others') })
+    ...adminSecurity, querystring: Type.Object({ ...Page, prefix: Type.Optional(Text('only usernames beginning with it')), hidden: Flag('only hidden users (true) or only the others'), is_admin: Flag('only administrators (true) or only the others'), guest: Flag('only guests (true) or only the others') })
   }),
   getUser: envelope(UserSchema, ADMIN, 'A user (never the password hash)', { ...adminSecurity, params: Type.Object({ username: Type.String() }) }),
   listEntries: envelope(Type.Object({ game_id: Type.String(), total: Type.Integer({ description: 'visible players on the board (with or without prefix)' }), items: Type.Array(ListedEntrySchema), ...nextCursor, ...BoardFields }), ADMIN, "A board's entries, hidden ones included (rank null), with their meta: the whole board in board order, or the players whose names begin with prefix (sorted within each page of the walk, each with its rank)", {

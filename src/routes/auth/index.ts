@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { fail, ok } from '../../errors.js'
 import { verifyPasswordBounded } from '../../store/passwords.js'
-import { USERNAME_PATTERN, param, requireParams } from '../../rules/fields.js'
+import { GUEST_NAME_PATTERN, USERNAME_PATTERN, param, requireParams } from '../../rules/fields.js'
 import { checkPasswordStrength } from '../../rules/password-strength.js'
 import type { StoredUser } from '../../store/users.js'
 import { isDelete } from '../session/index.js'
+import { guestsWelcome, playableGame } from '../../rules/games.js'
 import { loginUsernameSubject } from '../../../plugins/app/rate-limit.js'
 import { routeSchemas } from '../schemas.js'
 
@@ -37,11 +38,21 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
     reply.clearCookie(config.sessionCookie, cookieOptions)
   }
 
-  /** Logs `user` in: a new session, its cookie, and the answer of login and sign-up. */
-  async function startSession (reply: FastifyReply, user: StoredUser) {
+  /**
+   * Logs `user` in: a new session, its cookie, and the answer of login and
+   * sign-up. A guest who was playing becomes `user` first: its play moves to
+   * them (docs/guide.md#guests).
+   */
+  async function startSession (request: FastifyRequest, reply: FastifyReply, user: StoredUser) {
+    const before = await fastify.currentUser(request)
+    if (before?.guest === true && before.username !== user.username) await operationsOf(request, `player:${user.username}`).claimGuest(before.username, user.username)
     const session = await fastify.users.createSession(user, config.sessionTtlS)
-    reply.setCookie(config.sessionCookie, session.sessionId, { ...cookieOptions, maxAge: config.sessionTtlS })
+    setSessionCookie(reply, session.sessionId, config.sessionTtlS)
     return ok({ username: user.username, is_admin: user.is_admin })
+  }
+
+  function setSessionCookie (reply: FastifyReply, sessionId: string, ttlS: number): void {
+    reply.setCookie(config.sessionCookie, sessionId, { ...cookieOptions, maxAge: ttlS })
   }
 
   /** Whether `password` matches `hash`; rate_limited (retry in 1 s) while the process checks as many as it may at once. */
@@ -83,7 +94,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
       // The password is checked even for an unknown user, so both answers take as long.
       const valid = await passwordMatches(param(request.fields, 'password'), user?.passwordHash, reply, 'logins')
       if (user === null || !valid) fail('invalid_credentials')
-      return await startSession(reply, user)
+      return await startSession(request, reply, user)
     }
   })
 
@@ -114,6 +125,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
       const username = param(request.fields, 'username')
       const password = param(request.fields, 'password')
       if (!USERNAME_PATTERN.test(username)) fail('invalid_param', 'username must be 1 to 30 characters from A-Z a-z 0-9 _ . -')
+      if (GUEST_NAME_PATTERN.test(username)) fail('invalid_param', 'Names beginning with guest- are for guests: choose another username.')
       checkPasswordStrength(password, username)
       // Not a user's, nor any game's player's: the account would own their scores.
       const operations = operationsOf(request, `player:${username}`)
@@ -125,7 +137,32 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
       await operations.createUser({ username, password })
       const user = await fastify.users.user(username)
       if (user === null) fail('internal_error')
-      return await startSession(reply, user)
+      return await startSession(request, reply, user)
+    }
+  })
+
+  /*
+   * A visitor plays a game at once, as a guest (docs/guide.md#guests): the
+   * Origin, the game_id, the address's limit, the game (playable, taking
+   * guests), everyone's limit; then the guest and its session. A visitor
+   * already logged in (a user, or a guest) stays who they are.
+   */
+  fastify.route({
+    method: 'POST',
+    url: '/auth/guest',
+    schema: routeSchemas.guest,
+    config: { rateLimitPolicy: 'guestAddress', noStore: true },
+    preValidation: fastify.readFields,
+    preHandler: [fastify.checkOrigin, async (request: FastifyRequest) => { requireParams(request.fields, ['game_id']) }, fastify.limitRate],
+    handler: async (request, reply) => {
+      const game = playableGame(await fastify.records.game(param(request.fields, 'game_id')))
+      guestsWelcome(game)
+      const current = await fastify.currentUser(request)
+      if (current !== null) return ok({ username: current.username, is_admin: current.is_admin, guest: current.guest, guest_until: current.guest_until })
+      await fastify.rateLimits.enforce(request, reply, 'guestAll', 'all')
+      const { user, session } = await fastify.admin.as({ name: 'guest', via: 'http', request_id: String(request.id) }).createGuest(game)
+      setSessionCookie(reply, session.sessionId, config.guestTtlS)
+      return ok({ username: user.username, is_admin: false, guest: true, guest_until: user.guest_until })
     }
   })
 
@@ -180,7 +217,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
       await confirmPassword(request, user, param(request.fields, 'password'), reply)
       checkPasswordStrength(newPassword, user.username)
       await asThePlayer(request).updateUser(user.username, { password: newPassword })
-      return await startSession(reply, await fastify.users.user(user.username) ?? fail('not_logged_in'))
+      return await startSession(request, reply, await fastify.users.user(user.username) ?? fail('not_logged_in'))
     }
   })
 

@@ -120,20 +120,29 @@ export default async function playRoutes (fastify: FastifyInstance): Promise<voi
     }
     const user = await fastify.currentUser(request)
     // periods: the calendar boards the game keeps, for the page's board switch; order: which end is best.
-    const platform = { gameId: game.game_id, username: user?.username ?? null, canSubmit: isPlayable(game) && user !== null, periods: game.periods, order: game.order }
+    // A guest plays only the games that take guests.
+    const plays = user !== null && (!user.guest || game.guests !== 'off')
+    const platform = { gameId: game.game_id, username: user?.username ?? null, canSubmit: isPlayable(game) && plays, periods: game.periods, order: game.order }
     const here = `/play/${encodeURIComponent(game.game_id)}`
+    const next = `next=${encodeURIComponent(here)}`
+    const signup = fastify.config.signup === 'open'
+    // A guest keeps its play by signing up (or logging in): it moves to the account (docs/guide.md#guests).
     const account = user === null
-      ? `<p><a id="login" href="/login?next=${encodeURIComponent(here)}">Log in</a> <span class="muted">to keep your scores, rate the game and count your play time.</span></p>`
-      : `<p>Logged in as <strong><bdi>${html(user.username)}</bdi></strong> <button id="logout" type="button">Log out</button></p>`
+      ? isPlayable(game) && game.guests !== 'off'
+        ? `<p><button id="play-as-guest" type="button">Play as a guest</button> <span class="muted">or</span> <a id="login" href="/login?${next}">log in</a>${signup ? ` <span class="muted">or</span> <a id="signup" href="/signup?${next}">sign up</a>` : ''} <span class="muted">to keep your scores.</span> <span id="guest-status" role="status"></span></p>`
+        : `<p><a id="login" href="/login?${next}">Log in</a> <span class="muted">to keep your scores, rate the game and count your play time.</span></p>`
+      : user.guest
+        ? `<p>Playing as <strong><bdi>${html(user.username)}</bdi></strong>, a guest until ${html(user.guest_until?.slice(0, 10) ?? '')}. ${signup ? `<a id="signup" href="/signup?${next}">Sign up</a> or ` : ''}<a id="login" href="/login?${next}">log in</a> to keep your scores.</p>`
+        : `<p>Logged in as <strong><bdi>${html(user.username)}</bdi></strong> <button id="logout" type="button">Log out</button></p>`
     // The logged-in user's neighbourhood on the board the switch chose (the page's script fills it).
-    const around = user === null
+    const around = !plays
       ? ''
       : `<h3 id="around-title">Around you<span class="board-period"></span></h3>
     <ol id="around" aria-labelledby="around-title"></ol>
     <p id="around-status" class="muted" role="status"></p>`
     const rating = !isPlayable(game)
       ? '<p class="muted">Ratings open once the game is available.</p>'
-      : user === null
+      : !plays
         ? '<p class="muted">Log in to rate this game.</p>'
         : `<div class="stars" role="radiogroup" aria-label="Your rating, in half stars"></div>
   <p><button id="rating-clear" type="button">Remove my rating</button></p>`

@@ -1,0 +1,213 @@
+import t from 'tap'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { admin, buildTestApp, createGame, dataOf, errorOf, formBody, type TestGame } from '../../helpers/app.js'
+import { keys } from '../../../src/store/keys.js'
+
+/*
+ * Guests (docs/guide.md#guests): on a game that takes guests, a visitor plays
+ * at once under a generated name; signing up or logging in moves the guest's
+ * play to the account, game by game; an unclaimed guest is erased when its
+ * time is up.
+ */
+
+const STRONG = 'correct horse battery staple'
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' }
+
+function cookieOf (answer: LightMyRequestResponse): string {
+  const header = answer.headers['set-cookie']
+  const line = Array.isArray(header) ? header[0] : header
+  return (line ?? '').split(';')[0] as string
+}
+
+async function guestGame (app: FastifyInstance, guests: 'listed' | 'unlisted' | 'off', extra: Record<string, unknown> = {}): Promise<TestGame> {
+  const game = await createGame(app)
+  const updated = await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { guests, ...extra })
+  if (dataOf(updated).guests !== guests) throw new Error(`guests not set: ${updated.body}`)
+  return game
+}
+
+async function newGuest (app: FastifyInstance, game: TestGame, address = '127.0.0.1'): Promise<{ name: string, cookie: string, answer: LightMyRequestResponse }> {
+  const answer = await app.inject({ method: 'POST', url: '/auth/guest', payload: formBody({ game_id: game.gameId }), headers: FORM, remoteAddress: address })
+  return { name: answer.json().data?.username, cookie: cookieOf(answer), answer }
+}
+
+async function asSession (app: FastifyInstance, cookie: string, url: string, fields: Record<string, string>): Promise<LightMyRequestResponse> {
+  return await app.inject({ method: 'POST', url, payload: formBody(fields), headers: { ...FORM, cookie } })
+}
+
+async function boardOf (app: FastifyInstance, game: TestGame, query = ''): Promise<Array<{ player_name: string, score: number, created_at: string }>> {
+  return dataOf(await app.inject({ method: 'GET', url: `/play/${game.gameId}/board${query}` })).items
+}
+
+t.test('a game takes no guests unless its operator says so', async t => {
+  const { app } = await buildTestApp(t)
+  const game = await createGame(app)
+  t.equal(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}`)).guests, 'off', 'off by default')
+  const refused = await newGuest(app, game)
+  t.equal(errorOf(refused.answer), 'forbidden')
+  t.match(refused.answer.json().message, /does not take guests/)
+  t.equal(refused.answer.headers['set-cookie'], undefined, 'no session')
+  t.equal(dataOf(await admin(app, 'GET', '/admin/users?guest=true')).items.length, 0, 'nobody made')
+  t.equal(errorOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { guests: 'everyone' })), 'invalid_param', 'only off, listed, unlisted')
+  const unapproved = await createGame(app, { approved: false })
+  t.equal(errorOf((await newGuest(app, unapproved)).answer), 'invalid_game', 'a game that cannot be played')
+  t.equal(errorOf(await app.inject({ method: 'POST', url: '/auth/guest', payload: '', headers: FORM })), 'missing_param')
+  t.equal(errorOf(await app.inject({ method: 'POST', url: '/auth/guest', payload: formBody({ game_id: '__proto__' }), headers: FORM })), 'invalid_game')
+  const foreign = await app.inject({ method: 'POST', url: '/auth/guest', payload: formBody({ game_id: game.gameId }), headers: { ...FORM, origin: 'https://evil.example' } })
+  t.equal(errorOf(foreign), 'forbidden_origin')
+})
+
+t.test('a guest plays at once: scores, ratings and play time count like anyone\'s', async t => {
+  const { app } = await buildTestApp(t, { GUEST_TTL_S: '3600' })
+  const game = await guestGame(app, 'listed')
+  const before = Date.now()
+  const { name, cookie, answer } = await newGuest(app, game)
+  t.match(name, /^guest-[0-9]{6}$/, 'a generated name, by the name rules')
+  t.match(dataOf(answer), { is_admin: false, guest: true })
+  const until = Date.parse(dataOf(answer).guest_until)
+  t.ok(until >= before + 3600_000 && until <= Date.now() + 3600_000, 'lives GUEST_TTL_S')
+  t.match(answer.headers['set-cookie'], /Max-Age=3600/, 'its session lasts as long')
+  t.match(dataOf(await asSession(app, cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '70' })), { score: 70, rank: 1 })
+  t.match(dataOf(await asSession(app, cookie, '/api/rate', { game_id: game.gameId, stars: '8' })), { mine: 8, count: 1 })
+  t.ok(dataOf(await asSession(app, cookie, '/api/playtime', { game_id: game.gameId, seconds: '30' })).total_playtime_seconds > 0)
+  t.same((await boardOf(app, game)).map(item => item.player_name), [name], 'listed: on the board')
+  // Asking again while a guest: the same guest, nothing new.
+  const again = await app.inject({ method: 'POST', url: '/auth/guest', payload: formBody({ game_id: game.gameId }), headers: { ...FORM, cookie } })
+  t.match(dataOf(again), { username: name, guest: true })
+  t.equal(again.headers['set-cookie'], undefined)
+  // Operators see guests, and can list only them.
+  const guests = dataOf(await admin(app, 'GET', '/admin/users?guest=true')).items
+  t.match(guests, [{ username: name, guest: true, guest_until: dataOf(answer).guest_until }])
+  t.equal(dataOf(await admin(app, 'GET', '/admin/users?guest=false')).items.filter((user: { username: string }) => user.username === name).length, 0)
+  // The play page says who is playing, and how to keep it.
+  const page = await app.inject({ method: 'GET', url: `/play/${game.gameId}`, headers: { cookie } })
+  t.match(page.body, new RegExp(`Playing as <strong><bdi>${name}</bdi></strong>, a guest`))
+  t.match(page.body, /id="signup"|id="login"/)
+})
+
+t.test('a guest plays only games that take guests', async t => {
+  const { app } = await buildTestApp(t)
+  const open = await guestGame(app, 'listed')
+  const closed = await createGame(app)
+  const { cookie } = await newGuest(app, open)
+  const refused = await asSession(app, cookie, '/api/rank?action=submit-self', { game_id: closed.gameId, score: '5' })
+  t.equal(errorOf(refused), 'forbidden')
+  t.equal(errorOf(await asSession(app, cookie, '/api/rate', { game_id: closed.gameId, stars: '3' })), 'forbidden')
+  t.same(await boardOf(app, closed), [], 'nothing stored')
+  const page = await app.inject({ method: 'GET', url: `/play/${closed.gameId}`, headers: { cookie } })
+  t.match(page.body, /"canSubmit":false/, 'the page does not offer it')
+})
+
+t.test('unlisted: a guest\'s scores are kept but shown to no one; signing up shows them under the new name, with everything else', async t => {
+  const { app } = await buildTestApp(t, { SIGNUP: 'open', SIGNUP_WORK: '1' })
+  const game = await guestGame(app, 'unlisted', { periods: 'daily' })
+  const { name, cookie } = await newGuest(app, game)
+  await asSession(app, cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '90' })
+  await asSession(app, cookie, '/api/rate', { game_id: game.gameId, stars: '6' })
+  const played = dataOf(await asSession(app, cookie, '/api/playtime', { game_id: game.gameId, seconds: '30' })).total_playtime_seconds
+  t.same(await boardOf(app, game), [], 'not on the all-time board')
+  t.same(await boardOf(app, game, '?period=daily'), [], 'nor on the day\'s')
+  t.same(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players/${name}`)).best_score, 90, 'but kept')
+
+  // Sign-up from the guest's browser: the account takes over the guest's play.
+  const { solveChallenge } = await import('altcha-lib')
+  const { deriveKey } = await import('altcha-lib/algorithms/pbkdf2')
+  const challenge = dataOf(await app.inject({ method: 'GET', url: '/auth/challenge' })).challenge
+  const solution = await solveChallenge({ challenge, deriveKey })
+  const altcha = Buffer.from(JSON.stringify({ challenge, solution })).toString('base64')
+  const signedUp = await asSession(app, cookie, '/auth/signup', { username: 'ann', password: STRONG, altcha })
+  t.same(dataOf(signedUp), { username: 'ann', is_admin: false })
+  const annCookie = cookieOf(signedUp)
+  t.match(await boardOf(app, game), [{ player_name: 'ann', score: 90 }], 'the score, on the board, under the new name')
+  t.match(await boardOf(app, game, '?period=daily'), [{ player_name: 'ann', score: 90 }], 'and on the day\'s board')
+  const account = dataOf(await app.inject({ method: 'GET', url: '/auth/account', headers: { cookie: annCookie } }))
+  t.match(account.games, [{ game_id: game.gameId, best_score: 90, rank: 1, stars: 6, playtime_seconds: played }], 'rating and play time moved too')
+  t.match(account, { guest: false, guest_until: null })
+  const rating = dataOf(await app.inject({ method: 'GET', url: `/api/rate?game_id=${game.gameId}`, headers: { cookie: annCookie } }))
+  t.match(rating, { count: 1, mine: 6 }, 'one rating, now the account\'s')
+  // The guest is gone, its session with it.
+  t.equal(errorOf(await admin(app, 'GET', `/admin/users/${name}`)), 'not_found')
+  t.equal(errorOf(await asSession(app, cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '1' })), 'not_logged_in')
+  t.equal(errorOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players/${name}`)), 'not_found')
+  t.same(await app.redis.zscore(keys.guests(), name), null, 'not waiting for expiry any more')
+  const audit = dataOf(await admin(app, 'GET', '/admin/audit?action=user.claim_guest')).items
+  t.match(audit, [{ actor: 'player:ann', target: 'ann', after: { games: 1, boards: 2, ratings: 1, playtime_seconds: played } }], 'audited as the player\'s')
+})
+
+t.test('logging in to an account that already played keeps the better entry; a tie keeps the earlier time', async t => {
+  const { app } = await buildTestApp(t)
+  const game = await guestGame(app, 'listed')
+  await admin(app, 'POST', '/admin/users', { username: 'bob', password: STRONG })
+  await admin(app, 'POST', '/admin/users', { username: 'cat', password: STRONG })
+  async function login (cookie: string, username: string): Promise<LightMyRequestResponse> {
+    return await asSession(app, cookie, '/auth/login', { username, password: STRONG })
+  }
+  // bob has 50; his guest self scores 80 (better): 80 stays, one entry.
+  const bob = cookieOf(await login('', 'bob'))
+  await asSession(app, bob, '/api/rank?action=submit-self', { game_id: game.gameId, score: '50' })
+  await asSession(app, bob, '/api/rate', { game_id: game.gameId, stars: '10' })
+  const first = await newGuest(app, game, '127.0.0.2')
+  await asSession(app, first.cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '80' })
+  await asSession(app, first.cookie, '/api/rate', { game_id: game.gameId, stars: '2' })
+  t.same(dataOf(await login(first.cookie, 'bob')), { username: 'bob', is_admin: false })
+  t.match(await boardOf(app, game), [{ player_name: 'bob', score: 80 }])
+  t.equal((await boardOf(app, game)).length, 1, 'one entry')
+  const rating = dataOf(await app.inject({ method: 'GET', url: `/api/rate?game_id=${game.gameId}`, headers: { cookie: bob } }))
+  t.match(rating, { count: 1, mine: 10, avg: 10 }, 'bob\'s own rating stays; the guest\'s is gone from the sums')
+
+  // cat scored 40 first; a guest scores 40 later: the tie keeps cat's earlier time.
+  const cat = cookieOf(await login('', 'cat'))
+  await asSession(app, cat, '/api/rank?action=submit-self', { game_id: game.gameId, score: '40' })
+  const catTime = (await boardOf(app, game)).find(item => item.player_name === 'cat')?.created_at
+  await new Promise(resolve => setTimeout(resolve, 5))
+  const second = await newGuest(app, game, '127.0.0.3')
+  await asSession(app, second.cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '40' })
+  await login(second.cookie, 'cat')
+  const board = await boardOf(app, game)
+  t.same(board.map(item => [item.player_name, item.score]), [['bob', 80], ['cat', 40]])
+  t.equal(board[1]?.created_at, catTime, 'the earlier time')
+  // The counts of the board follow (two entries became one each time).
+  t.match(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}`)), { entries: 2 })
+})
+
+t.test('sign-up refuses the guests\' names', async t => {
+  const { app } = await buildTestApp(t, { SIGNUP: 'open' })
+  const answer = await app.inject({ method: 'POST', url: '/auth/signup', payload: formBody({ username: 'guest-123456', password: STRONG, altcha: 'x' }), headers: FORM })
+  t.equal(errorOf(answer), 'invalid_param')
+  t.match(answer.json().message, /guest-/)
+})
+
+t.test('an unclaimed guest is erased with its play when its time is up', async t => {
+  const { app } = await buildTestApp(t)
+  const game = await guestGame(app, 'listed')
+  const gone = await newGuest(app, game)
+  const kept = await newGuest(app, game, '127.0.0.2')
+  for (const [guest, score] of [[gone, '30'], [kept, '20']] as const) {
+    await asSession(app, guest.cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score })
+    await asSession(app, guest.cookie, '/api/rate', { game_id: game.gameId, stars: '4' })
+  }
+  // Its time, as if it had passed.
+  await app.redis.zadd(keys.guests(), Date.now() - 1, gone.name)
+  t.equal(await app.admin.as({ name: 'service', via: 'service' }).expireGuests(), 1, 'one guest erased')
+  t.same((await boardOf(app, game)).map(item => item.player_name), [kept.name], 'its entry went; the other guest\'s stays')
+  t.match(dataOf(await app.inject({ method: 'GET', url: `/api/rate?game_id=${game.gameId}`, headers: { cookie: kept.cookie } })), { count: 1 }, 'its rating went from the sums')
+  t.equal(errorOf(await admin(app, 'GET', `/admin/users/${gone.name}`)), 'not_found')
+  t.equal(errorOf(await asSession(app, gone.cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '1' })), 'not_logged_in', 'its session too')
+  t.same(await app.redis.exists(keys.guestGames(gone.name)), 0)
+  t.equal(await app.admin.as({ name: 'service', via: 'service' }).expireGuests(), 0, 'nothing more to do')
+})
+
+t.test('guests are counted per address and for everyone', async t => {
+  const { app } = await buildTestApp(t, { GUEST_ADDRESS_RATE_LIMIT_MAX: '2', GUEST_RATE_LIMIT_MAX: '3' })
+  const game = await guestGame(app, 'listed')
+  t.ok((await newGuest(app, game, '127.0.0.2')).name)
+  t.ok((await newGuest(app, game, '127.0.0.2')).name)
+  const third = await newGuest(app, game, '127.0.0.2')
+  t.equal(errorOf(third.answer), 'rate_limited', 'one address')
+  t.ok(Number(third.answer.headers['retry-after']) > 0)
+  // IPv6: one /64 is one address.
+  t.ok((await newGuest(app, game, '2001:db8::1')).name)
+  const everyone = await newGuest(app, game, '2001:db8:1::2')
+  t.equal(errorOf(everyone.answer), 'rate_limited', 'everyone together')
+  t.equal(dataOf(await admin(app, 'GET', '/admin/users?guest=true')).items.length, 3, 'nothing half-made')
+})
