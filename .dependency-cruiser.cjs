@@ -8,7 +8,7 @@ const LAYERS = [
   { name: 'base', path: '^src/(errors\\.ts|lib/)', what: 'error codes and helpers with no knowledge of the service' },
   { name: 'rules', path: '^src/rules/', what: 'pure rules: fields, names, periods, playable games, the signature' },
   { name: 'store', path: '^src/store/', what: 'Redis: keys, the client, the script loader, the repositories, the Lua' },
-  { name: 'services', path: '^src/(live|webhooks)/', what: 'live boards and webhook delivery, on the store' },
+  { name: 'services', path: '^src/(live|webhooks|signin)/', what: 'live boards, webhook delivery and sign-in with the platform, on the store' },
   { name: 'operations', path: '^src/operations/', what: 'what an operator can do, shared by the routes, the CLI and the console' },
   { name: 'config', path: '^src/config\\.ts$', what: 'the environment, read once' },
   { name: 'plugins', path: '^plugins/', what: 'Fastify plugins: wrapped packages (external/) and our decorators (app/)' },

@@ -224,6 +224,18 @@
     window.location.reload()
   })
 
+  // A platform that frames this page signs its player in with a token it
+  // signed, after the # (never sent to a server, gone from the address at
+  // once): /play/<game_id>#token=<JWT> (docs/signin.md#in-a-frame).
+  const token = new URLSearchParams(window.location.hash.slice(1)).get('token')
+  if (token !== null) {
+    window.history.replaceState(null, '', window.location.pathname + window.location.search)
+    api('POST', '/auth/token', { token }).then((result) => {
+      if (!result.ok) $('#signin-status').textContent = `Sign-in failed: ${result.message}`
+      else if (result.data.username !== platform.username) window.location.reload()
+    }, () => { $('#signin-status').textContent = 'Sign-in failed: the service could not be reached.' })
+  }
+
   // Playing as a guest: a session at once, for a game that takes guests.
   $('#play-as-guest')?.addEventListener('click', async () => {
     const made = await api('POST', '/auth/guest', { game_id: platform.gameId })

@@ -41,6 +41,7 @@ export type ErrorCode =
   | 'score_out_of_range'
   | 'weak_password'
   | 'invalid_challenge'
+  | 'invalid_token'
   | 'unavailable'
   | 'internal_error'
   | 'network_error'

@@ -80,7 +80,7 @@ Users and sessions:
   users create <username> [--password-stdin | --password TEXT] [--is_admin true|false] [--hidden true|false]
   users update <username> [--password-stdin | --password TEXT] [--is_admin true|false] [--hidden true|false]
   sessions create <username>            a login session for a platform with its own login
-  sessions delete <session_id>
+  sessions delete [--] <session_id>      (-- before an id that begins with -)
   sessions list <username> [--limit N] [--cursor C]
                                         when each of the user's sessions expires
   sessions end <username>               logs the user out everywhere

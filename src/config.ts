@@ -1,5 +1,7 @@
 import { isIP } from 'node:net'
 import { resolve } from 'node:path'
+import { createPublicKey } from 'node:crypto'
+import type { TokenSigninOptions } from './signin/platform-token.js'
 import { COMMAND_TIMEOUT_MS, redisUrls, type WriteConcern } from './store/redis-client.js'
 
 /**
@@ -45,6 +47,8 @@ export interface Config {
   signupRateLimitMax: number
   /** SIGNUP_WORK: zero hex digits the sign-up proof of work must find, each 16 times the work. */
   signupWork: number
+  /** Sign-in with the platform's signed tokens (TOKEN_SIGNIN_*); null: off. */
+  tokenSignin: TokenSigninOptions | null
   /** GUEST_TTL_S: how long a guest (its session and its play) lasts unless it signs up or logs in first. */
   guestTtlS: number
   /** Guests made per client address (IPv4, or IPv6 /64) per hour. */
@@ -224,6 +228,51 @@ function trustsTheWorld (entry: string): boolean {
   return prefix < 7
 }
 
+/**
+ * Sign-in with the platform's signed tokens (docs/signin.md#signed-tokens):
+ * off unless TOKEN_SIGNIN_ISSUER is set, and then exactly one way to check
+ * signatures: a JWKS URL (https in production), a PEM public key (`\n` may
+ * stand for its line breaks), or a shared secret of at least 32 characters.
+ */
+function tokenSignin (env: Env, nodeEnv: Config['nodeEnv']): TokenSigninOptions | null {
+  const issuer = env.TOKEN_SIGNIN_ISSUER ?? ''
+  const ways = (['TOKEN_SIGNIN_JWKS_URL', 'TOKEN_SIGNIN_PUBLIC_KEY', 'TOKEN_SIGNIN_SECRET'] as const).filter(name => (env[name] ?? '') !== '')
+  if (issuer === '') {
+    if (ways.length > 0) throw new ConfigError('TOKEN_SIGNIN_ISSUER', `must be set with ${ways[0] as string}: the iss the platform's tokens carry`, '')
+    return null
+  }
+  if (issuer.length > 200) throw new ConfigError('TOKEN_SIGNIN_ISSUER', 'must be at most 200 characters', issuer)
+  if (ways.length !== 1) throw new ConfigError('TOKEN_SIGNIN_ISSUER', 'needs exactly one of TOKEN_SIGNIN_JWKS_URL, TOKEN_SIGNIN_PUBLIC_KEY, TOKEN_SIGNIN_SECRET', ways.join(', ') || '(none)')
+  const options: TokenSigninOptions = {
+    issuer,
+    audience: env.TOKEN_SIGNIN_AUDIENCE === undefined || env.TOKEN_SIGNIN_AUDIENCE === '' ? 'ranking-service' : env.TOKEN_SIGNIN_AUDIENCE,
+    nameClaim: env.TOKEN_SIGNIN_NAME_CLAIM === undefined || env.TOKEN_SIGNIN_NAME_CLAIM === '' ? 'name' : env.TOKEN_SIGNIN_NAME_CLAIM,
+    maxLifetimeS: integer(env, 'TOKEN_SIGNIN_MAX_LIFETIME_S', 900, 10, 86400)
+  }
+  const jwksUrl = env.TOKEN_SIGNIN_JWKS_URL ?? ''
+  const publicKey = (env.TOKEN_SIGNIN_PUBLIC_KEY ?? '').replace(/\\n/g, '\n')
+  const secret = env.TOKEN_SIGNIN_SECRET ?? ''
+  if (jwksUrl !== '') {
+    let url: URL | undefined
+    try { url = new URL(jwksUrl) } catch {}
+    const schemes = nodeEnv === 'production' ? ['https:'] : ['https:', 'http:']
+    if (url === undefined || !schemes.includes(url.protocol)) throw new ConfigError('TOKEN_SIGNIN_JWKS_URL', `must be an ${schemes.join(' or ').replace(/:/g, '')} URL`, jwksUrl)
+    options.jwksUrl = jwksUrl
+  } else if (publicKey !== '') {
+    try {
+      // A private key would also give a public one: refused, so no private key sits in the service's environment.
+      if (!/^-----BEGIN PUBLIC KEY-----/.test(publicKey.trim()) || createPublicKey(publicKey).type !== 'public') throw new Error('not a public key')
+    } catch {
+      throw new ConfigError('TOKEN_SIGNIN_PUBLIC_KEY', 'must be a public key in PEM (-----BEGIN PUBLIC KEY-----)', '(not shown)')
+    }
+    options.publicKey = publicKey
+  } else {
+    if (secret.length < 32) throw new ConfigError('TOKEN_SIGNIN_SECRET', 'must be at least 32 characters', '(hidden)')
+    options.secret = secret
+  }
+  return options
+}
+
 /** One Redis URL, or several comma-separated seed nodes of one Redis Cluster. */
 function redisUrl (env: Env): string | undefined {
   const raw = env.REDIS_URL
@@ -292,6 +341,7 @@ export function loadConfig (env: Env = process.env): Config {
     signupAddressRateLimitMax: integer(env, 'SIGNUP_ADDRESS_RATE_LIMIT_MAX', 20, 1, 1_000_000),
     signupRateLimitMax: integer(env, 'SIGNUP_RATE_LIMIT_MAX', 60, 1, 1_000_000),
     signupWork: integer(env, 'SIGNUP_WORK', 3, 1, 5),
+    tokenSignin: tokenSignin(env, nodeEnv),
     guestTtlS: integer(env, 'GUEST_TTL_S', 604800, 60, 31536000),
     guestAddressRateLimitMax: integer(env, 'GUEST_ADDRESS_RATE_LIMIT_MAX', 30, 1, 1_000_000),
     guestRateLimitMax: integer(env, 'GUEST_RATE_LIMIT_MAX', 600, 1, 1_000_000),

@@ -33,6 +33,7 @@ export const ERROR_MESSAGES = {
   score_out_of_range: "The score is outside the game's score_min to score_max; nothing was stored.",
   weak_password: 'The password is too easy to guess.',
   invalid_challenge: 'The proof of work is missing, wrong, expired or already used; solve a new challenge.',
+  invalid_token: 'The sign-in token is not valid.',
   unavailable: 'The service is temporarily unavailable; retry shortly.',
   internal_error: 'An unexpected error occurred.'
 } as const

@@ -30,16 +30,17 @@ type StoreCallback = (error: Error | null, result: { current: number, ttl: numbe
  * | signupAddress | address, per hour               | SIGNUP_ADDRESS_RATE_LIMIT_MAX             |
  * | signupAll     | sign-ups whose proof of work    | SIGNUP_RATE_LIMIT_MAX                     |
  * |               | holds, from everywhere          |                                           |
+ * | signinAddress | address (platform sign-ins)     | LOGIN_ADDRESS_RATE_LIMIT_MAX              |
  * | guestAddress  | address, per hour               | GUEST_ADDRESS_RATE_LIMIT_MAX              |
  * | guestAll      | guests made, from everywhere    | GUEST_RATE_LIMIT_MAX                      |
  *
  * An address is the client's IPv4 address, or its IPv6 /64 (one customer's
  * network gets one /64, so counting single IPv6 addresses counts nothing).
  */
-export type LimitName = 'apiKey' | 'apiKeyTotal' | 'session' | 'page' | 'loginAddress' | 'loginUsername' | 'adminFailures' | 'signupAddress' | 'signupAll' | 'guestAddress' | 'guestAll'
+export type LimitName = 'apiKey' | 'apiKeyTotal' | 'session' | 'page' | 'loginAddress' | 'loginUsername' | 'adminFailures' | 'signupAddress' | 'signupAll' | 'guestAddress' | 'guestAll' | 'signinAddress'
 
 /** The limit whose counter a route's early failures report in their headers. */
-export type RateLimitPolicy = 'apiKey' | 'session' | 'page' | 'loginAddress' | 'signupAddress' | 'guestAddress'
+export type RateLimitPolicy = 'apiKey' | 'session' | 'page' | 'loginAddress' | 'signupAddress' | 'guestAddress' | 'signinAddress'
 
 export interface Limit { max: number, windowMs: number }
 
@@ -116,7 +117,8 @@ export default fp(async (fastify) => {
     signupAddress: { max: config.signupAddressRateLimitMax, windowMs: 3_600_000 },
     signupAll: { max: config.signupRateLimitMax, windowMs: 60_000 },
     guestAddress: { max: config.guestAddressRateLimitMax, windowMs: 3_600_000 },
-    guestAll: { max: config.guestRateLimitMax, windowMs: 60_000 }
+    guestAll: { max: config.guestRateLimitMax, windowMs: 60_000 },
+    signinAddress: { max: config.loginAddressRateLimitMax, windowMs: 60_000 }
   }
   const counterOf = (name: LimitName, subject: string, max = limits[name].max): Counter =>
     ({ key: keys.rateLimitCounter(name, subject), max, windowMs: limits[name].windowMs })

@@ -1,8 +1,8 @@
 import { fail } from '../errors.js'
-import { USERNAME_PATTERN } from '../rules/fields.js'
+import { USERNAME_PATTERN, usernameCandidates, usernameFromDisplayName } from '../rules/fields.js'
 import { hashPassword } from '../store/passwords.js'
 import { randomInt } from 'node:crypto'
-import { publicUser, type Session, type StoredUser, type UserRecord } from '../store/users.js'
+import { publicUser, type Identity, type Session, type StoredUser, type UserRecord } from '../store/users.js'
 import { guestsWelcome, type GameRecord } from '../rules/games.js'
 import { decodeCursor, encodeCursor } from '../lib/cursor.js'
 import { ErasureCounts, ListPage, auditedUser, namePage } from './answers.js'
@@ -26,6 +26,17 @@ export function usersOperations ({ users, records, sessionTtlS, guestTtlS, sessi
       if (game !== null) await leaderboard.erasePlayer(game, guest, { user: true })
     }
     await users.eraseUser(guest)
+  }
+
+  /**
+   * Whether a new account may take `username` (sign-up): not when a user
+   * has it, nor when it is a player's name in any game (an entry on any
+   * board, hidden, a held score): boards share one namespace for API-key
+   * players and users, and the account would own that player's scores.
+   */
+  async function nameTaken (username: string): Promise<boolean> {
+    if (await users.user(username) !== null) return true
+    return (await forEveryGame(async game => await leaderboard.playerKnown(game, username))).some(Boolean)
   }
 
   return {
@@ -60,16 +71,7 @@ export function usersOperations ({ users, records, sessionTtlS, guestTtlS, sessi
       return { ...publicUser(user), games: played.sort((a, b) => a.game_id < b.game_id ? -1 : 1) }
     },
 
-    /**
-     * Whether a new account may take `username` (sign-up): not when a user
-     * has it, nor when it is a player's name in any game (an entry on any
-     * board, hidden, a held score): boards share one namespace for API-key
-     * players and users, and the account would own that player's scores.
-     */
-    async nameTaken (username: string): Promise<boolean> {
-      if (await users.user(username) !== null) return true
-      return (await forEveryGame(async game => await leaderboard.playerKnown(game, username))).some(Boolean)
-    },
+    nameTaken,
 
     /**
      * A new guest for the play page of `game` (docs/guide.md#guests): a
@@ -123,6 +125,32 @@ export function usersOperations ({ users, records, sessionTtlS, guestTtlS, sessi
       const expired = await users.expiredGuests(Date.now(), count)
       for (const guest of expired) await eraseGuest(guest)
       return expired.length
+    },
+
+    /**
+     * The user a platform's identity signs in as (docs/signin.md): the one
+     * linked to it, else a new user made for it, without a password, under
+     * the first free name of usernameCandidates (free: no user, no player
+     * of any game). Two first sign-ins at once make one link: the loser's
+     * user is removed again. The new user is audited as the player's.
+     */
+    async signInWithIdentity (identity: Identity, displayName: string | null): Promise<StoredUser> {
+      const linked = await users.identityOwner(identity)
+      const existing = linked === null ? null : await users.user(linked)
+      if (existing !== null) return existing
+      for (const username of usernameCandidates(usernameFromDisplayName(displayName), () => randomInt(1_000_000))) {
+        if (await nameTaken(username)) continue
+        const made = await users.createUser({ username, passwordHash: undefined, is_admin: false, hidden: false, created_at: now(), identity })
+        if (made === null) continue
+        const owner = await users.linkIdentity(identity, username)
+        if (owner !== username) {
+          await users.eraseUser(username)
+          return await users.user(owner) ?? fail('unavailable', 'The sign-in met another at the same moment; retry.')
+        }
+        await audit({ action: 'user.create', game_id: null, target: username, before: null, after: auditedUser(made) })
+        return made
+      }
+      return fail('unavailable', 'No free username was found for this player; retry in a moment.')
     },
 
     /** One user, never the password hash. */

@@ -250,6 +250,10 @@ export const routeSchemas = {
       altcha: Type.String({ description: 'the solved challenge of GET /auth/challenge, as the ALTCHA widget sends it (base64 JSON)' })
     })
   }),
+  tokenSignin: envelope(Type.Object({ username: Type.String(), is_admin: Type.Boolean() }), ['forbidden_origin', 'forbidden', 'missing_param', 'rate_limited', 'invalid_param', 'invalid_token', 'unavailable'], 'Sign in with a JWT the platform signed for its player; sets the session cookie (TOKEN_SIGNIN_*)', {
+    tags: ['session'],
+    body: Type.Object({ token: Type.String({ description: 'the JWT: sub, exp, iss and aud as the service is set up, at most 8192 characters' }) })
+  }),
   guest: envelope(Type.Object({
     username: Type.String({ description: 'the generated name, guest- and six digits' }),
     is_admin: Type.Literal(false),

@@ -138,6 +138,29 @@ export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]{1,30}$/
 /** The names the play page gives guests (`guest-` and digits): nobody signs up or signs in under one. */
 export const GUEST_NAME_PATTERN = /^guest-/i
 
+/**
+ * The username a platform's display name suggests at a first sign-in
+ * (docs/signin.md#names): accents dropped (José: Jose), spaces as `_`, any
+ * other character outside `A-Z a-z 0-9 _ . -` left out, a leading `guest-`
+ * too, cut to 30 characters; `player` when nothing is left.
+ */
+export function usernameFromDisplayName (name: string | null): string {
+  const cleaned = (name ?? '').normalize('NFKD').replace(/\p{M}/gu, '').trim().replace(/\s+/gu, '_').replace(/[^A-Za-z0-9_.-]/g, '').replace(/^(guest-)+/i, '').slice(0, 30)
+  return cleaned === '' ? 'player' : cleaned
+}
+
+/**
+ * The usernames tried in turn for a first sign-in whose suggested name is
+ * taken: the name, then the name with -2 to -9, then with a dash and six
+ * random digits (each cut so the whole fits 30 characters).
+ */
+export function usernameCandidates (base: string, random: () => number): string[] {
+  const suffixed = (suffix: string): string => `${base.slice(0, 30 - suffix.length)}${suffix}`
+  const numbered = Array.from({ length: 8 }, (_, i) => suffixed(`-${i + 2}`))
+  const randomized = Array.from({ length: 3 }, () => suffixed(`-${String(random()).padStart(6, '0')}`))
+  return [base, ...numbered, ...randomized]
+}
+
 export function isGameId (value: string): boolean {
   return GAME_ID_PATTERN.test(value)
 }

@@ -192,6 +192,8 @@ export const keys = {
   guestGames: (username: string) => `${PREFIX}:user:{${username}}:games`,
   /** ZSET of every guest, scored by when it ends (ms): the sweep erases the guests whose time is up. */
   guests: () => `${PREFIX}:guests`,
+  /** STRING: the username a platform's identity (store/users.ts identityDigest of method, issuer, subject) is linked to. */
+  identity: (digest: string) => `${PREFIX}:identity:{${digest}}`,
   /** SET of every hidden username. */
   hiddenUsers: () => `${PREFIX}:hidden-users`,
   /** SET of every username. */

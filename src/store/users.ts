@@ -1,10 +1,38 @@
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { confirmWrites, type RedisClient as Redis } from './redis-client.js'
 import { keys, SESSION_ID_PATTERN } from './keys.js'
 import { USERNAME_PATTERN } from '../rules/fields.js'
 import { changeRecord, type RecordCache } from './cache.js'
 import { defineScript, luaScript, hashScripts } from './script-loader.js'
 import { createNameIndex } from './name-index.js'
+
+/** A player's account at the platform, linked to a user here: who signed the proof of it, and the platform's id of the player. */
+export interface Identity {
+  /** token: a JWT the platform signed (POST /auth/token); oidc: OpenID Connect. */
+  method: 'token' | 'oidc'
+  /** The token's `iss`, or the OpenID provider's issuer URL. */
+  issuer: string
+  /** The platform's id of the player (`sub`). */
+  subject: string
+}
+
+/** How a user signs in, as operators see it: a password, and each identity at a platform. */
+export type SignIn = { method: 'password' } | Identity
+
+/** The Redis name of an identity: a digest, so any issuer and subject make a short, safe key. */
+function identityDigest ({ method, issuer, subject }: Identity): string {
+  return createHash('sha256').update(`${method}\n${issuer}\n${subject}`).digest('base64url').slice(0, 32)
+}
+
+function identitiesOf (field: string | undefined): Identity[] {
+  if (field === undefined || field === '') return []
+  try {
+    const parsed: unknown = JSON.parse(field)
+    return Array.isArray(parsed) ? parsed.filter((one): one is Identity => typeof one?.issuer === 'string' && typeof one?.subject === 'string' && (one.method === 'token' || one.method === 'oidc')) : []
+  } catch {
+    return []
+  }
+}
 
 /** A user as operators see it: never the password hash. */
 export interface UserRecord {
@@ -16,6 +44,8 @@ export interface UserRecord {
   guest: boolean
   /** When a guest and its play are erased (ISO); null for every other user. */
   guest_until: string | null
+  /** How the user signs in; empty for a user with sessions an operator makes only (and a guest). */
+  sign_in: SignIn[]
 }
 
 export interface StoredUser extends UserRecord {
@@ -39,6 +69,7 @@ function userFromHash (username: string, hash: Record<string, string>): StoredUs
     created_at: hash.created_at,
     guest: hash.guest_until !== undefined,
     guest_until: hash.guest_until === undefined ? null : new Date(Number(hash.guest_until)).toISOString(),
+    sign_in: [...(hash.password === undefined || hash.password === '' ? [] : [{ method: 'password' as const }]), ...identitiesOf(hash.identities)],
     passwordHash: hash.password === undefined || hash.password === '' ? undefined : hash.password,
     sessionEpoch: Number(hash.session_epoch ?? 0)
   }
@@ -127,14 +158,15 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       await confirmWrites(redis, [keys.hiddenUsers()])
     },
 
-    async createUser (user: Omit<StoredUser, 'sessionEpoch' | 'guest' | 'guest_until'> & { guestUntilMs?: number }): Promise<StoredUser | null> {
+    async createUser (user: Omit<StoredUser, 'sessionEpoch' | 'guest' | 'guest_until' | 'sign_in'> & { guestUntilMs?: number, identity?: Identity }): Promise<StoredUser | null> {
       // A user made again after an erasure must not take over a session of the erased one
       // (one from before sessions were indexed, or made while the erasure ran): its
       // sessions begin at an epoch no earlier session of that name can carry.
       const sessionEpoch = Date.now()
       const created = await changeRecord(redis, cache, 'user', user.username, async () => await createHash([keys.user(user.username)], [
         'password', user.passwordHash ?? '', 'is_admin', user.is_admin ? '1' : '0', 'hidden', user.hidden ? '1' : '0', 'created_at', user.created_at,
-        'session_epoch', String(sessionEpoch), ...user.guestUntilMs === undefined ? [] : ['guest_until', String(user.guestUntilMs)]
+        'session_epoch', String(sessionEpoch), ...user.guestUntilMs === undefined ? [] : ['guest_until', String(user.guestUntilMs)],
+        ...user.identity === undefined ? [] : ['identities', JSON.stringify([user.identity])]
       ]))
       if (created === 0) return null
       // A guest is indexed for its expiry first: every guest that exists is one the sweep finds.
@@ -142,8 +174,28 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       await redis.sadd(keys.users(), user.username)
       await userIndex.add(user.username)
       await confirmWrites(redis, [keys.guests(), keys.users(), keys.userIndex()])
-      const { guestUntilMs, ...made } = user
-      return { ...made, guest: guestUntilMs !== undefined, guest_until: guestUntilMs === undefined ? null : new Date(guestUntilMs).toISOString(), sessionEpoch }
+      const { guestUntilMs, identity, ...made } = user
+      const signIn: SignIn[] = [...(user.passwordHash === undefined ? [] : [{ method: 'password' as const }]), ...(identity === undefined ? [] : [identity])]
+      return { ...made, guest: guestUntilMs !== undefined, guest_until: guestUntilMs === undefined ? null : new Date(guestUntilMs).toISOString(), sign_in: signIn, sessionEpoch }
+    },
+
+    /** The username an identity is linked to, or null. */
+    async identityOwner (identity: Identity): Promise<string | null> {
+      return await redis.get(keys.identity(identityDigest(identity)))
+    },
+
+    /**
+     * Links an identity to a user made with it (createUser's `identity`),
+     * unless another user has it already: the first link wins, also between
+     * two first sign-ins at once. Returns the username that has it.
+     */
+    async linkIdentity (identity: Identity, username: string): Promise<string> {
+      const key = keys.identity(identityDigest(identity))
+      if (await redis.set(key, username, 'NX') === 'OK') {
+        await confirmWrites(redis, [key])
+        return username
+      }
+      return await redis.get(key) ?? username
     },
 
     /**
@@ -245,6 +297,9 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       if (!USERNAME_PATTERN.test(username)) return { user: false, sessions: 0 }
       const index = keys.userSessions(username)
       const sessions = await deleteSessions(await redis.zrange(index, 0, -1))
+      // The identities that lead to the user, while the record still names them (each only if it is still theirs).
+      const identityKeys = identitiesOf(await redis.hget(keys.user(username), 'identities') ?? undefined).map(identity => keys.identity(identityDigest(identity)))
+      for (const key of identityKeys) if (await redis.get(key) === username) await redis.del(key)
       const existed = await changeRecord(redis, cache, 'user', username, async () => await redis.del(keys.user(username)))
       // The user's request counter names them too, for the rest of its window.
       await redis.del(index)
@@ -254,7 +309,7 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       await redis.del(keys.guestGames(username))
       await redis.zrem(keys.guests(), username)
       await userIndex.remove(username)
-      await confirmWrites(redis, [keys.user(username), index, keys.users(), keys.hiddenUsers(), keys.guestGames(username), keys.guests(), keys.userIndex()])
+      await confirmWrites(redis, [keys.user(username), index, keys.users(), keys.hiddenUsers(), keys.guestGames(username), keys.guests(), keys.userIndex(), ...identityKeys])
       return { user: existed === 1, sessions }
     },
 

@@ -66,7 +66,7 @@ t.test('users create with --password: the user can log in over HTTP', async t =>
   const result = await cli(env, ['users', 'create', 'alice', '--password', 's3cret pass'])
   const after = Date.now()
   const user = printed(t, result)
-  t.same(Object.keys(user).sort(), ['created_at', 'hidden', 'is_admin', 'username'], 'no password in the record')
+  t.same(Object.keys(user).sort(), ['created_at', 'guest', 'guest_until', 'hidden', 'is_admin', 'sign_in', 'username'], 'no password in the record')
   t.match(user, { username: 'alice', is_admin: false, hidden: false, created_at: ISO_MS })
   // Now is while the command ran, however long a busy machine took to run it.
   t.ok(within(Date.parse(user.created_at), before, after), `created_at is now (${user.created_at})`)
@@ -138,16 +138,16 @@ t.test('sessions create and delete: the session works as a cookie over HTTP', as
   t.same(dataOf(await meSelf(app, cookie, game.gameId)),
     { player_name: 'erin', best_score: null, rank: null, total_players: dataOf(await top(app, game)).total, is_dev_record: false, is_admin_record: false })
 
-  t.same(printed(t, await cli(env, ['sessions', 'delete', made.session_id])), {})
+  t.same(printed(t, await cli(env, ['sessions', 'delete', '--', made.session_id])), {})
   await app.syncRecordCache()
   t.equal(errorOf(await meSelf(app, cookie, game.gameId)), 'not_logged_in', 'the deleted session no longer works')
-  t.match(await cli(env, ['sessions', 'delete', made.session_id]), { code: 1, out: '', err: /^error not_found: .+\n$/ }, 'deleting it again')
+  t.match(await cli(env, ['sessions', 'delete', '--', made.session_id]), { code: 1, out: '', err: /^error not_found: .+\n$/ }, 'deleting it again')
 
   // A login session can be deleted from the CLI too.
   printed(t, await cli(env, ['users', 'update', 'erin', '--password', 'pw']))
   await app.syncRecordCache()
   const loginCookie = cookieOf(await login(app, 'erin', 'pw'))
-  t.same(printed(t, await cli(env, ['sessions', 'delete', loginCookie.slice('sid='.length)])), {})
+  t.same(printed(t, await cli(env, ['sessions', 'delete', '--', loginCookie.slice('sid='.length)])), {})
   await app.syncRecordCache()
   t.equal(errorOf(await meSelf(app, loginCookie, game.gameId)), 'not_logged_in')
 

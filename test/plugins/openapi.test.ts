@@ -33,6 +33,8 @@ t.test('the OpenAPI document validates and covers every public route', { timeout
     '/auth/logout': ['post'],
     '/auth/challenge': ['get'],
     '/auth/signup': ['post'],
+    '/auth/guest': ['post'],
+    '/auth/token': ['post'],
     '/auth/account': ['get', 'post', 'delete'],
     '/auth/password': ['post'],
     '/healthz': ['get'],

@@ -163,5 +163,5 @@ t.test('sessions made before sessions were indexed are ended too', async t => {
   dataOf(await admin(app, 'DELETE', '/admin/users/gus/sessions'))
   t.equal(errorOf(await meSelf(`sid=${legacy}`)), 'not_logged_in', 'ending the user\'s sessions ends it')
   t.equal(dataOf(await admin(app, 'PATCH', '/admin/users/gus', { is_admin: true })).username, 'gus', 'the user record stays whole')
-  t.same(Object.keys(dataOf(await admin(app, 'PATCH', '/admin/users/gus', {}))).sort(), ['created_at', 'hidden', 'is_admin', 'username'], 'the epoch is never shown')
+  t.same(Object.keys(dataOf(await admin(app, 'PATCH', '/admin/users/gus', {}))).sort(), ['created_at', 'guest', 'guest_until', 'hidden', 'is_admin', 'sign_in', 'username'], 'the epoch is never shown')
 })

@@ -119,6 +119,7 @@ t.test('every variable is read', async t => {
     signupAddressRateLimitMax: 4,
     signupRateLimitMax: 11,
     signupWork: 2,
+    tokenSignin: null,
     guestTtlS: 120,
     guestAddressRateLimitMax: 5,
     guestRateLimitMax: 50,
@@ -245,5 +246,36 @@ t.test('ADMIN_TOKENS: named tokens with roles, each name and token once, never e
     try { loadConfig(env) } catch (caught) { error = caught as Error }
     t.match(error?.message, message, JSON.stringify(env))
     for (const secret of ['secret-one', 'secret-two', 'secret one', 'short-secret']) t.notOk(error?.message.includes(secret), 'no token in the message')
+  }
+})
+
+t.test('sign-in with signed tokens: one way to check them, and an issuer', async t => {
+  const { generateKeyPairSync } = await import('node:crypto')
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString()
+  const secret = 'a-shared-secret-of-at-least-32-characters'
+  t.equal(loadConfig({}).tokenSignin, null, 'off by default')
+  t.same(loadConfig({ TOKEN_SIGNIN_ISSUER: 'https://p.example', TOKEN_SIGNIN_SECRET: secret }).tokenSignin,
+    { issuer: 'https://p.example', audience: 'ranking-service', nameClaim: 'name', maxLifetimeS: 900, secret })
+  t.same(loadConfig({ TOKEN_SIGNIN_ISSUER: 'p', TOKEN_SIGNIN_PUBLIC_KEY: pem.replace(/\n/g, '\\n'), TOKEN_SIGNIN_AUDIENCE: 'games', TOKEN_SIGNIN_NAME_CLAIM: 'nick', TOKEN_SIGNIN_MAX_LIFETIME_S: '60' }).tokenSignin,
+    { issuer: 'p', audience: 'games', nameClaim: 'nick', maxLifetimeS: 60, publicKey: pem }, 'a PEM with \\n for its line breaks')
+  t.equal(loadConfig({ TOKEN_SIGNIN_ISSUER: 'p', TOKEN_SIGNIN_JWKS_URL: 'http://127.0.0.1:9/jwks' }).tokenSignin?.jwksUrl, 'http://127.0.0.1:9/jwks')
+  const bad: Array<[Record<string, string>, string, RegExp]> = [
+    [{ TOKEN_SIGNIN_SECRET: secret }, 'TOKEN_SIGNIN_ISSUER', /must be set with TOKEN_SIGNIN_SECRET/],
+    [{ TOKEN_SIGNIN_ISSUER: 'p' }, 'TOKEN_SIGNIN_ISSUER', /exactly one of/],
+    [{ TOKEN_SIGNIN_ISSUER: 'p', TOKEN_SIGNIN_SECRET: secret, TOKEN_SIGNIN_JWKS_URL: 'https://p/jwks' }, 'TOKEN_SIGNIN_ISSUER', /exactly one of/],
+    [{ TOKEN_SIGNIN_ISSUER: 'p', TOKEN_SIGNIN_SECRET: 'short' }, 'TOKEN_SIGNIN_SECRET', /at least 32/],
+    [{ TOKEN_SIGNIN_ISSUER: 'p', TOKEN_SIGNIN_PUBLIC_KEY: 'not a key' }, 'TOKEN_SIGNIN_PUBLIC_KEY', /PEM/],
+    [{ TOKEN_SIGNIN_ISSUER: 'p', TOKEN_SIGNIN_PUBLIC_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() }, 'TOKEN_SIGNIN_PUBLIC_KEY', /public key/],
+    [{ TOKEN_SIGNIN_ISSUER: 'p', TOKEN_SIGNIN_JWKS_URL: 'ftp://p/jwks' }, 'TOKEN_SIGNIN_JWKS_URL', /https or http/],
+    [{ NODE_ENV: 'production', REDIS_URL: 'redis://r:6379', TOKEN_SIGNIN_ISSUER: 'p', TOKEN_SIGNIN_JWKS_URL: 'http://p/jwks' }, 'TOKEN_SIGNIN_JWKS_URL', /https URL/],
+    [{ TOKEN_SIGNIN_ISSUER: 'p', TOKEN_SIGNIN_SECRET: secret, TOKEN_SIGNIN_MAX_LIFETIME_S: '5' }, 'TOKEN_SIGNIN_MAX_LIFETIME_S', /10 to 86400/]
+  ]
+  for (const [env, name, why] of bad) {
+    const error = (() => { try { loadConfig(env); return null } catch (error) { return error as Error } })()
+    t.ok(error instanceof ConfigError, `${name}: refused`)
+    t.match(error?.message, new RegExp(`^Configuration error: ${name} `))
+    t.match(error?.message, why)
+    t.notOk(error?.message.includes(secret) || error?.message.includes('PRIVATE'), 'no secret or key in the message')
   }
 })

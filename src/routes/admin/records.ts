@@ -44,7 +44,11 @@ export const UserSchema = Type.Object({
   hidden: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),
   guest: Type.Boolean({ description: 'a guest of the play page: erased at guest_until unless it signs up or logs in first' }),
-  guest_until: Nullable(Type.String({ format: 'date-time' }))
+  guest_until: Nullable(Type.String({ format: 'date-time' })),
+  sign_in: Type.Array(Type.Union([
+    Type.Object({ method: Type.Literal('password') }),
+    Type.Object({ method: Type.Union([Type.Literal('token'), Type.Literal('oidc')]), issuer: Type.String(), subject: Type.String() })
+  ]), { description: "how the user signs in: a password, and each platform identity (a signed token's or OpenID Connect's issuer and subject); empty: only sessions an operator makes (and guests)" })
 })
 export type User = Static<typeof UserSchema>
 

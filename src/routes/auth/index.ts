@@ -8,52 +8,19 @@ import { isDelete } from '../session/index.js'
 import { guestsWelcome, playableGame } from '../../rules/games.js'
 import { loginUsernameSubject } from '../../../plugins/app/rate-limit.js'
 import { routeSchemas } from '../schemas.js'
-
-/**
- * Credentials in a URL end up in browser history, proxy logs and Referer
- * headers: login takes them from the body only.
- */
-async function refuseCredentialsInUrl (request: FastifyRequest): Promise<void> {
-  const query = request.query as Record<string, unknown>
-  for (const name of ['username', 'password', 'new_password']) {
-    if (Object.hasOwn(query, name)) fail('invalid_param', `Send ${name} in the request body, never in the URL.`)
-  }
-}
+import { refuseCredentialsInUrl, sessionStarter } from './session-start.js'
+import platformSigninRoutes from './platform-signin.js'
 
 /**
  * The small part of the platform that makes session mode usable on its own
- * (docs/interface.md#sessions-and-login): log in with a username and password, log out.
+ * (docs/interface.md#sessions-and-login): log in with a username and password,
+ * sign up, play as a guest, sign in with the platform's accounts
+ * (platform-signin.ts), log out; a player's own account.
  */
 export default async function authRoutes (fastify: FastifyInstance): Promise<void> {
   const { config } = fastify
-  const cookieOptions = {
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    path: '/',
-    // A __Host- or __Secure- cookie is dropped by browsers unless it is Secure.
-    secure: config.nodeEnv === 'production' || /^__(?:Host|Secure)-/.test(config.sessionCookie)
-  }
-
-  function clearSessionCookie (reply: FastifyReply): void {
-    reply.clearCookie(config.sessionCookie, cookieOptions)
-  }
-
-  /**
-   * Logs `user` in: a new session, its cookie, and the answer of login and
-   * sign-up. A guest who was playing becomes `user` first: its play moves to
-   * them (docs/guide.md#guests).
-   */
-  async function startSession (request: FastifyRequest, reply: FastifyReply, user: StoredUser) {
-    const before = await fastify.currentUser(request)
-    if (before?.guest === true && before.username !== user.username) await operationsOf(request, `player:${user.username}`).claimGuest(before.username, user.username)
-    const session = await fastify.users.createSession(user, config.sessionTtlS)
-    setSessionCookie(reply, session.sessionId, config.sessionTtlS)
-    return ok({ username: user.username, is_admin: user.is_admin })
-  }
-
-  function setSessionCookie (reply: FastifyReply, sessionId: string, ttlS: number): void {
-    reply.setCookie(config.sessionCookie, sessionId, { ...cookieOptions, maxAge: ttlS })
-  }
+  await fastify.register(platformSigninRoutes)
+  const { operationsOf, setSessionCookie, clearSessionCookie, startSession } = sessionStarter(fastify)
 
   /** Whether `password` matches `hash`; rate_limited (retry in 1 s) while the process checks as many as it may at once. */
   async function passwordMatches (password: string, hash: string | undefined, reply: FastifyReply, what: 'logins' | 'passwords'): Promise<boolean> {
@@ -64,9 +31,6 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
     }
     return valid
   }
-
-  /** The operations as a player makes them: audited as `player:<name>` (or `player` alone, for an erasure). */
-  const operationsOf = (request: FastifyRequest, name: string) => fastify.admin.as({ name, via: 'http', request_id: String(request.id) })
 
   /** Sign-up is the operator's choice (SIGNUP); closing it leaves every account as it is. */
   async function signupOpen (): Promise<void> {

@@ -143,12 +143,13 @@ export default async function playRoutes (fastify: FastifyInstance): Promise<voi
     const rating = !isPlayable(game)
       ? '<p class="muted">Ratings open once the game is available.</p>'
       : !plays
-        ? '<p class="muted">Log in to rate this game.</p>'
-        : `<div class="stars" role="radiogroup" aria-label="Your rating, in half stars"></div>
+          ? '<p class="muted">Log in to rate this game.</p>'
+          : `<div class="stars" role="radiogroup" aria-label="Your rating, in half stars"></div>
   <p><button id="rating-clear" type="button">Remove my rating</button></p>`
     return page(`${game.name} — play`, `<header>
 <h1><bdi>${html(game.name)}</bdi></h1>
 ${account}
+<p id="signin-status" role="status"></p>
 </header>
 <main>
 <section aria-label="Game">

@@ -214,7 +214,7 @@ t.test('users: by prefix, hidden, admin; a user; their sessions page by page', a
   }
   const { items } = await allPages(`/admin/users?prefix=${prefix}`, 3)
   t.same(items.map(user => user.username), ['a', 'b', 'c', 'd'].map(name => `${prefix}${name}`))
-  for (const user of items) t.same(Object.keys(user).sort(), ['created_at', 'guest', 'guest_until', 'hidden', 'is_admin', 'username'], 'never the password hash')
+  for (const user of items) t.same(Object.keys(user).sort(), ['created_at', 'guest', 'guest_until', 'hidden', 'is_admin', 'sign_in', 'username'], 'never the password hash')
   t.same(dataOf(await admin(app, 'GET', `/admin/users?prefix=${prefix}&hidden=true`)).items.map((user: any) => user.username), [`${prefix}b`])
   t.same(dataOf(await admin(app, 'GET', `/admin/users?prefix=${prefix}&is_admin=true&hidden=false`)).items.map((user: any) => user.username), [`${prefix}c`])
   t.equal(dataOf(await admin(app, 'GET', `/admin/users/${prefix}c`)).is_admin, true)

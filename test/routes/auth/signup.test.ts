@@ -64,7 +64,7 @@ t.test('a sign-up makes the account, logs the player in, and is audited as their
   // The session plays: a score under the new name.
   const submitted = await app.inject({ method: 'POST', url: '/api/rank?action=submit-self', payload: formBody({ game_id: game.gameId, score: '42' }), headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' } })
   t.match(dataOf(submitted), { score: 42, rank: 1 })
-  t.same(dataOf(await admin(app, 'GET', '/admin/users/ann')), { username: 'ann', is_admin: false, hidden: false, guest: false, guest_until: null, created_at: dataOf(await admin(app, 'GET', '/admin/users/ann')).created_at })
+  t.same(dataOf(await admin(app, 'GET', '/admin/users/ann')), { username: 'ann', is_admin: false, hidden: false, guest: false, guest_until: null, sign_in: [{ method: 'password' }], created_at: dataOf(await admin(app, 'GET', '/admin/users/ann')).created_at })
   const audit = dataOf(await admin(app, 'GET', '/admin/audit')).items as Array<Record<string, unknown>>
   t.match(audit.find(entry => entry.action === 'user.create'), { actor: 'player:ann', via: 'http', target: 'ann' }, 'audited as the player')
   t.notMatch(JSON.stringify(audit), /correct horse/, 'the password is never in the log')
