@@ -2,6 +2,7 @@ import { isIP } from 'node:net'
 import { resolve } from 'node:path'
 import { createPublicKey } from 'node:crypto'
 import type { TokenSigninOptions } from './signin/platform-token.js'
+import type { OpenIdOptions } from './signin/openid.js'
 import { COMMAND_TIMEOUT_MS, redisUrls, type WriteConcern } from './store/redis-client.js'
 
 /**
@@ -49,6 +50,8 @@ export interface Config {
   signupWork: number
   /** Sign-in with the platform's signed tokens (TOKEN_SIGNIN_*); null: off. */
   tokenSignin: TokenSigninOptions | null
+  /** "Sign in with …" an OpenID Connect provider (OIDC_*); null: off. */
+  openId: OpenIdOptions | null
   /** GUEST_TTL_S: how long a guest (its session and its play) lasts unless it signs up or logs in first. */
   guestTtlS: number
   /** Guests made per client address (IPv4, or IPv6 /64) per hour. */
@@ -273,6 +276,42 @@ function tokenSignin (env: Env, nodeEnv: Config['nodeEnv']): TokenSigninOptions 
   return options
 }
 
+/**
+ * "Sign in with …" an OpenID Connect provider (docs/signin.md#openid-connect):
+ * off unless OIDC_ISSUER is set, and then its client id and secret too. The
+ * issuer is https, or http on loopback outside production (a provider on
+ * this machine, or a test's).
+ */
+function openId (env: Env, nodeEnv: Config['nodeEnv']): OpenIdOptions | null {
+  const issuer = env.OIDC_ISSUER ?? ''
+  const clientId = env.OIDC_CLIENT_ID ?? ''
+  const clientSecret = env.OIDC_CLIENT_SECRET ?? ''
+  if (issuer === '') {
+    if (clientId !== '' || clientSecret !== '') throw new ConfigError('OIDC_ISSUER', 'must be set with OIDC_CLIENT_ID and OIDC_CLIENT_SECRET: the provider\'s issuer URL', '')
+    return null
+  }
+  let url: URL | undefined
+  try { url = new URL(issuer) } catch {}
+  const loopback = url !== undefined && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)
+  const allowHttp = url?.protocol === 'http:' && loopback && nodeEnv !== 'production'
+  if (url === undefined || (url.protocol !== 'https:' && !allowHttp)) throw new ConfigError('OIDC_ISSUER', 'must be an https URL (http only on loopback, outside production)', issuer)
+  if (clientId === '') throw new ConfigError('OIDC_CLIENT_ID', 'must be set with OIDC_ISSUER', '')
+  if (clientSecret === '') throw new ConfigError('OIDC_CLIENT_SECRET', 'must be set with OIDC_ISSUER', '')
+  const scopes = env.OIDC_SCOPES === undefined || env.OIDC_SCOPES === '' ? 'openid profile' : env.OIDC_SCOPES
+  if (!scopes.split(' ').includes('openid')) throw new ConfigError('OIDC_SCOPES', 'must include openid (space-separated scopes)', scopes)
+  const label = env.OIDC_LABEL ?? ''
+  if (label.length > 40) throw new ConfigError('OIDC_LABEL', 'must be at most 40 characters', label)
+  return {
+    issuer,
+    clientId,
+    clientSecret,
+    label: label === '' ? url.hostname : label,
+    nameClaim: env.OIDC_NAME_CLAIM === undefined || env.OIDC_NAME_CLAIM === '' ? 'preferred_username' : env.OIDC_NAME_CLAIM,
+    scopes,
+    allowHttp
+  }
+}
+
 /** One Redis URL, or several comma-separated seed nodes of one Redis Cluster. */
 function redisUrl (env: Env): string | undefined {
   const raw = env.REDIS_URL
@@ -342,6 +381,7 @@ export function loadConfig (env: Env = process.env): Config {
     signupRateLimitMax: integer(env, 'SIGNUP_RATE_LIMIT_MAX', 60, 1, 1_000_000),
     signupWork: integer(env, 'SIGNUP_WORK', 3, 1, 5),
     tokenSignin: tokenSignin(env, nodeEnv),
+    openId: openId(env, nodeEnv),
     guestTtlS: integer(env, 'GUEST_TTL_S', 604800, 60, 31536000),
     guestAddressRateLimitMax: integer(env, 'GUEST_ADDRESS_RATE_LIMIT_MAX', 30, 1, 1_000_000),
     guestRateLimitMax: integer(env, 'GUEST_RATE_LIMIT_MAX', 600, 1, 1_000_000),

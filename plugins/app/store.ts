@@ -12,6 +12,7 @@ import { createReviewQueue } from '../../src/store/review.js'
 import { createWebhookStore, type WebhookStore } from '../../src/store/webhooks.js'
 import { createEvents } from '../../src/store/events.js'
 import { createSignupChallenges, type SignupChallenges } from '../../src/store/signup-challenges.js'
+import { createSigninFlows, type SigninFlows } from '../../src/store/signin-flows.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,6 +24,7 @@ declare module 'fastify' {
     admin: Admin
     webhooks: WebhookStore
     signupChallenges: SignupChallenges
+    signinFlows: SigninFlows
     /** Resolves once this process has applied every cache invalidation published so far. */
     syncRecordCache: () => Promise<void>
     /** Hears every change of a key, game, user or session record, on any instance (no kind: changes may have been missed). */
@@ -55,5 +57,6 @@ export default fp<StoreOptions>(async (fastify, { clock }) => {
   const webhooks = createWebhookStore(redis)
   fastify.decorate('webhooks', webhooks)
   fastify.decorate('signupChallenges', createSignupChallenges(redis, { work: config.signupWork }))
+  fastify.decorate('signinFlows', createSigninFlows(redis))
   fastify.decorate('admin', createAdmin({ records, review: createReviewQueue(redis), webhooks, events: createEvents(redis), webhookAllowPrivate: config.webhooks.allowPrivate, users, leaderboard, sessionTtlS: config.sessionTtlS, guestTtlS: config.guestTtlS, sessionCookie: config.sessionCookie, audit: createAuditLog(redis, { retentionMs: config.auditRetentionMs }), ratings, playtime, activity: createActivity(redis) }))
 }, { name: 'store', dependencies: ['redis'] })

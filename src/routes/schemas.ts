@@ -254,6 +254,18 @@ export const routeSchemas = {
     tags: ['session'],
     body: Type.Object({ token: Type.String({ description: 'the JWT: sub, exp, iss and aud as the service is set up, at most 8192 characters' }) })
   }),
+  openIdStart: {
+    tags: ['session'],
+    summary: 'Sign in with the OpenID Connect provider (OIDC_*): redirects the browser to it',
+    querystring: Type.Object({ next: Type.Optional(Type.String({ description: 'a path on this site to go to once signed in (default /login)' })) }),
+    response: { 302: Type.Null({ description: 'to the provider' }) }
+  },
+  openIdCallback: {
+    tags: ['session'],
+    summary: 'Where the OpenID Connect provider sends the browser back: signs the player in, then redirects to where they began (or to /login?signin=expired|refused|unavailable)',
+    querystring: Type.Object({ code: Type.Optional(Type.String()), state: Type.Optional(Type.String()), error: Type.Optional(Type.String()) }, { additionalProperties: true }),
+    response: { 303: Type.Null({ description: 'to the page the sign-in began from, or to the login page that says why it failed' }) }
+  },
   guest: envelope(Type.Object({
     username: Type.String({ description: 'the generated name, guest- and six digits' }),
     is_admin: Type.Literal(false),

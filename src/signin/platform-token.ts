@@ -32,7 +32,7 @@ export interface PlatformPlayer { issuer: string, subject: string, name: string 
 /** Most characters of a token; longer is invalid_param before anything is parsed. */
 export const MAX_TOKEN_LENGTH = 8192
 /** Most characters of a subject: the platform's id of its player. */
-const MAX_SUBJECT_LENGTH = 255
+export const MAX_SUBJECT_LENGTH = 255
 
 /** Public-key algorithms a platform may sign with; never `none`, never HS256 with a public key as its secret. */
 const PUBLIC_KEY_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA']

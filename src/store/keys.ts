@@ -194,6 +194,8 @@ export const keys = {
   guests: () => `${PREFIX}:guests`,
   /** STRING: the username a platform's identity (store/users.ts identityDigest of method, issuer, subject) is linked to. */
   identity: (digest: string) => `${PREFIX}:identity:{${digest}}`,
+  /** STRING, for 10 minutes: an OpenID Connect sign-in under way, by its state (store/signin-flows.ts). */
+  signinFlow: (state: string) => `${PREFIX}:signin:flow:{${state}}`,
   /** SET of every hidden username. */
   hiddenUsers: () => `${PREFIX}:hidden-users`,
   /** SET of every username. */

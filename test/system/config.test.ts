@@ -120,6 +120,7 @@ t.test('every variable is read', async t => {
     signupRateLimitMax: 11,
     signupWork: 2,
     tokenSignin: null,
+    openId: null,
     guestTtlS: 120,
     guestAddressRateLimitMax: 5,
     guestRateLimitMax: 50,
@@ -277,5 +278,28 @@ t.test('sign-in with signed tokens: one way to check them, and an issuer', async
     t.match(error?.message, new RegExp(`^Configuration error: ${name} `))
     t.match(error?.message, why)
     t.notOk(error?.message.includes(secret) || error?.message.includes('PRIVATE'), 'no secret or key in the message')
+  }
+})
+
+t.test('OpenID Connect: an issuer, a client id and secret', async t => {
+  const base = { OIDC_ISSUER: 'https://id.example.com/realms/games', OIDC_CLIENT_ID: 'ranking', OIDC_CLIENT_SECRET: 's3cret-client' }
+  t.equal(loadConfig({}).openId, null, 'off by default')
+  t.same(loadConfig(base).openId, { issuer: base.OIDC_ISSUER, clientId: 'ranking', clientSecret: 's3cret-client', label: 'id.example.com', nameClaim: 'preferred_username', scopes: 'openid profile', allowHttp: false })
+  t.match(loadConfig({ ...base, OIDC_ISSUER: 'http://127.0.0.1:8080', OIDC_LABEL: 'Playhub', OIDC_SCOPES: 'openid email' }).openId, { allowHttp: true, label: 'Playhub', scopes: 'openid email' }, 'http on loopback, outside production')
+  const bad: Array<[Record<string, string>, string]> = [
+    [{ OIDC_CLIENT_ID: 'x' }, 'OIDC_ISSUER'],
+    [{ ...base, OIDC_ISSUER: 'http://id.example.com' }, 'OIDC_ISSUER'],
+    [{ ...base, OIDC_ISSUER: 'http://127.0.0.1:8080', NODE_ENV: 'production', REDIS_URL: 'redis://r:6379' }, 'OIDC_ISSUER'],
+    [{ ...base, OIDC_ISSUER: 'not a url' }, 'OIDC_ISSUER'],
+    [{ ...base, OIDC_CLIENT_ID: '' }, 'OIDC_CLIENT_ID'],
+    [{ ...base, OIDC_CLIENT_SECRET: '' }, 'OIDC_CLIENT_SECRET'],
+    [{ ...base, OIDC_SCOPES: 'profile email' }, 'OIDC_SCOPES'],
+    [{ ...base, OIDC_LABEL: 'x'.repeat(41) }, 'OIDC_LABEL']
+  ]
+  for (const [env, name] of bad) {
+    const error = (() => { try { loadConfig(env); return null } catch (error) { return error as Error } })()
+    t.ok(error instanceof ConfigError, `${name}: refused`)
+    t.match(error?.message, new RegExp(`^Configuration error: ${name} `))
+    t.notOk(error?.message.includes('s3cret-client'), 'the secret is never in the message')
   }
 })

@@ -1,7 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { fail } from '../../errors.js'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { ApiError, fail } from '../../errors.js'
 import { param, requireParams } from '../../rules/fields.js'
 import { createTokenVerifier } from '../../signin/platform-token.js'
+import { createOpenIdClient, type OpenIdClient } from '../../signin/openid.js'
+import { SIGNIN_FLOW_TTL_S } from '../../store/signin-flows.js'
+import { safeNext } from '../play/index.js'
 import { routeSchemas } from '../schemas.js'
 import { refuseCredentialsInUrl, sessionStarter } from './session-start.js'
 
@@ -13,7 +16,7 @@ import { refuseCredentialsInUrl, sessionStarter } from './session-start.js'
  */
 export default async function platformSigninRoutes (fastify: FastifyInstance): Promise<void> {
   const { config } = fastify
-  const { operationsOf, startSession } = sessionStarter(fastify)
+  const { cookieOptions, operationsOf, startSession } = sessionStarter(fastify)
   const tokens = config.tokenSignin === null ? null : createTokenVerifier(config.tokenSignin)
 
   /*
@@ -40,4 +43,70 @@ export default async function platformSigninRoutes (fastify: FastifyInstance): P
       return await startSession(request, reply, user)
     }
   })
+
+  const openId = config.openId === null ? null : createOpenIdClient(config.openId)
+  const stateCookie = { httpOnly: true, sameSite: 'lax' as const, path: '/auth/oidc/', secure: cookieOptions.secure, maxAge: SIGNIN_FLOW_TTL_S }
+
+  /** The callback URL the provider sends the browser back to: registered with the provider as it is. */
+  const callbackUrl = (request: FastifyRequest): string => `${config.publicOrigin ?? `${request.protocol}://${request.host}`}/auth/oidc/callback`
+
+  async function openIdOn (): Promise<void> {
+    if (openId === null) fail('forbidden', 'Sign-in with OpenID Connect is not set up on this service (OIDC_ISSUER).')
+  }
+
+  /*
+   * "Sign in with …" (docs/signin.md#openid-connect), step 1: a state, a
+   * nonce and a PKCE verifier kept in Redis under the state, the state in a
+   * cookie of this browser, and the browser sent to the provider.
+   */
+  fastify.get('/auth/oidc/start', {
+    schema: routeSchemas.openIdStart,
+    config: { rateLimitPolicy: 'signinAddress', noStore: true },
+    preHandler: [openIdOn, fastify.limitRate]
+  }, async (request, reply) => {
+    const next = safeNext((request.query as Record<string, unknown>).next) ?? '/login'
+    const { url, state, flow } = await (openId as OpenIdClient).start(callbackUrl(request), next)
+    await fastify.signinFlows.save(state, flow)
+    reply.setCookie(STATE_COOKIE, state, stateCookie)
+    return await reply.redirect(url.href, 302)
+  })
+
+  /*
+   * Step 2, where the provider sends the browser back: the state must be
+   * this browser's (a link from elsewhere cannot sign anyone in as someone
+   * else) and its flow still kept (once); then the code is exchanged and the
+   * ID token checked, and the player is signed in. The browser goes on to
+   * where it started; a failure goes to the login page, which says why.
+   */
+  fastify.get('/auth/oidc/callback', {
+    schema: routeSchemas.openIdCallback,
+    config: { rateLimitPolicy: 'signinAddress', noStore: true },
+    preHandler: [openIdOn, fastify.limitRate]
+  }, async (request, reply) => {
+    reply.clearCookie(STATE_COOKIE, stateCookie)
+    const query = request.query as Record<string, unknown>
+    const state = typeof query.state === 'string' ? query.state : ''
+    const failed = async (reason: SigninFailure): Promise<FastifyReply> => await reply.redirect(`/login?signin=${reason}`, 303)
+    if (state === '' || request.cookies[STATE_COOKIE] !== state) return await failed('expired')
+    const flow = await fastify.signinFlows.take(state)
+    if (flow === null) return await failed('expired')
+    if (typeof query.error === 'string') return await failed('refused')
+    try {
+      const currentUrl = new URL(request.url, callbackUrl(request))
+      const player = await (openId as OpenIdClient).finish(currentUrl, state, flow)
+      const user = await operationsOf(request, 'player').signInWithIdentity({ method: 'oidc', issuer: player.issuer, subject: player.subject }, player.name)
+      await startSession(request, reply, user)
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error
+      request.log.info({ code: error.code, reason: error.message }, 'OpenID Connect sign-in failed')
+      return await failed(error.code === 'unavailable' ? 'unavailable' : 'refused')
+    }
+    return await reply.redirect(flow.next, 303)
+  })
 }
+
+/** The cookie that ties a sign-in under way to the browser that began it. */
+const STATE_COOKIE = 'oidc_state'
+
+/** Why an OpenID Connect sign-in failed, as the login page says it (never the provider's text). */
+export type SigninFailure = 'expired' | 'refused' | 'unavailable'

@@ -15,6 +15,13 @@ import { boardFields } from '../../store/board-fields.js'
 import { collectParams, parseBoardChoice } from '../../rules/fields.js'
 import { HELMET } from '../../../plugins/external/security-headers.js'
 
+/** What the login page says when an OpenID Connect sign-in came back failed (/login?signin=…): fixed sentences, never the provider's text. */
+const SIGNIN_FAILURES: Record<string, string> = Object.assign(Object.create(null), {
+  expired: 'The sign-in took too long, or began in another browser. Please try again.',
+  refused: 'The sign-in was refused or could not be checked. Please try again.',
+  unavailable: 'The sign-in service cannot be reached right now. Please try again in a moment.'
+})
+
 /** How many entries the play page shows beside the game. */
 export const PLAY_BOARD_SIZE = 10
 
@@ -190,14 +197,23 @@ ${back}
 <script src="/static/login.js" defer></script>`)
     }
     const signupLink = fastify.config.signup === 'open' ? `<p>New here? <a id="signup" href="/signup${next === undefined ? '' : `?next=${encodeURIComponent(next)}`}">Sign up</a></p>` : ''
+    // "Sign in with …" the platform's OpenID Connect provider (docs/signin.md#openid-connect), and why the last try failed.
+    const openId = fastify.config.openId === null
+      ? ''
+      : `<p class="or"><span>or</span></p>
+<p><a class="button" id="openid" href="/auth/oidc/start${next === undefined ? '' : `?next=${encodeURIComponent(next)}`}">Sign in with <bdi>${html(fastify.config.openId.label)}</bdi></a></p>`
+    const failure = SIGNIN_FAILURES[String((request.query as Record<string, unknown>).signin)]
+    const failed = failure === undefined ? '' : `<p id="signin-failed" class="problem" role="alert">${failure}</p>`
     return page('Log in', `<main class="narrow">
 <h1>Log in</h1>
+${failed}
 <form class="login" aria-label="Log in" data-next="${html(next ?? '/login')}">
   <label>Username <input name="username" autocomplete="username" required></label>
   <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
   <button type="submit">Log in</button>
   <span id="login-status" role="status"></span>
 </form>
+${openId}
 ${signupLink}
 ${back}
 </main>
