@@ -222,6 +222,7 @@ export const routeSchemas = {
     created_at: Type.String({ format: 'date-time' }),
     guest: Type.Boolean(),
     guest_until: Nullable(Type.String({ format: 'date-time' })),
+    sign_in: Type.Array(Type.Object({ method: Type.String(), issuer: Type.Optional(Type.String()), subject: Type.Optional(Type.String()) }), { description: 'how the player signs in: a password, and each identity at the platform' }),
     games: Type.Array(Type.Object({
       game_id: Type.String(),
       best_score: Nullable(Type.Integer({ description: "the player's best on the game's all-time board (its current season)" })),
@@ -234,7 +235,7 @@ export const routeSchemas = {
     tags: ['session'], body: Type.Object({ password: Type.String({ description: 'the current password' }), new_password: Type.String() })
   }),
   deleteAccount: envelope(Type.Object({}, { additionalProperties: Type.Integer(), description: 'what was erased, counted' }), ['not_logged_in', 'forbidden_origin', 'rate_limited', 'invalid_param', 'missing_param', 'invalid_credentials'], "Delete the logged-in player's account: everything kept about them is erased, everywhere (POST needs _method=DELETE)", {
-    tags: ['session'], body: Type.Object({ password: Type.String({ description: 'the current password' }), _method: Type.Optional(Type.Literal('DELETE')) })
+    tags: ['session'], body: Type.Object({ password: Type.Optional(Type.String({ description: 'the current password' })), username: Type.Optional(Type.String({ description: 'for a player without a password here (signed in through the platform, or a guest): their username, typed to confirm' })), _method: Type.Optional(Type.Literal('DELETE')) })
   }),
   signupChallenge: envelope(Type.Object({
     challenge: Type.Object({

@@ -193,9 +193,15 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
     ...ownAccount,
     handler: async (request, reply) => {
       if (!isDelete(request)) fail('invalid_param', 'POST /auth/account deletes the account: send _method=DELETE.')
-      requireParams(request.fields, ['password'])
       const user = request.user as StoredUser
-      await confirmPassword(request, user, param(request.fields, 'password'), reply)
+      if (user.passwordHash === undefined) {
+        // A player who signs in through the platform (or a guest) has no password here: they type their username instead.
+        requireParams(request.fields, ['username'])
+        if (param(request.fields, 'username') !== user.username) fail('invalid_credentials', 'Type your username exactly to confirm the deletion.')
+      } else {
+        requireParams(request.fields, ['password'])
+        await confirmPassword(request, user, param(request.fields, 'password'), reply)
+      }
       // Audited as a player's own deletion, without the name: the erasure keeps counts, not the person.
       const erased = await operationsOf(request, 'player').eraseUser(user.username, { erase: true })
       clearSessionCookie(reply)

@@ -44,7 +44,9 @@ t.test('GET /auth/account: the record and every game where the player has someth
     { game_id: 'b-game', best_score: 70, rank: 1, stars: null, playtime_seconds: 0 }
   ], 'in game id order; the game without anything of theirs is not listed')
   t.ok(account.games[0].playtime_seconds > 0, 'play time credited')
-  t.notMatch(JSON.stringify(account), /scrypt|password|epoch/, 'no hash, no session epoch')
+  t.notMatch(JSON.stringify(account), /scrypt|epoch/, 'no hash, no session epoch')
+  t.notOk(Object.hasOwn(account, 'password'), 'no password field')
+  t.same(account.sign_in, [{ method: 'password' }], 'how they sign in')
 })
 
 t.test('POST /auth/password: the current one confirms, the new one must be strong; other sessions end, this one goes on', async t => {

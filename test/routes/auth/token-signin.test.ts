@@ -191,3 +191,19 @@ t.test('a guest who signs in with a token keeps its play', async t => {
   const board = dataOf(await app.inject({ method: 'GET', url: `/play/${game.gameId}/board` })).items
   t.match(board, [{ player_name: 'cleo', score: 33 }])
 })
+
+t.test('a player signed in through the platform sees and deletes their account by typing their name', async t => {
+  const { app } = await buildTestApp(t, { TOKEN_SIGNIN_ISSUER: ISSUER, TOKEN_SIGNIN_SECRET: SECRET })
+  const token = await signed(new TextEncoder().encode(SECRET), { sub: 'p-40', name: 'dana' }, 'HS256')
+  const cookie = cookieOf(await signIn(app, token))
+  const account = dataOf(await app.inject({ method: 'GET', url: '/auth/account', headers: { cookie } }))
+  t.same(account.sign_in, [{ method: 'token', issuer: ISSUER, subject: 'p-40' }], 'they see how they sign in')
+  const remove = async (fields: Record<string, string>): Promise<LightMyRequestResponse> => await app.inject({ method: 'DELETE', url: '/auth/account', payload: formBody(fields), headers: { ...FORM, cookie } })
+  t.equal(errorOf(await remove({})), 'missing_param', 'no password to give: the username is asked')
+  t.equal(errorOf(await remove({ username: 'Dana' })), 'invalid_credentials', 'exactly')
+  t.match(dataOf(await remove({ username: 'dana' })), { user: 1 })
+  t.equal(errorOf(await admin(app, 'GET', '/admin/users/dana')), 'not_found')
+  t.match(dataOf(await admin(app, 'GET', '/admin/audit?action=user.erase')).items, [{ actor: 'player' }], 'audited as the player\'s')
+  // Their identity went with them: the platform's next sign-in makes a new account.
+  t.same(dataOf(await signIn(app, token)).username, 'dana')
+})
