@@ -9,6 +9,7 @@ import { html, page, scriptJson } from '../../lib/html.js'
 import { sendError } from '../../../plugins/app/envelope.js'
 import { projectPath } from '../../lib/paths.js'
 import type { GameRecord } from '../../rules/games.js'
+import type { StoredUser } from '../../store/users.js'
 import type { PeriodKind } from '../../rules/periods.js'
 import { routeSchemas } from '../schemas.js'
 import { boardFields } from '../../store/board-fields.js'
@@ -21,6 +22,11 @@ const SIGNIN_FAILURES: Record<string, string> = Object.assign(Object.create(null
   refused: 'The sign-in was refused or could not be checked. Please try again.',
   unavailable: 'The sign-in service cannot be reached right now. Please try again in a moment.'
 })
+
+/** On the login and sign-up pages, for a guest: what the account will keep (docs/interface.md#guests). */
+function guestNote (user: StoredUser | null, doing: string): string {
+  return user?.guest === true ? `<p class="muted" id="guest-note">You are playing as <strong><bdi>${html(user.username)}</bdi></strong>. ${doing} keeps that guest's scores, ratings and play time.</p>` : ''
+}
 
 /** How many entries the play page shows beside the game. */
 export const PLAY_BOARD_SIZE = 10
@@ -139,7 +145,7 @@ export default async function playRoutes (fastify: FastifyInstance): Promise<voi
         ? `<p><button id="play-as-guest" type="button">Play as a guest</button> <span class="muted">or</span> <a id="login" href="/login?${next}">log in</a>${signup ? ` <span class="muted">or</span> <a id="signup" href="/signup?${next}">sign up</a>` : ''} <span class="muted">to keep your scores.</span> <span id="guest-status" role="status"></span></p>`
         : `<p><a id="login" href="/login?${next}">Log in</a> <span class="muted">to keep your scores, rate the game and count your play time.</span></p>`
       : user.guest
-        ? `<p>Playing as <strong><bdi>${html(user.username)}</bdi></strong>, a guest until ${html(user.guest_until?.slice(0, 10) ?? '')}. ${signup ? `<a id="signup" href="/signup?${next}">Sign up</a> or ` : ''}<a id="login" href="/login?${next}">log in</a> to keep your scores.</p>`
+        ? `<p>Playing as <strong><bdi>${html(user.username)}</bdi></strong>, a guest until ${html(user.guest_until?.slice(0, 10) ?? '')}. ${signup ? `<a id="signup" href="/signup?${next}">Sign up</a> or <a id="login" href="/login?${next}">log in</a>` : `<a id="login" href="/login?${next}">Log in</a>`} to keep your scores.</p>`
         : `<p>Logged in as <strong><bdi>${html(user.username)}</bdi></strong> <button id="logout" type="button">Log out</button></p>`
     // The logged-in user's neighbourhood on the board the switch chose (the page's script fills it).
     const around = !plays
@@ -188,7 +194,7 @@ ${account}
     const user = await fastify.currentUser(request)
     reply.type('text/html; charset=utf-8')
     const back = next === undefined ? '' : `<p><a href="${html(next)}">Back</a></p>`
-    if (user !== null) {
+    if (user !== null && !user.guest) {
       return page('Logged in', `<main class="narrow">
 <h1>Logged in</h1>
 <p>You are logged in as <strong><bdi>${html(user.username)}</bdi></strong>. <button id="logout" type="button">Log out</button></p>
@@ -207,6 +213,7 @@ ${back}
     return page('Log in', `<main class="narrow">
 <h1>Log in</h1>
 ${failed}
+${guestNote(user, 'Logging in')}
 <form class="login" aria-label="Log in" data-next="${html(next ?? '/login')}">
   <label>Username <input name="username" autocomplete="username" required></label>
   <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
@@ -229,11 +236,12 @@ ${back}
     if (fastify.config.signup === 'closed') {
       return page('Sign-up is closed', `<main class="narrow"><h1>Sign-up is closed</h1><p>Accounts on this service are made by its operators. <a href="/login${next === undefined ? '' : `?next=${encodeURIComponent(next)}`}">Log in</a></p>${back}</main>`)
     }
-    if (user !== null) {
+    if (user !== null && !user.guest) {
       return page('Logged in', `<main class="narrow"><h1>Logged in</h1><p>You are logged in as <strong><bdi>${html(user.username)}</bdi></strong>.</p>${back}</main>`)
     }
     return page('Sign up', `<main class="narrow">
 <h1>Sign up</h1>
+${guestNote(user, 'Signing up')}
 <form class="signup" aria-label="Sign up" method="post" action="/auth/signup" novalidate data-next="${html(next ?? '/signup')}">
   <label>Username <input name="username" autocomplete="username" required maxlength="30" pattern="[A-Za-z0-9_.\\-]{1,30}" title="1 to 30 letters, digits, _ . -"></label>
   <label>Password <input name="password" type="password" autocomplete="new-password" required minlength="8"></label>

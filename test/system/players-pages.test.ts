@@ -1,0 +1,147 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import t from 'tap'
+import { SignJWT } from 'jose'
+import type { Page } from 'playwright-core'
+import { admin, createGame, dataOf } from '../helpers/app.js'
+import { BROWSER_TEST_TIMEOUT_MS, CHROMIUM, VIEWPORTS, launchBrowser, screenshotFolder, watchedPage } from '../helpers/browser.js'
+import { listeningApp } from '../helpers/listening.js'
+import { startOpenIdProvider } from '../helpers/openid-provider.js'
+
+/*
+ * Players in real headless Chromium (docs/signin.md, docs/interface.md#guests):
+ * a visitor plays the demo game as a guest, signs up and finds the guest's
+ * score under the new name; a player signs in through a real OpenID
+ * provider from the login page; a framed play page signs in from the
+ * platform's token. At desktop and phone size.
+ */
+
+const SECRET = 'a-shared-secret-of-at-least-32-characters!'
+
+/** Three rounds of Reaction (public/games/demo), as browser.test.ts plays it. */
+async function playDemo (page: Page): Promise<void> {
+  const frame = page.frameLocator('#game')
+  await frame.locator('#target').click()
+  for (let round = 0; round < 3; round++) {
+    await frame.locator('#target[data-state="go"]').waitFor()
+    await frame.locator('#target').click()
+  }
+  await frame.locator('#result').filter({ hasText: /^Score \d+\. (New best!|Your best is)/ }).waitFor()
+}
+
+t.test('a guest plays the demo game, signs up, and finds its score under the new name', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  t.ok(existsSync(CHROMIUM), `Chromium at ${CHROMIUM} (apt-get install chromium)`)
+  const { app, baseUrl } = await listeningApp(t, { SIGNUP: 'open', SIGNUP_WORK: '1' })
+  await createGame(app, { gameId: 'demo' })
+  await admin(app, 'PATCH', '/admin/games/demo', { guests: 'listed' })
+  const folder = screenshotFolder(t)
+  const browser = await launchBrowser(t)
+  const { page, problems, overflow } = await watchedPage(browser, VIEWPORTS[0][1])
+
+  await page.goto(`${baseUrl}/play/demo`)
+  await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Play as a guest' }).click()])
+  const playing = page.getByText(/Playing as guest-\d{6}, a guest until/)
+  await playing.waitFor()
+  const guestName = ((await page.locator('header strong bdi').textContent()) ?? '').trim()
+  t.match(guestName, /^guest-\d{6}$/, 'playing at once, under a generated name')
+  await playDemo(page)
+  await page.locator('#board li').filter({ hasText: new RegExp(`${guestName} — \\d+`) }).waitFor()
+  t.pass('the guest\'s score is on the board')
+  t.ok(await overflow() <= 0, 'nothing overflows sideways')
+  await page.screenshot({ path: join(folder, 'guest-play-desktop.png'), fullPage: true })
+  const best = dataOf(await admin(app, 'GET', `/admin/games/demo/players/${guestName}`)).best_score
+
+  // Sign up from the play page: back to the game, the score now the account's.
+  await Promise.all([page.waitForURL(`${baseUrl}/signup?next=%2Fplay%2Fdemo`), page.locator('header a#signup').click()])
+  await page.fill('input[name=username]', 'keeper')
+  await page.fill('input[name=password]', 'correct horse battery staple')
+  await Promise.all([page.waitForURL(`${baseUrl}/play/demo`, { waitUntil: 'load' }), page.click('form.signup button[type=submit]')])
+  await page.getByText('Logged in as').waitFor()
+  await page.locator('#board li').filter({ hasText: `keeper — ${best}` }).waitFor()
+  t.equal(await page.locator('#board li').filter({ hasText: guestName }).count(), 0, 'the guest is gone from the board')
+  await page.screenshot({ path: join(folder, 'guest-claimed-desktop.png'), fullPage: true })
+  t.match(dataOf(await admin(app, 'GET', '/admin/games/demo/players/keeper')), { best_score: best }, 'the guest\'s best, under the new name')
+  t.same(problems, [], 'no script errors or blocked content (CSP)')
+})
+
+t.test('the guest\'s play page at phone size', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  const { app, baseUrl } = await listeningApp(t)
+  await createGame(app, { gameId: 'demo' })
+  await admin(app, 'PATCH', '/admin/games/demo', { guests: 'unlisted' })
+  const folder = screenshotFolder(t)
+  const browser = await launchBrowser(t)
+  const { page, problems, overflow, settled } = await watchedPage(browser, VIEWPORTS[1][1])
+  await page.goto(`${baseUrl}/play/demo`)
+  t.ok(await page.getByRole('button', { name: 'Play as a guest' }).isVisible(), 'phone: the guest button is visible')
+  await page.screenshot({ path: join(folder, 'guest-offer-phone.png'), fullPage: true })
+  await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Play as a guest' }).click()])
+  await page.getByText(/a guest until/).waitFor()
+  for (const selector of ['header strong bdi', 'header a#login', '#game', '#board-title']) {
+    t.ok(await page.locator(selector).isVisible(), `phone: ${selector} is visible`)
+  }
+  await playDemo(page)
+  // Unlisted: the guest's score is kept but on no board (once the page has read the board again).
+  await page.reload()
+  await settled()
+  t.equal(await page.locator('#board li').count(), 0, 'an unlisted guest is on no board')
+  t.ok(await overflow() <= 0, 'phone: nothing overflows sideways')
+  await page.screenshot({ path: join(folder, 'guest-play-phone.png'), fullPage: true })
+  t.same(problems, [], 'no script errors or blocked content')
+})
+
+t.test('sign in through the OpenID provider from the login page', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  const provider = await startOpenIdProvider(t)
+  const { app, baseUrl } = await listeningApp(t, { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret, OIDC_LABEL: 'Playhub' })
+  await provider.serve(`${baseUrl}/auth/oidc/callback`)
+  await createGame(app, { gameId: 'demo' })
+  const folder = screenshotFolder(t)
+  const browser = await launchBrowser(t)
+  for (const [size, viewport] of VIEWPORTS) {
+    const { context, page, problems, overflow } = await watchedPage(browser, viewport)
+    provider.as({ sub: `acct-${size}`, claims: { preferred_username: `hub_${size}` } })
+    await page.goto(`${baseUrl}/play/demo`)
+    await Promise.all([page.waitForURL(/\/login\?next=/), page.click('a#login')])
+    const button = page.getByRole('link', { name: 'Sign in with Playhub' })
+    t.ok(await button.isVisible(), `${size}: the login page offers the provider`)
+    t.ok(await overflow() <= 0, `${size}: nothing overflows sideways`)
+    await page.screenshot({ path: join(folder, `login-openid-${size}.png`), fullPage: true })
+    await Promise.all([page.waitForURL(`${baseUrl}/play/demo`, { waitUntil: 'load' }), button.click()])
+    await page.getByText(`Logged in as hub_${size}`).waitFor()
+    t.pass(`${size}: through the provider and back to the game, signed in`)
+    // A declined sign-in comes back to the login page, which says so.
+    await page.click('#logout')
+    await page.getByRole('link', { name: 'Log in' }).waitFor()
+    t.same(problems, [], `${size}: no script errors or blocked content`)
+    await context.close()
+    // Another browser (no session at the provider) declines: back at the login page, which says so.
+    const declining = await watchedPage(browser, viewport)
+    provider.as(null)
+    await declining.page.goto(`${baseUrl}/login`)
+    await Promise.all([declining.page.waitForURL(`${baseUrl}/login?signin=refused`), declining.page.getByRole('link', { name: 'Sign in with Playhub' }).click()])
+    t.ok(await declining.page.getByRole('alert').filter({ hasText: 'The sign-in was refused' }).isVisible(), `${size}: why it failed, visible`)
+    await declining.page.screenshot({ path: join(folder, `login-refused-${size}.png`), fullPage: true })
+    t.same(declining.problems, [], `${size}: no script errors or blocked content`)
+    await declining.context.close()
+  }
+})
+
+t.test('a framed play page signs in with the platform\'s token after the #', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  const { app, baseUrl } = await listeningApp(t, { TOKEN_SIGNIN_ISSUER: 'https://platform.example', TOKEN_SIGNIN_SECRET: SECRET })
+  await createGame(app, { gameId: 'demo' })
+  const browser = await launchBrowser(t)
+  const { page, problems } = await watchedPage(browser, VIEWPORTS[0][1])
+  const token = await new SignJWT({ name: 'Framed Player' }).setProtectedHeader({ alg: 'HS256' }).setSubject('f-1').setIssuer('https://platform.example')
+    .setAudience('ranking-service').setIssuedAt().setExpirationTime('2m').sign(new TextEncoder().encode(SECRET))
+  await page.goto(`${baseUrl}/play/demo#token=${token}`)
+  await page.getByText('Logged in as Framed_Player').waitFor()
+  t.equal(new URL(page.url()).hash, '', 'the token is gone from the address')
+  // A bad token: the page says so, nobody is signed in.
+  await page.click('#logout')
+  await page.getByRole('link', { name: 'Log in' }).waitFor()
+  // A new document (a change of the # alone would not load the page again).
+  await page.goto('about:blank')
+  await page.goto(`${baseUrl}/play/demo#token=not.a.jwt`)
+  await page.locator('#signin-status').filter({ hasText: /Sign-in failed: The sign-in token is not valid/ }).waitFor()
+  t.pass('a bad token is refused on the page, with why')
+  t.same(problems.filter(problem => !/status of 200/.test(problem)), [], 'no script errors or blocked content')
+})
