@@ -178,6 +178,10 @@ t.test('an operator signs in, makes a game, a key and a score, watches it live, 
   await page.getByLabel('Hold for review above').fill('1000')
   await page.getByRole('button', { name: 'Save settings' }).click()
   await page.getByText('Saved: review_above.').waitFor()
+  // Guests: the play page's visitors may play at once.
+  await page.getByLabel('Guests').selectOption('listed')
+  await page.getByRole('button', { name: 'Save settings' }).click()
+  await page.getByText('Saved: guests.').waitFor()
   t.match(await submitSigned(apiKey, secret, 'space_race', 'rigel', 5000), { ok: true, data: { held: true } })
   await page.getByRole('link', { name: 'Review' }).click()
   await page.locator('#review-table', { hasText: 'rigel' }).waitFor()
@@ -253,6 +257,18 @@ t.test('users: create one, hide one, erase one after typing the name', { timeout
   await page.getByText(/bob is erased everywhere/).waitFor()
   await page.getByRole('row', { name: /bob/ }).waitFor({ state: 'detached' })
   t.pass('gone from the list')
+
+  // How each user signs in; guests, and only them (the form is still open).
+  await page.getByLabel('Username', { exact: true }).fill('cy')
+  await page.getByRole('button', { name: 'Create user' }).click()
+  t.match(await page.getByRole('row', { name: /\bcy\b/ }).innerText(), /sessions made by an operator/, 'a user without a password')
+  const guest = await fetch(`${baseUrl}/auth/guest`, { method: 'POST', body: new URLSearchParams({ game_id: 'space_race' }) }).then(async answer => await answer.json() as { data: { username: string } })
+  await page.getByLabel('Show').selectOption('true')
+  const row = page.getByRole('row', { name: new RegExp(guest.data.username) })
+  await row.waitFor()
+  t.match(await row.innerText(), /guest session[\s\S]*guest/, 'a guest, marked')
+  t.equal(await page.getByRole('row', { name: /\bcy\b/ }).count(), 0, 'guests only')
+  await page.screenshot({ path: join(folder, 'console-users-guests-desktop.png'), fullPage: true })
 })
 
 t.test('a viewer sees everything and can change nothing', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {

@@ -5,6 +5,13 @@ import type { User } from '../../../src/routes/admin/records.js'
 
 type Erased = Record<string, number>
 
+/** How a user signs in, in a few words: a password, a platform's signed token or OpenID provider (by its issuer), a guest's session, or sessions an operator makes. */
+function signInOf (user: User): string {
+  if (user.guest) return 'guest session'
+  const ways = user.sign_in.map(way => way.method === 'password' ? 'password' : `${way.method === 'token' ? 'signed token' : 'OpenID'} (${way.issuer.replace(/^https?:\/\//, '')})`)
+  return ways.length === 0 ? 'sessions made by an operator' : ways.join(', ')
+}
+
 /** The platform's users: create one, hide one on every board, make one an administrator, erase one. */
 export function UsersPage () {
   const [prefix, setPrefix] = useState('')
@@ -52,12 +59,13 @@ export function UsersPage () {
         {users.length > 0 && (
           <TableBox label='Users'>
             <table id='users-table'>
-              <thead><tr><th scope='col'>User</th><th scope='col'>Since</th><th scope='col'>Flags</th><th scope='col'><span class='visually-hidden'>Actions</span></th></tr></thead>
+              <thead><tr><th scope='col'>User</th><th scope='col'>Since</th><th scope='col'>Signs in with</th><th scope='col'>Flags</th><th scope='col'><span class='visually-hidden'>Actions</span></th></tr></thead>
               <tbody>
                 {users.map(user => (
                   <tr key={user.username}>
                     <th scope='row'>{user.username}</th>
                     <td>{formatTime(user.created_at)}</td>
+                    <td title={user.sign_in.filter(way => way.method !== 'password').map(way => 'subject' in way ? `subject ${way.subject}` : '').join(', ')}>{signInOf(user)}</td>
                     <td>{user.is_admin && <span class='badge ok'>admin</span>} {user.hidden && <span class='badge waiting'>hidden</span>} {user.guest && <span class='badge' title={`Erased ${formatTime(user.guest_until ?? '')} unless it signs up`}>guest</span>}</td>
                     <td class='row-actions'>
                       <WriteButton kind='secondary' busy={write.busy} onClick={() => { void change(user, { hidden: !user.hidden }, `${user.username} is ${user.hidden ? 'shown again' : 'hidden'} on every board.`) }} label={`${user.hidden ? 'Show' : 'Hide'} ${user.username}`}>{user.hidden ? 'Show' : 'Hide'}</WriteButton>
