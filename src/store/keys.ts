@@ -181,7 +181,7 @@ export const keys = {
   gameIndex: () => `${PREFIX}:games:by-id`,
   /** HASH: game_id, secret, revoked ("1"/"0"), created_at. */
   apiKey: (apiKey: string) => `${PREFIX}:key:{${apiKey}}`,
-  /** HASH: password (scrypt), is_admin, hidden ("1"/"0"), created_at, session_epoch (raised to end every session); guest_until (ms) for a guest. */
+  /** HASH: password (scrypt), is_admin, hidden ("1"/"0"), created_at, session_epoch (raised to end every session); guest_until (ms) for a guest; identities (JSON, the platform identities linked to the user). */
   user: (username: string) => `${PREFIX}:user:{${username}}`,
   /**
    * ZSET of a user's session ids, scored by when each expires (ms), in the
