@@ -41,6 +41,12 @@ export function fileAnswer (schema: FastifySchema, description: string): Fastify
   return { ...schema, response: { ...(schema.response as object), 200: { description, content: { 'application/x-ndjson': { schema: file }, 'text/csv': { schema: file } } } } }
 }
 
+/** A route whose success is a redirect (the browser's part of a sign-in); its failures before it are the envelope. */
+function redirectAnswer (schema: FastifySchema, status: 302 | 303, description: string): FastifySchema {
+  const { 200: _success, ...failures } = schema.response as Record<string, unknown>
+  return { ...schema, response: { ...failures, [status]: { description, type: 'null' } } }
+}
+
 export const action = (name: string) => Type.Object({ action: Type.Literal(name, { description: 'selects the endpoint' }) })
 
 const PeriodStanding = Type.Object({
@@ -255,18 +261,14 @@ export const routeSchemas = {
     tags: ['session'],
     body: Type.Object({ token: Type.String({ description: 'the JWT: sub, exp, iss and aud as the service is set up, at most 8192 characters' }) })
   }),
-  openIdStart: {
+  openIdStart: redirectAnswer(envelope(Type.Null(), ['forbidden', 'rate_limited'], 'Sign in with the OpenID Connect provider (OIDC_*): redirects the browser to it (to /login?signin=unavailable when it cannot be reached)', {
     tags: ['session'],
-    summary: 'Sign in with the OpenID Connect provider (OIDC_*): redirects the browser to it',
-    querystring: Type.Object({ next: Type.Optional(Type.String({ description: 'a path on this site to go to once signed in (default /login)' })) }),
-    response: { 302: Type.Null({ description: 'to the provider' }) }
-  },
-  openIdCallback: {
+    querystring: Type.Object({ next: Type.Optional(Type.String({ description: 'a path on this site to go to once signed in (default /login)' })) })
+  }), 302, 'to the provider, or to the login page that says it cannot be reached'),
+  openIdCallback: redirectAnswer(envelope(Type.Null(), ['forbidden', 'rate_limited', 'invalid_param'], 'Where the OpenID Connect provider sends the browser back: signs the player in, then redirects to where they began (or to /login?signin=expired|refused|unavailable)', {
     tags: ['session'],
-    summary: 'Where the OpenID Connect provider sends the browser back: signs the player in, then redirects to where they began (or to /login?signin=expired|refused|unavailable)',
-    querystring: Type.Object({ code: Type.Optional(Type.String()), state: Type.Optional(Type.String()), error: Type.Optional(Type.String()) }, { additionalProperties: true }),
-    response: { 303: Type.Null({ description: 'to the page the sign-in began from, or to the login page that says why it failed' }) }
-  },
+    querystring: Type.Object({ code: Type.Optional(Type.String()), state: Type.Optional(Type.String()), error: Type.Optional(Type.String()) }, { additionalProperties: true })
+  }), 303, 'to the page the sign-in began from, or to the login page that says why it failed'),
   guest: envelope(Type.Object({
     username: Type.String({ description: 'the generated name, guest- and six digits' }),
     is_admin: Type.Literal(false),

@@ -34,6 +34,8 @@ t.test('the OpenAPI document validates and covers every public route', { timeout
     '/auth/challenge': ['get'],
     '/auth/signup': ['post'],
     '/auth/guest': ['post'],
+    '/auth/oidc/start': ['get'],
+    '/auth/oidc/callback': ['get'],
     '/auth/token': ['post'],
     '/auth/account': ['get', 'post', 'delete'],
     '/auth/password': ['post'],

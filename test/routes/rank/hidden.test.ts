@@ -73,7 +73,7 @@ t.test('a user hidden with PATCH /admin/users keeps the best score but leaves th
   const aCookie = await sessionOf(app, a)
   t.same(await board(app, game), { total: 4, rows: [[1, a, 500], [2, b, 400], [3, c, 300], [4, d, 200]] })
 
-  t.same(await setUserHidden(app, b, true), { username: b, is_admin: false, hidden: true, created_at: (await createdAt(app, b)) })
+  t.same(await setUserHidden(app, b, true), { username: b, is_admin: false, hidden: true, created_at: (await createdAt(app, b)), guest: false, guest_until: null, sign_in: [] })
   t.same(await board(app, game), { total: 3, rows: [[1, a, 500], [2, c, 300], [3, d, 200]] }, 'not listed, not counted, pushes nobody down')
   t.same(dataOf(await me(app, game, b)), { player_name: b, best_score: 400, rank: null }, 'me: best kept, rank null')
   t.same(dataOf(await me(app, game, c)), { player_name: c, best_score: 300, rank: 2 })
