@@ -225,11 +225,13 @@
   })
 
   // A platform that frames this page signs its player in with a token it
-  // signed, after the # (never sent to a server, gone from the address at
-  // once): /play/<game_id>#token=<JWT> (docs/signin.md#in-a-frame).
-  const token = new URLSearchParams(window.location.hash.slice(1)).get('token')
-  if (token !== null) {
-    window.history.replaceState(null, '', window.location.pathname + window.location.search)
+  // signed, after the # (docs/signin.md#in-a-frame): the page's first script
+  // took it out of the address, and kept it only inside a frame (a link to a
+  // page with someone's token signs nobody in).
+  const token = window.__signinToken
+  if (token === false) {
+    $('#signin-status').textContent = 'A sign-in token works only inside the platform\'s page; nobody was signed in.'
+  } else if (typeof token === 'string') {
     api('POST', '/auth/token', { token }).then((result) => {
       if (!result.ok) $('#signin-status').textContent = `Sign-in failed: ${result.message}`
       else if (result.data.username !== platform.username) window.location.reload()

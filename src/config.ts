@@ -32,6 +32,8 @@ export interface Config {
   sessionCookie: string
   trustProxy: boolean | number | string[]
   allowedOrigins: string[]
+  /** PLAY_FRAME_ORIGINS: the platform's origins whose pages may frame the play page (and so sign its player in with a token). */
+  playFrameOrigins: string[]
   rateLimitMax: number
   /** A key's total across addresses is this many times rateLimitMax. */
   rateLimitKeyMultiple: number
@@ -248,7 +250,8 @@ function tokenSignin (env: Env, nodeEnv: Config['nodeEnv']): TokenSigninOptions 
   if (ways.length !== 1) throw new ConfigError('TOKEN_SIGNIN_ISSUER', 'needs exactly one of TOKEN_SIGNIN_JWKS_URL, TOKEN_SIGNIN_PUBLIC_KEY, TOKEN_SIGNIN_SECRET', ways.join(', ') || '(none)')
   const options: TokenSigninOptions = {
     issuer,
-    audience: env.TOKEN_SIGNIN_AUDIENCE === undefined || env.TOKEN_SIGNIN_AUDIENCE === '' ? 'ranking-service' : env.TOKEN_SIGNIN_AUDIENCE,
+    // Each installation its own audience: a token minted for one is refused by another.
+    audience: env.TOKEN_SIGNIN_AUDIENCE === undefined || env.TOKEN_SIGNIN_AUDIENCE === '' ? normalizeOrigin(env.PUBLIC_ORIGIN ?? '') ?? 'ranking-service' : env.TOKEN_SIGNIN_AUDIENCE,
     nameClaim: env.TOKEN_SIGNIN_NAME_CLAIM === undefined || env.TOKEN_SIGNIN_NAME_CLAIM === '' ? 'name' : env.TOKEN_SIGNIN_NAME_CLAIM,
     maxLifetimeS: integer(env, 'TOKEN_SIGNIN_MAX_LIFETIME_S', 900, 10, 86400)
   }
@@ -370,6 +373,7 @@ export function loadConfig (env: Env = process.env): Config {
     sessionCookie: sessionCookie === '' ? 'sid' : sessionCookie,
     trustProxy: proxies,
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').filter(entry => entry.trim() !== '').map(entry => origin(env, 'ALLOWED_ORIGINS', entry)),
+    playFrameOrigins: (env.PLAY_FRAME_ORIGINS ?? '').split(',').filter(entry => entry.trim() !== '').map(entry => origin(env, 'PLAY_FRAME_ORIGINS', entry)),
     rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 30, 1, 1_000_000_000),
     rateLimitKeyMultiple: integer(env, 'RATE_LIMIT_KEY_MULTIPLE', 100, 1, 1_000_000),
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60000, 1000, 86_400_000),

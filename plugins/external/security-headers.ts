@@ -88,6 +88,18 @@ function pagePolicy (frameAncestors: string): RouteHelmet {
   }
 }
 
+/**
+ * A page's policy, also framed by `origins` (PLAY_FRAME_ORIGINS: the
+ * platform's pages that frame the play page, and through it the game).
+ * X-Frame-Options cannot name other origins: browsers that read
+ * frame-ancestors ignore it, so it is left out then.
+ */
+export function framedBy (policy: RouteHelmet, origins: string[]): RouteHelmet {
+  if (origins.length === 0) return policy
+  const csp = policy.contentSecurityPolicy as { useDefaults: boolean, directives: Record<string, string[]> }
+  return { ...policy, frameguard: false, contentSecurityPolicy: { ...csp, directives: { ...csp.directives, frameAncestors: [...(csp.directives.frameAncestors ?? []), ...origins] } } } as RouteHelmet
+}
+
 export const HELMET = {
   playPage: pagePolicy("'self'"),
   loginPage: pagePolicy("'none'"),

@@ -85,7 +85,7 @@ export function createTokenVerifier (options: TokenSigninOptions) {
 
   return {
     /** The player a token names, or invalid_token saying why not (unavailable while the JWKS cannot be read). */
-    async verify (token: string): Promise<PlatformPlayer> {
+    async verify (token: string): Promise<PlatformPlayer & { expiresAtMs: number }> {
       if (token.length > MAX_TOKEN_LENGTH) fail('invalid_param', `token must be at most ${MAX_TOKEN_LENGTH} characters.`)
       let payload: JWTPayload
       try {
@@ -97,7 +97,7 @@ export function createTokenVerifier (options: TokenSigninOptions) {
       if (typeof sub !== 'string' || sub.length === 0 || sub.length > MAX_SUBJECT_LENGTH) invalid(`its sub claim must be text of 1 to ${MAX_SUBJECT_LENGTH} characters`)
       if ((payload.exp as number) > Date.now() / 1000 + maxLifetimeS) invalid(`it lives too long: exp may be at most ${maxLifetimeS} s ahead`)
       const name = Object.hasOwn(payload, nameClaim) ? payload[nameClaim] : undefined
-      return { issuer, subject: sub, name: typeof name === 'string' ? name : null }
+      return { issuer, subject: sub, name: typeof name === 'string' ? name : null, expiresAtMs: (payload.exp as number) * 1000 }
     }
   }
 }

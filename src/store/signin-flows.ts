@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { RedisClient as Redis } from './redis-client.js'
 import { keys } from './keys.js'
 
@@ -11,13 +12,24 @@ const STATE_PATTERN = /^[A-Za-z0-9_-]{20,128}$/
 export const SIGNIN_FLOW_TTL_S = 600
 
 /**
- * The sign-in flows under way, by their state (docs/signin.md#openid-connect):
- * kept in Redis, so the callback may reach any instance, and taken once.
+ * The sign-ins under way, by their state (docs/signin.md#openid-connect),
+ * and the platform's tokens spent (docs/signin.md#signed-tokens): kept in
+ * Redis, so any instance may take the next step, and each taken once.
  */
 export function createSigninFlows (redis: Redis) {
   return {
     async save (state: string, flow: SigninFlow): Promise<void> {
       await redis.set(keys.signinFlow(state), JSON.stringify(flow), 'EX', SIGNIN_FLOW_TTL_S)
+    },
+
+    /**
+     * Spends a sign-in token (its digest) until it expires: true the first
+     * time, false after. A token signs in once; a copy of it (a log, a
+     * screenshot of an address) signs nobody in.
+     */
+    async spendToken (token: string, expiresAtMs: number): Promise<boolean> {
+      const digest = createHash('sha256').update(token).digest('base64url').slice(0, 32)
+      return await redis.set(keys.spentSigninToken(digest), '1', 'PXAT', Math.max(expiresAtMs, Date.now() + 1000), 'NX') === 'OK'
     },
 
     /** The flow of `state`, gone from Redis once read: a callback replayed finds nothing. */

@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { randomUUID } from 'node:crypto'
 import { SignJWT } from 'jose'
 import type { Page } from 'playwright-core'
 import { admin, createGame, dataOf } from '../helpers/app.js'
@@ -125,23 +128,46 @@ t.test('sign in through the OpenID provider from the login page', { timeout: BRO
   }
 })
 
-t.test('a framed play page signs in with the platform\'s token after the #', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
-  const { app, baseUrl } = await listeningApp(t, { TOKEN_SIGNIN_ISSUER: 'https://platform.example', TOKEN_SIGNIN_SECRET: SECRET })
+t.test('the platform frames the play page and signs its player in with a token after the #', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  // The platform's page, on an origin of its own (the same site, as a platform and its
+  // ranking service share one: ranking.playhub.example in playhub.example), framing the play page.
+  let playUrl = ''
+  const platform = createServer((request, response) => {
+    const token = new URL(request.url ?? '/', 'http://platform').searchParams.get('token') ?? ''
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+    response.end(`<!doctype html><title>Playhub</title><h1>Playhub</h1><iframe src="${playUrl}#token=${token}" width="1000" height="700"></iframe>`)
+  })
+  await new Promise<void>(resolve => platform.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => { platform.closeAllConnections(); platform.close() })
+  const platformOrigin = `http://127.0.0.1:${(platform.address() as AddressInfo).port}`
+  const { app, baseUrl } = await listeningApp(t, { TOKEN_SIGNIN_ISSUER: 'https://platform.example', TOKEN_SIGNIN_SECRET: SECRET, PLAY_FRAME_ORIGINS: platformOrigin })
+  playUrl = `${baseUrl}/play/demo`
   await createGame(app, { gameId: 'demo' })
+  const folder = screenshotFolder(t)
   const browser = await launchBrowser(t)
   const { page, problems } = await watchedPage(browser, VIEWPORTS[0][1])
-  const token = await new SignJWT({ name: 'Framed Player' }).setProtectedHeader({ alg: 'HS256' }).setSubject('f-1').setIssuer('https://platform.example')
-    .setAudience('ranking-service').setIssuedAt().setExpirationTime('2m').sign(new TextEncoder().encode(SECRET))
-  await page.goto(`${baseUrl}/play/demo#token=${token}`)
-  await page.getByText('Logged in as Framed_Player').waitFor()
-  t.equal(new URL(page.url()).hash, '', 'the token is gone from the address')
-  // A bad token: the page says so, nobody is signed in.
-  await page.click('#logout')
-  await page.getByRole('link', { name: 'Log in' }).waitFor()
-  // A new document (a change of the # alone would not load the page again).
-  await page.goto('about:blank')
-  await page.goto(`${baseUrl}/play/demo#token=not.a.jwt`)
-  await page.locator('#signin-status').filter({ hasText: /Sign-in failed: The sign-in token is not valid/ }).waitFor()
-  t.pass('a bad token is refused on the page, with why')
-  t.same(problems.filter(problem => !/status of 200/.test(problem)), [], 'no script errors or blocked content')
+  const token = async (): Promise<string> => await new SignJWT({ name: 'Framed Player', jti: randomUUID() }).setProtectedHeader({ alg: 'HS256' }).setSubject('f-1')
+    .setIssuer('https://platform.example').setAudience('ranking-service').setIssuedAt().setExpirationTime('2m').sign(new TextEncoder().encode(SECRET))
+
+  await page.goto(`${platformOrigin}/?token=${await token()}`)
+  const frame = page.frameLocator('iframe')
+  await frame.getByText('Logged in as Framed_Player').waitFor()
+  t.pass('signed in inside the platform\'s frame, no form')
+  t.equal(new URL(page.frames()[1]?.url() ?? '').hash, '', 'the token is gone from the frame\'s address')
+  await page.screenshot({ path: join(folder, 'framed-play-desktop.png'), fullPage: true })
+
+  // The same kind of link opened on its own (someone's token sent to another player) signs nobody in.
+  const alone = await watchedPage(browser, VIEWPORTS[1][1])
+  await alone.page.goto(`${baseUrl}/play/demo#token=${await token()}`)
+  await alone.page.locator('#signin-status').filter({ hasText: /works only inside the platform's page/ }).waitFor()
+  t.equal(await alone.page.getByText('Logged in as').count(), 0, 'not framed: nobody is signed in')
+  t.equal(new URL(alone.page.url()).hash, '', 'and the token is gone from the address')
+  await alone.page.screenshot({ path: join(folder, 'token-link-alone-phone.png'), fullPage: true })
+
+  // A bad token in the frame: the play page says why.
+  const bad = await watchedPage(browser, VIEWPORTS[0][1])
+  await bad.page.goto(`${platformOrigin}/?token=not.a.jwt`)
+  await bad.page.frameLocator('iframe').locator('#signin-status').filter({ hasText: /Sign-in failed: The sign-in token is not valid/ }).waitFor()
+  t.pass('a bad token is refused in the frame, with why')
+  t.same([...problems, ...alone.problems, ...bad.problems], [], 'no script errors or blocked content')
 })

@@ -14,7 +14,7 @@ import type { PeriodKind } from '../../rules/periods.js'
 import { routeSchemas } from '../schemas.js'
 import { boardFields } from '../../store/board-fields.js'
 import { collectParams, parseBoardChoice } from '../../rules/fields.js'
-import { HELMET } from '../../../plugins/external/security-headers.js'
+import { HELMET, framedBy } from '../../../plugins/external/security-headers.js'
 
 /** What the login page says when an OpenID Connect sign-in came back failed (/login?signin=…): fixed sentences, never the provider's text. */
 const SIGNIN_FAILURES: Record<string, string> = Object.assign(Object.create(null), {
@@ -58,7 +58,7 @@ async function staticFiles (fastify: FastifyInstance): Promise<void> {
   fastify.setErrorHandler(fileErrors)
   // A hosted game's files are framed by the play page (plugins/external/security-headers.ts).
   fastify.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/games/')) route.config = { ...route.config, helmet: HELMET.gameFiles }
+    if (route.url.startsWith('/games/')) route.config = { ...route.config, helmet: framedBy(HELMET.gameFiles, fastify.config.playFrameOrigins) }
   })
   await fastify.register(fastifyStatic, { root: projectPath('public'), prefix: '/static/', allowedPath: (path) => !path.startsWith('/games/'), index: false })
   await fastify.register(fastifyStatic, { root: projectPath('public', 'games'), prefix: '/games/', decorateReply: false })
@@ -122,8 +122,10 @@ export default async function playRoutes (fastify: FastifyInstance): Promise<voi
 
   type WithGame = { Params: { game_id: string } }
   const pageOptions = { config: { noStore: true } }
+  // The platform's pages may frame the play page (PLAY_FRAME_ORIGINS), and the game in it.
+  const playHelmet = framedBy(HELMET.playPage, fastify.config.playFrameOrigins)
 
-  fastify.get<WithGame>('/play/:game_id', { schema: routeSchemas.playPage, helmet: HELMET.playPage, ...pageOptions }, async (request, reply) => {
+  fastify.get<WithGame>('/play/:game_id', { schema: routeSchemas.playPage, helmet: playHelmet, ...pageOptions }, async (request, reply) => {
     const gameId = request.params.game_id
     const game = await fastify.records.game(gameId)
     reply.type('text/html; charset=utf-8')
@@ -159,7 +161,10 @@ export default async function playRoutes (fastify: FastifyInstance): Promise<voi
           ? '<p class="muted">Log in to rate this game.</p>'
           : `<div class="stars" role="radiogroup" aria-label="Your rating, in half stars"></div>
   <p><button id="rating-clear" type="button">Remove my rating</button></p>`
-    return page(`${game.name} — play`, `<header>
+    // A platform's frame signs its player in with a token after the # (docs/signin.md#in-a-frame): read and
+    // taken out of the address before anything else loads (the game's frame included), and only inside a frame.
+    const takeToken = `<script nonce="${reply.cspNonce.script}">(() => { const token = new URLSearchParams(window.location.hash.slice(1)).get('token'); if (token === null) return; window.history.replaceState(null, '', window.location.pathname + window.location.search); window.__signinToken = window.top === window ? false : token })()</script>`
+    return page(`${game.name} — play`, `${takeToken}<header>
 <h1><bdi>${html(game.name)}</bdi></h1>
 ${account}
 <p id="signin-status" role="status"></p>
@@ -258,7 +263,7 @@ ${back}
   })
 
   // What the frame shows instead of a game that cannot be played: a page for people, never the JSON of a missing file.
-  fastify.get<WithGame>('/play/:game_id/unavailable', { schema: routeSchemas.playUnavailable, helmet: HELMET.playPage, ...pageOptions }, async (request, reply) => {
+  fastify.get<WithGame>('/play/:game_id/unavailable', { schema: routeSchemas.playUnavailable, helmet: playHelmet, ...pageOptions }, async (request, reply) => {
     const game = await fastify.records.game(request.params.game_id)
     reply.type('text/html; charset=utf-8')
     const [title, text] = game === null

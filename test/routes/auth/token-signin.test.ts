@@ -1,5 +1,6 @@
 import t from 'tap'
 import { createServer, type Server } from 'node:http'
+import { randomUUID } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { SignJWT, exportJWK, exportSPKI, generateKeyPair, type CryptoKey, type JWK } from 'jose'
@@ -45,7 +46,8 @@ async function publicJwk (pair: KeyPair, alg = 'RS256'): Promise<JWK> {
 interface Claims { sub?: string, name?: unknown, iss?: string, aud?: string, expiresIn?: string | number, [claim: string]: unknown }
 async function signed (pair: KeyPair | Uint8Array, claims: Claims = {}, alg = 'RS256'): Promise<string> {
   const { sub = 'player-1', iss = ISSUER, aud = 'ranking-service', expiresIn = '5m', ...rest } = claims
-  let jwt = new SignJWT(rest).setProtectedHeader(pair instanceof Uint8Array ? { alg } : { alg, kid: pair.kid }).setIssuedAt().setIssuer(iss).setAudience(aud).setExpirationTime(expiresIn)
+  // A random jti, as the docs ask of a platform: two tokens minted in one second for one player differ.
+  let jwt = new SignJWT({ jti: randomUUID(), ...rest }).setProtectedHeader(pair instanceof Uint8Array ? { alg } : { alg, kid: pair.kid }).setIssuedAt().setIssuer(iss).setAudience(aud).setExpirationTime(expiresIn)
   if (sub !== '') jwt = jwt.setSubject(sub)
   return await jwt.sign(pair instanceof Uint8Array ? pair : pair.privateKey)
 }
@@ -86,6 +88,12 @@ t.test('a JWKS: the first sign-in makes the user, later ones find it by the subj
   t.same(user.sign_in, [{ method: 'token', issuer: ISSUER, subject: 'p-17' }], 'operators see how the user signs in')
   t.match(dataOf(await admin(app, 'GET', '/admin/audit?action=user.create')).items, [{ actor: 'player', target: 'Jose_Lee' }])
 
+  // A token signs in once: a copy of it (a log, a shared address) signs nobody in.
+  const once = await signed(first, { sub: 'p-17', name: 'José Lee' })
+  t.equal(dataOf(await signIn(app, once)).username, 'Jose_Lee')
+  const replayed = await signIn(app, once)
+  t.equal(errorOf(replayed), 'invalid_token', 'a token used again')
+  t.match(replayed.json().message, /used before/)
   // Renamed at the platform: still the same user.
   t.same(dataOf(await signIn(app, await signed(first, { sub: 'p-17', name: 'Jo' }))), { username: 'Jose_Lee', is_admin: false })
   // Another player with the same name: the next free name.
@@ -101,14 +109,15 @@ t.test('a JWKS: the first sign-in makes the user, later ones find it by the subj
   // The platform rotates its key: a token with the new kid fetches the JWKS again.
   const second = await keyPair('k2')
   jwks.serve({ keys: [await publicJwk(second)] })
-  const rotated = await signed(second, { sub: 'p-17', name: 'José Lee' })
-  await waitFor(async () => (await signIn(app, rotated)).json().ok === true, { what: 'the rotated key is found', timeoutMs: 15_000, intervalMs: 500 })
-  t.same(dataOf(await signIn(app, rotated)).username, 'Jose_Lee')
+  const rotated = async (): Promise<string> => await signed(second, { sub: 'p-17', name: 'José Lee' })
+  let found: LightMyRequestResponse | undefined
+  await waitFor(async () => (found = await signIn(app, await rotated())).json().ok === true, { what: 'the rotated key is found', timeoutMs: 15_000, intervalMs: 500 })
+  t.same(dataOf(found as LightMyRequestResponse).username, 'Jose_Lee')
   t.equal(errorOf(await signIn(app, await signed(first, { sub: 'p-17' }))), 'invalid_token', 'a key the platform dropped signs nobody in')
 
   // An erased user's identity goes with them: the next sign-in makes a new user.
   await admin(app, 'DELETE', '/admin/users/Jose_Lee?erase=true')
-  t.same(dataOf(await signIn(app, rotated)).username, 'Jose_Lee')
+  t.same(dataOf(await signIn(app, await rotated())).username, 'Jose_Lee')
   t.same(dataOf(await admin(app, 'GET', '/admin/users/Jose_Lee')).sign_in, [{ method: 'token', issuer: ISSUER, subject: 'p-17' }])
 })
 
@@ -194,8 +203,8 @@ t.test('a guest who signs in with a token keeps its play', async t => {
 
 t.test('a player signed in through the platform sees and deletes their account by typing their name', async t => {
   const { app } = await buildTestApp(t, { TOKEN_SIGNIN_ISSUER: ISSUER, TOKEN_SIGNIN_SECRET: SECRET })
-  const token = await signed(new TextEncoder().encode(SECRET), { sub: 'p-40', name: 'dana' }, 'HS256')
-  const cookie = cookieOf(await signIn(app, token))
+  const token = async (): Promise<string> => await signed(new TextEncoder().encode(SECRET), { sub: 'p-40', name: 'dana' }, 'HS256')
+  const cookie = cookieOf(await signIn(app, await token()))
   const account = dataOf(await app.inject({ method: 'GET', url: '/auth/account', headers: { cookie } }))
   t.same(account.sign_in, [{ method: 'token', issuer: ISSUER, subject: 'p-40' }], 'they see how they sign in')
   const remove = async (fields: Record<string, string>): Promise<LightMyRequestResponse> => await app.inject({ method: 'DELETE', url: '/auth/account', payload: formBody(fields), headers: { ...FORM, cookie } })
@@ -205,5 +214,5 @@ t.test('a player signed in through the platform sees and deletes their account b
   t.equal(errorOf(await admin(app, 'GET', '/admin/users/dana')), 'not_found')
   t.match(dataOf(await admin(app, 'GET', '/admin/audit?action=user.erase')).items, [{ actor: 'player' }], 'audited as the player\'s')
   // Their identity went with them: the platform's next sign-in makes a new account.
-  t.same(dataOf(await signIn(app, token)).username, 'dana')
+  t.same(dataOf(await signIn(app, await token())).username, 'dana')
 })
