@@ -20,17 +20,33 @@ local reviewKeys = {KEYS[7], KEYS[8], KEYS[9], KEYS[10]}
 local FIRST_BOARD_KEY = 11
 local guest, user, lower, seasons, now = ARGV[1], ARGV[2], ARGV[3] == 'asc', tonumber(ARGV[4]), tonumber(ARGV[5])
 
-if redis.call('SISMEMBER', hidden, guest) == 1 then
-  redis.call('SREM', hidden, guest)
-  redis.call('SADD', hidden, user)
-end
-redis.call('SREM', hiddenUsers, guest)
-local visible = redis.call('SISMEMBER', hidden, user) == 0 and redis.call('SISMEMBER', hiddenUsers, user) == 0
-
 local function split (entry)
   local bar = string.find(entry, '|', 1, true)
   return string.sub(entry, 1, bar - 1), string.sub(entry, bar + 1)
 end
+-- Every board given, with the guest's and the user's entries bucket: (board, guest entries, user entries).
+local boardKeys = {}
+for i = 0, seasons - 1 do
+  local at = FIRST_BOARD_KEY + 6 * i
+  boardKeys[#boardKeys + 1] = {KEYS[at], KEYS[at + 1], KEYS[at + 2]}
+end
+for at = FIRST_BOARD_KEY + 6 * seasons, #KEYS, 3 do boardKeys[#boardKeys + 1] = {KEYS[at], KEYS[at + 1], KEYS[at + 2]} end
+
+-- An operator's hide of the guest on this game follows the name: the user's entries leave the boards too.
+if redis.call('SISMEMBER', hidden, guest) == 1 then
+  redis.call('SREM', hidden, guest)
+  redis.call('SADD', hidden, user)
+  for _, keys in ipairs(boardKeys) do
+    local userEntry = redis.call('HGET', keys[3], user)
+    if userEntry then
+      local _, userMs = split(userEntry)
+      redis.call('ZREM', keys[1], userMs .. user)
+    end
+  end
+end
+redis.call('SREM', hiddenUsers, guest)
+local visible = redis.call('SISMEMBER', hidden, user) == 0 and redis.call('SISMEMBER', hiddenUsers, user) == 0
+
 -- The board's score of a best: -best on a board where higher is better (scores are integers as text).
 local function boardScore (best)
   if lower then return best end
@@ -48,10 +64,13 @@ local function guestWins (guestBest, guestMs, userBest, userMs)
 end
 
 -- Moves the guest's entry on one board; returns nil when the guest has none,
--- else whether the guest's entry won and whether the user had one.
+-- else whether the guest's entry won and whether the user had one. A
+-- period's board and buckets expire with the period: what is written here
+-- expires when the guest's bucket would have (read before it may go).
 local function move (board, guestEntries, userEntries)
   local guestEntry = redis.call('HGET', guestEntries, guest)
   if not guestEntry then return nil end
+  local ttl = redis.call('PTTL', guestEntries)
   local guestBest, guestMs = split(guestEntry)
   redis.call('ZREM', board, guestMs .. guest)
   redis.call('HDEL', guestEntries, guest)
@@ -63,12 +82,13 @@ local function move (board, guestEntries, userEntries)
     if won then redis.call('ZREM', board, userMs .. user) end
   end
   if won then
-    -- A period's entries expire with the period: a bucket made here expires with the guest's.
-    local fresh = redis.call('EXISTS', userEntries) == 0
     redis.call('HSET', userEntries, user, guestBest .. '|' .. guestMs)
-    local ttl = redis.call('PTTL', guestEntries)
-    if fresh and ttl > 0 then redis.call('PEXPIRE', userEntries, ttl) end
     if visible then redis.call('ZADD', board, boardScore(guestBest), guestMs .. user) end
+    if ttl > 0 then
+      redis.call('PEXPIRE', userEntries, ttl, 'NX')
+      -- Never later than its buckets, as submit keeps it: a board member always has its entry.
+      if redis.call('EXISTS', board) == 1 then redis.call('PEXPIRE', board, ttl, 'LT') end
+    end
   end
   return won, userEntry ~= false
 end

@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { admin, buildTestApp, createGame, dataOf, errorOf, formBody, type TestGame } from '../../helpers/app.js'
+import { admin, buildTestApp, createGame, dataOf, errorOf, formBody, keysMatching, type TestGame } from '../../helpers/app.js'
 import { keys } from '../../../src/store/keys.js'
 
 /*
@@ -120,6 +120,9 @@ t.test('unlisted: a guest\'s scores are kept but shown to no one; signing up sho
   const annCookie = cookieOf(signedUp)
   t.match(await boardOf(app, game), [{ player_name: 'ann', score: 90 }], 'the score, on the board, under the new name')
   t.match(await boardOf(app, game, '?period=daily'), [{ player_name: 'ann', score: 90 }], 'and on the day\'s board')
+  const dayKeys = await keysMatching(app.redis, `rank:{game:${game.gameId}}:daily:*`)
+  t.ok(dayKeys.length >= 2, 'the day\'s board and the account\'s bucket')
+  for (const key of dayKeys) t.ok(await app.redis.pttl(key) > 0, `${key} expires with its period`)
   const account = dataOf(await app.inject({ method: 'GET', url: '/auth/account', headers: { cookie: annCookie } }))
   t.match(account.games, [{ game_id: game.gameId, best_score: 90, rank: 1, stars: 6, playtime_seconds: played }], 'rating and play time moved too')
   t.match(account, { guest: false, guest_until: null })
@@ -168,6 +171,20 @@ t.test('logging in to an account that already played keeps the better entry; a t
   t.equal(board[1]?.created_at, catTime, 'the earlier time')
   // The counts of the board follow (two entries became one each time).
   t.match(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}`)), { entries: 2 })
+})
+
+t.test('an operator\'s hide of a guest follows it into the account, on every board', async t => {
+  const { app } = await buildTestApp(t)
+  const game = await guestGame(app, 'listed')
+  await admin(app, 'POST', '/admin/users', { username: 'dee', password: STRONG })
+  const dee = cookieOf(await asSession(app, '', '/auth/login', { username: 'dee', password: STRONG }))
+  await asSession(app, dee, '/api/rank?action=submit-self', { game_id: game.gameId, score: '500' })
+  const guest = await newGuest(app, game)
+  await asSession(app, guest.cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '10' })
+  await admin(app, 'PATCH', `/admin/games/${game.gameId}/players/${guest.name}`, { hidden: true })
+  await asSession(app, guest.cookie, '/auth/login', { username: 'dee', password: STRONG })
+  t.same(await boardOf(app, game), [], 'dee\'s own better entry left the board with the hide')
+  t.match(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players/dee`)), { best_score: 500, hidden: true })
 })
 
 t.test('sign-up refuses the guests\' names', async t => {
