@@ -16,7 +16,10 @@ export default fp(async (fastify) => {
   const sweep = (): void => {
     if (sweeping !== undefined) return
     sweeping = operations.expireGuests(GUESTS_PER_SWEEP)
-      .then(erased => { if (erased > 0) fastify.log.info({ erased }, 'expired guests erased') })
+      .then(({ erased, failed }) => {
+        if (erased > 0) fastify.log.info({ erased }, 'expired guests erased')
+        if (failed > 0) fastify.log.warn({ failed }, 'expired guests: some could not be erased; the next sweep tries again')
+      })
       .catch((error: Error) => { fastify.log.warn({ err: error }, 'expired guests: erasure failed; the next sweep tries again') })
       .finally(() => { sweeping = undefined })
   }

@@ -12,6 +12,9 @@ import { cursors, readInput, schemas } from './input.js'
 
 /** Users and their sessions: listing, creating, changing, hiding, logging out, erasing. */
 
+/** How long after a guest is erased the sweep looks for what a request in flight stored meanwhile. */
+const GUEST_STRAGGLERS_MS = 60_000
+
 /** How many generated names a new guest tries before giving up. */
 const GUEST_NAME_ATTEMPTS = 5
 
@@ -19,13 +22,22 @@ const GUEST_NAME_ATTEMPTS = 5
 export interface UserInGame { game_id: string, best_score: number | null, rank: number | null, stars: number | null, playtime_seconds: number }
 
 export function usersOperations ({ users, records, sessionTtlS, guestTtlS, sessionCookie, ratings, playtime, leaderboard, audit, applyUserHidden, eraseFromEveryGame, forEveryGame }: OperationContext) {
-  /** A guest, everywhere it played: its play in each game (the erasure's script), then its record and sessions. */
-  async function eraseGuest (guest: string): Promise<void> {
+  /**
+   * A guest, everywhere it played: its record and sessions, then its play in
+   * each game (the erasure's script), then the list of its games. Never a
+   * user who is not a guest (an operator gave the guest a password, or the
+   * name was taken when the guest was made). False when there was nothing.
+   */
+  async function eraseGuest (guest: string): Promise<boolean> {
+    const user = await users.user(guest)
+    if (user !== null && !user.guest) return false
+    await users.eraseUser(guest)
     for (const gameId of await users.guestGames(guest)) {
       const game = await records.game(gameId, { fresh: true })
       if (game !== null) await leaderboard.erasePlayer(game, guest, { user: true })
     }
-    await users.eraseUser(guest)
+    await users.forgetGuestGames(guest)
+    return user !== null
   }
 
   /**
@@ -98,8 +110,7 @@ export function usersOperations ({ users, records, sessionTtlS, guestTtlS, sessi
      */
     async claimGuest (guest: string, username: string): Promise<{ games: number, boards: number, ratings: number, playtime_seconds: number, held: number }> {
       const claimed = { games: 0, boards: 0, ratings: 0, playtime_seconds: 0, held: 0 }
-      // The guest's sessions end first, so it plays nothing more while its play moves.
-      await users.endSessions(guest)
+      // Game by game; the guest stays until every game is done, so a claim cut short (Redis away) is claimed again by the next sign-in.
       for (const gameId of await users.guestGames(guest)) {
         const game = await records.game(gameId, { fresh: true })
         if (game === null) continue
@@ -111,6 +122,8 @@ export function usersOperations ({ users, records, sessionTtlS, guestTtlS, sessi
         claimed.held += moved.held
       }
       await eraseGuest(guest)
+      // A request of the guest's still in flight may store something after this: the sweep looks once more.
+      await users.scheduleGuest(guest, Date.now() + GUEST_STRAGGLERS_MS)
       await audit({ action: 'user.claim_guest', game_id: null, target: username, before: null, after: claimed })
       return claimed
     },
@@ -121,10 +134,23 @@ export function usersOperations ({ users, records, sessionTtlS, guestTtlS, sessi
      * entry: an expiry is the documented lifetime, not anyone's change).
      * Returns how many went.
      */
-    async expireGuests (count = 100): Promise<number> {
-      const expired = await users.expiredGuests(Date.now(), count)
-      for (const guest of expired) await eraseGuest(guest)
-      return expired.length
+    async expireGuests (count = 100): Promise<{ erased: number, failed: number }> {
+      const outcome = { erased: 0, failed: 0 }
+      for (const guest of await users.expiredGuests(Date.now(), count)) {
+        try {
+          // Erased: one more look later, for a request that was in flight; nothing left: done with it.
+          if (await eraseGuest(guest)) {
+            await users.scheduleGuest(guest, Date.now() + GUEST_STRAGGLERS_MS)
+            outcome.erased++
+          } else {
+            await users.forgetGuest(guest)
+          }
+        } catch {
+          // One guest that cannot be erased now does not hold up the others; it is tried again next time.
+          outcome.failed++
+        }
+      }
+      return outcome
     },
 
     /**

@@ -88,13 +88,26 @@ export function sessionHandler (fastify: FastifyInstance, { required, action }: 
     await fastify.limitRate(request, reply)
     requireParams(fields, ['game_id', ...requiredOf(request)])
     const game = playableGame(await fastify.records.game(param(fields, 'game_id')))
-    if (user.guest) {
-      // A guest plays only games that take guests, and each game it plays is noted (docs/guide.md#guests).
-      guestsWelcome(game)
-      await fastify.users.admitGuest(user.username, game.game_id, game.guests === 'unlisted')
-    }
+    if (user.guest) await admitGuest(fastify, user, game)
     return await action(fields, { game, user }, reply)()
   }
+}
+
+/**
+ * A guest plays only games that take guests, and each game it plays is
+ * noted (docs/interface.md#guests): the first time, not where its generated
+ * name is already a player's (an API-key game's player); on a game that
+ * keeps guests unlisted, hidden before anything is stored (each time, so a
+ * second request racing the first is hidden too). Guests pay one command,
+ * two when unlisted; users none.
+ */
+async function admitGuest (fastify: FastifyInstance, user: StoredUser, game: GameRecord): Promise<void> {
+  guestsWelcome(game)
+  if (await fastify.users.admitGuest(user.username, game.game_id) && await fastify.leaderboard.playerKnown(game, user.username)) {
+    await fastify.users.unadmitGuest(user.username, game.game_id)
+    fail('forbidden', `The guest name ${user.username} is a player's in this game already: sign up to play it.`)
+  }
+  if (game.guests === 'unlisted') await fastify.users.hideGuest(user.username, game.game_id)
 }
 
 /** `submit`: the timestamp is fresh and the signature is the key's (src/rules/signature.ts). */

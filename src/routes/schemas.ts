@@ -271,7 +271,7 @@ export const routeSchemas = {
   }), 303, 'to the page the sign-in began from, or to the login page that says why it failed'),
   guest: envelope(Type.Object({
     username: Type.String({ description: 'the generated name, guest- and six digits' }),
-    is_admin: Type.Literal(false),
+    is_admin: Type.Boolean(),
     guest: Type.Boolean({ description: 'false when a user was logged in already: nothing was made' }),
     guest_until: Nullable(Type.String({ format: 'date-time', description: 'when the guest and its play are erased, unless it signs up or logs in first' }))
   }), ['forbidden_origin', 'missing_param', 'rate_limited', 'invalid_game', 'forbidden'], 'Play as a guest of a game that takes guests; sets the session cookie', {

@@ -60,6 +60,11 @@ export interface StoredUser extends UserRecord {
   sessionEpoch: number
 }
 
+/** A guest until someone gives it a password (the field is then emptied). */
+function isGuest (hash: Record<string, string>): boolean {
+  return hash.guest_until !== undefined && hash.guest_until !== ''
+}
+
 function userFromHash (username: string, hash: Record<string, string>): StoredUser | null {
   if (hash.created_at === undefined) return null
   return {
@@ -67,8 +72,8 @@ function userFromHash (username: string, hash: Record<string, string>): StoredUs
     is_admin: hash.is_admin === '1',
     hidden: hash.hidden === '1',
     created_at: hash.created_at,
-    guest: hash.guest_until !== undefined,
-    guest_until: hash.guest_until === undefined ? null : new Date(Number(hash.guest_until)).toISOString(),
+    guest: isGuest(hash),
+    guest_until: isGuest(hash) ? new Date(Number(hash.guest_until)).toISOString() : null,
     sign_in: [...(hash.password === undefined || hash.password === '' ? [] : [{ method: 'password' as const }]), ...identitiesOf(hash.identities)],
     passwordHash: hash.password === undefined || hash.password === '' ? undefined : hash.password,
     sessionEpoch: Number(hash.session_epoch ?? 0)
@@ -163,14 +168,14 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       // (one from before sessions were indexed, or made while the erasure ran): its
       // sessions begin at an epoch no earlier session of that name can carry.
       const sessionEpoch = Date.now()
+      // A guest is indexed for its expiry first: every guest that exists is one the sweep finds (which spares a name that is no guest's).
+      if (user.guestUntilMs !== undefined) await redis.zadd(keys.guests(), user.guestUntilMs, user.username)
       const created = await changeRecord(redis, cache, 'user', user.username, async () => await createHash([keys.user(user.username)], [
         'password', user.passwordHash ?? '', 'is_admin', user.is_admin ? '1' : '0', 'hidden', user.hidden ? '1' : '0', 'created_at', user.created_at,
         'session_epoch', String(sessionEpoch), ...user.guestUntilMs === undefined ? [] : ['guest_until', String(user.guestUntilMs)],
         ...user.identity === undefined ? [] : ['identities', JSON.stringify([user.identity])]
       ]))
       if (created === 0) return null
-      // A guest is indexed for its expiry first: every guest that exists is one the sweep finds.
-      if (user.guestUntilMs !== undefined) await redis.zadd(keys.guests(), user.guestUntilMs, user.username)
       await redis.sadd(keys.users(), user.username)
       await userIndex.add(user.username)
       await confirmWrites(redis, [keys.guests(), keys.users(), keys.userIndex()])
@@ -198,21 +203,39 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       return await redis.get(key) ?? username
     },
 
-    /**
-     * Notes that a guest played `gameId` (the games a claim or an expiry
-     * visits); for a game that keeps guests unlisted, first puts the guest
-     * in its copy of hidden users, so nothing the guest stores is shown.
-     */
-    async admitGuest (username: string, gameId: string, unlisted: boolean): Promise<void> {
-      await Promise.all([
-        unlisted ? redis.sadd(keys.boardHiddenUsers(gameId), username) : undefined,
-        redis.sadd(keys.guestGames(username), gameId)
-      ])
+    /** Notes that a guest plays `gameId` (the games a claim or an expiry visits); true the first time. */
+    async admitGuest (username: string, gameId: string): Promise<boolean> {
+      return await redis.sadd(keys.guestGames(username), gameId) === 1
+    },
+
+    /** Takes back admitGuest, for a game the guest may not play after all. */
+    async unadmitGuest (username: string, gameId: string): Promise<void> {
+      await redis.srem(keys.guestGames(username), gameId)
+    },
+
+    /** Puts a guest in a game's copy of hidden users (a game that keeps guests unlisted): nothing it stores there is shown. */
+    async hideGuest (username: string, gameId: string): Promise<void> {
+      await redis.sadd(keys.boardHiddenUsers(gameId), username)
     },
 
     /** The games a guest played, in no order. */
     async guestGames (username: string): Promise<string[]> {
       return USERNAME_PATTERN.test(username) ? await redis.smembers(keys.guestGames(username)) : []
+    },
+
+    /** When the sweep looks at a guest (or what is left of one) next. */
+    async scheduleGuest (username: string, atMs: number): Promise<void> {
+      await redis.zadd(keys.guests(), atMs, username)
+    },
+
+    /** The sweep is done with a guest. */
+    async forgetGuest (username: string): Promise<void> {
+      await redis.zrem(keys.guests(), username)
+    },
+
+    /** The list of a guest's games, once its play there is erased or claimed. */
+    async forgetGuestGames (username: string): Promise<void> {
+      if (USERNAME_PATTERN.test(username)) await redis.del(keys.guestGames(username))
     },
 
     /** Up to `count` guests whose time ended before `nowMs`, soonest first. */
@@ -223,7 +246,8 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
     async updateUser (username: string, changes: { passwordHash?: string, is_admin?: boolean, hidden?: boolean }): Promise<StoredUser | null> {
       if (!USERNAME_PATTERN.test(username)) return null
       const fields: string[] = []
-      if (changes.passwordHash !== undefined) fields.push('password', changes.passwordHash)
+      // A guest given a password is a user from then on: its end is gone.
+      if (changes.passwordHash !== undefined) fields.push('password', changes.passwordHash, 'guest_until', '')
       if (changes.is_admin !== undefined) fields.push('is_admin', changes.is_admin ? '1' : '0')
       if (changes.hidden !== undefined) fields.push('hidden', changes.hidden ? '1' : '0')
       if (await changeRecord(redis, cache, 'user', username, async () => await updateHash([keys.user(username)], fields)) === 0) return null
@@ -306,10 +330,9 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       await redis.del(keys.rateLimitCounter('session', keys.userLimitSubject(username)))
       await redis.srem(keys.users(), username)
       await redis.srem(keys.hiddenUsers(), username)
-      await redis.del(keys.guestGames(username))
-      await redis.zrem(keys.guests(), username)
       await userIndex.remove(username)
-      await confirmWrites(redis, [keys.user(username), index, keys.users(), keys.hiddenUsers(), keys.guestGames(username), keys.guests(), keys.userIndex(), ...identityKeys])
+      // A guest's list of games and its place in the sweep stay: the sweep erases its play in those games, then forgets it.
+      await confirmWrites(redis, [keys.user(username), index, keys.users(), keys.hiddenUsers(), keys.userIndex(), ...identityKeys])
       return { user: existed === 1, sessions }
     },
 

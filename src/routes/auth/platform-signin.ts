@@ -47,7 +47,9 @@ export default async function platformSigninRoutes (fastify: FastifyInstance): P
   })
 
   const openId = config.openId === null ? null : createOpenIdClient(config.openId)
-  const stateCookie = { httpOnly: true, sameSite: 'lax' as const, path: '/auth/oidc/', secure: cookieOptions.secure, maxAge: SIGNIN_FLOW_TTL_S }
+  // Over HTTPS a __Host- cookie: no sibling subdomain can plant a state of its own (and so sign this browser in as someone else).
+  const stateCookie = { httpOnly: true, sameSite: 'lax' as const, path: cookieOptions.secure ? '/' : '/auth/oidc/', secure: cookieOptions.secure, maxAge: SIGNIN_FLOW_TTL_S }
+  const STATE_COOKIE = cookieOptions.secure ? '__Host-oidc_state' : 'oidc_state'
 
   /** The callback URL the provider sends the browser back to: registered with the provider as it is. */
   const callbackUrl = (request: FastifyRequest): string => `${config.publicOrigin ?? `${request.protocol}://${request.host}`}/auth/oidc/callback`
@@ -67,7 +69,15 @@ export default async function platformSigninRoutes (fastify: FastifyInstance): P
     preHandler: [openIdOn, fastify.limitRate]
   }, async (request, reply) => {
     const next = safeNext((request.query as Record<string, unknown>).next) ?? '/login'
-    const { url, state, flow } = await (openId as OpenIdClient).start(callbackUrl(request), next)
+    let started: Awaited<ReturnType<OpenIdClient['start']>>
+    try {
+      started = await (openId as OpenIdClient).start(callbackUrl(request), next)
+    } catch (error) {
+      // A browser followed a link: the login page says the provider cannot be reached.
+      if (error instanceof ApiError && error.code === 'unavailable') return await reply.redirect('/login?signin=unavailable', 303)
+      throw error
+    }
+    const { url, state, flow } = started
     await fastify.signinFlows.save(state, flow)
     reply.setCookie(STATE_COOKIE, state, stateCookie)
     return await reply.redirect(url.href, 302)
@@ -106,9 +116,6 @@ export default async function platformSigninRoutes (fastify: FastifyInstance): P
     return await reply.redirect(flow.next, 303)
   })
 }
-
-/** The cookie that ties a sign-in under way to the browser that began it. */
-const STATE_COOKIE = 'oidc_state'
 
 /** Why an OpenID Connect sign-in failed, as the login page says it (never the provider's text). */
 export type SigninFailure = 'expired' | 'refused' | 'unavailable'

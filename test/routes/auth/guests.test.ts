@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { admin, buildTestApp, createGame, dataOf, errorOf, formBody, keysMatching, type TestGame } from '../../helpers/app.js'
+import { admin, buildTestApp, createGame, dataOf, errorOf, formBody, keysMatching, submit, type TestGame } from '../../helpers/app.js'
 import { keys } from '../../../src/store/keys.js'
 
 /*
@@ -33,6 +33,13 @@ async function newGuest (app: FastifyInstance, game: TestGame, address = '127.0.
 
 async function asSession (app: FastifyInstance, cookie: string, url: string, fields: Record<string, string>): Promise<LightMyRequestResponse> {
   return await app.inject({ method: 'POST', url, payload: formBody(fields), headers: { ...FORM, cookie } })
+}
+
+/** A score stored under `player` directly, as a guest's request that was in flight would. */
+async function submitAs (app: FastifyInstance, game: TestGame, player: string, score: number): Promise<void> {
+  const record = await app.records.game(game.gameId, { fresh: true })
+  if (record === null) throw new Error('no game')
+  await app.leaderboard.submit(record, player, score, undefined)
 }
 
 async function boardOf (app: FastifyInstance, game: TestGame, query = ''): Promise<Array<{ player_name: string, score: number, created_at: string }>> {
@@ -98,6 +105,20 @@ t.test('a guest plays only games that take guests', async t => {
   t.match(page.body, /"canSubmit":false/, 'the page does not offer it')
 })
 
+t.test('a guest whose generated name is already a player\'s in another game cannot play that game under it', async t => {
+  const { app } = await buildTestApp(t)
+  const first = await guestGame(app, 'listed')
+  const other = await guestGame(app, 'unlisted')
+  const guest = await newGuest(app, first)
+  await submit(app, other, { player: guest.name, score: 40 })
+  const refused = await asSession(app, guest.cookie, '/api/rank?action=submit-self', { game_id: other.gameId, score: '900' })
+  t.equal(errorOf(refused), 'forbidden')
+  t.match(refused.json().message, /is a player's in this game already/)
+  t.match(dataOf(await admin(app, 'GET', `/admin/games/${other.gameId}/players/${guest.name}`)), { best_score: 40, hidden: false }, 'the player\'s entry is untouched, and not hidden')
+  t.equal(errorOf(await asSession(app, guest.cookie, '/api/rank?action=submit-self', { game_id: other.gameId, score: '900' })), 'forbidden', 'every time')
+  t.match(dataOf(await asSession(app, guest.cookie, '/api/rank?action=submit-self', { game_id: first.gameId, score: '5' })), { score: 5 }, 'its own game is fine')
+})
+
 t.test('unlisted: a guest\'s scores are kept but shown to no one; signing up shows them under the new name, with everything else', async t => {
   const { app } = await buildTestApp(t, { SIGNUP: 'open', SIGNUP_WORK: '1' })
   const game = await guestGame(app, 'unlisted', { periods: 'daily' })
@@ -132,7 +153,7 @@ t.test('unlisted: a guest\'s scores are kept but shown to no one; signing up sho
   t.equal(errorOf(await admin(app, 'GET', `/admin/users/${name}`)), 'not_found')
   t.equal(errorOf(await asSession(app, cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '1' })), 'not_logged_in')
   t.equal(errorOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players/${name}`)), 'not_found')
-  t.same(await app.redis.zscore(keys.guests(), name), null, 'not waiting for expiry any more')
+  t.ok(Number(await app.redis.zscore(keys.guests(), name)) <= Date.now() + 60_000, 'the sweep looks once more within a minute, for requests that were in flight')
   const audit = dataOf(await admin(app, 'GET', '/admin/audit?action=user.claim_guest')).items
   t.match(audit, [{ actor: 'player:ann', target: 'ann', after: { games: 1, boards: 2, ratings: 1, playtime_seconds: played } }], 'audited as the player\'s')
 })
@@ -205,13 +226,27 @@ t.test('an unclaimed guest is erased with its play when its time is up', async t
   }
   // Its time, as if it had passed.
   await app.redis.zadd(keys.guests(), Date.now() - 1, gone.name)
-  t.equal(await app.admin.as({ name: 'service', via: 'service' }).expireGuests(), 1, 'one guest erased')
+  t.same(await app.admin.as({ name: 'service', via: 'service' }).expireGuests(), { erased: 1, failed: 0 }, 'one guest erased')
   t.same((await boardOf(app, game)).map(item => item.player_name), [kept.name], 'its entry went; the other guest\'s stays')
   t.match(dataOf(await app.inject({ method: 'GET', url: `/api/rate?game_id=${game.gameId}`, headers: { cookie: kept.cookie } })), { count: 1 }, 'its rating went from the sums')
   t.equal(errorOf(await admin(app, 'GET', `/admin/users/${gone.name}`)), 'not_found')
   t.equal(errorOf(await asSession(app, gone.cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '1' })), 'not_logged_in', 'its session too')
   t.same(await app.redis.exists(keys.guestGames(gone.name)), 0)
-  t.equal(await app.admin.as({ name: 'service', via: 'service' }).expireGuests(), 0, 'nothing more to do')
+  // A request of the guest's that was in flight stores a score after the erasure: the sweep's second look erases it.
+  await app.redis.sadd(keys.guestGames(gone.name), game.gameId)
+  await submitAs(app, game, gone.name, 99)
+  t.same(await app.admin.as({ name: 'service', via: 'service' }).expireGuests(), { erased: 0, failed: 0 }, 'not yet: the second look is a minute later')
+  await app.redis.zadd(keys.guests(), Date.now() - 1, gone.name)
+  t.same(await app.admin.as({ name: 'service', via: 'service' }).expireGuests(), { erased: 0, failed: 0 }, 'the record was already gone')
+  t.same((await boardOf(app, game)).map(item => item.player_name), [kept.name], 'the straggler\'s score went too')
+  t.equal(await app.redis.zscore(keys.guests(), gone.name), null, 'and the sweep is done with it')
+  // A name in the sweep that is no guest's (an operator gave the guest a password) is spared.
+  await admin(app, 'PATCH', `/admin/users/${kept.name}`, { password: STRONG })
+  t.match(dataOf(await admin(app, 'GET', `/admin/users/${kept.name}`)), { guest: false, guest_until: null }, 'a guest given a password is a user')
+  await app.redis.zadd(keys.guests(), Date.now() - 1, kept.name)
+  await app.admin.as({ name: 'service', via: 'service' }).expireGuests()
+  t.match(dataOf(await admin(app, 'GET', `/admin/users/${kept.name}`)), { username: kept.name }, 'not erased')
+  t.equal((await boardOf(app, game)).length, 1, 'nor its score')
 })
 
 t.test('guests are counted per address and for everyone', async t => {
