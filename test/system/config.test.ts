@@ -55,6 +55,7 @@ t.test('every variable is read', async t => {
     SESSION_COOKIE: 'play_sid',
     TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
     ALLOWED_ORIGINS: 'https://A.example.com:443, http://b.example.com:8080',
+    PLAY_FRAME_ORIGINS: 'https://playhub.example.com',
     RATE_LIMIT_MAX: '5',
     RATE_LIMIT_WINDOW_MS: '2000',
     SESSION_RATE_LIMIT_MAX: '7',
@@ -109,6 +110,7 @@ t.test('every variable is read', async t => {
     sessionCookie: 'play_sid',
     trustProxy: ['10.0.0.0/8', '127.0.0.1'],
     allowedOrigins: ['https://a.example.com', 'http://b.example.com:8080'],
+    playFrameOrigins: ['https://playhub.example.com'],
     rateLimitMax: 5,
     rateLimitWindowMs: 2000,
     sessionRateLimitMax: 7,
@@ -171,7 +173,7 @@ t.test('a bad value stops start-up with one line naming the variable', async t =
     ['BODY_LIMIT', '100'], ['REQUEST_TIMEOUT_MS', '10'], ['REDIS_WAIT_REPLICAS', '-1'], ['REDIS_WAIT_REPLICAS', '17'], ['REDIS_WAIT_TIMEOUT_MS', '0'], ['REDIS_WAIT_TIMEOUT_MS', '1000'], ['PUBLIC_ORIGIN', 'ftp://x.com'], ['PLAYTIME_REPORT_S', '0'], ['WORKERS', '0'], ['METRICS_TOKEN', 'short'], ['METRICS_TOKEN', 'has a space in it ok'], ['METRICS_PORT', '0'], ['METRICS_PORT', '3000'], ['NODE_ENV', 'staging'], ['LOG_LEVEL', 'loud'],
     ['WEBHOOK_DISPATCH', 'yes'], ['WEBHOOK_ALLOW_PRIVATE', '1'], ['WEBHOOK_TIMEOUT_MS', '50'], ['WEBHOOK_TIMEOUT_MS', '60001'], ['WEBHOOK_RETRY_FOR_S', '0'],
     ['WEBHOOK_RETRY_BASE_MS', '5'], ['WEBHOOK_POLL_MS', '0'], ['WEBHOOK_CONCURRENCY', '0'], ['LIVE_STREAMS_PER_KEY', '0'], ['LIVE_STREAMS_PER_ADDRESS', '0'], ['LIVE_HEARTBEAT_MS', '50'],
-    ['SIGNUP', 'yes'], ['SIGNUP', 'OPEN'], ['SIGNUP_ADDRESS_RATE_LIMIT_MAX', '0'], ['SIGNUP_RATE_LIMIT_MAX', 'x'], ['SIGNUP_WORK', '0'], ['SIGNUP_WORK', '6'], ['GUEST_TTL_S', '59'], ['GUEST_ADDRESS_RATE_LIMIT_MAX', '0'], ['GUEST_RATE_LIMIT_MAX', '-1']
+    ['SIGNUP', 'yes'], ['SIGNUP', 'OPEN'], ['SIGNUP_ADDRESS_RATE_LIMIT_MAX', '0'], ['SIGNUP_RATE_LIMIT_MAX', 'x'], ['SIGNUP_WORK', '0'], ['SIGNUP_WORK', '6'], ['GUEST_TTL_S', '59'], ['PLAY_FRAME_ORIGINS', 'playhub.example'], ['GUEST_ADDRESS_RATE_LIMIT_MAX', '0'], ['GUEST_RATE_LIMIT_MAX', '-1']
   ]
   for (const [name, value] of bad) {
     t.throws(() => loadConfig({ [name]: value }), ConfigError, `${name}=${value}`)
@@ -261,6 +263,7 @@ t.test('sign-in with signed tokens: one way to check them, and an issuer', async
   t.same(loadConfig({ TOKEN_SIGNIN_ISSUER: 'p', TOKEN_SIGNIN_PUBLIC_KEY: pem.replace(/\n/g, '\\n'), TOKEN_SIGNIN_AUDIENCE: 'games', TOKEN_SIGNIN_NAME_CLAIM: 'nick', TOKEN_SIGNIN_MAX_LIFETIME_S: '60' }).tokenSignin,
     { issuer: 'p', audience: 'games', nameClaim: 'nick', maxLifetimeS: 60, publicKey: pem }, 'a PEM with \\n for its line breaks')
   t.equal(loadConfig({ TOKEN_SIGNIN_ISSUER: 'p', TOKEN_SIGNIN_JWKS_URL: 'http://127.0.0.1:9/jwks' }).tokenSignin?.jwksUrl, 'http://127.0.0.1:9/jwks')
+  t.equal(loadConfig({ TOKEN_SIGNIN_ISSUER: 'p', TOKEN_SIGNIN_SECRET: secret, PUBLIC_ORIGIN: 'https://ranking.playhub.example' }).tokenSignin?.audience, 'https://ranking.playhub.example', 'each installation its own audience')
   const bad: Array<[Record<string, string>, string, RegExp]> = [
     [{ TOKEN_SIGNIN_SECRET: secret }, 'TOKEN_SIGNIN_ISSUER', /must be set with TOKEN_SIGNIN_SECRET/],
     [{ TOKEN_SIGNIN_ISSUER: 'p' }, 'TOKEN_SIGNIN_ISSUER', /exactly one of/],
