@@ -50,6 +50,8 @@ Games and keys:
                [--review_factor X] [--notify_top N]     (default for a number clears it;
                                          a negative one goes after =: --score_min=-100)
                [--guests off|listed|unlisted]
+               [--runs off|optional|required] [--min_run_seconds N] [--max_score_rate X]
+               [--implausible hold|refuse] [--run_ttl_s N]
   games update <game_id> (the same flags)
   seasons close <game_id>               archives the all-time board's season; an empty one begins
   seasons list <game_id>
@@ -283,6 +285,11 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
         review_factor: { type: 'string' },
         notify_top: { type: 'string' },
         guests: { type: 'string' },
+        runs: { type: 'string' },
+        min_run_seconds: { type: 'string' },
+        max_score_rate: { type: 'string' },
+        implausible: { type: 'string' },
+        run_ttl_s: { type: 'string' },
         status: { type: 'string' },
         format: { type: 'string' },
         file: { type: 'string' },

@@ -34,6 +34,9 @@ export const ERROR_MESSAGES = {
   weak_password: 'The password is too easy to guess.',
   invalid_challenge: 'The proof of work is missing, wrong, expired or already used; solve a new challenge.',
   invalid_token: 'The sign-in token is not valid.',
+  run_required: 'This game takes a score only with the run_id of the run that earned it.',
+  invalid_run: 'The run_id names no open run of this player in this game.',
+  implausible_score: 'The score is more than the run\'s verified play time allows; nothing was stored.',
   unavailable: 'The service is temporarily unavailable; retry shortly.',
   internal_error: 'An unexpected error occurred.'
 } as const

@@ -13,6 +13,7 @@ import { createWebhookStore, type WebhookStore } from '../../src/store/webhooks.
 import { createEvents } from '../../src/store/events.js'
 import { createSignupChallenges, type SignupChallenges } from '../../src/store/signup-challenges.js'
 import { createSigninFlows, type SigninFlows } from '../../src/store/signin-flows.js'
+import { createRuns, type Runs } from '../../src/store/runs.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -25,6 +26,7 @@ declare module 'fastify' {
     webhooks: WebhookStore
     signupChallenges: SignupChallenges
     signinFlows: SigninFlows
+    runs: Runs
     /** Resolves once this process has applied every cache invalidation published so far. */
     syncRecordCache: () => Promise<void>
     /** Hears every change of a key, game, user or session record, on any instance (no kind: changes may have been missed). */
@@ -58,5 +60,6 @@ export default fp<StoreOptions>(async (fastify, { clock }) => {
   fastify.decorate('webhooks', webhooks)
   fastify.decorate('signupChallenges', createSignupChallenges(redis, { work: config.signupWork }))
   fastify.decorate('signinFlows', createSigninFlows(redis))
+  fastify.decorate('runs', createRuns(redis))
   fastify.decorate('admin', createAdmin({ records, review: createReviewQueue(redis), webhooks, events: createEvents(redis), webhookAllowPrivate: config.webhooks.allowPrivate, users, leaderboard, sessionTtlS: config.sessionTtlS, guestTtlS: config.guestTtlS, sessionCookie: config.sessionCookie, audit: createAuditLog(redis, { retentionMs: config.auditRetentionMs }), ratings, playtime, activity: createActivity(redis) }))
 }, { name: 'store', dependencies: ['redis'] })

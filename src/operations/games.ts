@@ -1,7 +1,7 @@
 import { fail } from '../errors.js'
 import type { Season } from '../../sdk/answers.js'
 import { DEFAULT_CAPS, periodsOf } from '../store/games-and-keys.js'
-import { type GameStats, DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, FAIR_PLAY_SETTINGS, type FairPlaySetting, type GameChanges, type GameRecord } from '../rules/games.js'
+import { type GameStats, DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, DEFAULT_RUNS, FAIR_PLAY_SETTINGS, RUN_SETTINGS, type FairPlaySetting, type GameChanges, type GameRecord, type RunSetting } from '../rules/games.js'
 import { canonicalTimeZone } from '../rules/periods.js'
 import { decodeCursor, encodeCursor } from '../lib/cursor.js'
 import { keys } from '../store/keys.js'
@@ -54,6 +54,18 @@ function fairPlayOf (body: Partial<Record<FairPlaySetting, number | null>>, curr
   return settings
 }
 
+/** The run settings of a create or update body, as stored: a rate kept to 6 decimals, as it is stored. */
+function runSettingsOf (body: Partial<Pick<GameRecord, RunSetting>>): Pick<GameChanges, RunSetting> {
+  const settings: Pick<GameChanges, RunSetting> = {}
+  for (const name of RUN_SETTINGS) {
+    const value = body[name]
+    if (value === undefined) continue
+    ;(settings as Record<string, unknown>)[name] = name === 'max_score_rate' && typeof value === 'number' ? Math.round(value * 1e6) / 1e6 : value
+  }
+  if (settings.max_score_rate === 0) fail('invalid_param', 'Parameter "max_score_rate" is not valid: a number above 0.')
+  return settings
+}
+
 export function gamesOperations ({ records, leaderboard, ratings, activity, audit, chooseBoard, existingGame }: OperationContext) {
   return {
     /** Games in id order, with their figures; by id prefix, approved or not. */
@@ -94,6 +106,8 @@ export function gamesOperations ({ records, leaderboard, ratings, activity, audi
         ...DEFAULT_FAIR_PLAY,
         ...fairPlayOf(body),
         guests: body.guests ?? 'off',
+        ...DEFAULT_RUNS,
+        ...runSettingsOf(body),
         season: 1,
         season_started_at: createdAt
       })
@@ -106,7 +120,7 @@ export function gamesOperations ({ records, leaderboard, ratings, activity, audi
       const body = readInput(schemas.updateGame, input)
       const { periods: _periods, ...plain } = body
       const bounds = body.score_min === undefined && body.score_max === undefined ? undefined : await records.game(gameId, { fresh: true })
-      const changes = { ...plain, ...periodSettingsOf(body), ...fairPlayOf(body, bounds ?? undefined) }
+      const changes = { ...plain, ...periodSettingsOf(body), ...fairPlayOf(body, bounds ?? undefined), ...runSettingsOf(body) }
       const before = await records.game(gameId, { fresh: true })
       const game = before === null ? null : await records.updateGame(gameId, changes)
       if (game === 'has_entries') fail('invalid_param', 'Parameter "order" cannot change: the game has stored entries (or closed a season), and a board keeps its scores in its order.')

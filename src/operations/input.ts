@@ -3,7 +3,7 @@ import { Value } from '@sinclair/typebox/value'
 import { fail } from '../errors.js'
 import { AROUND_DEFAULT, AROUND_MAX, GAME_ID_PATTERN, USERNAME_PATTERN } from '../rules/fields.js'
 import { DEFAULT_CAPS } from '../store/games-and-keys.js'
-import { DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, GUEST_POLICIES, MAX_NOTIFY_TOP } from '../rules/games.js'
+import { DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, GUEST_POLICIES, MAX_NOTIFY_TOP, MAX_RUN_TTL_S, RUN_POLICIES } from '../rules/games.js'
 import { MAX_KEEP_PERIODS, PERIOD_KINDS } from '../rules/periods.js'
 import { ENTRY_BUCKETS } from '../store/keys.js'
 import { ACTIVITY_DAYS_KEPT, ACTIVITY_MINUTES_KEPT_S } from '../store/activity.js'
@@ -56,6 +56,15 @@ const fairPlaySettings = {
 const Guests = Type.Optional(Type.Union(GUEST_POLICIES.map(policy => Type.Literal(policy)), {
   description: 'whether visitors may play as guests on the play page: off (the default), listed (their scores appear on the boards) or unlisted (kept, shown once they sign up)'
 }))
+
+// Proof of play (docs/interface.md#runs). null (or "default" as text) clears max_score_rate.
+const runSettings = {
+  runs: Type.Optional(Type.Union(RUN_POLICIES.map(policy => Type.Literal(policy)), { description: 'proof of play: off (the default: no runs), optional (a submit may carry a run_id), required (a submit without one is run_required)' })),
+  min_run_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_RUN_TTL_S, description: `the verified play a run needs before its score counts, 0 to ${MAX_RUN_TTL_S} seconds (default 0)` })),
+  max_score_rate: Type.Optional(Type.Union([Type.Number({ minimum: 0.000001, maximum: 1e12 }), Type.Null()], { description: 'the most points per verified second of a run (for a lower-is-better board: score units per second, so a score cannot exceed the time played); null (or "default" as text) for no such rule, the default' })),
+  implausible: Type.Optional(Type.Union([Type.Literal('hold'), Type.Literal('refuse')], { description: 'a score past max_score_rate or short of min_run_seconds: hold (for review, the default) or refuse (implausible_score)' })),
+  run_ttl_s: Type.Optional(Type.Integer({ minimum: 60, maximum: MAX_RUN_TTL_S, description: `how long a run may be played, 60 to ${MAX_RUN_TTL_S} seconds (default 3600)` }))
+}
 
 const EVENT_LIST = `(${EVENT_TYPES.map(type => type.replace('.', '\\.')).join('|')})`
 const WebhookEvents = Type.Union([
@@ -117,6 +126,7 @@ export const schemas = {
     max_meta_bytes: Type.Optional(MaxMetaBytes),
     ...periodSettings,
     ...fairPlaySettings,
+    ...runSettings,
     guests: Guests
   }, { additionalProperties: false }),
   updateGame: Type.Object({
@@ -127,6 +137,7 @@ export const schemas = {
     max_meta_bytes: Type.Optional(MaxMetaBytes),
     ...periodSettings,
     ...fairPlaySettings,
+    ...runSettings,
     guests: Guests
   }, { additionalProperties: false }),
   createKey: Type.Object({ game_id: Type.String(), rate_limit: Type.Optional(KeyRateLimit) }, { additionalProperties: false }),

@@ -43,6 +43,8 @@ export interface ApiKeyActionSpec {
   required: readonly string[]
   /** `submit`: the timestamp and the signature, after the key and the game. */
   signed?: boolean
+  /** What stands for `score` in the signed values of an action that sends none (`run-start`: the text run-start). */
+  signedAs?: string
   action: Action<KeyCaller>
 }
 
@@ -53,7 +55,7 @@ export interface SessionActionSpec {
 }
 
 /** The handler of an API-key action: missing_param; the key; the game; the signature; the fields; the work. */
-export function apiKeyHandler (fastify: FastifyInstance, { required, signed = false, action }: ApiKeyActionSpec): RouteHandlerMethod {
+export function apiKeyHandler (fastify: FastifyInstance, { required, signed = false, signedAs, action }: ApiKeyActionSpec): RouteHandlerMethod {
   return async function (request: FastifyRequest, reply: FastifyReply) {
     const fields = request.fields = collectParams(request.query, request.body)
     requireParams(fields, required)
@@ -63,7 +65,7 @@ export function apiKeyHandler (fastify: FastifyInstance, { required, signed = fa
     try {
       const playable = keyAcceptedFor(key, game)
       if (signed) {
-        checkSignature(key as KeyRecord, playable, fields)
+        checkSignature(key as KeyRecord, playable, fields, signedAs)
         // Counted only once the signature holds: the api_key is public (top and
         // me are called from browsers), and knowing it must not be enough to use
         // up the key's share and lock its game server out.
@@ -111,13 +113,13 @@ async function admitGuest (fastify: FastifyInstance, user: StoredUser, game: Gam
 }
 
 /** `submit`: the timestamp is fresh and the signature is the key's (src/rules/signature.ts). */
-function checkSignature (key: KeyRecord, game: GameRecord, fields: Params): void {
+function checkSignature (key: KeyRecord, game: GameRecord, fields: Params, signedAs?: string): void {
   checkTimestamp(param(fields, 'ts'))
   const signed = {
     api_key: key.api_key,
     game_id: game.game_id,
     player_name: param(fields, 'player_name'),
-    score: param(fields, 'score'),
+    score: signedAs ?? param(fields, 'score'),
     ts: param(fields, 'ts')
   }
   if (!signatureMatches(key.secret, signed, param(fields, 'sign'))) fail('invalid_signature')

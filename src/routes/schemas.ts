@@ -41,6 +41,13 @@ export function fileAnswer (schema: FastifySchema, description: string): Fastify
   return { ...schema, response: { ...(schema.response as object), 200: { description, content: { 'application/x-ndjson': { schema: file }, 'text/csv': { schema: file } } } } }
 }
 
+/** What run-start answers (docs/interface.md#runs). */
+const RunStarted = Type.Object({
+  run_id: Type.String({ description: '128 random bits, base64url: send it with the play-time reports and the submit of this game session' }),
+  started_at: Type.String({ format: 'date-time' }),
+  expires_at: Type.String({ format: 'date-time', description: 'after this the run takes no score (the game\'s run_ttl_s)' })
+})
+
 /** A route whose success is a redirect (the browser's part of a sign-in); its failures before it are the envelope. */
 function redirectAnswer (schema: FastifySchema, status: 302 | 303, description: string): FastifySchema {
   const { 200: _success, ...failures } = schema.response as Record<string, unknown>
@@ -136,7 +143,7 @@ const apiKeyFields = { api_key: Text('the issued key'), game_id: Text('game iden
 export const Empty = Type.Object({})
 export const gameParams = Type.Object({ game_id: Type.String() })
 export const routeSchemas = {
-  submit: envelope(SubmitResult, [...API_KEY, 'expired_ts', 'invalid_signature', 'invalid_player_name', 'invalid_score', 'score_out_of_range', 'invalid_meta', 'quota_exceeded'], 'Submit a score (API key, signed)', {
+  submit: envelope(SubmitResult, [...API_KEY, 'expired_ts', 'invalid_signature', 'invalid_player_name', 'invalid_score', 'score_out_of_range', 'invalid_meta', 'run_required', 'invalid_run', 'implausible_score', 'quota_exceeded'], 'Submit a score (API key, signed)', {
     tags: ['api-key'],
     querystring: action('submit'),
     body: Type.Object({
@@ -145,8 +152,24 @@ export const routeSchemas = {
       score: IntegerText('base-10 integer within ±9007199254740991'),
       ts: IntegerText('UNIX time in seconds, within ±300 s of the server clock'),
       sign: Text('lowercase hex HMAC-SHA256 of api_key|game_id|player_name|score|ts keyed with api_secret'),
-      meta: Type.Optional(Text('JSON text, at most 2048 bytes'))
+      meta: Type.Optional(Text('JSON text, at most 2048 bytes')),
+      run_id: Type.Optional(Text('the run that earned the score (run-start); not signed'))
     })
+  }),
+  runStart: envelope(RunStarted, [...API_KEY, 'expired_ts', 'invalid_signature', 'invalid_player_name', 'forbidden'], "Start a run of a player: the game session a score is tied to (API key, signed with the text run-start in the score's place)", {
+    tags: ['api-key'],
+    querystring: action('run-start'),
+    body: Type.Object({
+      ...apiKeyFields,
+      player_name: Text('1 to 30 characters'),
+      ts: IntegerText('UNIX time in seconds, within ±300 s of the server clock'),
+      sign: Text('lowercase hex HMAC-SHA256 of api_key|game_id|player_name|run-start|ts keyed with api_secret')
+    })
+  }),
+  runStartSelf: envelope(RunStarted, [...SESSION, 'forbidden'], 'Start a run of the logged-in user: the game session a score is tied to (session)', {
+    tags: ['session'],
+    querystring: action('run-start-self'),
+    body: Type.Object({ game_id: Text('game identifier') })
   }),
   top: envelope(Board, [...API_KEY], 'The board, best first (API key)', {
     tags: ['api-key'],
@@ -182,10 +205,10 @@ export const routeSchemas = {
     tags: ['api-key'],
     querystring: Type.Object({ ...action('live').properties, ...apiKeyFields, limit: Type.Optional(IntegerText('default 20, at most 100')), ...BoardChoice })
   }),
-  submitSelf: envelope(Type.Object({ ...SubmitResult.properties, ...SessionFlags }), [...SESSION, 'invalid_score', 'score_out_of_range', 'invalid_meta', 'quota_exceeded'], 'Submit a score as the logged-in user (session)', {
+  submitSelf: envelope(Type.Object({ ...SubmitResult.properties, ...SessionFlags }), [...SESSION, 'invalid_score', 'score_out_of_range', 'invalid_meta', 'run_required', 'invalid_run', 'implausible_score', 'quota_exceeded'], 'Submit a score as the logged-in user (session)', {
     tags: ['session'],
     querystring: action('submit-self'),
-    body: Type.Object({ game_id: Text('game identifier'), score: IntegerText('base-10 integer'), meta: Type.Optional(Text('JSON text, at most 2048 bytes')) })
+    body: Type.Object({ game_id: Text('game identifier'), score: IntegerText('base-10 integer'), meta: Type.Optional(Text('JSON text, at most 2048 bytes')), run_id: Type.Optional(Text('the run that earned the score (run-start-self)')) })
   }),
   meSelf: envelope(Type.Object({ ...Standing, ...SessionFlags, ...BoardFields }), [...SESSION], "The logged-in user's best score and rank (session)", {
     tags: ['session'],
@@ -211,10 +234,11 @@ export const routeSchemas = {
   playtime: envelope(Type.Object({
     total_playtime_seconds: Type.Integer({ description: "the game's total over all players" }),
     user_playtime_seconds: Type.Integer({ description: "the caller's total for this game" }),
-    credited_seconds: Type.Integer({ description: 'what this report added' })
-  }), [...SESSION, 'invalid_seconds'], 'Report play time (session)', {
+    credited_seconds: Type.Integer({ description: 'what this report added' }),
+    run_verified_seconds: Type.Optional(Type.Integer({ description: "with run_id: the run's verified play so far" }))
+  }), [...SESSION, 'invalid_seconds', 'invalid_run'], 'Report play time (session)', {
     tags: ['session'],
-    body: Type.Object({ game_id: Text('game identifier'), seconds: IntegerText('1..300') })
+    body: Type.Object({ game_id: Text('game identifier'), seconds: IntegerText('1..300'), run_id: Type.Optional(Text('the run being played: its verified play grows too')) })
   }),
   login: envelope(Type.Object({ username: Type.String(), is_admin: Type.Boolean() }), ['forbidden_origin', 'missing_param', 'rate_limited', 'invalid_credentials'], 'Log in; sets the session cookie', {
     tags: ['session'],

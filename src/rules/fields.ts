@@ -386,3 +386,13 @@ export function parsePlayerNames (value: string | undefined): string[] {
   })
   return [...new Set(names as string[])]
 }
+
+/** A run id (docs/interface.md#runs): 22 base64url characters; anything else names no run (invalid_run). */
+export const RUN_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/
+
+/** The optional run_id of a submit or a play-time report: absent is undefined; malformed is invalid_run. */
+export function parseRunId (value: string | undefined): string | undefined {
+  if (value === undefined) return undefined
+  if (!RUN_ID_PATTERN.test(value)) fail('invalid_run', 'run_id is malformed: a run_id is the 22 characters run-start answered.')
+  return value
+}

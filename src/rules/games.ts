@@ -37,7 +37,25 @@ export interface GameRecord {
   notify_top: number
   /** Whether visitors may play as guests on the play page, and whether their scores are shown (docs/guide.md#guests). */
   guests: GuestPolicy
+  /** Proof of play (docs/interface.md#runs): off (v1), optional (a submit may carry a run), required (a submit must). */
+  runs: RunPolicy
+  /** A submit's run must have this much verified play (seconds). */
+  min_run_seconds: number
+  /** Points per verified second a run's score may reach (for asc boards: score units per second); null: no such rule. */
+  max_score_rate: number | null
+  /** What a score past max_score_rate or short of min_run_seconds gets: held for review, or refused. */
+  implausible: 'hold' | 'refuse'
+  /** How long a run may be played, from its start (seconds). */
+  run_ttl_s: number
 }
+
+export const RUN_POLICIES = ['off', 'optional', 'required'] as const
+export type RunPolicy = typeof RUN_POLICIES[number]
+
+/** The run settings of a game that sets none: no runs, so every v1 answer stays as it was. */
+export const DEFAULT_RUNS = { runs: 'off', min_run_seconds: 0, max_score_rate: null, implausible: 'hold', run_ttl_s: 3600 } as const satisfies Partial<GameRecord>
+/** The longest a run may last (a day), and the most verified seconds a run may ask for. */
+export const MAX_RUN_TTL_S = 86_400
 
 /** off: no guests (the default); listed: guests play and appear on the boards; unlisted: guests play, their scores are kept but shown to no one until they sign up. */
 export const GUEST_POLICIES = ['off', 'listed', 'unlisted'] as const
@@ -84,7 +102,11 @@ export interface KeyRecord {
 }
 
 /** What an operator may change of a game (season through closing one). */
-export type GameChanges = Partial<Pick<GameRecord, 'name' | 'developer' | 'approved' | 'max_entries' | 'max_meta_bytes' | 'order' | 'periods' | 'timezone' | 'keep_periods' | 'guests' | FairPlaySetting>>
+export type GameChanges = Partial<Pick<GameRecord, 'name' | 'developer' | 'approved' | 'max_entries' | 'max_meta_bytes' | 'order' | 'periods' | 'timezone' | 'keep_periods' | 'guests' | RunSetting | FairPlaySetting>>
+
+/** The run settings, by name. */
+export type RunSetting = keyof typeof DEFAULT_RUNS
+export const RUN_SETTINGS = Object.keys(DEFAULT_RUNS) as RunSetting[]
 
 /** The fair-play settings, by name. */
 export type FairPlaySetting = keyof typeof DEFAULT_FAIR_PLAY

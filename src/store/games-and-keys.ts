@@ -7,7 +7,7 @@ import { hashScripts } from './script-loader.js'
 import { createNameIndex } from './name-index.js'
 import { averageRating } from './ratings.js'
 import { MAX_KEEP_PERIODS, PERIOD_KINDS, isTimeZone, type PeriodKind } from '../rules/periods.js'
-import { DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, FAIR_PLAY_SETTINGS, GUEST_POLICIES, MAX_NOTIFY_TOP, type GameChanges, type GameRecord, type GameStats, type KeyRecord } from '../rules/games.js'
+import { DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, DEFAULT_RUNS, FAIR_PLAY_SETTINGS, GUEST_POLICIES, MAX_NOTIFY_TOP, MAX_RUN_TTL_S, RUN_POLICIES, RUN_SETTINGS, type GameChanges, type GameRecord, type GameStats, type KeyRecord } from '../rules/games.js'
 
 /**
  * The caps of a game that does not set its own: far above a real game (ten
@@ -33,6 +33,10 @@ const wholeNumber = (text: string | undefined, fallback: number, max: number): n
 /** A stored score bound or threshold: a safe integer, else (unset, '', written by hand) null. */
 const scoreOrNull = (text: string | undefined): number | null =>
   /^-?\d{1,16}$/.test(text ?? '') && Number.isSafeInteger(Number(text)) ? Number(text) : null
+
+/** A stored max_score_rate: a positive number, else null. */
+const rateOrNull = (text: string | undefined): number | null =>
+  /^\d{1,13}(\.\d{1,6})?$/.test(text ?? '') && Number(text) > 0 ? Number(text) : null
 
 /** A stored review_factor: a number above 1, else null. */
 const factorOrNull = (text: string | undefined): number | null =>
@@ -62,7 +66,12 @@ function gameFromHash (gameId: string, hash: Hash): GameRecord | null {
     review_below: scoreOrNull(hash.review_below),
     review_factor: factorOrNull(hash.review_factor),
     notify_top: wholeNumber(hash.notify_top, DEFAULT_FAIR_PLAY.notify_top, MAX_NOTIFY_TOP) || DEFAULT_FAIR_PLAY.notify_top,
-    guests: GUEST_POLICIES.find(policy => policy === hash.guests) ?? 'off'
+    guests: GUEST_POLICIES.find(policy => policy === hash.guests) ?? 'off',
+    runs: RUN_POLICIES.find(policy => policy === hash.runs) ?? DEFAULT_RUNS.runs,
+    min_run_seconds: wholeNumber(hash.min_run_seconds, DEFAULT_RUNS.min_run_seconds, MAX_RUN_TTL_S),
+    max_score_rate: rateOrNull(hash.max_score_rate),
+    implausible: hash.implausible === 'refuse' ? 'refuse' : 'hold',
+    run_ttl_s: wholeNumber(hash.run_ttl_s, DEFAULT_RUNS.run_ttl_s, MAX_RUN_TTL_S) || DEFAULT_RUNS.run_ttl_s
   }
 }
 
@@ -93,6 +102,10 @@ function settingFields (game: GameChanges): string[] {
   if (game.timezone !== undefined) fields.push('timezone', game.timezone)
   if (game.keep_periods !== undefined) fields.push('keep_periods', String(game.keep_periods))
   if (game.guests !== undefined) fields.push('guests', game.guests)
+  for (const name of RUN_SETTINGS) {
+    const value = game[name]
+    if (value !== undefined) fields.push(name, value === null ? '' : String(value))
+  }
   for (const name of FAIR_PLAY_SETTINGS) {
     const value = game[name]
     if (value !== undefined) fields.push(name, value === null ? '' : String(value))

@@ -146,6 +146,14 @@ export const keys = {
   keyAddressLiveStreams: (apiKey: string, address: string) => `${PREFIX}:key:{${apiKey}}:live-streams:${address}`,
   addressLiveStreams: (address: string) => `${PREFIX}:address:{${address}}:live-streams`,
   operatorLiveStreams: (name: string) => `${PREFIX}:operator:{${name}}:live-streams`,
+  /**
+   * HASH run id -> "started|expires|verified|credited|used|key": a player's
+   * runs in the game (docs/interface.md#runs; lua/includes/runs.lua), at most
+   * MAX_OPEN_RUNS, expiring with the last of them.
+   */
+  playerRuns: (gameId: string, player: string) => `${PREFIX}:{game:${gameId}}:runs:${player}`,
+  /** STRING: the runs a player started in the game this minute (expires with the minute). */
+  runStarts: (gameId: string, player: string) => `${PREFIX}:{game:${gameId}}:run-starts:${player}`,
   /** SET of the api_keys issued for this game. */
   gameKeys: (gameId: string) => `${PREFIX}:{game:${gameId}}:keys`,
   /** HASH user -> stars (1..10) given to this game. */

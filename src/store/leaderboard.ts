@@ -10,6 +10,7 @@ import { chooseBoard, currentPeriod, everyPeriodBoard, periodExpiry, type BoardR
 import { type BoardChoice } from '../rules/fields.js'
 import type { Period } from '../rules/periods.js'
 import { OUTBOX_MAX } from './events.js'
+import { invalidRun } from './runs.js'
 import { ACTIVITY_LUA, activityAt } from './activity.js'
 import { createBoardListing } from './board-listing.js'
 import { boardScoreOf, isoFromMs, rankOrNull, scoreOf, topPercent, type BoardEntry, type ErasedFromGame, type ImportedEntry, type ImportOutcome, type Neighbourhood, type PlayerStanding, type Signed, type SubmitResult } from './board-format.js'
@@ -122,10 +123,12 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
     limits?: Limits
     /** A held score to approve: its id, the decision's note, when it was submitted (ms) and in which season. */
     approve?: { id: string, note: string, at: number, season: number }
+    /** The run the score comes from (docs/interface.md#runs). */
+    runId?: string
   }
 
   /** The submit script: a submit, or the approval of a held score (see submit and approveHeld). */
-  async function storeScore (game: GameRecord, { player, score, meta, signed, limits, approve }: Storing): Promise<SubmitResult> {
+  async function storeScore (game: GameRecord, { player, score, meta, signed, limits, approve, runId }: Storing): Promise<SubmitResult> {
     let instant = approve?.at
     let reply: Array<string | number>
     let periods: Period[]
@@ -144,12 +147,15 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
       reply = await submitScript(
         [keys.game(gameId), keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope),
           keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope),
-          keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.live(gameId), ...activity.keys, ...periodKeys],
+          keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.live(gameId), ...activity.keys, ...periodKeys,
+          // A submit without a run (every v1 one) sends neither.
+          ...(runId === undefined ? [] : [keys.playerRuns(gameId, player)])],
         // A held score of a season closed since goes to that season: '' tells the script it is not the current one.
         [game.order, season === game.season ? String(season) : '', player, String(score), boardScoreOf(score, game.order), meta ?? '', meta === undefined ? '0' : '1',
           game.max_entries, game.max_meta_bytes, signed?.ts ?? '', signed === undefined ? 0 : (Number(signed.ts) + TS_TOLERANCE_S + 1) * 1000,
           clock === undefined && approve === undefined ? '' : at, periods.length, approve?.id ?? '', approve?.note ?? '', season, activity.minute,
-          ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(game, period), period.kind, period.id])],
+          // The run id is always sent ('' for none): the rate-limit counters follow the arguments.
+          ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(game, period), period.kind, period.id]), runId ?? ''],
         attempt === 1 ? limits : undefined
       )
       if (reply[0] !== MOVED && reply[0] !== 'period') break
@@ -164,6 +170,13 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
     if (outcome === 'full_entries') fail('quota_exceeded', `This game's board is full (max_entries ${game.max_entries}); an operator can raise it.`)
     if (outcome === 'full_meta') fail('quota_exceeded', `This game's meta storage is full (max_meta_bytes ${game.max_meta_bytes}); submit without meta, or ask an operator to raise it.`)
     if (outcome === 'full_review') fail('quota_exceeded', `This game holds ${REVIEW_QUEUE_MAX} scores for review already; an operator must decide some first.`)
+    if (outcome === 'run_required') fail('run_required', 'This game takes a score only with the run_id of the run that earned it (action=run-start).')
+    if (outcome === 'invalid_run') invalidRun(String(improved))
+    if (outcome === 'implausible') {
+      fail('implausible_score', improved === 'run_short'
+        ? `The run has ${String(best)} s of verified play; this game needs ${game.min_run_seconds} s before a score counts. Nothing was stored.`
+        : `The score is more than ${String(best)} s of verified play allow at this game's ${game.max_score_rate ?? 0} per second. Nothing was stored.`)
+    }
     if (outcome === 'decided') fail('not_found', String(improved) === 'unknown' ? 'No such held score.' : `That held score is no longer pending: it was ${String(improved)}.`)
     if (approve === undefined) child(metrics.submits, signed === undefined ? 'session' : 'api_key', outcome === 'replay' || outcome === 'held' ? String(outcome) : improved === 1 ? 'improved' : 'unchanged').inc()
     const standings: Partial<Record<PeriodKind, PeriodStanding>> = {}
@@ -197,8 +210,8 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
      * `limits` are counted first, in the same call (rate_limited when over:
      * nothing stored).
      */
-    async submit (game: GameRecord, player: string, score: number, meta: string | undefined, signed?: Signed, limits?: Limits): Promise<SubmitResult> {
-      return await storeScore(game, { player, score, meta, signed, limits })
+    async submit (game: GameRecord, player: string, score: number, meta: string | undefined, signed?: Signed, limits?: Limits, runId?: string): Promise<SubmitResult> {
+      return await storeScore(game, { player, score, meta, signed, limits, runId })
     },
 
     /**
@@ -340,6 +353,8 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
         ...seasons.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope), keys.usage(gameId, scope)]),
         ...periods.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])
       ], [player, 2 * TS_TOLERANCE_S + 1, seasons.length, user ? '1' : '0'])
+      // The player's runs go too (docs/interface.md#runs): two keys of the game's slot, one command.
+      await redis.del(keys.playerRuns(gameId, player), keys.runStarts(gameId, player))
       return { entries, metas, held, ratings, playtimeSeconds }
     },
 

@@ -2,6 +2,7 @@ import type { RedisClient as Redis } from './redis-client.js'
 import { keys } from './keys.js'
 import { defineScript, luaScript } from './script-loader.js'
 import { ACTIVITY_LUA, activityAt } from './activity.js'
+import { invalidRun } from './runs.js'
 
 /** How far credited play may run ahead of the server clock (docs/interface.md#ranking-rule). */
 export const LEAD_MS = 5000
@@ -13,15 +14,21 @@ export interface PlaytimeReport {
   total_playtime_seconds: number
   user_playtime_seconds: number
   credited_seconds: number
+  /** For a report with a run: the run's verified play so far (seconds). */
+  run_verified_seconds?: number
 }
 
 export function createPlaytime (redis: Redis) {
-  const report = defineScript<[number, number, number]>(redis, 'rankPlaytime', REPORT, { writes: true })
+  const report = defineScript<[number, number, number, number] | ['invalid_run', string]>(redis, 'rankPlaytime', REPORT, { writes: true })
   return {
-    async report (gameId: string, username: string, seconds: number): Promise<PlaytimeReport> {
+    /** A play-time report (the wall-clock rule), for a run too when `runId` is given (invalid_run when it names no open run of the user's). */
+    async report (gameId: string, username: string, seconds: number, runId?: string): Promise<PlaytimeReport> {
       const [, day, players] = activityAt(gameId, Date.now()).keys
-      const [total, mine, credited] = await report([keys.playtime(gameId), day, players], [username, seconds])
-      return { total_playtime_seconds: total, user_playtime_seconds: mine, credited_seconds: credited }
+      const runKeys = runId === undefined ? [] : [keys.playerRuns(gameId, username)]
+      const reply = await report([keys.playtime(gameId), day, players, ...runKeys], runId === undefined ? [username, seconds] : [username, seconds, runId])
+      if (reply[0] === 'invalid_run') invalidRun(reply[1] as string)
+      const [total, mine, credited, verified] = reply as [number, number, number, number]
+      return { total_playtime_seconds: total, user_playtime_seconds: mine, credited_seconds: credited, ...(runId === undefined ? {} : { run_verified_seconds: verified }) }
     },
     /** The seconds credited to one user in one game (0 when none). */
     async ofUser (gameId: string, username: string): Promise<number> {

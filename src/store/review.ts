@@ -6,7 +6,7 @@ import { TIME_DIGITS } from './keys.js'
 import { OUTBOX_MAX } from './events.js'
 
 /** Why a score was held: the game's review rule it met (docs/interface.md#fair-play). */
-export type ReviewRule = 'review_above' | 'review_below' | 'review_factor'
+export type ReviewRule = 'review_above' | 'review_below' | 'review_factor' | 'run_short' | 'run_rate'
 
 /** pending until an operator decides; superseded when the player's better score was held instead. */
 export type HeldStatus = 'pending' | 'approved' | 'rejected' | 'superseded'
@@ -24,6 +24,8 @@ export interface HeldScore {
   status: HeldStatus
   decided_at: string | null
   note: string | null
+  /** A score from a run (docs/interface.md#runs): the run, and its verified play when the score came. */
+  run: { run_id: string, verified_seconds: number } | null
 }
 
 /** Which part of the queue a listing reads: pending (oldest first) or decided (newest first). */
@@ -50,7 +52,8 @@ function heldFrom (id: string, text: string | null): HeldScore | null {
     rule: record.rule as ReviewRule,
     status: record.status as HeldStatus,
     decided_at: iso(record.decided_at),
-    note: record.note ?? null
+    note: record.note ?? null,
+    run: record.run_id === undefined ? null : { run_id: record.run_id, verified_seconds: Number(record.run_verified_seconds ?? 0) }
   }
 }
 

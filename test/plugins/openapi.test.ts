@@ -76,6 +76,8 @@ t.test('the OpenAPI document validates and covers every public route', { timeout
     '/admin/whoami': ['get'],
     '/admin/games/{game_id}/around': ['get'],
     '/api/rank?action=live': ['get'],
+    '/api/rank?action=run-start': ['post'],
+    '/api/rank?action=run-start-self': ['post'],
     '/play/{game_id}/live': ['get'],
     '/play/{game_id}': ['get'],
     '/login': ['get'],

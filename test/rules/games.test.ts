@@ -1,7 +1,7 @@
 import t from 'tap'
 import { ApiError, ERROR_MESSAGES } from '../../src/errors.js'
 import {
-  DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, FAIR_PLAY_SETTINGS, MAX_NOTIFY_TOP, checkScoreRange, isPlayable, playableGame, type GameRecord
+  DEFAULT_FAIR_PLAY, DEFAULT_RUNS, DEFAULT_PERIODS, FAIR_PLAY_SETTINGS, MAX_NOTIFY_TOP, checkScoreRange, isPlayable, playableGame, type GameRecord
 } from '../../src/rules/games.js'
 
 /*
@@ -42,6 +42,7 @@ function game (changes: Partial<GameRecord> = {}): GameRecord {
     season_started_at: '2026-01-01T00:00:00.000Z',
     ...DEFAULT_FAIR_PLAY,
     guests: 'off',
+    ...DEFAULT_RUNS,
     ...changes
   }
 }

@@ -4,14 +4,14 @@ import { Notice, Problem, TableBox, WriteButton, formatTime, useRead, useWrite }
 import type { GameWithStats } from '../../../src/rules/games.js'
 import type { HeldScore as Held } from '../../../src/routes/admin/records.js'
 
-const RULES: Record<string, string> = { review_above: 'above the review line', review_below: 'below the review line', review_factor: 'far beyond the best' }
+const RULES: Record<string, string> = { review_above: 'above the review line', review_below: 'below the review line', review_factor: 'far beyond the best', run_short: 'its run was too short', run_rate: 'more than its run\'s play allows' }
 
 /** Scores held by the game's review rules: approve or reject each in one click. */
 export function ReviewTab ({ game }: { game: GameWithStats }) {
   const [status, setStatus] = useState<'pending' | 'decided'>('pending')
   const list = useRead(async () => await api<{ total: number, items: Held[] }>('GET', withQuery(gamePath(game.game_id, '/review'), { status, limit: 100 })), [game.game_id, status])
   const write = useWrite()
-  const rulesSet = game.review_above !== null || game.review_below !== null || game.review_factor !== null
+  const rulesSet = game.review_above !== null || game.review_below !== null || game.review_factor !== null || (game.runs !== 'off' && (game.max_score_rate !== null || game.min_run_seconds > 0) && game.implausible === 'hold')
   async function decide (held: Held, decision: 'approve' | 'reject'): Promise<void> {
     const done = decision === 'approve' ? `${held.player_name}'s ${held.score} is approved and on the boards.` : `${held.player_name}'s ${held.score} is rejected.`
     if (await write.run(async () => await api('POST', gamePath(game.game_id, `/review/${encodeURIComponent(held.held_id)}/${decision}`), {}), done)) list.reload()
@@ -35,7 +35,7 @@ export function ReviewTab ({ game }: { game: GameWithStats }) {
                 <tr key={held.held_id}>
                   <th scope='row'>{held.player_name}</th>
                   <td class='number'>{held.score}</td>
-                  <td>{RULES[held.rule] ?? held.rule}</td>
+                  <td>{RULES[held.rule] ?? held.rule}{held.run !== null && <span class='muted'> ({held.run.verified_seconds} s of verified play)</span>}</td>
                   <td>{formatTime(held.submitted_at)}</td>
                   <td class='row-actions'>
                     {held.status === 'pending'

@@ -5,7 +5,7 @@ import type { GameWithStats } from '../../../src/rules/games.js'
 
 const PERIODS = ['daily', 'weekly', 'monthly'] as const
 /** The settings an empty field clears (null: none). */
-const OPTIONAL_NUMBERS = ['score_min', 'score_max', 'review_above', 'review_below', 'review_factor'] as const
+const OPTIONAL_NUMBERS = ['score_min', 'score_max', 'review_above', 'review_below', 'review_factor', 'max_score_rate'] as const
 type Form = Record<string, string | boolean | string[]>
 
 function formOf (game: GameWithStats): Form {
@@ -20,7 +20,11 @@ function formOf (game: GameWithStats): Form {
     max_entries: String(game.max_entries),
     max_meta_bytes: String(game.max_meta_bytes),
     notify_top: String(game.notify_top),
-    guests: game.guests
+    guests: game.guests,
+    runs: game.runs,
+    min_run_seconds: String(game.min_run_seconds),
+    implausible: game.implausible,
+    run_ttl_s: String(game.run_ttl_s)
   }
   for (const name of OPTIONAL_NUMBERS) form[name] = game[name] === null ? '' : String(game[name])
   return form
@@ -31,7 +35,7 @@ function changesOf (before: Form, after: Form): Record<string, unknown> {
   const changes: Record<string, unknown> = {}
   for (const [name, value] of Object.entries(after)) {
     if (JSON.stringify(value) === JSON.stringify(before[name])) continue
-    if (typeof value !== 'string' || ['name', 'developer', 'order', 'timezone', 'guests'].includes(name)) changes[name] = value
+    if (typeof value !== 'string' || ['name', 'developer', 'order', 'timezone', 'guests', 'runs', 'implausible'].includes(name)) changes[name] = value
     else if ((OPTIONAL_NUMBERS as readonly string[]).includes(name) && value.trim() === '') changes[name] = null
     else changes[name] = Number(value)
   }
@@ -103,6 +107,22 @@ export function SettingsTab ({ game, onSaved }: { game: GameWithStats, onSaved: 
         <Field id='setting-review_below' label='Hold for review below' hint='Empty: no rule.'><input {...text('review_below')} type='number' aria-describedby='setting-review_below-hint' /></Field>
         <Field id='setting-review_factor' label='Hold a score this many times better' hint="Than the player's best or the first place; above 1. Empty: no rule."><input {...text('review_factor')} type='number' min={1} step='any' aria-describedby='setting-review_factor-hint' /></Field>
         <Field id='setting-notify_top' label='Overtaken events reach rank'><input {...text('notify_top')} type='number' min={1} /></Field>
+        <Field id='setting-runs' label='Runs (proof of play)' hint='A run ties a score to the play time reported while it was earned.'>
+          <select id='setting-runs' value={form.runs as string} disabled={viewer} onChange={event => { set('runs', event.currentTarget.value) }} aria-describedby='setting-runs-hint'>
+            <option value='off'>Off</option>
+            <option value='optional'>Optional: a score may come with its run</option>
+            <option value='required'>Required: every score comes with its run</option>
+          </select>
+        </Field>
+        <Field id='setting-min_run_seconds' label='A run needs at least (s of play)'><input {...text('min_run_seconds')} type='number' min={0} /></Field>
+        <Field id='setting-max_score_rate' label='Most points per second of play' hint='Lower-is-better boards: score units per second. Empty: no rule.'><input {...text('max_score_rate')} type='number' min={0} step='any' aria-describedby='setting-max_score_rate-hint' /></Field>
+        <Field id='setting-implausible' label='A score its run cannot explain is'>
+          <select id='setting-implausible' value={form.implausible as string} disabled={viewer} onChange={event => { set('implausible', event.currentTarget.value) }}>
+            <option value='hold'>Held for review</option>
+            <option value='refuse'>Refused</option>
+          </select>
+        </Field>
+        <Field id='setting-run_ttl_s' label='A run lasts at most (s)'><input {...text('run_ttl_s')} type='number' min={60} /></Field>
         <Field id='setting-max_entries' label='Most players kept'><input {...text('max_entries')} type='number' min={1} /></Field>
         <Field id='setting-max_meta_bytes' label='Most meta bytes kept'><input {...text('max_meta_bytes')} type='number' min={0} /></Field>
         <div class='actions wide'><WriteButton type='submit' busy={write.busy}>Save settings</WriteButton></div>

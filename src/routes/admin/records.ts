@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { BoardFields, Nullable, PERIOD } from '../schemas.js'
-import { GUEST_POLICIES } from '../../rules/games.js'
+import { GUEST_POLICIES, RUN_POLICIES } from '../../rules/games.js'
 
 /*
  * The records the operator API answers with, as TypeBox schemas (for the
@@ -29,7 +29,12 @@ export const GameSchema = Type.Object({
   review_below: Nullable(Type.Integer({ description: 'a score below this is held for review' })),
   review_factor: Nullable(Type.Number({ description: "a score better than this many times the player's previous best, or the first place, is held for review" })),
   notify_top: Type.Integer({ description: 'how deep into the board board.overtaken events reach' }),
-  guests: Type.Union(GUEST_POLICIES.map(policy => Type.Literal(policy)), { description: 'off: no guests; listed: guests play and appear on the boards; unlisted: guests play, shown once they sign up' })
+  guests: Type.Union(GUEST_POLICIES.map(policy => Type.Literal(policy)), { description: 'off: no guests; listed: guests play and appear on the boards; unlisted: guests play, shown once they sign up' }),
+  runs: Type.Union(RUN_POLICIES.map(policy => Type.Literal(policy)), { description: 'proof of play: off, optional or required' }),
+  min_run_seconds: Type.Integer({ description: 'the verified play a run needs before its score counts (seconds)' }),
+  max_score_rate: Nullable(Type.Number({ description: 'the most points per verified second of a run; null: no such rule' })),
+  implausible: Type.Union([Type.Literal('hold'), Type.Literal('refuse')], { description: 'what a score past the run rules gets' }),
+  run_ttl_s: Type.Integer({ description: 'how long a run may be played (seconds)' })
 })
 export type Game = Static<typeof GameSchema>
 
@@ -70,7 +75,8 @@ export const HeldScoreSchema = Type.Object({
   meta: Nullable(Type.String()),
   submitted_at: Type.String({ format: 'date-time', description: 'approved, the score takes this time on the boards (ties go to whoever was first)' }),
   season_id: Type.Integer({ minimum: 1, description: 'the season it was submitted in, where it lands when approved' }),
-  rule: Type.Union([Type.Literal('review_above'), Type.Literal('review_below'), Type.Literal('review_factor')], { description: 'the review rule that held it' }),
+  rule: Type.Union([Type.Literal('review_above'), Type.Literal('review_below'), Type.Literal('review_factor'), Type.Literal('run_short'), Type.Literal('run_rate')], { description: 'the review rule that held it (run_short, run_rate: its run, docs/interface.md#runs)' }),
+  run: Nullable(Type.Object({ run_id: Type.String(), verified_seconds: Type.Integer() }, { description: 'the run the score came from, and its verified play then' })),
   status: Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('superseded')], { description: 'superseded: a better score of the player was held instead' }),
   decided_at: Nullable(Type.String({ format: 'date-time' })),
   note: Nullable(Type.String({ description: "the operator's note on the decision" }))

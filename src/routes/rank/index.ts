@@ -1,7 +1,7 @@
 import cors from '@fastify/cors'
-import type { FastifyInstance, FastifySchema, RouteHandlerMethod } from 'fastify'
-import { ApiError, ok } from '../../errors.js'
-import { optional, param, parseBoardChoice, parseLimit, parseMeta, parseNeighbours, parseOffset, parsePlayerName, parsePlayerNames, parseScore, type Params } from '../../rules/fields.js'
+import type { FastifyInstance, FastifyReply, FastifySchema, RouteHandlerMethod } from 'fastify'
+import { ApiError, fail, ok } from '../../errors.js'
+import { optional, param, parseBoardChoice, parseLimit, parseMeta, parseNeighbours, parseOffset, parsePlayerName, parsePlayerNames, parseRunId, parseScore, type Params } from '../../rules/fields.js'
 import { API_KEY_ACTIONS, RANK_ACTIONS, actionConstraint, actionOf, explainRankMiss, type RankAction } from './action.js'
 import { routeSchemas } from '../schemas.js'
 import { HELMET } from '../../../plugins/external/security-headers.js'
@@ -75,8 +75,17 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
    * An API-key action (the request path: ../public-action.ts). Other sites'
    * pages read these answers (CORS), so they may be loaded cross-origin.
    */
-  function apiKeyAction (name: RankAction, schema: FastifySchema, required: readonly string[], action: Action<KeyCaller>, { signed = false, ...options }: { signed?: boolean, bodyLimit?: number, sse?: 'manual' } = {}): void {
-    actionRoute(name, schema, { helmet: HELMET.crossOrigin, config: { rateLimitPolicy: 'apiKey' }, ...options }, apiKeyHandler(fastify, { required, signed, action }))
+  function apiKeyAction (name: RankAction, schema: FastifySchema, required: readonly string[], action: Action<KeyCaller>, { signed = false, signedAs, ...options }: { signed?: boolean, signedAs?: string, bodyLimit?: number, sse?: 'manual' } = {}): void {
+    actionRoute(name, schema, { helmet: HELMET.crossOrigin, config: { rateLimitPolicy: 'apiKey' }, ...options }, apiKeyHandler(fastify, { required, signed, signedAs, action }))
+  }
+
+  /** A run's start, answered as docs/interface.md#runs says; rate_limited past the player's starts of a minute. */
+  async function runStarted (reply: FastifyReply, started: Awaited<ReturnType<typeof fastify.runs.start>>) {
+    if ('retryAfterS' in started) {
+      reply.header('retry-after', started.retryAfterS)
+      fail('rate_limited', `Too many runs started in this game this minute; retry in ${started.retryAfterS} s.`)
+    }
+    return ok(started)
   }
 
   /** A session action: the player is the logged-in user, of a playable game. Same-origin only. */
@@ -89,9 +98,10 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     const score = parseScore(param(fields, 'score'))
     checkScoreRange(game, score)
     const meta = parseMeta(optional(fields, 'meta'))
+    const runId = parseRunId(optional(fields, 'run_id'))
     const signed = { ts: param(fields, 'ts'), sign: param(fields, 'sign') }
     return async () => {
-      const result = await leaderboard.submit(game, player, score, meta, signed, limits)
+      const result = await leaderboard.submit(game, player, score, meta, signed, limits, runId)
       return ok({ score, improved: result.improved, best_score: result.bestScore, rank: result.rank, ...submitExtras(game, result) })
     }
   }, { signed: true })
@@ -187,13 +197,26 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     }
   }, { sse: 'manual' })
 
+  // A run, started by the game's server for a player: signed like a submit, with `run-start` for the score.
+  apiKeyAction('run-start', routeSchemas.runStart, ['api_key', 'game_id', 'player_name', 'ts', 'sign'], (fields, { game, key, limits }, reply) => {
+    const player = parsePlayerName(param(fields, 'player_name'))
+    return async () => {
+      await fastify.rateLimits.countAlone(limits)
+      return await runStarted(reply, await fastify.runs.start(game.game_id, player, key.api_key))
+    }
+  }, { signed: true, signedAs: 'run-start' })
+
   // Session mode: the player is the logged-in user, on the same boards.
+  sessionAction('run-start-self', routeSchemas.runStartSelf, [], (_fields, { game, user }, reply) => async () =>
+    await runStarted(reply, await fastify.runs.start(game.game_id, user.username)))
+
   sessionAction('submit-self', routeSchemas.submitSelf, ['score'], (fields, { game, user }) => {
     const score = parseScore(param(fields, 'score'))
     checkScoreRange(game, score)
     const meta = parseMeta(optional(fields, 'meta'))
+    const runId = parseRunId(optional(fields, 'run_id'))
     return async () => {
-      const result = await leaderboard.submit(game, user.username, score, meta)
+      const result = await leaderboard.submit(game, user.username, score, meta, undefined, undefined, runId)
       return ok({
         score,
         improved: result.improved,

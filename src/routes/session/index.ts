@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { fail, ok } from '../../errors.js'
-import { param, parseSeconds, parseStars } from '../../rules/fields.js'
+import { optional, param, parseRunId, parseSeconds, parseStars } from '../../rules/fields.js'
 import { sessionHandler } from '../public-action.js'
 import { routeSchemas } from '../schemas.js'
 
@@ -46,7 +46,9 @@ export default async function sessionRoutes (fastify: FastifyInstance): Promise<
       required: ['seconds'],
       action: (fields, { game, user }) => {
         const seconds = parseSeconds(param(fields, 'seconds'))
-        return async () => ok(await fastify.playtime.report(game.game_id, user.username, seconds))
+        // A report for a run also credits the run's verified play (docs/interface.md#runs).
+        const runId = parseRunId(optional(fields, 'run_id'))
+        return async () => ok(await fastify.playtime.report(game.game_id, user.username, seconds, runId))
       }
     })
   })

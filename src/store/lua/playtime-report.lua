@@ -1,5 +1,6 @@
 --- @constants LEAD_MS ACTIVITY_MINUTES_TTL ACTIVITY_DAYS_TTL
 --- @include "activity"
+--- @include "runs"
 -- The wall-clock rule. A report of `seconds` claims the time just before it
 -- arrived. Per user and game, c:<user> is the instant (ms, Redis clock) up to
 -- which play has been credited. A report credits from max(now - claim, that
@@ -9,10 +10,23 @@
 -- jitter, and credited time never runs more than 5 s ahead of real time.
 -- Credited time counts in the game's activity of the day (KEYS[2], and
 -- the day's players KEYS[3]: includes/activity.lua).
--- Returns {game total, user total, credited seconds}.
-local playtime, user, claim = KEYS[1], ARGV[1], tonumber(ARGV[2])
+-- A report for a run (ARGV[3]; KEYS[4], the user's runs: includes/runs.lua)
+-- also credits the run (one that took its score too: its score is taken): the part of what it credited since the run
+-- began and after what the run was credited before, so a run's verified
+-- play never runs ahead of the wall clock either, however many tabs report.
+-- Returns {game total, user total, credited seconds, the run's verified
+-- seconds or -1}, or {'invalid_run', why} (nothing credited).
+local playtime, user, claim, runId = KEYS[1], ARGV[1], tonumber(ARGV[2]), ARGV[3] or ''
 local now = redis.call('TIME')
 local nowMs = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+
+local run
+if runId ~= '' then
+  run = readRun(KEYS[4], runId)
+  if not run then return {'invalid_run', 'unknown'} end
+  if nowMs >= run.expires then return {'invalid_run', 'expired'} end
+end
+
 local creditedUntil = tonumber(redis.call('HGET', playtime, 'c:' .. user) or '0')
 local startMs = math.max(nowMs - claim * 1000, creditedUntil)
 local endMs = math.min(startMs + claim * 1000, nowMs + LEAD_MS)
@@ -27,4 +41,16 @@ else
   total = tonumber(redis.call('HGET', playtime, 'total') or '0')
   mine = tonumber(redis.call('HGET', playtime, 'u:' .. user) or '0')
 end
-return {total, mine, credited}
+
+local verified = -1
+if run then
+  local from = math.max(startMs, run.credited, run.started)
+  local runCredit = math.max(0, math.floor((startMs + credited * 1000 - from) / 1000))
+  if runCredit > 0 then
+    run.credited = from + runCredit * 1000
+    run.verified = run.verified + runCredit
+    writeRun(KEYS[4], runId, run)
+  end
+  verified = run.verified
+end
+return {total, mine, credited, verified}

@@ -3,6 +3,7 @@
 --- @include "review-decide"
 --- @include "events"
 --- @include "activity"
+--- @include "runs"
 -- One submit, atomically: the replay and deletion checks of a signed submit,
 -- the game's review rules, its caps, compare-and-store, rank, count; on the
 -- all-time board (its current season) and on the board of each current
@@ -22,7 +23,9 @@
 -- seen until, at (the instant in ms; '' for the Redis clock), the number of
 -- periods, the held id to approve ('' for a submit), the decision's note,
 -- the season of the keys, the minute of the hour (activity); then per
--- period its start, its reset, when its keys expire (ms), its kind and its id.
+-- period its start, its reset, when its keys expire (ms), its kind and its id;
+-- then the run id ('' for a submit without a run). With a run id, the
+-- player's runs (includes/runs.lua) follow the period keys.
 --
 -- Returns {'moved'} (the game's order or season changed: choose again),
 -- {'period', ms} (the instant is outside a period named: choose them at ms),
@@ -30,7 +33,9 @@
 -- signed request was accepted in a season closed since), {'full_entries'}
 -- or {'full_meta'} (a cap of the game would be passed: nothing stored),
 -- {'full_review'} (the review queue is full: nothing held), {'decided',
--- status} (the held score to approve is no longer pending); or {outcome,
+-- status} (the held score to approve is no longer pending), {'run_required'},
+-- {'invalid_run', why} or {'implausible', rule, verified seconds} (the
+-- game's runs: docs/interface.md#runs); or {outcome,
 -- improved 0/1, best or '', best ms or '', rank or -1, visible total, then per period:
 -- improved 0/1, best or '', rank or -1}, outcome 'ok', 'replay' (this
 -- signed request was accepted before: nothing stored, the standing) or
@@ -52,7 +57,9 @@ local player, score, boardScore, meta, hasMeta = ARGV[3], ARGV[4], ARGV[5], ARGV
 local maxEntries, maxMetaBytes, ts, seenUntil, at = tonumber(ARGV[8]), tonumber(ARGV[9]), ARGV[10], ARGV[11], ARGV[12]
 local periodCount, approving, note, keysSeason = tonumber(ARGV[13]), ARGV[14], ARGV[15], tonumber(ARGV[16])
 local FIRST_PERIOD_ARG, PERIOD_ARGS = 18, 5
-local stored = redis.call('HMGET', KEYS[1], 'order', 'season', 'review_above', 'review_below', 'review_factor', 'webhooks', 'notify_top')
+local runId = ARGV[FIRST_PERIOD_ARG + PERIOD_ARGS * periodCount]
+local playerRuns = KEYS[FIRST_PERIOD_KEY + 2 * periodCount]
+local stored = redis.call('HMGET', KEYS[1], 'order', 'season', 'review_above', 'review_below', 'review_factor', 'webhooks', 'notify_top', 'runs', 'min_run_seconds', 'max_score_rate', 'implausible')
 if movedFrom(stored) then return {'moved'} end
 -- The outbox is written while the game has webhooks (their count is kept in its record).
 local eventsOn = hasWebhooks(stored[6])
@@ -161,6 +168,14 @@ local function heldBy ()
   end
   return nil
 end
+-- The run this submit carries takes its score, once the score is stored,
+-- left as it was (not better) or held.
+local run, runVerified
+local function takeRun ()
+  if run == nil then return end
+  run.used = score
+  writeRun(playerRuns, runId, run)
+end
 -- Holds the score: one pending score per player, the best held (a better
 -- one supersedes it; another is answered held and dropped).
 local function hold (rule)
@@ -170,6 +185,7 @@ local function hold (rule)
   if pending then
     local record = cjson.decode(pending)
     if not better(score, record.score) then
+      takeRun()
       counted()
       return answer('held', 0, false)
     end
@@ -180,6 +196,11 @@ local function hold (rule)
   local id = tostring(redis.call('INCR', reviewSequence))
   local record = { player_name = player, score = score, submitted_at = string.format('%.0f', now), season = ARGV[2], rule = rule, status = 'pending' }
   if hasMeta == '1' then record.meta = meta end
+  if runVerified ~= nil then
+    record.run_id = runId
+    record.run_verified_seconds = runVerified
+    takeRun()
+  end
   redis.call('HSET', review, id, cjson.encode(record))
   redis.call('ZADD', reviewPending, now, id)
   redis.call('HSET', reviewPlayers, player, id)
@@ -210,6 +231,33 @@ else
       return answer('replay', 0, false)
     end
   end
+  -- Proof of play (docs/interface.md#runs): the run must be one of the
+  -- player's, open and unused; its verified play must reach min_run_seconds and
+  -- allow the score (score <= verified seconds * max_score_rate), else the
+  -- score is held (or refused, as the game says).
+  local runs = stored[8]
+  local runRule
+  if runs == 'optional' or runs == 'required' then
+    if runId == '' then
+      if runs == 'required' then return {'run_required'} end
+    else
+      run = readRun(playerRuns, runId)
+      if not run then return {'invalid_run', 'unknown'} end
+      if run.used ~= '' then return {'invalid_run', 'used'} end
+      if clock() >= run.expires then return {'invalid_run', 'expired'} end
+      runVerified = run.verified
+      local minSeconds, rate = tonumber(stored[9] or '') or 0, tonumber(stored[10] or '')
+      if runVerified < minSeconds then
+        runRule = 'run_short'
+      elseif rate and tonumber(score) > runVerified * rate then
+        runRule = 'run_rate'
+      end
+      if runRule and stored[11] == 'refuse' then return {'implausible', runRule, runVerified} end
+    end
+  elseif runId ~= '' then
+    return {'invalid_run', 'off'}
+  end
+  if runRule and improvesABoard() then return hold(runRule) end
   if (reviewAbove or reviewBelow or reviewFactor) and improvesABoard() then
     local rule = heldBy()
     if rule then return hold(rule) end
@@ -224,6 +272,7 @@ end
 if entry and not better(score, best) then
   if ts ~= '' then redis.call('SET', seen, '1', 'PXAT', seenUntil) end
   approve()
+  takeRun()
   counted()
   return answer('ok', 0, true)
 end
@@ -265,5 +314,6 @@ if eventsOn then
   boardEvents(outbox, board, { period = 'all', season_id = keysSeason }, player, score, previousBest, oldIndex, newIndex, notifyTop, lower)
 end
 approve()
+takeRun()
 counted()
 return answer('ok', 1, true)

@@ -1,0 +1,208 @@
+import t from 'tap'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { admin, buildTestApp, createGame, dataOf, errorOf, formBody, post, submit, top, type TestGame } from '../../helpers/app.js'
+import { computeSignature } from '../../../src/rules/signature.js'
+import { keys } from '../../../src/store/keys.js'
+import { MAX_OPEN_RUNS, MAX_RUN_STARTS_PER_MINUTE } from '../../../src/store/runs.js'
+
+/*
+ * Runs (docs/interface.md#runs): a game session a score is tied to. Its
+ * verified play is what the play-time reports credited it under the
+ * wall-clock rule; a submit carrying it is held (or refused) when the score
+ * is more than that play allows; a run takes one score.
+ */
+
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' }
+const PASSWORD = 'correct horse battery staple'
+
+async function runGame (app: FastifyInstance, settings: Record<string, unknown> = {}): Promise<TestGame> {
+  const game = await createGame(app)
+  const updated = await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { runs: 'optional', ...settings })
+  if (updated.json().ok !== true) throw new Error(updated.body)
+  return game
+}
+
+async function login (app: FastifyInstance, username: string): Promise<string> {
+  await admin(app, 'POST', '/admin/users', { username, password: PASSWORD })
+  const answer = await app.inject({ method: 'POST', url: '/auth/login', payload: formBody({ username, password: PASSWORD }), headers: FORM })
+  return String(answer.headers['set-cookie']).split(';')[0] as string
+}
+
+async function session (app: FastifyInstance, cookie: string, url: string, fields: Record<string, string>): Promise<LightMyRequestResponse> {
+  return await app.inject({ method: 'POST', url, payload: formBody(fields), headers: { ...FORM, cookie } })
+}
+
+async function startRun (app: FastifyInstance, cookie: string, game: TestGame): Promise<string> {
+  return dataOf(await session(app, cookie, '/api/rank?action=run-start-self', { game_id: game.gameId })).run_id
+}
+
+/** Two reports at once: the first claims time before the run began (none of it is the run's), the second the wall clock's lead. */
+async function verifiedPlay (app: FastifyInstance, cookie: string, game: TestGame, runId: string): Promise<number> {
+  await session(app, cookie, '/api/playtime', { game_id: game.gameId, seconds: '300', run_id: runId })
+  return dataOf(await session(app, cookie, '/api/playtime', { game_id: game.gameId, seconds: '300', run_id: runId })).run_verified_seconds
+}
+
+t.test('a game keeps no runs unless its operator says so: v1 answers stay as they were', async t => {
+  const { app } = await buildTestApp(t)
+  const game = await createGame(app)
+  t.match(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}`)), { runs: 'off', min_run_seconds: 0, max_score_rate: null, implausible: 'hold', run_ttl_s: 3600 })
+  const cookie = await login(app, 'ann')
+  const refused = await session(app, cookie, '/api/rank?action=run-start-self', { game_id: game.gameId })
+  t.equal(errorOf(refused), 'forbidden')
+  t.match(refused.json().message, /keeps no runs/)
+  t.equal(errorOf(await session(app, cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '5', run_id: 'A'.repeat(22) })), 'invalid_run', 'a run_id where there are none')
+  t.same(dataOf(await submit(app, game, { player: 'bob', score: 10 })), { score: 10, improved: true, best_score: 10, rank: 1 }, 'a v1 submit, exactly')
+  for (const bad of [{ runs: 'sometimes' }, { min_run_seconds: -1 }, { max_score_rate: 0 }, { implausible: 'ignore' }, { run_ttl_s: 30 }, { run_ttl_s: 86_401 }]) {
+    t.equal(errorOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, bad)), 'invalid_param', JSON.stringify(bad))
+  }
+})
+
+t.test('a run: started, credited by play-time reports under the wall clock, takes one score', async t => {
+  const { app } = await buildTestApp(t)
+  const game = await runGame(app)
+  const cookie = await login(app, 'ann')
+  const before = Date.now()
+  const started = dataOf(await session(app, cookie, '/api/rank?action=run-start-self', { game_id: game.gameId }))
+  t.match(started.run_id, /^[A-Za-z0-9_-]{22}$/, '128 random bits')
+  t.ok(Date.parse(started.expires_at) - Date.parse(started.started_at) === 3600_000 && Date.parse(started.started_at) >= before - 1000, 'run_ttl_s from its start')
+  // Reports claiming more than the run has lasted credit the run only what the wall clock allows.
+  const first = dataOf(await session(app, cookie, '/api/playtime', { game_id: game.gameId, seconds: '300', run_id: started.run_id }))
+  t.equal(first.run_verified_seconds, 0, 'time claimed from before the run began is not the run\'s')
+  t.equal(first.credited_seconds, 300, 'though the player\'s play time counts as before')
+  const second = dataOf(await session(app, cookie, '/api/playtime', { game_id: game.gameId, seconds: '300', run_id: started.run_id }))
+  t.ok(second.run_verified_seconds <= 6, `at once, at most the wall clock's lead: ${String(second.run_verified_seconds)} s`)
+  // Two tabs reporting the same run at once: no more.
+  const tabs = await Promise.all([1, 2].map(async () => dataOf(await session(app, cookie, '/api/playtime', { game_id: game.gameId, seconds: '300', run_id: started.run_id }))))
+  t.ok(Math.max(...tabs.map(tab => tab.run_verified_seconds)) <= 7, 'two tabs do not double it')
+  // The score, once.
+  t.match(dataOf(await session(app, cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '40', run_id: started.run_id })), { score: 40, improved: true })
+  const again = await session(app, cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '50', run_id: started.run_id })
+  t.equal(errorOf(again), 'invalid_run', 'a run takes one score')
+  t.match(again.json().message, /took a score already/)
+  t.match(dataOf(await top(app, game)).items, [{ player_name: 'ann', score: 40 }], 'the second was not stored')
+  t.match(dataOf(await session(app, cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '45' })), { score: 45 }, 'optional: a submit without a run still counts')
+})
+
+t.test('runs that are not the player\'s, not this game\'s, forged, malformed or over name no run', async t => {
+  const { app } = await buildTestApp(t)
+  const game = await runGame(app)
+  const other = await runGame(app)
+  const ann = await login(app, 'ann')
+  const bob = await login(app, 'bob')
+  const annRun = await startRun(app, ann, game)
+  const otherRun = await startRun(app, ann, other)
+  const cases: Array<[string, string, string, RegExp]> = [
+    ['another player\'s', bob, annRun, /another player's/],
+    ['another game\'s', ann, otherRun, /no open run/i],
+    ['forged', ann, 'A'.repeat(22), /no open run/i]
+  ]
+  for (const [what, cookie, runId, why] of cases) {
+    const answer = await session(app, cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '5', run_id: runId })
+    t.equal(errorOf(answer), 'invalid_run', what)
+    t.match(answer.json().message, why, what)
+    t.equal(errorOf(await session(app, cookie, '/api/playtime', { game_id: game.gameId, seconds: '30', run_id: runId })), 'invalid_run', `${what}: no play time for it either`)
+  }
+  for (const malformed of ['abc', 'A'.repeat(23), '../../../../etc/passwd', 'A'.repeat(21) + '*', '__proto__', 'A'.repeat(5000)]) {
+    const answer = await session(app, ann, '/api/rank?action=submit-self', { game_id: game.gameId, score: '5', run_id: malformed })
+    t.equal(errorOf(answer), 'invalid_run', `malformed: ${malformed.slice(0, 30)}`)
+    t.match(answer.json().message, /malformed/)
+  }
+  const twice = await app.inject({ method: 'POST', url: '/api/rank?action=submit-self', payload: `game_id=${game.gameId}&score=5&run_id=${annRun}&run_id=${annRun}`, headers: { ...FORM, cookie: ann } })
+  t.equal(errorOf(twice), 'invalid_param', 'run_id sent twice')
+  // Its time up (as if an hour had passed).
+  const stored = (await app.redis.hget(keys.playerRuns(game.gameId, 'ann'), annRun) as string).split('|')
+  stored[1] = String(Date.now() - 1)
+  await app.redis.hset(keys.playerRuns(game.gameId, 'ann'), annRun, stored.join('|'))
+  const expired = await session(app, ann, '/api/rank?action=submit-self', { game_id: game.gameId, score: '5', run_id: annRun })
+  t.equal(errorOf(expired), 'invalid_run')
+  t.match(expired.json().message, /time is up/)
+  t.same(dataOf(await top(app, game)).items, [], 'nothing stored by any of them')
+})
+
+t.test('the rate: a score at it counts, past it is held with its run (or refused), on both board orders', async t => {
+  const { app } = await buildTestApp(t)
+  for (const order of ['desc', 'asc'] as const) {
+    const game = await runGame(app, { order, max_score_rate: 10 })
+    const cookie = await login(app, `player_${order}`)
+    const atRate = await startRun(app, cookie, game)
+    const verified = await verifiedPlay(app, cookie, game, atRate)
+    t.ok(verified > 0, `${order}: some verified play (${verified} s)`)
+    t.match(dataOf(await session(app, cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: String(verified * 10), run_id: atRate })), { improved: true }, `${order}: verified × rate counts`)
+    // Past the rate (another player, with no entry yet): on a desc board more points, on an asc board a longer time than the play allows.
+    const other = await login(app, `other_${order}`)
+    const past = await startRun(app, other, game)
+    const pastVerified = await verifiedPlay(app, other, game, past)
+    const held = dataOf(await session(app, other, '/api/rank?action=submit-self', { game_id: game.gameId, score: String(pastVerified * 10 + 1), run_id: past }))
+    if (order === 'desc') {
+      t.match(held, { held: true, improved: false }, 'desc: one point past the rate is held')
+      const queue = dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/review`)).items
+      t.match(queue, [{ rule: 'run_rate', run: { run_id: past, verified_seconds: pastVerified } }], 'the review queue shows the run and its verified play')
+    } else {
+      t.match(held, { held: true }, 'asc: a lap longer than the verified play is held')
+      t.match(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/review`)).items, [{ rule: 'run_rate' }])
+    }
+  }
+  // Refused instead, as the game says.
+  const strict = await runGame(app, { max_score_rate: 1, implausible: 'refuse' })
+  const cookie = await login(app, 'strict')
+  const runId = await startRun(app, cookie, strict)
+  const verified = await verifiedPlay(app, cookie, strict, runId)
+  const refused = await session(app, cookie, '/api/rank?action=submit-self', { game_id: strict.gameId, score: String(verified + 1000), run_id: runId })
+  t.equal(errorOf(refused), 'implausible_score')
+  t.match(refused.json().message, /verified play/)
+  t.match(dataOf(await session(app, cookie, '/api/rank?action=submit-self', { game_id: strict.gameId, score: String(verified), run_id: runId })), { improved: true }, 'a refused score does not spend the run')
+})
+
+t.test('an asc board: a time shorter than its run\'s play counts; min_run_seconds holds a run too short', async t => {
+  const { app } = await buildTestApp(t)
+  const game = await runGame(app, { order: 'asc', max_score_rate: 1000, min_run_seconds: 60 })
+  const cookie = await login(app, 'lapper')
+  const runId = await startRun(app, cookie, game)
+  const verified = await verifiedPlay(app, cookie, game, runId)
+  t.ok(verified < 60)
+  const held = dataOf(await session(app, cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '1200', run_id: runId }))
+  t.match(held, { held: true }, 'a 1.2 s lap from a run shorter than min_run_seconds is held')
+  t.match(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/review`)).items, [{ rule: 'run_short', score: 1200 }])
+})
+
+t.test('required: a submit without a run is run_required; API-key mode starts runs signed, with run-start for the score', async t => {
+  const { app } = await buildTestApp(t)
+  const game = await runGame(app, { runs: 'required' })
+  const noRun = await submit(app, game, { player: 'cy', score: 10 })
+  t.equal(errorOf(noRun), 'run_required')
+  const ts = String(Math.floor(Date.now() / 1000))
+  const startFields = { api_key: game.apiKey, game_id: game.gameId, player_name: 'cy', ts }
+  const sign = computeSignature(game.apiSecret, { ...startFields, score: 'run-start' })
+  const started = dataOf(await post(app, '/api/rank?action=run-start', { ...startFields, sign }))
+  t.match(started.run_id, /^[A-Za-z0-9_-]{22}$/)
+  t.equal(errorOf(await post(app, '/api/rank?action=run-start', { ...startFields, sign: computeSignature(game.apiSecret, { ...startFields, score: '0' }) })), 'invalid_signature', 'signed with run-start, nothing else')
+  t.equal(errorOf(await post(app, '/api/rank?action=run-start', { ...startFields, sign: sign.toUpperCase() })), 'invalid_signature')
+  t.equal(errorOf(await submit(app, game, { player: 'dee', score: 10, extra: { run_id: started.run_id } })), 'invalid_run', 'cy\'s run is not dee\'s')
+  t.match(dataOf(await submit(app, game, { player: 'cy', score: 10, extra: { run_id: started.run_id } })), { score: 10, improved: true }, 'the run_id is not signed: it is the run that vouches')
+})
+
+t.test('erasing a player erases their runs', async t => {
+  const { app } = await buildTestApp(t)
+  const game = await runGame(app)
+  const cookie = await login(app, 'ann')
+  await startRun(app, cookie, game)
+  t.equal(await app.redis.exists(keys.playerRuns(game.gameId, 'ann')), 1)
+  dataOf(await admin(app, 'DELETE', '/admin/users/ann?erase=true'))
+  t.equal(await app.redis.exists(keys.playerRuns(game.gameId, 'ann'), keys.runStarts(game.gameId, 'ann')), 0, 'the runs and the count of starts are gone')
+})
+
+t.test('bounds: open runs per player (the oldest closes), run starts per minute', async t => {
+  const { app } = await buildTestApp(t, { SESSION_RATE_LIMIT_MAX: '1000' })
+  const game = await runGame(app)
+  const cookie = await login(app, 'ann')
+  const runs: string[] = []
+  for (let i = 0; i <= MAX_OPEN_RUNS; i++) runs.push(await startRun(app, cookie, game))
+  t.equal(errorOf(await session(app, cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '1', run_id: runs[0] as string })), 'invalid_run', `past ${MAX_OPEN_RUNS} open runs the oldest closes`)
+  t.match(dataOf(await session(app, cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '1', run_id: runs[1] as string })), { score: 1 }, 'the next one is open')
+  for (let i = runs.length; i < MAX_RUN_STARTS_PER_MINUTE; i++) await startRun(app, cookie, game)
+  const tooMany = await session(app, cookie, '/api/rank?action=run-start-self', { game_id: game.gameId })
+  t.equal(errorOf(tooMany), 'rate_limited', `more than ${MAX_RUN_STARTS_PER_MINUTE} starts a minute`)
+  t.ok(Number(tooMany.headers['retry-after']) >= 1 && Number(tooMany.headers['retry-after']) <= 60)
+  t.ok(await app.redis.hlen(keys.playerRuns(game.gameId, 'ann')) <= MAX_OPEN_RUNS, 'open runs stay bounded')
+  t.ok(await app.redis.pttl(keys.playerRuns(game.gameId, 'ann')) > 0, 'and expire with the last of them')
+})
