@@ -21,6 +21,54 @@ export interface TestOpenIdProvider {
   close: () => Promise<void>
 }
 
+/**
+ * The provider's storage for one test: a Map per model (oidc-provider's
+ * adapter interface), said out loud so the provider does not warn that it
+ * fell back to its own development store.
+ */
+function memoryAdapter () {
+  const stores = new Map<string, Map<string, { payload: Record<string, unknown>, expiresAt: number }>>()
+  return class MemoryAdapter {
+    private readonly store: Map<string, { payload: Record<string, unknown>, expiresAt: number }>
+    constructor (name: string) {
+      this.store = stores.get(name) ?? new Map()
+      stores.set(name, this.store)
+    }
+
+    async upsert (id: string, payload: Record<string, unknown>, expiresIn: number): Promise<void> {
+      this.store.set(id, { payload, expiresAt: Date.now() + expiresIn * 1000 })
+    }
+
+    async find (id: string): Promise<Record<string, unknown> | undefined> {
+      const found = this.store.get(id)
+      return found === undefined || found.expiresAt < Date.now() ? undefined : found.payload
+    }
+
+    async findByUid (uid: string): Promise<Record<string, unknown> | undefined> {
+      for (const [id, { payload }] of this.store) if (payload.uid === uid) return await this.find(id)
+      return undefined
+    }
+
+    async findByUserCode (userCode: string): Promise<Record<string, unknown> | undefined> {
+      for (const [id, { payload }] of this.store) if (payload.userCode === userCode) return await this.find(id)
+      return undefined
+    }
+
+    async consume (id: string): Promise<void> {
+      const found = this.store.get(id)
+      if (found !== undefined) found.payload.consumed = Math.floor(Date.now() / 1000)
+    }
+
+    async destroy (id: string): Promise<void> {
+      this.store.delete(id)
+    }
+
+    async revokeByGrantId (grantId: string): Promise<void> {
+      for (const [id, { payload }] of this.store) if (payload.grantId === grantId) this.store.delete(id)
+    }
+  }
+}
+
 export async function startOpenIdProvider (t: { teardown: (fn: () => unknown) => void }): Promise<TestOpenIdProvider> {
   let handler: ((request: IncomingMessage, response: ServerResponse) => void) | undefined
   const server = createServer((request, response) => {
@@ -61,7 +109,8 @@ export async function startOpenIdProvider (t: { teardown: (fn: () => unknown) =>
         findAccount: async (_context: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub, ...accounts.get(sub) }) }),
         features: { devInteractions: { enabled: false } },
         interactions: { url: (_context: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
-        pkce: { required: () => true }
+        pkce: { required: () => true },
+        adapter: memoryAdapter()
       } as never)
       const callback = provider.callback()
       handler = (request, response) => {

@@ -11,9 +11,11 @@
 -- Credited time counts in the game's activity of the day (KEYS[2], and
 -- the day's players KEYS[3]: includes/activity.lua).
 -- A report for a run (ARGV[3]; KEYS[4], the user's runs: includes/runs.lua)
--- also credits the run (one that took its score too: its score is taken): the part of what it credited since the run
--- began and after what the run was credited before, so a run's verified
--- play never runs ahead of the wall clock either, however many tabs report.
+-- also credits the run (one that took its score too: its score is taken):
+-- the part of what it credited since the run began, after what the run was
+-- credited before, and not past now (without the 5 s lead play time has), so
+-- a run's verified play is never more than the time since it began, however
+-- many tabs report it.
 -- Returns {game total, user total, credited seconds, the run's verified
 -- seconds or -1}, or {'invalid_run', why} (nothing credited).
 local playtime, user, claim, runId = KEYS[1], ARGV[1], tonumber(ARGV[2]), ARGV[3] or ''
@@ -45,7 +47,7 @@ end
 local verified = -1
 if run then
   local from = math.max(startMs, run.credited, run.started)
-  local runCredit = math.max(0, math.floor((startMs + credited * 1000 - from) / 1000))
+  local runCredit = math.max(0, math.floor((math.min(startMs + credited * 1000, nowMs) - from) / 1000))
   if runCredit > 0 then
     run.credited = from + runCredit * 1000
     run.verified = run.verified + runCredit

@@ -36,9 +36,9 @@ async function startRun (app: FastifyInstance, cookie: string, game: TestGame): 
   return dataOf(await session(app, cookie, '/api/rank?action=run-start-self', { game_id: game.gameId })).run_id
 }
 
-/** Two reports at once: the first claims time before the run began (none of it is the run's), the second the wall clock's lead. */
+/** Some verified play: the run played for a little over a second (the wall clock decides), then reported. */
 async function verifiedPlay (app: FastifyInstance, cookie: string, game: TestGame, runId: string): Promise<number> {
-  await session(app, cookie, '/api/playtime', { game_id: game.gameId, seconds: '300', run_id: runId })
+  await new Promise(resolve => setTimeout(resolve, 1100))
   return dataOf(await session(app, cookie, '/api/playtime', { game_id: game.gameId, seconds: '300', run_id: runId })).run_verified_seconds
 }
 
@@ -70,10 +70,11 @@ t.test('a run: started, credited by play-time reports under the wall clock, take
   t.equal(first.run_verified_seconds, 0, 'time claimed from before the run began is not the run\'s')
   t.equal(first.credited_seconds, 300, 'though the player\'s play time counts as before')
   const second = dataOf(await session(app, cookie, '/api/playtime', { game_id: game.gameId, seconds: '300', run_id: started.run_id }))
-  t.ok(second.run_verified_seconds <= 6, `at once, at most the wall clock's lead: ${String(second.run_verified_seconds)} s`)
+  const elapsed = (Date.now() - Date.parse(started.started_at)) / 1000
+  t.ok(second.run_verified_seconds <= elapsed, `never more than the time since the run began: ${String(second.run_verified_seconds)} s of ${elapsed.toFixed(1)} s`)
   // Two tabs reporting the same run at once: no more.
   const tabs = await Promise.all([1, 2].map(async () => dataOf(await session(app, cookie, '/api/playtime', { game_id: game.gameId, seconds: '300', run_id: started.run_id }))))
-  t.ok(Math.max(...tabs.map(tab => tab.run_verified_seconds)) <= 7, 'two tabs do not double it')
+  t.ok(Math.max(...tabs.map(tab => tab.run_verified_seconds)) <= (Date.now() - Date.parse(started.started_at)) / 1000, 'two tabs do not double it')
   // The score, once.
   t.match(dataOf(await session(app, cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '40', run_id: started.run_id })), { score: 40, improved: true })
   const again = await session(app, cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '50', run_id: started.run_id })
