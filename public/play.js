@@ -191,6 +191,18 @@
   }
 
   // Play time: counted only while the page is visible ------------------------
+  // Runs (docs/interface.md#runs): the game starts one through the page, which
+  // reports play time for it, and reports at once before the game submits.
+  let run = null
+  let reportNow = async () => null
+
+  platform.startRun = async () => {
+    const started = await api('POST', '/api/rank?action=run-start-self', { game_id: platform.gameId })
+    run = started.ok ? started.data : null
+    return run
+  }
+  platform.reportPlay = async () => await reportNow()
+
   function startPlaytime () {
     if (platform.username === null) return
     let visibleMs = 0
@@ -206,16 +218,24 @@
       settle()
       visibleSince = document.visibilityState === 'visible' ? performance.now() : null
     })
-    setInterval(async () => {
+    reportNow = async () => {
       settle()
       const seconds = Math.min(300, Math.floor(visibleMs / 1000))
-      if (seconds < 1) return
+      if (seconds < 1) return null
       visibleMs -= seconds * 1000
-      const report = await api('POST', '/api/playtime', { game_id: platform.gameId, seconds: String(seconds) })
+      const fields = { game_id: platform.gameId, seconds: String(seconds) }
+      let report = await api('POST', '/api/playtime', run === null ? fields : { ...fields, run_id: run.run_id })
+      // A run past its time (or closed) no longer counts play: the play time still does.
+      if (!report.ok && report.error === 'invalid_run') {
+        run = null
+        report = await api('POST', '/api/playtime', fields)
+      }
       if (report.ok) {
         $('#playtime').textContent = `You played ${report.data.user_playtime_seconds} s here; everyone: ${report.data.total_playtime_seconds} s.`
       }
-    }, settings.playtimeReportMs)
+      return report.ok ? report.data : null
+    }
+    setInterval(reportNow, settings.playtimeReportMs)
   }
 
   // Logout (logging in happens on /login, away from the game) ---------------

@@ -184,3 +184,12 @@ export interface SeasonsResult {
   /** Oldest first, the current one last. */
   items: Season[]
 }
+
+/** What run-start answers (docs/interface.md#runs). */
+export interface RunStarted {
+  /** 128 random bits, base64url: send it with the submit (and the play-time reports) of this game session. */
+  run_id: string
+  started_at: string
+  /** After this the run takes no score. */
+  expires_at: string
+}

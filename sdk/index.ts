@@ -9,7 +9,7 @@
  * browser game can be read by any player, who can then submit any score.
  */
 
-import type { AroundResult, BoardChoice, ErrorCode, MeResult, PeriodsResult, SeasonsResult, SubmitResult, TopResult } from './answers.js'
+import type { AroundResult, BoardChoice, ErrorCode, MeResult, PeriodsResult, RunStarted, SeasonsResult, SubmitResult, TopResult } from './answers.js'
 
 export type * from './answers.js'
 
@@ -113,8 +113,26 @@ export function createRankingClient (options: RankingClientOptions) {
   }
 
   return {
-    /** Submits a score; resolves with the stored best and rank, rejects with a RankingError. */
-    async submit (input: { gameId: string, playerName: string, score: number | bigint | string, meta?: unknown }): Promise<SubmitResult> {
+    /**
+     * Starts a run of a player (docs/interface.md#runs), signed like a submit:
+     * the game session a score is tied to. Send its runId with the player's
+     * submit (and, from the play page, with the play-time reports).
+     */
+    async startRun (input: { gameId: string, playerName: string }): Promise<RunStarted> {
+      if (options.apiSecret === undefined) throw new RankingError('missing_param', 'startRun needs apiSecret (on a server you control).')
+      const fields = {
+        api_key: options.apiKey,
+        game_id: input.gameId,
+        player_name: input.playerName,
+        ts: String(Math.floor((now() + clockOffsetMs) / 1000))
+      }
+      // Signed like a submit, with the text run-start where the score goes.
+      const sign = await hmacSha256Hex(options.apiSecret, signatureBase({ ...fields, score: 'run-start' }))
+      return await call<RunStarted>('POST', 'run-start', { ...fields, sign })
+    },
+
+    /** Submits a score (with the run that earned it, when given); resolves with the stored best and rank, rejects with a RankingError. */
+    async submit (input: { gameId: string, playerName: string, score: number | bigint | string, meta?: unknown, runId?: string }): Promise<SubmitResult> {
       if (options.apiSecret === undefined) throw new RankingError('missing_param', 'submit needs apiSecret (on a server you control).')
       const fields = {
         api_key: options.apiKey,
@@ -126,6 +144,7 @@ export function createRankingClient (options: RankingClientOptions) {
       const sign = await hmacSha256Hex(options.apiSecret, signatureBase(fields))
       const body: Record<string, string> = { ...fields, sign }
       if (input.meta !== undefined) body.meta = typeof input.meta === 'string' ? input.meta : JSON.stringify(input.meta)
+      if (input.runId !== undefined) body.run_id = input.runId
       return await call<SubmitResult>('POST', 'submit', body)
     },
 

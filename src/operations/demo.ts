@@ -29,7 +29,7 @@ async function ignoreExisting (create: () => Promise<unknown>): Promise<void> {
 export async function seedDemo (app: FastifyInstance): Promise<DemoCredentials> {
   // The audit log names the service's own changes `demo`.
   const admin = app.admin.as({ name: 'demo', via: 'service' })
-  await ignoreExisting(async () => await admin.createGame({ game_id: DEMO_GAME_ID, name: 'Reaction (demo game)', approved: true, guests: 'listed' }))
+  await ignoreExisting(async () => await admin.createGame({ game_id: DEMO_GAME_ID, name: 'Reaction (demo game)', approved: true, guests: 'listed', runs: 'optional' }))
   if ((await app.records.game(DEMO_GAME_ID, { fresh: true }))?.approved !== true) await admin.updateGame(DEMO_GAME_ID, { approved: true })
   await ignoreExisting(async () => await admin.createUser(DEMO_LOGIN))
   for (const apiKey of await app.records.gameKeys(DEMO_GAME_ID)) {

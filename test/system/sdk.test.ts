@@ -39,6 +39,20 @@ t.test('submit, top and me against the real service', { timeout: 30_000 }, async
   t.same(await client.me({ gameId: game.gameId, playerName: 'nobody' }), { player_name: 'nobody', best_score: null, rank: null })
 })
 
+t.test('runs: startRun signed like a submit, and a submit that carries its run', { timeout: 30_000 }, async t => {
+  const { app, baseUrl } = await listeningApp(t)
+  const game = await createGame(app)
+  await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { runs: 'required' })
+  const client = createRankingClient({ baseUrl, apiKey: game.apiKey, apiSecret: game.apiSecret })
+  await t.rejects(client.submit({ gameId: game.gameId, playerName: 'ann', score: 10 }), { code: 'run_required' })
+  const run = await client.startRun({ gameId: game.gameId, playerName: 'ann' })
+  t.match(run, { run_id: /^[A-Za-z0-9_-]{22}$/, started_at: /Z$/, expires_at: /Z$/ })
+  t.match(await client.submit({ gameId: game.gameId, playerName: 'ann', score: 10, runId: run.run_id }), { score: 10, improved: true })
+  await t.rejects(client.submit({ gameId: game.gameId, playerName: 'ann', score: 20, runId: run.run_id }), { code: 'invalid_run' }, 'a run takes one score')
+  const keyOnly = createRankingClient({ baseUrl, apiKey: game.apiKey })
+  await t.rejects(keyOnly.startRun({ gameId: game.gameId, playerName: 'ann' }), { code: 'missing_param' }, 'startRun needs the secret')
+})
+
 t.test('errors are typed RankingErrors with the service\'s code', { timeout: 30_000 }, async t => {
   // Counted: the bad signature and the unknown game (missing_param is answered before the limit).
   const { app, baseUrl } = await listeningApp(t, { RATE_LIMIT_MAX: '2' })

@@ -1,6 +1,8 @@
 // Reaction: three rounds; each round scores 1000 minus the reaction time in ms
 // (0 for a click before green). The total goes to submit-self with the
-// player's session cookie, as a game hosted on the platform does.
+// player's session cookie, as a game hosted on the platform does; on a game
+// that keeps runs, with the run the play page started for it, after the page
+// has reported the play since its last report (docs/interface.md#runs).
 (() => {
   'use strict'
   const platform = window.parent === window ? null : window.parent.__platform
@@ -14,6 +16,9 @@
   let total = 0
   let greenAt = 0
   let timer = null
+  let run = null
+
+  const keepsRuns = () => platform !== null && platform.canSubmit && platform.runs !== undefined && platform.runs !== 'off' && typeof platform.startRun === 'function'
 
   function draw (color, text) {
     context.fillStyle = color
@@ -49,14 +54,21 @@
       return
     }
     const body = new URLSearchParams({ game_id: platform.gameId, score: String(score), meta: JSON.stringify({ rounds: ROUNDS }) })
+    if (run !== null) {
+      await platform.reportPlay()
+      body.set('run_id', run.run_id)
+      run = null
+    }
     const response = await fetch('/api/rank?action=submit-self', { method: 'POST', body, credentials: 'include' })
     const answer = await response.json()
     if (!answer.ok) {
       result.textContent = `Score ${score} was not recorded: ${answer.message}`
       return
     }
-    const { improved, best_score: best, rank } = answer.data
-    result.textContent = `Score ${score}. ${improved ? 'New best!' : `Your best is ${best}.`}${rank === null ? '' : ` Rank ${rank}.`}`
+    const { improved, best_score: best, rank, held } = answer.data
+    result.textContent = held === true
+      ? `Score ${score}: held for review (more than this round's play explains).`
+      : `Score ${score}. ${improved ? 'New best!' : `Your best is ${best}.`}${rank === null ? '' : ` Rank ${rank}.`}`
     window.parent.postMessage({ type: 'ranking:submitted', score }, window.location.origin)
   }
 
@@ -66,6 +78,7 @@
       round = 0
       total = 0
       result.textContent = ''
+      if (keepsRuns()) platform.startRun().then(started => { run = started }, () => { run = null })
       nextRound()
     } else if (state === 'wait') {
       clearTimeout(timer)

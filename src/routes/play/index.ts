@@ -137,7 +137,8 @@ export default async function playRoutes (fastify: FastifyInstance): Promise<voi
     // periods: the calendar boards the game keeps, for the page's board switch; order: which end is best.
     // A guest plays only the games that take guests.
     const plays = user !== null && (!user.guest || game.guests !== 'off')
-    const platform = { gameId: game.game_id, username: user?.username ?? null, canSubmit: isPlayable(game) && plays, periods: game.periods, order: game.order }
+    // runs: whether the game ties scores to runs; the page adds startRun() and reportPlay() for the game (docs/interface.md#host-injected-context).
+    const platform = { gameId: game.game_id, username: user?.username ?? null, canSubmit: isPlayable(game) && plays, periods: game.periods, order: game.order, runs: game.runs }
     const here = `/play/${encodeURIComponent(game.game_id)}`
     const next = `next=${encodeURIComponent(here)}`
     const signup = fastify.config.signup === 'open'

@@ -204,7 +204,12 @@ local function hold (rule)
   redis.call('HSET', review, id, cjson.encode(record))
   redis.call('ZADD', reviewPending, now, id)
   redis.call('HSET', reviewPlayers, player, id)
-  if eventsOn then emit(outbox, 'score.held', { held_id = id, player_name = player, score = score, rule = rule }) end
+  if eventsOn then
+    -- Why: the rule, and for a run's score its verified play (never the run id: for some games it is the only credential).
+    local event = { held_id = id, player_name = player, score = score, rule = rule }
+    if runVerified ~= nil then event.run_verified_seconds = runVerified end
+    emit(outbox, 'score.held', event)
+  end
   if ts ~= '' then redis.call('SET', seen, 'held', 'PXAT', seenUntil) end
   counted()
   return answer('held', 0, false)

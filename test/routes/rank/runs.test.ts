@@ -154,6 +154,20 @@ t.test('the rate: a score at it counts, past it is held with its run (or refused
   t.match(dataOf(await session(app, cookie, '/api/rank?action=submit-self', { game_id: strict.gameId, score: String(verified), run_id: runId })), { improved: true }, 'a refused score does not spend the run')
 })
 
+t.test('score.held says why: the run rule and its verified play, never the run id', async t => {
+  const { app } = await buildTestApp(t, { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_DISPATCH: 'false' })
+  const game = await runGame(app, { max_score_rate: 1 })
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/webhooks`, { url: 'http://127.0.0.1:9/nobody-listens' }))
+  const cookie = await login(app, 'eve')
+  const runId = await startRun(app, cookie, game)
+  const verified = await verifiedPlay(app, cookie, game, runId)
+  t.match(dataOf(await session(app, cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: String(verified + 100), run_id: runId })), { held: true })
+  const events = dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/events`)).items
+  const held = events.find((event: { type: string }) => event.type === 'score.held')
+  t.match(held?.data, { player_name: 'eve', score: verified + 100, rule: 'run_rate', run_verified_seconds: verified })
+  t.notMatch(JSON.stringify(events), new RegExp(runId), 'the run id is in no event')
+})
+
 t.test('an asc board: a time shorter than its run\'s play counts; min_run_seconds holds a run too short', async t => {
   const { app } = await buildTestApp(t)
   const game = await runGame(app, { order: 'asc', max_score_rate: 1000, min_run_seconds: 60 })
