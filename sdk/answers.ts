@@ -186,6 +186,15 @@ export interface SeasonsResult {
 }
 
 /** What run-start answers (docs/interface.md#runs). */
+/** What a run's play report answers. */
+export interface RunReported {
+  run_id: string
+  /** The run's verified play so far. */
+  run_verified_seconds: number
+  /** What this report added to it. */
+  credited_seconds: number
+}
+
 export interface RunStarted {
   /** 128 random bits, base64url: send it with the submit (and the play-time reports) of this game session. */
   run_id: string

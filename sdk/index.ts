@@ -9,7 +9,7 @@
  * browser game can be read by any player, who can then submit any score.
  */
 
-import type { AroundResult, BoardChoice, ErrorCode, MeResult, PeriodsResult, RunStarted, SeasonsResult, SubmitResult, TopResult } from './answers.js'
+import type { AroundResult, BoardChoice, ErrorCode, MeResult, PeriodsResult, RunReported, RunStarted, SeasonsResult, SubmitResult, TopResult } from './answers.js'
 
 export type * from './answers.js'
 
@@ -115,11 +115,12 @@ export function createRankingClient (options: RankingClientOptions) {
   return {
     /**
      * Starts a run of a player (docs/interface.md#runs), signed like a submit:
-     * the game session a score is tied to. Send its runId with the player's
-     * submit (and, from the play page, with the play-time reports).
+     * the game session a score is tied to. Send its runId with the play
+     * reports (reportRun) and the player's submit. Without apiSecret (a
+     * browser game of a game that allows submit-run) it is started unsigned.
      */
     async startRun (input: { gameId: string, playerName: string }): Promise<RunStarted> {
-      if (options.apiSecret === undefined) throw new RankingError('missing_param', 'startRun needs apiSecret (on a server you control).')
+      if (options.apiSecret === undefined) return await call<RunStarted>('POST', 'run-start', { api_key: options.apiKey, game_id: input.gameId, player_name: input.playerName })
       const fields = {
         api_key: options.apiKey,
         game_id: input.gameId,
@@ -129,6 +130,26 @@ export function createRankingClient (options: RankingClientOptions) {
       // Signed like a submit, with the text run-start where the score goes.
       const sign = await hmacSha256Hex(options.apiSecret, signatureBase({ ...fields, score: 'run-start' }))
       return await call<RunStarted>('POST', 'run-start', { ...fields, sign })
+    },
+
+    /**
+     * Reports the play of a run since the last report (1 to 300 seconds):
+     * its verified play grows under the wall-clock rule. Report every 30 s
+     * or so while the game is played, and once just before submitting.
+     */
+    async reportRun (input: { gameId: string, playerName: string, runId: string, seconds: number }): Promise<RunReported> {
+      return await call<RunReported>('POST', 'run-report', { api_key: options.apiKey, game_id: input.gameId, player_name: input.playerName, run_id: input.runId, seconds: String(input.seconds) })
+    },
+
+    /**
+     * Submits the score of a run without the secret: for a browser game
+     * without a server, of a game whose operator allows submit-run. Only the
+     * run's plausibility rules and the review queue guard such scores.
+     */
+    async submitRun (input: { gameId: string, playerName: string, runId: string, score: number | bigint | string, meta?: unknown }): Promise<SubmitResult> {
+      const body: Record<string, string> = { api_key: options.apiKey, game_id: input.gameId, player_name: input.playerName, run_id: input.runId, score: String(input.score) }
+      if (input.meta !== undefined) body.meta = typeof input.meta === 'string' ? input.meta : JSON.stringify(input.meta)
+      return await call<SubmitResult>('POST', 'submit-run', body)
     },
 
     /** Submits a score (with the run that earned it, when given); resolves with the stored best and rank, rejects with a RankingError. */

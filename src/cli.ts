@@ -51,7 +51,7 @@ Games and keys:
                                          a negative one goes after =: --score_min=-100)
                [--guests off|listed|unlisted]
                [--runs off|optional|required] [--min_run_seconds N] [--max_score_rate X]
-               [--implausible hold|refuse] [--run_ttl_s N]
+               [--implausible hold|refuse] [--run_ttl_s N] [--submit_run off|on]
   games update <game_id> (the same flags)
   seasons close <game_id>               archives the all-time board's season; an empty one begins
   seasons list <game_id>
@@ -290,6 +290,7 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
         max_score_rate: { type: 'string' },
         implausible: { type: 'string' },
         run_ttl_s: { type: 'string' },
+        submit_run: { type: 'string' },
         status: { type: 'string' },
         format: { type: 'string' },
         file: { type: 'string' },

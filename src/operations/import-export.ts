@@ -6,16 +6,18 @@ import type { ImportedEntry, ListedEntry } from '../store/board-format.js'
  * The file formats of a board's export and import (docs/guide.md#export-and-import).
  * An export line is an import line: NDJSON objects with player_name, score,
  * achieved_at (ISO 8601 UTC, ms) and meta (the JSON text sent with the best,
- * or null), plus rank, hidden and hidden_user, which an import ignores. CSV
+ * or null), plus rank, hidden, hidden_user and run_verified_seconds (the
+ * verified play of the run the best came from, or null), which an import
+ * ignores (an imported entry comes from no run). CSV
  * has the same columns, for spreadsheets.
  */
 
 export type ExportFormat = 'csv' | 'ndjson'
 
-export const EXPORT_COLUMNS = ['rank', 'player_name', 'score', 'achieved_at', 'hidden', 'hidden_user', 'meta'] as const
+export const EXPORT_COLUMNS = ['rank', 'player_name', 'score', 'achieved_at', 'hidden', 'hidden_user', 'meta', 'run_verified_seconds'] as const
 
 function exportRecord (entry: ListedEntry): Record<(typeof EXPORT_COLUMNS)[number], unknown> {
-  return { rank: entry.rank, player_name: entry.player_name, score: entry.best_score, achieved_at: entry.created_at, hidden: entry.hidden, hidden_user: entry.hidden_user, meta: entry.meta }
+  return { rank: entry.rank, player_name: entry.player_name, score: entry.best_score, achieved_at: entry.created_at, hidden: entry.hidden, hidden_user: entry.hidden_user, meta: entry.meta, run_verified_seconds: entry.run_verified_seconds }
 }
 
 /**
@@ -115,7 +117,7 @@ export interface RefusedLine {
   message: string
 }
 
-const IMPORT_FIELDS = new Set(['player_name', 'score', 'achieved_at', 'meta', 'rank', 'hidden', 'hidden_user'])
+const IMPORT_FIELDS = new Set(['player_name', 'score', 'achieved_at', 'meta', 'rank', 'hidden', 'hidden_user', 'run_verified_seconds'])
 const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(?:Z|[+-](\d{2}):(\d{2}))$/
 
 /** An ISO 8601 time in ms, or NaN: every field must exist (Date.parse takes 2020-02-31 as March 2). */

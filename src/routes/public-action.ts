@@ -41,8 +41,12 @@ export type Action<Caller> = (fields: Params, caller: Caller, reply: FastifyRepl
 export interface ApiKeyActionSpec {
   /** Checked first of all: missing_param for the first absent or empty one. */
   required: readonly string[]
-  /** `submit`: the timestamp and the signature, after the key and the game. */
-  signed?: boolean
+  /**
+   * `submit`: the timestamp and the signature, after the key and the game;
+   * a function says it of the request (run-start: not for a game that allows
+   * submit-run when neither is sent).
+   */
+  signed?: boolean | ((game: GameRecord, fields: Params) => boolean)
   /** What stands for `score` in the signed values of an action that sends none (`run-start`: the text run-start). */
   signedAs?: string
   action: Action<KeyCaller>
@@ -64,7 +68,8 @@ export function apiKeyHandler (fastify: FastifyInstance, { required, signed = fa
     let work: Work
     try {
       const playable = keyAcceptedFor(key, game)
-      if (signed) {
+      if (typeof signed === 'function' ? signed(playable, fields) : signed) {
+        requireParams(fields, ['ts', 'sign'])
         checkSignature(key as KeyRecord, playable, fields, signedAs)
         // Counted only once the signature holds: the api_key is public (top and
         // me are called from browsers), and knowing it must not be enough to use

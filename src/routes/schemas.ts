@@ -48,6 +48,13 @@ const RunStarted = Type.Object({
   expires_at: Type.String({ format: 'date-time', description: 'after this the run takes no score (the game\'s run_ttl_s)' })
 })
 
+/** What run-report answers (docs/interface.md#runs). */
+const RunReported = Type.Object({
+  run_id: Type.String(),
+  run_verified_seconds: Type.Integer({ description: "the run's verified play so far" }),
+  credited_seconds: Type.Integer({ description: 'what this report added to it' })
+})
+
 /** A route whose success is a redirect (the browser's part of a sign-in); its failures before it are the envelope. */
 function redirectAnswer (schema: FastifySchema, status: 302 | 303, description: string): FastifySchema {
   const { 200: _success, ...failures } = schema.response as Record<string, unknown>
@@ -156,14 +163,35 @@ export const routeSchemas = {
       run_id: Type.Optional(Text('the run that earned the score (run-start); not signed'))
     })
   }),
-  runStart: envelope(RunStarted, [...API_KEY, 'expired_ts', 'invalid_signature', 'invalid_player_name', 'forbidden'], "Start a run of a player: the game session a score is tied to (API key, signed with the text run-start in the score's place)", {
+  runStart: envelope(RunStarted, [...API_KEY, 'expired_ts', 'invalid_signature', 'invalid_player_name', 'forbidden'], "Start a run of a player: the game session a score is tied to (API key, signed with the text run-start in the score's place; unsigned for a game that allows submit-run)", {
     tags: ['api-key'],
     querystring: action('run-start'),
     body: Type.Object({
       ...apiKeyFields,
       player_name: Text('1 to 30 characters'),
-      ts: IntegerText('UNIX time in seconds, within ±300 s of the server clock'),
-      sign: Text('lowercase hex HMAC-SHA256 of api_key|game_id|player_name|run-start|ts keyed with api_secret')
+      ts: Type.Optional(IntegerText('UNIX time in seconds, within ±300 s of the server clock; with sign, left out only where the game allows submit-run')),
+      sign: Type.Optional(Text('lowercase hex HMAC-SHA256 of api_key|game_id|player_name|run-start|ts keyed with api_secret'))
+    })
+  }),
+  runReport: envelope(RunReported, [...API_KEY, 'invalid_player_name', 'invalid_run', 'invalid_seconds', 'forbidden'], 'Report the play of a run started with this API key: its verified play, under the wall-clock rule (API key, unsigned: the run_id vouches)', {
+    tags: ['api-key'],
+    querystring: action('run-report'),
+    body: Type.Object({
+      ...apiKeyFields,
+      player_name: Text('the player the run was started for'),
+      run_id: Text('the run (run-start)'),
+      seconds: IntegerText('1 to 300: the play since the last report')
+    })
+  }),
+  submitRun: envelope(SubmitResult, [...API_KEY, 'forbidden', 'invalid_player_name', 'invalid_score', 'score_out_of_range', 'invalid_meta', 'invalid_run', 'implausible_score', 'quota_exceeded'], 'Submit the score of a run from a browser game without a server: the public api_key and a run started with it, no secret (API key, for games that allow submit-run)', {
+    tags: ['api-key'],
+    querystring: action('submit-run'),
+    body: Type.Object({
+      ...apiKeyFields,
+      player_name: Text('the player the run was started for'),
+      score: IntegerText('base-10 integer within ±9007199254740991'),
+      run_id: Text('the run that earned the score (run-start with this api_key)'),
+      meta: Type.Optional(Text('JSON text, at most 2048 bytes'))
     })
   }),
   runStartSelf: envelope(RunStarted, [...SESSION, 'forbidden'], 'Start a run of the logged-in user: the game session a score is tied to (session)', {

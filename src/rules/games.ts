@@ -47,13 +47,15 @@ export interface GameRecord {
   implausible: 'hold' | 'refuse'
   /** How long a run may be played, from its start (seconds). */
   run_ttl_s: number
+  /** Whether a browser game without a server may start runs and submit with the public api_key alone (submit-run). */
+  submit_run: 'off' | 'on'
 }
 
 export const RUN_POLICIES = ['off', 'optional', 'required'] as const
 export type RunPolicy = typeof RUN_POLICIES[number]
 
 /** The run settings of a game that sets none: no runs, so every v1 answer stays as it was. */
-export const DEFAULT_RUNS = { runs: 'off', min_run_seconds: 0, max_score_rate: null, implausible: 'hold', run_ttl_s: 3600 } as const satisfies Partial<GameRecord>
+export const DEFAULT_RUNS = { runs: 'off', min_run_seconds: 0, max_score_rate: null, implausible: 'hold', run_ttl_s: 3600, submit_run: 'off' } as const satisfies Partial<GameRecord>
 /** The longest a run may last (a day), and the most verified seconds a run may ask for. */
 export const MAX_RUN_TTL_S = 86_400
 
@@ -119,6 +121,14 @@ export const FAIR_PLAY_SETTINGS = Object.keys(DEFAULT_FAIR_PLAY) as FairPlaySett
  */
 export function isPlayable (game: GameRecord | null): game is GameRecord {
   return game !== null && game.approved
+}
+
+/** The refusal of a run action on a game that keeps no runs (run-start's script says it too). */
+export const RUNS_OFF = 'This game keeps no runs (its runs setting is off).'
+
+/** A game whose runs setting is off takes no run actions (docs/interface.md#runs). */
+export function runsKept (game: GameRecord): void {
+  if (game.runs === 'off') fail('forbidden', RUNS_OFF)
 }
 
 /** A game whose guests setting is off refuses guests: making one, and every session action of one. */

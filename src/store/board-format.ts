@@ -69,6 +69,8 @@ export interface ListedEntry {
   hidden: boolean
   /** Hidden as a user, on every game's boards. */
   hidden_user: boolean
+  /** For a best that came from a run (docs/interface.md#runs), the run's verified play then; read while the game keeps runs. */
+  run_verified_seconds: number | null
 }
 
 /**

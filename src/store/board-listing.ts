@@ -41,6 +41,13 @@ function prefixPattern (prefix: string): string {
   return `${pattern}*`
 }
 
+/** An entry's run (keys.entryRun: "ms|verified"): its verified seconds while it is this entry's (the same ms), else null. */
+function runOfEntry (stored: string | null | undefined, ms: string): number | null {
+  if (stored === null || stored === undefined) return null
+  const bar = stored.indexOf('|')
+  return stored.slice(0, bar) === ms ? Number(stored.slice(bar + 1)) : null
+}
+
 export function createBoardListing (redis: Redis) {
   const metasScript = defineScript<Array<string | null>>(redis, 'rankMetas', METAS)
 
@@ -69,16 +76,22 @@ export function createBoardListing (redis: Redis) {
   /** The listed form of entries found, with their meta (one round trip; none on a period board, which keeps no meta) and flags. */
   async function listed (game: GameRecord, board: BoardRef, hidden: HiddenNames, found: Array<{ player: string, entry: string, rank: number | null }>): Promise<ListedEntry[]> {
     const gameId = game.game_id
-    // One script call for the page's metas: a pipeline of one HGET each cost the export most of its time and memory.
-    const metas = board.period !== undefined || found.length === 0 ? [] : await metasScript(found.map(({ player }) => keys.meta(gameId, player, board.scope)), found.map(({ player }) => player))
+    // One script call for the page's metas, and the entries' runs while the game keeps runs: a pipeline of one HGET each cost the export most of its time and memory.
+    const players = found.map(({ player }) => player)
+    const withRuns = game.runs !== 'off'
+    const values = board.period !== undefined || found.length === 0
+      ? []
+      : await metasScript([...players.map(player => keys.meta(gameId, player, board.scope)), ...(withRuns ? players.map(player => keys.entryRun(gameId, player, board.scope)) : [])], withRuns ? [...players, ...players] : players)
     return found.map(({ player, entry, rank }, i) => {
       const bar = entry.indexOf('|')
+      const ms = entry.slice(bar + 1)
       return {
         rank,
         player_name: player,
         best_score: Number(entry.slice(0, bar)),
-        created_at: isoFromMs(entry.slice(bar + 1)),
-        meta: metas[i] ?? null,
+        created_at: isoFromMs(ms),
+        meta: values[i] ?? null,
+        run_verified_seconds: runOfEntry(values[players.length + i], ms),
         hidden: hidden.onGame.has(player),
         hidden_user: hidden.users.has(player)
       }

@@ -71,7 +71,8 @@ function gameFromHash (gameId: string, hash: Hash): GameRecord | null {
     min_run_seconds: wholeNumber(hash.min_run_seconds, DEFAULT_RUNS.min_run_seconds, MAX_RUN_TTL_S),
     max_score_rate: rateOrNull(hash.max_score_rate),
     implausible: hash.implausible === 'refuse' ? 'refuse' : 'hold',
-    run_ttl_s: wholeNumber(hash.run_ttl_s, DEFAULT_RUNS.run_ttl_s, MAX_RUN_TTL_S) || DEFAULT_RUNS.run_ttl_s
+    run_ttl_s: wholeNumber(hash.run_ttl_s, DEFAULT_RUNS.run_ttl_s, MAX_RUN_TTL_S) || DEFAULT_RUNS.run_ttl_s,
+    submit_run: hash.submit_run === 'on' ? 'on' : 'off'
   }
 }
 

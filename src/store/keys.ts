@@ -65,6 +65,14 @@ export const keys = {
   entriesBucket: (gameId: string, bucket: number, scope = '') => entriesBucket(gameId, bucket, scope),
   /** HASH player_name -> meta text sent with the stored best, in the player's bucket (seasons only: periods keep no meta). */
   meta: (gameId: string, player: string, scope = '') => `${PREFIX}:{game:${gameId}}:${scope}meta:${entryBucket(player)}`,
+  /**
+   * HASH player_name -> "ms|verified seconds", in the player's bucket: the
+   * run a stored best came from (docs/interface.md#runs), written only by a
+   * score with a run. It speaks for the entry while `ms` is the entry's own
+   * (a later best without a run leaves it behind, answering nothing), so a
+   * submit without a run never touches it.
+   */
+  entryRun: (gameId: string, player: string, scope = '') => `${PREFIX}:{game:${gameId}}:${scope}entry-runs:${entryBucket(player)}`,
   /** HASH season number -> "started_at|ended_at" (ISO) of each closed season. */
   seasons: (gameId: string) => `${PREFIX}:{game:${gameId}}:seasons`,
   /** SET of player names hidden on this board only. */

@@ -115,6 +115,9 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
     return { seasons, periods: everyPeriodBoard(game, now()).map(board => board.scope) }
   }
 
+  /** The run a score comes from; `key`: the API key it must have been started with (submit-run), none for any. */
+  interface ScoreRun { id: string, key?: string }
+
   interface Storing {
     player: string
     score: number
@@ -123,12 +126,12 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
     limits?: Limits
     /** A held score to approve: its id, the decision's note, when it was submitted (ms) and in which season. */
     approve?: { id: string, note: string, at: number, season: number }
-    /** The run the score comes from (docs/interface.md#runs). */
-    runId?: string
+    /** The run the score comes from (docs/interface.md#runs), and for submit-run the API key it must have been started with. */
+    run?: ScoreRun
   }
 
   /** The submit script: a submit, or the approval of a held score (see submit and approveHeld). */
-  async function storeScore (game: GameRecord, { player, score, meta, signed, limits, approve, runId }: Storing): Promise<SubmitResult> {
+  async function storeScore (game: GameRecord, { player, score, meta, signed, limits, approve, run }: Storing): Promise<SubmitResult> {
     let instant = approve?.at
     let reply: Array<string | number>
     let periods: Period[]
@@ -148,14 +151,14 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
         [keys.game(gameId), keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope),
           keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope),
           keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.live(gameId), ...activity.keys, ...periodKeys,
-          // A submit without a run (every v1 one) sends neither.
-          ...(runId === undefined ? [] : [keys.playerRuns(gameId, player)])],
+          // A submit without a run (every v1 one) sends neither; an approval sends both (its held score may be a run's).
+          ...(run === undefined && approve === undefined ? [] : [keys.playerRuns(gameId, player), keys.entryRun(gameId, player, scope)])],
         // A held score of a season closed since goes to that season: '' tells the script it is not the current one.
         [game.order, season === game.season ? String(season) : '', player, String(score), boardScoreOf(score, game.order), meta ?? '', meta === undefined ? '0' : '1',
           game.max_entries, game.max_meta_bytes, signed?.ts ?? '', signed === undefined ? 0 : (Number(signed.ts) + TS_TOLERANCE_S + 1) * 1000,
           clock === undefined && approve === undefined ? '' : at, periods.length, approve?.id ?? '', approve?.note ?? '', season, activity.minute,
-          // The run id is always sent ('' for none): the rate-limit counters follow the arguments.
-          ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(game, period), period.kind, period.id]), runId ?? ''],
+          // The run is always sent ('' for none): the rate-limit counters follow the arguments.
+          ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(game, period), period.kind, period.id]), run?.id ?? '', run?.key ?? ''],
         attempt === 1 ? limits : undefined
       )
       if (reply[0] !== MOVED && reply[0] !== 'period') break
@@ -210,8 +213,8 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
      * `limits` are counted first, in the same call (rate_limited when over:
      * nothing stored).
      */
-    async submit (game: GameRecord, player: string, score: number, meta: string | undefined, signed?: Signed, limits?: Limits, runId?: string): Promise<SubmitResult> {
-      return await storeScore(game, { player, score, meta, signed, limits, runId })
+    async submit (game: GameRecord, player: string, score: number, meta: string | undefined, { signed, limits, run }: { signed?: Signed, limits?: Limits, run?: ScoreRun } = {}): Promise<SubmitResult> {
+      return await storeScore(game, { player, score, meta, signed, limits, run })
     },
 
     /**

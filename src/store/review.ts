@@ -25,7 +25,35 @@ export interface HeldScore {
   decided_at: string | null
   note: string | null
   /** A score from a run (docs/interface.md#runs): the run, and its verified play when the score came. */
-  run: { run_id: string, verified_seconds: number } | null
+  run: HeldRun | null
+}
+
+/** A held score's run: its verified play when the score came, when it began, and when its play was reported. */
+export interface HeldRun {
+  run_id: string
+  verified_seconds: number
+  started_at: string | null
+  /** How many reports credited the run. */
+  reports: number
+  /** The last RUN_TIMELINE (20) of them, oldest first: when each ended and what it credited. */
+  timeline: Array<{ at: string, credited_seconds: number }>
+}
+
+/** The run of a stored held record (submit.lua: run_id, run_verified_seconds, run_started ms, run_reports, run_timeline "at:seconds …"). */
+function heldRunOf (record: Record<string, string | number | undefined>): HeldRun | null {
+  if (record.run_id === undefined) return null
+  const started = record.run_started === undefined ? undefined : Number(record.run_started)
+  const timeline = String(record.run_timeline ?? '').split(' ').filter(item => item !== '').map(item => {
+    const [at, credited] = item.split(':').map(Number) as [number, number]
+    return { at: new Date((started ?? 0) + at * 1000).toISOString(), credited_seconds: credited }
+  })
+  return {
+    run_id: String(record.run_id),
+    verified_seconds: Number(record.run_verified_seconds ?? 0),
+    started_at: started === undefined ? null : new Date(started).toISOString(),
+    reports: Number(record.run_reports ?? 0),
+    timeline: started === undefined ? [] : timeline
+  }
 }
 
 /** Which part of the queue a listing reads: pending (oldest first) or decided (newest first). */
@@ -53,7 +81,7 @@ function heldFrom (id: string, text: string | null): HeldScore | null {
     status: record.status as HeldStatus,
     decided_at: iso(record.decided_at),
     note: record.note ?? null,
-    run: record.run_id === undefined ? null : { run_id: record.run_id, verified_seconds: Number(record.run_verified_seconds ?? 0) }
+    run: heldRunOf(record)
   }
 }
 

@@ -78,6 +78,8 @@ t.test('the OpenAPI document validates and covers every public route', { timeout
     '/api/rank?action=live': ['get'],
     '/api/rank?action=run-start': ['post'],
     '/api/rank?action=run-start-self': ['post'],
+    '/api/rank?action=run-report': ['post'],
+    '/api/rank?action=submit-run': ['post'],
     '/play/{game_id}/live': ['get'],
     '/play/{game_id}': ['get'],
     '/login': ['get'],

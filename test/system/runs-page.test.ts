@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { admin, createGame, dataOf } from '../helpers/app.js'
+import { ADMIN_TOKEN, admin, createGame, dataOf } from '../helpers/app.js'
 import { BROWSER_TEST_TIMEOUT_MS, CHROMIUM, VIEWPORTS, launchBrowser, screenshotFolder, watchedPage } from '../helpers/browser.js'
 import { listeningApp } from '../helpers/listening.js'
 
@@ -10,7 +10,7 @@ import { listeningApp } from '../helpers/listening.js'
  * game starts a run through the page, the page reports its play, the game
  * submits with it and the score is on the board; a scripted cheater who posts
  * a high score after two seconds of play is held, and the review queue shows
- * its run.
+ * its run, in the console too.
  */
 
 const PASSWORD = 'correct horse battery staple'
@@ -58,6 +58,20 @@ t.test('the demo game plays through a run at desktop and phone size; a cheater\'
       const verified = queue.items[0]?.run?.verified_seconds as number
       t.ok(verified >= 2 && verified <= 4, `with its run: ${verified} s of verified play, about the two seconds played`)
     }
+    // The console's review page shows the cheater's score with its run: the verified play, then its timeline.
+    await page.goto(`${baseUrl}/console/#/games/demo/review`)
+    await page.getByLabel('Operator token').fill(ADMIN_TOKEN)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    const row = page.locator('#review-table tbody tr').filter({ hasText: 'runner_desktop' })
+    await row.waitFor()
+    const summary = row.locator('.run-timeline summary')
+    t.match(await summary.innerText(), /^\d s of verified play$/, `${size}: the console shows the held score's verified play`)
+    await summary.click()
+    const timeline = row.locator('.run-timeline ol')
+    await timeline.waitFor()
+    t.match(await timeline.innerText(), /Run began[\s\S]*\+\d s: \d s of play[\s\S]*\+\d s: the score came/, `${size}: and, opened, when the run began, its play was reported and the score came`)
+    t.ok(await timeline.isVisible(), `${size}: the timeline is on screen`)
+    await page.screenshot({ path: join(folder, `run-review-${size}.png`), fullPage: true })
     await context.close()
   }
 })

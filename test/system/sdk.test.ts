@@ -50,7 +50,22 @@ t.test('runs: startRun signed like a submit, and a submit that carries its run',
   t.match(await client.submit({ gameId: game.gameId, playerName: 'ann', score: 10, runId: run.run_id }), { score: 10, improved: true })
   await t.rejects(client.submit({ gameId: game.gameId, playerName: 'ann', score: 20, runId: run.run_id }), { code: 'invalid_run' }, 'a run takes one score')
   const keyOnly = createRankingClient({ baseUrl, apiKey: game.apiKey })
-  await t.rejects(keyOnly.startRun({ gameId: game.gameId, playerName: 'ann' }), { code: 'missing_param' }, 'startRun needs the secret')
+  await t.rejects(keyOnly.startRun({ gameId: game.gameId, playerName: 'ann' }), { code: 'missing_param' }, 'without the secret, the service asks for the signature where the game takes no submit-run')
+})
+
+t.test('a browser game without a server: startRun, reportRun and submitRun with the public key alone', { timeout: 30_000 }, async t => {
+  const { app, baseUrl } = await listeningApp(t)
+  const game = await createGame(app)
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { runs: 'required', submit_run: 'on', max_score_rate: 100 }))
+  const browser = createRankingClient({ baseUrl, apiKey: game.apiKey })
+  const run = await browser.startRun({ gameId: game.gameId, playerName: 'ann' })
+  await new Promise(resolve => setTimeout(resolve, 1100))
+  const reported = await browser.reportRun({ gameId: game.gameId, playerName: 'ann', runId: run.run_id, seconds: 30 })
+  t.match(reported, { run_id: run.run_id, credited_seconds: reported.run_verified_seconds })
+  t.ok(reported.run_verified_seconds >= 1, `verified play: ${reported.run_verified_seconds} s`)
+  t.same(await browser.submitRun({ gameId: game.gameId, playerName: 'ann', runId: run.run_id, score: 100, meta: { level: 1 } }), { score: 100, improved: true, best_score: 100, rank: 1 })
+  const used = await rankingError(browser.submitRun({ gameId: game.gameId, playerName: 'ann', runId: run.run_id, score: 50 }))
+  t.equal(used.code, 'invalid_run', 'a run takes one score')
 })
 
 t.test('errors are typed RankingErrors with the service\'s code', { timeout: 30_000 }, async t => {

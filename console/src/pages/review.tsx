@@ -6,6 +6,25 @@ import type { HeldScore as Held } from '../../../src/routes/admin/records.js'
 
 const RULES: Record<string, string> = { review_above: 'above the review line', review_below: 'below the review line', review_factor: 'far beyond the best', run_short: 'its run was too short', run_rate: 'more than its run\'s play allows' }
 
+/** A held score's run, for the reviewer: its verified play, and when it began, was reported and scored (seconds from its start). */
+function RunTimeline ({ run, submittedAt }: { run: NonNullable<Held['run']>, submittedAt: string }) {
+  const began = run.started_at === null ? null : Date.parse(run.started_at)
+  const since = (at: string): string => began === null ? '' : `+${Math.round((Date.parse(at) - began) / 1000)} s`
+  const earlier = run.reports - run.timeline.length
+  return (
+    <details class='run-timeline'>
+      <summary>{run.verified_seconds} s of verified play</summary>
+      <ol>
+        {run.started_at !== null && <li>Run began {formatTime(run.started_at)}</li>}
+        {run.reports === 0 && <li>No play reported</li>}
+        {earlier > 0 && <li>{earlier} earlier {earlier === 1 ? 'report' : 'reports'}</li>}
+        {run.timeline.map(item => <li key={item.at}>{since(item.at)}: {item.credited_seconds} s of play</li>)}
+        <li>{since(submittedAt)}: the score came</li>
+      </ol>
+    </details>
+  )
+}
+
 /** Scores held by the game's review rules: approve or reject each in one click. */
 export function ReviewTab ({ game }: { game: GameWithStats }) {
   const [status, setStatus] = useState<'pending' | 'decided'>('pending')
@@ -35,7 +54,7 @@ export function ReviewTab ({ game }: { game: GameWithStats }) {
                 <tr key={held.held_id}>
                   <th scope='row'>{held.player_name}</th>
                   <td class='number'>{held.score}</td>
-                  <td>{RULES[held.rule] ?? held.rule}{held.run !== null && <span class='muted'> ({held.run.verified_seconds} s of verified play)</span>}</td>
+                  <td>{RULES[held.rule] ?? held.rule}{held.run !== null && <RunTimeline run={held.run} submittedAt={held.submitted_at} />}</td>
                   <td>{formatTime(held.submitted_at)}</td>
                   <td class='row-actions'>
                     {held.status === 'pending'

@@ -24,7 +24,8 @@ function formOf (game: GameWithStats): Form {
     runs: game.runs,
     min_run_seconds: String(game.min_run_seconds),
     implausible: game.implausible,
-    run_ttl_s: String(game.run_ttl_s)
+    run_ttl_s: String(game.run_ttl_s),
+    submit_run: game.submit_run
   }
   for (const name of OPTIONAL_NUMBERS) form[name] = game[name] === null ? '' : String(game[name])
   return form
@@ -35,7 +36,7 @@ function changesOf (before: Form, after: Form): Record<string, unknown> {
   const changes: Record<string, unknown> = {}
   for (const [name, value] of Object.entries(after)) {
     if (JSON.stringify(value) === JSON.stringify(before[name])) continue
-    if (typeof value !== 'string' || ['name', 'developer', 'order', 'timezone', 'guests', 'runs', 'implausible'].includes(name)) changes[name] = value
+    if (typeof value !== 'string' || ['name', 'developer', 'order', 'timezone', 'guests', 'runs', 'implausible', 'submit_run'].includes(name)) changes[name] = value
     else if ((OPTIONAL_NUMBERS as readonly string[]).includes(name) && value.trim() === '') changes[name] = null
     else changes[name] = Number(value)
   }
@@ -123,6 +124,12 @@ export function SettingsTab ({ game, onSaved }: { game: GameWithStats, onSaved: 
           </select>
         </Field>
         <Field id='setting-run_ttl_s' label='A run lasts at most (s)'><input {...text('run_ttl_s')} type='number' min={60} /></Field>
+        <Field id='setting-submit_run' label='Browser games without a server' hint='Allowed: runs start and scores arrive with the public api_key alone (submit-run); only the run rules and the review queue guard them.'>
+          <select id='setting-submit_run' value={form.submit_run as string} disabled={viewer} onChange={event => { set('submit_run', event.currentTarget.value) }} aria-describedby='setting-submit_run-hint'>
+            <option value='off'>Not allowed: every score is signed or by session</option>
+            <option value='on'>Allowed: submit-run with a run</option>
+          </select>
+        </Field>
         <Field id='setting-max_entries' label='Most players kept'><input {...text('max_entries')} type='number' min={1} /></Field>
         <Field id='setting-max_meta_bytes' label='Most meta bytes kept'><input {...text('max_meta_bytes')} type='number' min={0} /></Field>
         <div class='actions wide'><WriteButton type='submit' busy={write.busy}>Save settings</WriteButton></div>

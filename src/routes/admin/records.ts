@@ -34,7 +34,8 @@ export const GameSchema = Type.Object({
   min_run_seconds: Type.Integer({ description: 'the verified play a run needs before its score counts (seconds)' }),
   max_score_rate: Nullable(Type.Number({ description: 'the most points per verified second of a run; null: no such rule' })),
   implausible: Type.Union([Type.Literal('hold'), Type.Literal('refuse')], { description: 'what a score past the run rules gets' }),
-  run_ttl_s: Type.Integer({ description: 'how long a run may be played (seconds)' })
+  run_ttl_s: Type.Integer({ description: 'how long a run may be played (seconds)' }),
+  submit_run: Type.Union([Type.Literal('off'), Type.Literal('on')], { description: 'on: browser games submit with a run and the public api_key alone (submit-run)' })
 })
 export type Game = Static<typeof GameSchema>
 
@@ -76,7 +77,13 @@ export const HeldScoreSchema = Type.Object({
   submitted_at: Type.String({ format: 'date-time', description: 'approved, the score takes this time on the boards (ties go to whoever was first)' }),
   season_id: Type.Integer({ minimum: 1, description: 'the season it was submitted in, where it lands when approved' }),
   rule: Type.Union([Type.Literal('review_above'), Type.Literal('review_below'), Type.Literal('review_factor'), Type.Literal('run_short'), Type.Literal('run_rate')], { description: 'the review rule that held it (run_short, run_rate: its run, docs/interface.md#runs)' }),
-  run: Nullable(Type.Object({ run_id: Type.String(), verified_seconds: Type.Integer() }, { description: 'the run the score came from, and its verified play then' })),
+  run: Nullable(Type.Object({
+    run_id: Type.String(),
+    verified_seconds: Type.Integer({ description: 'its verified play when the score came' }),
+    started_at: Nullable(Type.String({ format: 'date-time' })),
+    reports: Type.Integer({ description: 'how many play reports credited it' }),
+    timeline: Type.Array(Type.Object({ at: Type.String({ format: 'date-time', description: 'the end of what the report credited' }), credited_seconds: Type.Integer() }), { description: 'the last 20 reports, oldest first' })
+  }, { description: 'the run the score came from: its verified play then, when it began and when its play was reported' })),
   status: Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('superseded')], { description: 'superseded: a better score of the player was held instead' }),
   decided_at: Nullable(Type.String({ format: 'date-time' })),
   note: Nullable(Type.String({ description: "the operator's note on the decision" }))
@@ -125,7 +132,8 @@ export const ListedEntrySchema = Type.Object({
   created_at: Type.String({ format: 'date-time', description: 'when the best was reached' }),
   meta: Nullable(Type.String({ description: 'the meta sent with the best (seasons only)' })),
   hidden: Type.Boolean({ description: "hidden on this game's boards" }),
-  hidden_user: Type.Boolean({ description: "hidden as a user, on every game's boards" })
+  hidden_user: Type.Boolean({ description: "hidden as a user, on every game's boards" }),
+  run_verified_seconds: Nullable(Type.Integer({ description: 'for a best that came from a run, the verified play of the run then (while the game keeps runs); null otherwise' }))
 })
 export type ListedEntry = Static<typeof ListedEntrySchema>
 

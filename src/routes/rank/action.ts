@@ -27,13 +27,16 @@ export const RANK_ACTIONS = {
   live: 'GET',
   // A run: the game session a score is tied to (docs/interface.md#runs).
   'run-start': 'POST',
-  'run-start-self': 'POST'
+  'run-start-self': 'POST',
+  'run-report': 'POST',
+  // A browser game's score without the secret: only where the game allows it.
+  'submit-run': 'POST'
 } as const satisfies Record<string, 'GET' | 'POST' | readonly ['GET', 'POST']>
 
 export type RankAction = keyof typeof RANK_ACTIONS
 
 /** The actions of API-key mode (the others are session mode): these answer other sites (CORS). */
-export const API_KEY_ACTIONS: ReadonlySet<string> = new Set<RankAction>(['submit', 'top', 'me', 'around', 'players', 'periods', 'seasons', 'live', 'run-start'])
+export const API_KEY_ACTIONS: ReadonlySet<string> = new Set<RankAction>(['submit', 'top', 'me', 'around', 'players', 'periods', 'seasons', 'live', 'run-start', 'run-report', 'submit-run'])
 
 export function isRankAction (action: string): action is RankAction {
   return Object.hasOwn(RANK_ACTIONS, action)

@@ -1,18 +1,18 @@
 import cors from '@fastify/cors'
 import type { FastifyInstance, FastifyReply, FastifySchema, RouteHandlerMethod } from 'fastify'
 import { ApiError, fail, ok } from '../../errors.js'
-import { optional, param, parseBoardChoice, parseLimit, parseMeta, parseNeighbours, parseOffset, parsePlayerName, parsePlayerNames, parseRunId, parseScore, type Params } from '../../rules/fields.js'
+import { optional, param, parseBoardChoice, parseLimit, parseMeta, parseNeighbours, parseOffset, parsePlayerName, parsePlayerNames, parseRunId, parseScore, parseSeconds, type Params } from '../../rules/fields.js'
 import { API_KEY_ACTIONS, RANK_ACTIONS, actionConstraint, actionOf, explainRankMiss, type RankAction } from './action.js'
 import { routeSchemas } from '../schemas.js'
 import { HELMET } from '../../../plugins/external/security-headers.js'
 import { keptPeriodsOf, type ChosenBoard } from '../../store/board-choice.js'
 import type { SubmitResult } from '../../store/board-format.js'
 import type { Limits } from '../../store/limits.js'
-import { apiKeyHandler, sessionHandler, type Action, type KeyCaller, type SessionCaller } from '../public-action.js'
+import { apiKeyHandler, sessionHandler, type Action, type ApiKeyActionSpec, type KeyCaller, type SessionCaller } from '../public-action.js'
 import { clientAddress } from '../../../plugins/app/rate-limit.js'
 import { livePlaces, type LiveGuard } from '../../live/streams.js'
 import { boardFields, iso } from '../../store/board-fields.js'
-import { checkScoreRange, keyAcceptedFor, type GameRecord } from '../../rules/games.js'
+import { checkScoreRange, keyAcceptedFor, runsKept, type GameRecord } from '../../rules/games.js'
 
 /** The body limit of players and players-self (64 KiB). */
 export const PLAYERS_BODY_LIMIT = 65_536
@@ -75,7 +75,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
    * An API-key action (the request path: ../public-action.ts). Other sites'
    * pages read these answers (CORS), so they may be loaded cross-origin.
    */
-  function apiKeyAction (name: RankAction, schema: FastifySchema, required: readonly string[], action: Action<KeyCaller>, { signed = false, signedAs, ...options }: { signed?: boolean, signedAs?: string, bodyLimit?: number, sse?: 'manual' } = {}): void {
+  function apiKeyAction (name: RankAction, schema: FastifySchema, required: readonly string[], action: Action<KeyCaller>, { signed = false, signedAs, ...options }: { signed?: ApiKeyActionSpec['signed'], signedAs?: string, bodyLimit?: number, sse?: 'manual' } = {}): void {
     actionRoute(name, schema, { helmet: HELMET.crossOrigin, config: { rateLimitPolicy: 'apiKey' }, ...options }, apiKeyHandler(fastify, { required, signed, signedAs, action }))
   }
 
@@ -101,7 +101,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     const runId = parseRunId(optional(fields, 'run_id'))
     const signed = { ts: param(fields, 'ts'), sign: param(fields, 'sign') }
     return async () => {
-      const result = await leaderboard.submit(game, player, score, meta, signed, limits, runId)
+      const result = await leaderboard.submit(game, player, score, meta, { signed, limits, run: runId === undefined ? undefined : { id: runId } })
       return ok({ score, improved: result.improved, best_score: result.bestScore, rank: result.rank, ...submitExtras(game, result) })
     }
   }, { signed: true })
@@ -197,14 +197,41 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     }
   }, { sse: 'manual' })
 
-  // A run, started by the game's server for a player: signed like a submit, with `run-start` for the score.
-  apiKeyAction('run-start', routeSchemas.runStart, ['api_key', 'game_id', 'player_name', 'ts', 'sign'], (fields, { game, key, limits }, reply) => {
+  // A run, started by the game's server for a player: signed like a submit, with `run-start` for the score;
+  // by the browser game itself, unsigned, where the game allows submit-run.
+  const unsignedRunStart = (game: GameRecord, fields: Params): boolean =>
+    game.submit_run === 'on' && optional(fields, 'ts') === undefined && optional(fields, 'sign') === undefined
+  apiKeyAction('run-start', routeSchemas.runStart, ['api_key', 'game_id', 'player_name'], (fields, { game, key, limits }, reply) => {
     const player = parsePlayerName(param(fields, 'player_name'))
     return async () => {
       await fastify.rateLimits.countAlone(limits)
       return await runStarted(reply, await fastify.runs.start(game.game_id, player, key.api_key))
     }
-  }, { signed: true, signedAs: 'run-start' })
+  }, { signed: (game, fields) => !unsignedRunStart(game, fields), signedAs: 'run-start' })
+
+  // The play of a run started with this key, reported by the game (unsigned: the run_id vouches, and the wall clock bounds it).
+  apiKeyAction('run-report', routeSchemas.runReport, ['api_key', 'game_id', 'player_name', 'run_id', 'seconds'], (fields, { game, key, limits }) => {
+    runsKept(game)
+    const player = parsePlayerName(param(fields, 'player_name'))
+    const runId = parseRunId(param(fields, 'run_id')) as string
+    const seconds = parseSeconds(param(fields, 'seconds'))
+    return async () => ok(await fastify.runs.report(game.game_id, player, runId, seconds, key.api_key, limits))
+  })
+
+  // A browser game without a server: the score of a run started with this key, without the secret (docs/interface.md#submit-run).
+  apiKeyAction('submit-run', routeSchemas.submitRun, ['api_key', 'game_id', 'player_name', 'score', 'run_id'], (fields, { game, key, limits }) => {
+    if (game.submit_run !== 'on') fail('forbidden', 'This game takes no submit-run: its scores are signed by its server (submit) or sent by session (submit-self). An operator can allow it (submit_run).')
+    runsKept(game)
+    const player = parsePlayerName(param(fields, 'player_name'))
+    const score = parseScore(param(fields, 'score'))
+    checkScoreRange(game, score)
+    const meta = parseMeta(optional(fields, 'meta'))
+    const runId = parseRunId(param(fields, 'run_id')) as string
+    return async () => {
+      const result = await leaderboard.submit(game, player, score, meta, { limits, run: { id: runId, key: key.api_key } })
+      return ok({ score, improved: result.improved, best_score: result.bestScore, rank: result.rank, ...submitExtras(game, result) })
+    }
+  })
 
   // Session mode: the player is the logged-in user, on the same boards.
   sessionAction('run-start-self', routeSchemas.runStartSelf, [], (_fields, { game, user }, reply) => async () =>
@@ -216,7 +243,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     const meta = parseMeta(optional(fields, 'meta'))
     const runId = parseRunId(optional(fields, 'run_id'))
     return async () => {
-      const result = await leaderboard.submit(game, user.username, score, meta, undefined, undefined, runId)
+      const result = await leaderboard.submit(game, user.username, score, meta, { run: runId === undefined ? undefined : { id: runId } })
       return ok({
         score,
         improved: result.improved,

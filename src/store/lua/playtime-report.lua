@@ -46,13 +46,7 @@ end
 
 local verified = -1
 if run then
-  local from = math.max(startMs, run.credited, run.started)
-  local runCredit = math.max(0, math.floor((math.min(startMs + credited * 1000, nowMs) - from) / 1000))
-  if runCredit > 0 then
-    run.credited = from + runCredit * 1000
-    run.verified = run.verified + runCredit
-    writeRun(KEYS[4], runId, run)
-  end
+  creditRun(KEYS[4], runId, run, startMs, math.min(startMs + credited * 1000, nowMs))
   verified = run.verified
 end
 return {total, mine, credited, verified}

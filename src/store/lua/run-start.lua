@@ -23,11 +23,13 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local ids = redis.call('HKEYS', runs)
 local open = {}
 for _, id in ipairs(ids) do
-  local run = readRun(runs, id)
-  if run.expires <= now then redis.call('HDEL', runs, id) else open[#open + 1] = { id = id, started = run.started } end
+  if id ~= PLAYER_CLOCK then
+    local run = readRun(runs, id)
+    if run.expires <= now then redis.call('HDEL', runs, id) else open[#open + 1] = { id = id, started = run.started } end
+  end
 end
 table.sort(open, function (a, b) return a.started < b.started end)
 for i = 1, #open - MAX_OPEN_RUNS + 1 do redis.call('HDEL', runs, open[i].id) end
-writeRun(runs, ARGV[1], { started = now, expires = now + ttlMs, verified = 0, credited = now, used = '', key = ARGV[2] })
+writeRun(runs, ARGV[1], { started = now, expires = now + ttlMs, verified = 0, credited = now, used = '', key = ARGV[2], reports = 0, timeline = '' })
 if redis.call('PTTL', runs) < ttlMs then redis.call('PEXPIRE', runs, ttlMs) end
 return {now, now + ttlMs}

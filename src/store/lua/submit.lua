@@ -24,8 +24,11 @@
 -- periods, the held id to approve ('' for a submit), the decision's note,
 -- the season of the keys, the minute of the hour (activity); then per
 -- period its start, its reset, when its keys expire (ms), its kind and its id;
--- then the run id ('' for a submit without a run). With a run id, the
--- player's runs (includes/runs.lua) follow the period keys.
+-- then the run id ('' for a submit without a run) and the API key the run
+-- must have been started with ('' for any: submit-run sends its key). With a
+-- run id or an approval, the player's runs (includes/runs.lua) and the
+-- entry's run (keys.entryRun: the run a stored best came from) follow the
+-- period keys.
 --
 -- Returns {'moved'} (the game's order or season changed: choose again),
 -- {'period', ms} (the instant is outside a period named: choose them at ms),
@@ -57,8 +60,8 @@ local player, score, boardScore, meta, hasMeta = ARGV[3], ARGV[4], ARGV[5], ARGV
 local maxEntries, maxMetaBytes, ts, seenUntil, at = tonumber(ARGV[8]), tonumber(ARGV[9]), ARGV[10], ARGV[11], ARGV[12]
 local periodCount, approving, note, keysSeason = tonumber(ARGV[13]), ARGV[14], ARGV[15], tonumber(ARGV[16])
 local FIRST_PERIOD_ARG, PERIOD_ARGS = 18, 5
-local runId = ARGV[FIRST_PERIOD_ARG + PERIOD_ARGS * periodCount]
-local playerRuns = KEYS[FIRST_PERIOD_KEY + 2 * periodCount]
+local runId, runKey = ARGV[FIRST_PERIOD_ARG + PERIOD_ARGS * periodCount], ARGV[FIRST_PERIOD_ARG + PERIOD_ARGS * periodCount + 1]
+local playerRuns, entryRun = KEYS[FIRST_PERIOD_KEY + 2 * periodCount], KEYS[FIRST_PERIOD_KEY + 2 * periodCount + 1]
 local stored = redis.call('HMGET', KEYS[1], 'order', 'season', 'review_above', 'review_below', 'review_factor', 'webhooks', 'notify_top', 'runs', 'min_run_seconds', 'max_score_rate', 'implausible')
 if movedFrom(stored) then return {'moved'} end
 -- The outbox is written while the game has webhooks (their count is kept in its record).
@@ -199,6 +202,10 @@ local function hold (rule)
   if runVerified ~= nil then
     record.run_id = runId
     record.run_verified_seconds = runVerified
+    -- What the reviewer weighs: when the run began, and when its play was reported.
+    record.run_started = string.format('%.0f', run.started)
+    record.run_reports = run.reports
+    record.run_timeline = run.timeline
     takeRun()
   end
   redis.call('HSET', review, id, cjson.encode(record))
@@ -247,7 +254,7 @@ else
       if runs == 'required' then return {'run_required'} end
     else
       run = readRun(playerRuns, runId)
-      if not run then return {'invalid_run', 'unknown'} end
+      if not run or (runKey ~= '' and run.key ~= runKey) then return {'invalid_run', 'unknown'} end
       if run.used ~= '' then return {'invalid_run', 'used'} end
       if clock() >= run.expires then return {'invalid_run', 'expired'} end
       runVerified = run.verified
@@ -308,6 +315,9 @@ ms = string.format('%0' .. TIME_DIGITS .. '.0f', now)
 best = score
 entry = best .. '|' .. ms
 redis.call('HSET', entries, player, entry)
+-- The run this best came from, beside it (an export shows it); an approved held score's too.
+local proof = runVerified or (approved and approved.run_verified_seconds)
+if proof then redis.call('HSET', entryRun, player, ms .. '|' .. proof) end
 if hasMeta == '1' then redis.call('HSET', metas, player, meta) else redis.call('HDEL', metas, player) end
 if newMeta ~= oldMeta then redis.call('HSET', usage, 'meta_bytes', math.max(0, metaBytes + newMeta - oldMeta)) end
 local newIndex

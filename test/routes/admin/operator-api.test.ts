@@ -430,15 +430,15 @@ t.test('export: a whole board as NDJSON or CSV, in board order, hidden entries m
   t.match(response.headers['cache-control'], /no-store/)
   const lines = ndjson(response.body)
   t.same(lines.map(line => line.player_name), listed.map(entry => entry.player_name), 'every entry, in the listing\'s order')
-  t.same(lines[0], { rank: 1, player_name: '=HYPERLINK("x")', score: 100, achieved_at: listed[0].created_at, hidden: false, hidden_user: false, meta: null })
+  t.same(lines[0], { rank: 1, player_name: '=HYPERLINK("x")', score: 100, achieved_at: listed[0].created_at, hidden: false, hidden_user: false, meta: null, run_verified_seconds: null })
   t.match(lines.find(line => line.player_name === 'p05'), { rank: null, hidden: true })
   t.equal(lines.find(line => line.player_name === 'p03').meta, '{"note":"a, \\"quoted\\" one"}')
 
   const csv = await admin(app, 'GET', `/admin/games/${game.gameId}/export?format=csv`)
   t.equal(csv.headers['content-type'], 'text/csv; charset=utf-8')
   const rows = csv.body.split('\r\n')
-  t.equal(rows[0], 'rank,player_name,score,achieved_at,hidden,hidden_user,meta')
-  t.equal(rows[1], `1,"'=HYPERLINK(""x"")",100,${listed[0].created_at as string},false,false,`, 'a formula is defused, quotes doubled')
+  t.equal(rows[0], 'rank,player_name,score,achieved_at,hidden,hidden_user,meta,run_verified_seconds')
+  t.equal(rows[1], `1,"'=HYPERLINK(""x"")",100,${listed[0].created_at as string},false,false,,`, 'a formula is defused, quotes doubled')
   t.ok(rows.some(row => row.includes('"{""note"":""a, \\""quoted\\"" one""}"')), 'meta with commas and quotes is one quoted cell')
   t.equal(rows.length, listed.length + 2, 'a header, a row per entry, and the final line break')
 

@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { admin, buildTestApp, createGame, dataOf, errorOf, formBody, post, submit, top, type TestGame } from '../../helpers/app.js'
+import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, errorOf, formBody, post, submit, top, type TestGame } from '../../helpers/app.js'
 import { computeSignature } from '../../../src/rules/signature.js'
 import { keys } from '../../../src/store/keys.js'
 import { MAX_OPEN_RUNS, MAX_RUN_STARTS_PER_MINUTE } from '../../../src/store/runs.js'
@@ -220,4 +220,119 @@ t.test('bounds: open runs per player (the oldest closes), run starts per minute'
   t.ok(Number(tooMany.headers['retry-after']) >= 1 && Number(tooMany.headers['retry-after']) <= 60)
   t.ok(await app.redis.hlen(keys.playerRuns(game.gameId, 'ann')) <= MAX_OPEN_RUNS, 'open runs stay bounded')
   t.ok(await app.redis.pttl(keys.playerRuns(game.gameId, 'ann')) > 0, 'and expire with the last of them')
+})
+
+/** An API-key request of the runs actions, as a browser game without a server sends it: the public key, no secret. */
+async function keyRun (app: FastifyInstance, action: string, game: TestGame, fields: Record<string, string>, apiKey = game.apiKey): Promise<LightMyRequestResponse> {
+  return await post(app, `/api/rank?action=${action}`, { api_key: apiKey, game_id: game.gameId, ...fields })
+}
+
+t.test('run-report: a run started with the key gets verified play under the wall clock; runs side by side share it', async t => {
+  const { app } = await buildTestApp(t)
+  const game = await runGame(app, { submit_run: 'on' })
+  const first = dataOf(await keyRun(app, 'run-start', game, { player_name: 'kim' }))
+  const second = dataOf(await keyRun(app, 'run-start', game, { player_name: 'kim' }))
+  const right = dataOf(await keyRun(app, 'run-report', game, { player_name: 'kim', run_id: first.run_id, seconds: '300' }))
+  t.match(right, { run_id: first.run_id }, 'the report answers the run')
+  t.ok(right.run_verified_seconds <= 1, `a claim of 300 s right after the start is credited what has passed: ${String(right.run_verified_seconds)} s`)
+  await new Promise(resolve => setTimeout(resolve, 2100))
+  const firstLater = dataOf(await keyRun(app, 'run-report', game, { player_name: 'kim', run_id: first.run_id, seconds: '300' }))
+  const secondLater = dataOf(await keyRun(app, 'run-report', game, { player_name: 'kim', run_id: second.run_id, seconds: '300' }))
+  const elapsed = (Date.now() - Date.parse(first.started_at)) / 1000
+  t.ok(firstLater.run_verified_seconds >= 2 && firstLater.run_verified_seconds <= elapsed, `the first run: ${String(firstLater.run_verified_seconds)} s of ${elapsed.toFixed(1)} s`)
+  t.equal(secondLater.credited_seconds, 0, 'the second run, played beside it, gets none of the same seconds')
+  t.ok(firstLater.run_verified_seconds + secondLater.run_verified_seconds <= elapsed, 'together no more than the wall clock')
+  // What names no run of this key's.
+  const otherKey = dataOf(await admin(app, 'POST', '/admin/keys', { game_id: game.gameId })).api_key as string
+  t.equal(errorOf(await keyRun(app, 'run-report', game, { player_name: 'kim', run_id: first.run_id, seconds: '30' }, otherKey)), 'invalid_run', 'another key of the game')
+  t.equal(errorOf(await keyRun(app, 'run-report', game, { player_name: 'lee', run_id: first.run_id, seconds: '30' })), 'invalid_run', 'another player')
+  const cookie = await login(app, 'kim')
+  const sessionRun = await startRun(app, cookie, game)
+  t.equal(errorOf(await keyRun(app, 'run-report', game, { player_name: 'kim', run_id: sessionRun, seconds: '30' })), 'invalid_run', 'a run started by session reports by session')
+  for (const [seconds, code] of [['0', 'invalid_seconds'], ['301', 'invalid_seconds'], ['1e2', 'invalid_seconds']]) {
+    t.equal(errorOf(await keyRun(app, 'run-report', game, { player_name: 'kim', run_id: first.run_id, seconds: seconds as string })), code, `seconds ${seconds as string}`)
+  }
+  t.equal(errorOf(await keyRun(app, 'run-report', game, { player_name: 'kim', run_id: 'not-a-run', seconds: '30' })), 'invalid_run', 'a malformed run_id')
+  t.equal(errorOf(await keyRun(app, 'run-report', game, { player_name: 'kim', seconds: '30' })), 'missing_param')
+  const plain = await createGame(app)
+  t.equal(errorOf(await keyRun(app, 'run-report', plain, { player_name: 'kim', run_id: first.run_id, seconds: '30' })), 'forbidden', 'a game that keeps no runs')
+})
+
+t.test('run-start without a signature only where the game allows submit-run', async t => {
+  const { app } = await buildTestApp(t)
+  const game = await runGame(app)
+  t.equal(errorOf(await keyRun(app, 'run-start', game, { player_name: 'kim' })), 'missing_param', 'ts and sign, where scores are signed')
+  const ts = String(Math.floor(Date.now() / 1000))
+  t.equal(errorOf(await keyRun(app, 'run-start', game, { player_name: 'kim', ts, sign: 'f'.repeat(64) })), 'invalid_signature')
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { submit_run: 'on' }))
+  t.match(dataOf(await keyRun(app, 'run-start', game, { player_name: 'kim' })).run_id, /^[A-Za-z0-9_-]{22}$/, 'unsigned where submit-run is allowed')
+  t.equal(errorOf(await keyRun(app, 'run-start', game, { player_name: 'kim', ts, sign: 'f'.repeat(64) })), 'invalid_signature', 'a signature sent is still checked')
+  t.equal(errorOf(await keyRun(app, 'run-start', game, { player_name: 'kim', ts })), 'missing_param', 'half of one is not none')
+  t.equal(errorOf(await keyRun(app, 'run-start', game, { player_name: 'x'.repeat(31) })), 'invalid_player_name')
+})
+
+t.test('submit-run: a browser game\'s score with its run and the public key, only where the game allows it', async t => {
+  const { app } = await buildTestApp(t)
+  const game = await runGame(app, { max_score_rate: 10 })
+  const run = dataOf(await keyRun(app, 'run-start', game, { player_name: 'kim', ts: String(Math.floor(Date.now() / 1000)), sign: computeSignature(game.apiSecret, { api_key: game.apiKey, game_id: game.gameId, player_name: 'kim', score: 'run-start', ts: String(Math.floor(Date.now() / 1000)) }) }))
+  const refused = await keyRun(app, 'submit-run', game, { player_name: 'kim', run_id: run.run_id, score: '1' })
+  t.equal(errorOf(refused), 'forbidden', 'off by default')
+  t.match(refused.json().message, /submit_run/)
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { submit_run: 'on' }))
+  t.equal(errorOf(await keyRun(app, 'submit-run', game, { player_name: 'kim', score: '1' })), 'missing_param', 'a run is what it takes')
+  t.equal(errorOf(await keyRun(app, 'submit-run', game, { player_name: 'kim', run_id: run.run_id, score: 'x' })), 'invalid_score')
+  t.equal(errorOf(await keyRun(app, 'submit-run', game, { player_name: 'kim', run_id: run.run_id, score: '1', meta: '{' })), 'invalid_meta')
+  // A run another key started is not this key's to submit with.
+  const otherKey = dataOf(await admin(app, 'POST', '/admin/keys', { game_id: game.gameId })).api_key as string
+  t.equal(errorOf(await keyRun(app, 'submit-run', game, { player_name: 'kim', run_id: run.run_id, score: '1' }, otherKey)), 'invalid_run', 'a run of another key')
+  const cookie = await login(app, 'kim')
+  const sessionRun = await startRun(app, cookie, game)
+  t.equal(errorOf(await keyRun(app, 'submit-run', game, { player_name: 'kim', run_id: sessionRun, score: '1' })), 'invalid_run', 'a run started by session')
+  // Play, reported; a score within the rate counts; the run takes it once.
+  await new Promise(resolve => setTimeout(resolve, 1100))
+  const verified = dataOf(await keyRun(app, 'run-report', game, { player_name: 'kim', run_id: run.run_id, seconds: '300' })).run_verified_seconds as number
+  t.ok(verified >= 1)
+  t.same(dataOf(await keyRun(app, 'submit-run', game, { player_name: 'kim', run_id: run.run_id, score: String(verified * 10) })), { score: verified * 10, improved: true, best_score: verified * 10, rank: 1 }, 'the answer of submit')
+  t.equal(errorOf(await keyRun(app, 'submit-run', game, { player_name: 'kim', run_id: run.run_id, score: '2' })), 'invalid_run', 'a run takes one score')
+  // Past the rate: held, with the run's timeline for the reviewer.
+  const cheat = dataOf(await keyRun(app, 'run-start', game, { player_name: 'max' }))
+  await new Promise(resolve => setTimeout(resolve, 1100))
+  const cheatVerified = dataOf(await keyRun(app, 'run-report', game, { player_name: 'max', run_id: cheat.run_id, seconds: '300' })).run_verified_seconds as number
+  t.match(dataOf(await keyRun(app, 'submit-run', game, { player_name: 'max', run_id: cheat.run_id, score: '1000000' })), { held: true, improved: false })
+  const [held] = dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/review`)).items
+  t.match(held, { player_name: 'max', rule: 'run_rate', run: { run_id: cheat.run_id, verified_seconds: cheatVerified, started_at: cheat.started_at, reports: 1 } })
+  t.equal(held.run.timeline.length, 1, 'one report in its timeline')
+  t.equal(held.run.timeline[0].credited_seconds, cheatVerified)
+  t.ok(Date.parse(held.run.timeline[0].at) > Date.parse(cheat.started_at), 'after the run began')
+  t.match(dataOf(await top(app, game)).items, [{ player_name: 'kim' }], 'the held score is on no board')
+})
+
+t.test('export: an entry from a run carries its verified play; a later best without one does not', async t => {
+  const { app } = await buildTestApp(t)
+  const game = await runGame(app, { max_score_rate: 1 })
+  const cookie = await login(app, 'ann')
+  const runId = await startRun(app, cookie, game)
+  const verified = await verifiedPlay(app, cookie, game, runId)
+  dataOf(await session(app, cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: String(verified), run_id: runId }))
+  dataOf(await submit(app, game, { player: 'bob', score: 1 }))
+  // A held score from a run, approved: its entry carries the run too.
+  const cheat = await login(app, 'cat')
+  const cheatRun = await startRun(app, cheat, game)
+  const cheatVerified = await verifiedPlay(app, cheat, game, cheatRun)
+  t.match(dataOf(await session(app, cheat, '/api/rank?action=submit-self', { game_id: game.gameId, score: String(cheatVerified + 50), run_id: cheatRun })), { held: true })
+  const [held] = dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/review`)).items
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/review/${String(held.held_id)}/approve`, {}))
+  const lines = (await admin(app, 'GET', `/admin/games/${game.gameId}/export`)).body.trim().split('\n').map(line => JSON.parse(line))
+  t.match(lines.find(line => line.player_name === 'ann'), { score: verified, run_verified_seconds: verified }, 'the run beside its entry')
+  t.match(lines.find(line => line.player_name === 'cat'), { score: cheatVerified + 50, run_verified_seconds: cheatVerified }, 'an approved run score too')
+  t.match(lines.find(line => line.player_name === 'bob'), { run_verified_seconds: null }, 'no run, null')
+  const csv = (await admin(app, 'GET', `/admin/games/${game.gameId}/export?format=csv`)).body.split('\r\n')
+  t.ok(csv.some(row => row.includes(',ann,') && row.endsWith(`,${String(verified)}`)), 'the CSV\'s last column')
+  // A better score without a run replaces the entry: its run no longer speaks for it.
+  dataOf(await session(app, cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: String(verified + 100) }))
+  const after = (await admin(app, 'GET', `/admin/games/${game.gameId}/export`)).body.trim().split('\n').map(line => JSON.parse(line))
+  t.match(after.find(line => line.player_name === 'ann'), { score: verified + 100, run_verified_seconds: null })
+  // An export line is still an import line.
+  const imported = await app.inject({ method: 'POST', url: `/admin/games/${game.gameId}/import`, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' }, payload: `${JSON.stringify(after[0])}\n` })
+  t.equal(imported.json().ok, true, imported.body)
 })
