@@ -256,7 +256,10 @@ else
       run = readRun(playerRuns, runId)
       if not run or (runKey ~= '' and run.key ~= runKey) then return {'invalid_run', 'unknown'} end
       if run.used ~= '' then return {'invalid_run', 'used'} end
-      if clock() >= run.expires then return {'invalid_run', 'expired'} end
+      -- Runs live by the Redis clock; one TIME serves this check and the store.
+      local redisNow = (at == '' and now) or clock()
+      if at == '' then now = redisNow end
+      if redisNow >= run.expires then return {'invalid_run', 'expired'} end
       runVerified = run.verified
       local minSeconds, rate = tonumber(stored[9] or '') or 0, tonumber(stored[10] or '')
       if runVerified < minSeconds then

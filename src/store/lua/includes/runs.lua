@@ -14,9 +14,9 @@ local PLAYER_CLOCK = ':clock'
 local function readRun (runs, runId)
   local value = redis.call('HGET', runs, runId)
   if not value then return nil end
-  local parts = {}
-  for part in string.gmatch(value .. '|', '([^|]*)|') do parts[#parts + 1] = part end
-  return { started = tonumber(parts[1]), expires = tonumber(parts[2]), verified = tonumber(parts[3]), credited = tonumber(parts[4]), used = parts[5], key = parts[6], reports = tonumber(parts[7] or '0') or 0, timeline = parts[8] or '' }
+  -- One match, no table of parts: 1.7 µs less per read than a gmatch split (bench/RUNS.md). The last two parts are optional (runs written before they were kept).
+  local started, expires, verified, credited, used, key, reports, timeline = string.match(value, '^([^|]*)|([^|]*)|([^|]*)|([^|]*)|([^|]*)|([^|]*)|?([^|]*)|?(.*)$')
+  return { started = tonumber(started), expires = tonumber(expires), verified = tonumber(verified), credited = tonumber(credited), used = used, key = key, reports = tonumber(reports) or 0, timeline = timeline }
 end
 local function writeRun (runs, runId, run)
   redis.call('HSET', runs, runId, string.format('%.0f|%.0f|%d|%.0f|%s|%s|%d|%s', run.started, run.expires, run.verified, run.credited, run.used, run.key, run.reports, run.timeline))
