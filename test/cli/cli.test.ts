@@ -86,6 +86,10 @@ t.test('fair play and webhooks from the CLI: settings, the review queue, webhook
   t.match(await run('games', 'create', 'fair_cli', '--approved', 'true', '--score_min=-10', '--score_max', '1000000', '--review_above', '500', '--review_factor', '2.5', '--notify_top', '3'),
     { score_min: -10, score_max: 1_000_000, review_above: 500, review_below: null, review_factor: 2.5, notify_top: 3 })
   t.match(await run('games', 'update', 'fair_cli', '--score_max', 'default'), { score_max: null })
+  t.match(await run('games', 'update', 'fair_cli', '--runs', 'optional', '--max_score_rate', '12.5', '--implausible', 'refuse', '--run_ttl_s', '600', '--submit_run', 'on'),
+    { runs: 'optional', max_score_rate: 12.5, implausible: 'refuse', run_ttl_s: 600, submit_run: 'on' }, 'the runs settings, submit-run too')
+  t.match(await run('games', 'update', 'fair_cli', '--runs', 'off', '--max_score_rate', 'default', '--implausible', 'hold', '--run_ttl_s', '3600', '--submit_run', 'off'),
+    { runs: 'off', max_score_rate: null, implausible: 'hold', run_ttl_s: 3600, submit_run: 'off' })
   const key = await run('keys', 'create', 'fair_cli')
   const game = { gameId: 'fair_cli', apiKey: key.api_key, apiSecret: key.api_secret }
 

@@ -4,7 +4,7 @@ import { buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
 import { keys } from '../../src/store/keys.js'
 import { closeRedis, connectRedis } from '../../src/store/redis-client.js'
-import { ADMIN_TOKEN, admin, createGame, dataOf, me, submit, top } from '../helpers/app.js'
+import { ADMIN_TOKEN, admin, createGame, dataOf, me, post, submit, top } from '../helpers/app.js'
 import { startTestCluster } from '../helpers/cluster.js'
 import { waitFor } from '../helpers/wait.js'
 
@@ -45,6 +45,25 @@ t.test('games on different masters: create, submit, top and me', async t => {
   }
   t.ok(owners.size >= 2, `the games live on ${owners.size} different masters`)
   t.match(dataOf(await admin(app, 'GET', '/admin/games/cluster_0/players/alice')), { player_name: 'alice', best_score: 10 })
+})
+
+t.test('runs on a cluster: start, report, a submit-run and an export, each one script in the game\'s slot', async t => {
+  const app = await clusterApp(t)
+  const owners = new Set<number>()
+  for (let i = 0; i < 3; i++) {
+    const game = await createGame(app, { gameId: `cluster_runs_${i}` })
+    owners.add(await cluster.masterOf(`{game:${game.gameId}}`))
+    dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { runs: 'required', submit_run: 'on' }))
+    const fields = { api_key: game.apiKey, game_id: game.gameId, player_name: 'alice' }
+    const run = dataOf(await post(app, '/api/rank?action=run-start', fields))
+    await new Promise(resolve => setTimeout(resolve, 1100))
+    const reported = dataOf(await post(app, '/api/rank?action=run-report', { ...fields, run_id: run.run_id, seconds: '30' }))
+    t.ok(reported.run_verified_seconds >= 1, `${game.gameId}: ${String(reported.run_verified_seconds)} s of verified play`)
+    t.same(dataOf(await post(app, '/api/rank?action=submit-run', { ...fields, run_id: run.run_id, score: String(10 + i) })), { score: 10 + i, improved: true, best_score: 10 + i, rank: 1 })
+    const line = JSON.parse((await admin(app, 'GET', `/admin/games/${game.gameId}/export`)).body.trim())
+    t.match(line, { player_name: 'alice', run_verified_seconds: reported.run_verified_seconds }, 'the entry keeps its run')
+  }
+  t.ok(owners.size >= 2, `the games live on ${owners.size} different masters`)
 })
 
 t.test('the record cache works on a cluster: one instance caches, another revokes, the first refuses at once', async t => {
