@@ -88,7 +88,7 @@ const redis = redisClient(redisServer.port)
 const service = await startService(redisServer.port, 1)
 console.log(`bench:runs: Redis on ${redisServer.port}, the service on ${service.port}, ${ROUNDS} rounds of ${REQUESTS} submits per variant`)
 
-const runsGame = await createGame(service.base, 'bench_runs', 'Bench runs', { runs: 'optional', submit_run: 'on' })
+const runsGame = await createGame(service.base, 'bench_runs', 'Bench runs', { runs: 'optional', submit_run: 'on', max_score_rate: 1e12 })
 const plainGame = await createGame(service.base, 'bench_plain', 'Bench plain')
 const boards = { [runsGame.gameId]: await seedBoard(redis, runsGame.gameId, PLAYERS), [plainGame.gameId]: await seedBoard(redis, plainGame.gameId, PLAYERS) }
 

@@ -185,8 +185,7 @@ export interface SeasonsResult {
   items: Season[]
 }
 
-/** What run-start answers (docs/interface.md#runs). */
-/** What a run's play report answers. */
+/** What a run's play report answers (run-report). */
 export interface RunReported {
   run_id: string
   /** The run's verified play so far. */
@@ -195,6 +194,7 @@ export interface RunReported {
   credited_seconds: number
 }
 
+/** What run-start answers (docs/interface.md#runs). */
 export interface RunStarted {
   /** 128 random bits, base64url: send it with the submit (and the play-time reports) of this game session. */
   run_id: string

@@ -54,8 +54,13 @@ function fairPlayOf (body: Partial<Record<FairPlaySetting, number | null>>, curr
   return settings
 }
 
-/** The run settings of a create or update body, as stored: a rate kept to 6 decimals, as it is stored. */
-function runSettingsOf (body: Partial<Pick<GameRecord, RunSetting>>): Pick<GameChanges, RunSetting> {
+/**
+ * The run settings of a create or update body, as stored: a rate kept to 6
+ * decimals, as it is stored. submit_run on needs runs and a rate, with the
+ * game's other settings (`current`, for an update): a browser game's unsigned
+ * scores have nothing else to check them (docs/interface.md#submit-run).
+ */
+function runSettingsOf (body: Partial<Pick<GameRecord, RunSetting>>, current: Pick<GameRecord, RunSetting> = DEFAULT_RUNS): Pick<GameChanges, RunSetting> {
   const settings: Pick<GameChanges, RunSetting> = {}
   for (const name of RUN_SETTINGS) {
     const value = body[name]
@@ -63,6 +68,11 @@ function runSettingsOf (body: Partial<Pick<GameRecord, RunSetting>>): Pick<GameC
     ;(settings as Record<string, unknown>)[name] = name === 'max_score_rate' && typeof value === 'number' ? Math.round(value * 1e6) / 1e6 : value
   }
   if (settings.max_score_rate === 0) fail('invalid_param', 'Parameter "max_score_rate" is not valid: a number above 0.')
+  const after = { ...current, ...settings }
+  if (after.submit_run === 'on' && (after.runs === 'off' || after.max_score_rate === null)) {
+    const blamed = settings.submit_run === 'on' ? 'submit_run' : settings.runs === 'off' ? 'runs' : 'max_score_rate'
+    fail('invalid_param', `Parameter "${blamed}" is not valid: submit_run on needs runs (optional or required) and a max_score_rate, since nothing else checks a browser game's unsigned scores.`)
+  }
   return settings
 }
 
@@ -119,9 +129,8 @@ export function gamesOperations ({ records, leaderboard, ratings, activity, audi
     async updateGame (gameId: string, input: unknown): Promise<GameRecord> {
       const body = readInput(schemas.updateGame, input)
       const { periods: _periods, ...plain } = body
-      const bounds = body.score_min === undefined && body.score_max === undefined ? undefined : await records.game(gameId, { fresh: true })
-      const changes = { ...plain, ...periodSettingsOf(body), ...fairPlayOf(body, bounds ?? undefined), ...runSettingsOf(body) }
       const before = await records.game(gameId, { fresh: true })
+      const changes = { ...plain, ...periodSettingsOf(body), ...fairPlayOf(body, before ?? undefined), ...runSettingsOf(body, before ?? undefined) }
       const game = before === null ? null : await records.updateGame(gameId, changes)
       if (game === 'has_entries') fail('invalid_param', 'Parameter "order" cannot change: the game has stored entries (or closed a season), and a board keeps its scores in its order.')
       if (game === null) fail('not_found', 'No such game.')

@@ -41,11 +41,12 @@ function prefixPattern (prefix: string): string {
   return `${pattern}*`
 }
 
-/** An entry's run (keys.entryRun: "ms|verified"): its verified seconds while it is this entry's (the same ms), else null. */
-function runOfEntry (stored: string | null | undefined, ms: string): number | null {
+/** An entry's run (keys.entryRun: "ms|score|verified"): its verified seconds while it is this entry's (the same ms and score), else null. */
+function runOfEntry (stored: string | null | undefined, entry: string): number | null {
   if (stored === null || stored === undefined) return null
-  const bar = stored.indexOf('|')
-  return stored.slice(0, bar) === ms ? Number(stored.slice(bar + 1)) : null
+  const [ms, score, verified] = stored.split('|')
+  const bar = entry.indexOf('|')
+  return ms === entry.slice(bar + 1) && score === entry.slice(0, bar) ? Number(verified) : null
 }
 
 export function createBoardListing (redis: Redis) {
@@ -91,7 +92,7 @@ export function createBoardListing (redis: Redis) {
         best_score: Number(entry.slice(0, bar)),
         created_at: isoFromMs(ms),
         meta: values[i] ?? null,
-        run_verified_seconds: runOfEntry(values[players.length + i], ms),
+        run_verified_seconds: runOfEntry(values[players.length + i], entry),
         hidden: hidden.onGame.has(player),
         hidden_user: hidden.users.has(player)
       }

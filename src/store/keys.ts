@@ -66,11 +66,12 @@ export const keys = {
   /** HASH player_name -> meta text sent with the stored best, in the player's bucket (seasons only: periods keep no meta). */
   meta: (gameId: string, player: string, scope = '') => `${PREFIX}:{game:${gameId}}:${scope}meta:${entryBucket(player)}`,
   /**
-   * HASH player_name -> "ms|verified seconds", in the player's bucket: the
-   * run a stored best came from (docs/interface.md#runs), written only by a
-   * score with a run. It speaks for the entry while `ms` is the entry's own
-   * (a later best without a run leaves it behind, answering nothing), so a
-   * submit without a run never touches it.
+   * HASH player_name -> "ms|score|verified seconds", in the player's bucket:
+   * the run a stored best came from (docs/interface.md#runs), written only
+   * by a score with a run. It speaks for the entry while its ms and score
+   * are the entry's own (a later best without a run leaves it behind,
+   * answering nothing, even in the same ms), so a submit without a run
+   * never touches it; erasing or deleting the entry deletes it.
    */
   entryRun: (gameId: string, player: string, scope = '') => `${PREFIX}:{game:${gameId}}:${scope}entry-runs:${entryBucket(player)}`,
   /** HASH season number -> "started_at|ended_at" (ISO) of each closed season. */
@@ -155,13 +156,17 @@ export const keys = {
   addressLiveStreams: (address: string) => `${PREFIX}:address:{${address}}:live-streams`,
   operatorLiveStreams: (name: string) => `${PREFIX}:operator:{${name}}:live-streams`,
   /**
-   * HASH run id -> "started|expires|verified|credited|used|key": a player's
-   * runs in the game (docs/interface.md#runs; lua/includes/runs.lua), at most
-   * MAX_OPEN_RUNS, expiring with the last of them.
+   * HASH run id -> "started|expires|verified|credited|used|key|reports|timeline":
+   * a player's runs in the game (docs/interface.md#runs; lua/includes/runs.lua),
+   * at most MAX_OPEN_RUNS, expiring with the last of them. Runs started with
+   * an API key (`byKey`) and by the logged-in user's session are two hashes:
+   * each is credited and taken only in its own mode, so whoever holds a
+   * game's public key can neither close a user's session runs nor credit a
+   * run through both modes' clocks.
    */
-  playerRuns: (gameId: string, player: string) => `${PREFIX}:{game:${gameId}}:runs:${player}`,
-  /** STRING: the runs a player started in the game this minute (expires with the minute). */
-  runStarts: (gameId: string, player: string) => `${PREFIX}:{game:${gameId}}:run-starts:${player}`,
+  playerRuns: (gameId: string, player: string, byKey = false) => `${PREFIX}:{game:${gameId}}:${byKey ? 'key-runs' : 'runs'}:${player}`,
+  /** STRING: the runs a player started in the game this minute, in one mode (expires with the minute). */
+  runStarts: (gameId: string, player: string, byKey = false) => `${PREFIX}:{game:${gameId}}:${byKey ? 'key-run-starts' : 'run-starts'}:${player}`,
   /** SET of the api_keys issued for this game. */
   gameKeys: (gameId: string) => `${PREFIX}:{game:${gameId}}:keys`,
   /** HASH user -> stars (1..10) given to this game. */

@@ -1,4 +1,5 @@
 import type { RedisClient as Redis } from './redis-client.js'
+import { readPipeline } from './redis-client.js'
 import { fail } from '../errors.js'
 import { TIME_DIGITS, boardScopes, keys, reviewKeys } from './keys.js'
 import { TS_TOLERANCE_S } from '../rules/fields.js'
@@ -115,8 +116,25 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
     return { seasons, periods: everyPeriodBoard(game, now()).map(board => board.scope) }
   }
 
-  /** The run a score comes from; `key`: the API key it must have been started with (submit-run), none for any. */
-  interface ScoreRun { id: string, key?: string }
+  /**
+   * The run a score comes from: `byKey` for API-key mode (a run started with
+   * a key), and `key` the API key it must have been started with (submit-run),
+   * none for any of the game's keys.
+   */
+  interface ScoreRun { id: string, byKey: boolean, key?: string }
+
+  /**
+   * Forgets the runs the player's entries came from (keys.entryRun) on every
+   * season, with whatever else `more` puts on the same pipeline: one round
+   * trip, in the game's slot. After the entries' own script: a failure in
+   * between leaves a run that names no entry (its ms and score match none).
+   */
+  async function forgetRuns (gameId: string, seasons: string[], player: string, more?: (pipeline: ReturnType<Redis['pipeline']>) => void): Promise<void> {
+    await readPipeline(redis, pipeline => {
+      for (const scope of seasons) pipeline.hdel(keys.entryRun(gameId, player, scope), player)
+      more?.(pipeline)
+    })
+  }
 
   interface Storing {
     player: string
@@ -152,7 +170,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
           keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope),
           keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.live(gameId), ...activity.keys, ...periodKeys,
           // A submit without a run (every v1 one) sends neither; an approval sends both (its held score may be a run's).
-          ...(run === undefined && approve === undefined ? [] : [keys.playerRuns(gameId, player), keys.entryRun(gameId, player, scope)])],
+          ...(run === undefined && approve === undefined ? [] : [keys.playerRuns(gameId, player, run?.byKey), keys.entryRun(gameId, player, scope)])],
         // A held score of a season closed since goes to that season: '' tells the script it is not the current one.
         [game.order, season === game.season ? String(season) : '', player, String(score), boardScoreOf(score, game.order), meta ?? '', meta === undefined ? '0' : '1',
           game.max_entries, game.max_meta_bytes, signed?.ts ?? '', signed === undefined ? 0 : (Number(signed.ts) + TS_TOLERANCE_S + 1) * 1000,
@@ -356,8 +374,10 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
         ...seasons.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope), keys.usage(gameId, scope)]),
         ...periods.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])
       ], [player, 2 * TS_TOLERANCE_S + 1, seasons.length, user ? '1' : '0'])
-      // The player's runs go too (docs/interface.md#runs): two keys of the game's slot, one command.
-      await redis.del(keys.playerRuns(gameId, player), keys.runStarts(gameId, player))
+      // The player's runs go too (docs/interface.md#runs), and their entries' runs: keys of the game's slot, one round trip.
+      await forgetRuns(gameId, seasons, player, (pipeline) => {
+        pipeline.del(keys.playerRuns(gameId, player), keys.runStarts(gameId, player), keys.playerRuns(gameId, player, true), keys.runStarts(gameId, player, true))
+      })
       return { entries, metas, held, ratings, playtimeSeconds }
     },
 
@@ -374,6 +394,8 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
         ...seasons.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, guest, scope), keys.entries(gameId, user, scope), keys.meta(gameId, guest, scope), keys.meta(gameId, user, scope), keys.usage(gameId, scope)]),
         ...periods.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, guest, scope), keys.entries(gameId, user, scope)])
       ], [guest, user, game.order, seasons.length, now()])
+      // The guest's entries moved without their runs (an entry's run belongs to the name that played it).
+      await forgetRuns(gameId, seasons, guest)
       return { boards, rated, playtimeSeconds, held }
     },
 
@@ -389,10 +411,12 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
       const gameId = game.game_id
       const { seasons, periods } = everyBoard(game)
       // Remembered as long as a submit signed before the deletion could still arrive.
-      return await deleteScript([keys.hiddenPlayers(gameId), keys.deletedPlayer(gameId, player), keys.live(gameId),
+      const deleted = await deleteScript([keys.hiddenPlayers(gameId), keys.deletedPlayer(gameId, player), keys.live(gameId),
         ...seasons.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope), keys.usage(gameId, scope)]),
         ...periods.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])],
       [player, 2 * TS_TOLERANCE_S + 1, seasons.length]) > 0
+      await forgetRuns(gameId, seasons, player)
+      return deleted
     },
 
     /**

@@ -42,7 +42,8 @@ export function createRuns (redis: Redis) {
     /** A new run of `player` in the game; forbidden when the game keeps no runs; past the starts of a minute, when to retry. */
     async start (gameId: string, player: string, apiKey = ''): Promise<StartedRun | { retryAfterS: number }> {
       const runId = randomBytes(16).toString('base64url')
-      const reply = await startScript([keys.game(gameId), keys.playerRuns(gameId, player), keys.runStarts(gameId, player)], [runId, apiKey])
+      const byKey = apiKey !== ''
+      const reply = await startScript([keys.game(gameId), keys.playerRuns(gameId, player, byKey), keys.runStarts(gameId, player, byKey)], [runId, apiKey])
       if (reply[0] === 'off') fail('forbidden', RUNS_OFF)
       if (reply[0] === 'too_many') return { retryAfterS: Math.ceil(reply[1] / 1000) }
       const [started, expires] = reply as [number, number]
@@ -55,7 +56,7 @@ export function createRuns (redis: Redis) {
      * in the same call; invalid_run when the key started no such open run.
      */
     async report (gameId: string, player: string, runId: string, seconds: number, apiKey: string, limits: Limits): Promise<ReportedRun> {
-      const reply = await reportScript([keys.playerRuns(gameId, player)], [runId, seconds, apiKey], limits)
+      const reply = await reportScript([keys.playerRuns(gameId, player, true)], [runId, seconds, apiKey], limits)
       if (reply[0] === 'invalid_run') invalidRun(String(reply[1]))
       const [verified, credited] = reply as [number, number]
       return { run_id: runId, run_verified_seconds: verified, credited_seconds: credited }

@@ -53,7 +53,7 @@ t.test('runs on a cluster: start, report, a submit-run and an export, each one s
   for (let i = 0; i < 3; i++) {
     const game = await createGame(app, { gameId: `cluster_runs_${i}` })
     owners.add(await cluster.masterOf(`{game:${game.gameId}}`))
-    dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { runs: 'required', submit_run: 'on' }))
+    dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { runs: 'required', submit_run: 'on', max_score_rate: 100 }))
     const fields = { api_key: game.apiKey, game_id: game.gameId, player_name: 'alice' }
     const run = dataOf(await post(app, '/api/rank?action=run-start', fields))
     await new Promise(resolve => setTimeout(resolve, 1100))

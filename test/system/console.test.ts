@@ -184,9 +184,10 @@ t.test('an operator signs in, makes a game, a key and a score, watches it live, 
   await page.getByText('Saved: guests.').waitFor()
   // Runs, and browser games without a server: the settings the API and the CLI have.
   await page.getByLabel('Runs (proof of play)').selectOption('optional')
+  await page.getByLabel('Most points per second of play').fill('50')
   await page.getByLabel('Browser games without a server').selectOption('on')
   await page.getByRole('button', { name: 'Save settings' }).click()
-  await page.getByText('Saved: runs, submit_run.').waitFor()
+  await page.getByText(/^Saved: (?=.*\bruns\b)(?=.*max_score_rate)(?=.*submit_run)/).waitFor()
   t.pass('runs and submit_run saved from the console')
   t.match(await submitSigned(apiKey, secret, 'space_race', 'rigel', 5000), { ok: true, data: { held: true } })
   await page.getByRole('link', { name: 'Review' }).click()

@@ -101,7 +101,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     const runId = parseRunId(optional(fields, 'run_id'))
     const signed = { ts: param(fields, 'ts'), sign: param(fields, 'sign') }
     return async () => {
-      const result = await leaderboard.submit(game, player, score, meta, { signed, limits, run: runId === undefined ? undefined : { id: runId } })
+      const result = await leaderboard.submit(game, player, score, meta, { signed, limits, run: runId === undefined ? undefined : { id: runId, byKey: true } })
       return ok({ score, improved: result.improved, best_score: result.bestScore, rank: result.rank, ...submitExtras(game, result) })
     }
   }, { signed: true })
@@ -228,7 +228,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     const meta = parseMeta(optional(fields, 'meta'))
     const runId = parseRunId(param(fields, 'run_id')) as string
     return async () => {
-      const result = await leaderboard.submit(game, player, score, meta, { limits, run: { id: runId, key: key.api_key } })
+      const result = await leaderboard.submit(game, player, score, meta, { limits, run: { id: runId, byKey: true, key: key.api_key } })
       return ok({ score, improved: result.improved, best_score: result.bestScore, rank: result.rank, ...submitExtras(game, result) })
     }
   })
@@ -243,7 +243,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     const meta = parseMeta(optional(fields, 'meta'))
     const runId = parseRunId(optional(fields, 'run_id'))
     return async () => {
-      const result = await leaderboard.submit(game, user.username, score, meta, { run: runId === undefined ? undefined : { id: runId } })
+      const result = await leaderboard.submit(game, user.username, score, meta, { run: runId === undefined ? undefined : { id: runId, byKey: false } })
       return ok({
         score,
         improved: result.improved,

@@ -8,10 +8,12 @@
 -- runs together never get more verified play than the time that passed.
 -- KEYS: the player's runs. ARGV: the run id, the seconds claimed, the API key
 -- of the request (the run must have been started with it).
+-- A run that took its score is reported no more.
 -- Returns {verified seconds, seconds credited}, or {'invalid_run', why}.
 local runs, runId, claim, apiKey = KEYS[1], ARGV[1], tonumber(ARGV[2]), ARGV[3]
 local run = readRun(runs, runId)
 if not run or run.key ~= apiKey then return {'invalid_run', 'unknown'} end
+if run.used ~= '' then return {'invalid_run', 'used'} end
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 if now >= run.expires then return {'invalid_run', 'expired'} end

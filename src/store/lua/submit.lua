@@ -320,7 +320,7 @@ entry = best .. '|' .. ms
 redis.call('HSET', entries, player, entry)
 -- The run this best came from, beside it (an export shows it); an approved held score's too.
 local proof = runVerified or (approved and approved.run_verified_seconds)
-if proof then redis.call('HSET', entryRun, player, ms .. '|' .. proof) end
+if proof then redis.call('HSET', entryRun, player, ms .. '|' .. score .. '|' .. proof) end
 if hasMeta == '1' then redis.call('HSET', metas, player, meta) else redis.call('HDEL', metas, player) end
 if newMeta ~= oldMeta then redis.call('HSET', usage, 'meta_bytes', math.max(0, metaBytes + newMeta - oldMeta)) end
 local newIndex
