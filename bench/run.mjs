@@ -28,6 +28,9 @@
 //                        while other processes keep the CPUs busy (0 in smoke) [BENCH_QUIET_WAIT]
 //   --rounds=3           rounds against the minimal service per pass (1 in smoke) [BENCH_ROUNDS]
 //   --minimal-duration=5 seconds per run of those rounds (--duration when shorter) [BENCH_MINIMAL_DURATION]
+//   --hot-workers=1,2,4  one hot game: submits to one game with the service at
+//                        each WORKERS in turn, beside the minimal service in as
+//                        many processes, until Redis saturates [BENCH_HOT_WORKERS]
 //
 // This file runs the passes and writes the report; the parts are in lib/
 // (processes, Redis, load, measurement, seeding, report) and the scenarios
@@ -54,7 +57,7 @@ const { results, resultsFile, scenarioLine } = await import('./lib/report.mjs')
 const { createGame, createGames, createSessions, gameIdOf, measureMemory, memoryInfo, periodGameIdOf, seedBoard, seedPeriodGame, verifySeed } = await import('./lib/seed.mjs')
 const { startFloor, startService } = await import('./lib/service.mjs')
 const { minimalKey, seedMinimalBoard, startMinimal } = await import('./lib/minimal.mjs')
-const { floor: floorScenario, perBoard, perPass, scaling: scalingScenarios, submitEvents, submitPeriods, versusMinimal } = await import('./scenarios/index.mjs')
+const { floor: floorScenario, perBoard, perPass, scaling: scalingScenarios, submit: submitScenario, submitEvents, submitPeriods, versusMinimal } = await import('./scenarios/index.mjs')
 const { drained, latency, startReceiver } = await import('./lib/receiver.mjs')
 const { adminCall } = await import('./lib/service.mjs')
 const { computeSignature } = await import('./lib/compiled.mjs')
@@ -272,6 +275,31 @@ try {
     passes.push({ workers, processes, rows, floorRow, versus, logLines: log === '' ? [] : log.split('\n') })
   }
 
+  // One hot game: signed submits to one game, the service at each of
+  // --hot-workers in turn, then the minimal service in as many processes, on
+  // one Redis. A game lives on one Redis core: "Redis busy" (its CPU time over
+  // the wall time) nearing 1 is saturation, and 1e6 / (Redis µs per request)
+  // is the most submits a second one core could take at that cost, measured
+  // on any box, also one with too few cores to saturate it.
+  const hotGame = []
+  {
+    const size = Math.min(...opts.boards)
+    const serviceCtx = { board: boards[size], key: games[size].key, gameId: boards[size].gameId }
+    for (const workers of opts.hotWorkers) {
+      await stopProcess(service.child)
+      service = await startService(redisServer.port, workers)
+      const hotMinimal = await startMinimal(redisServer.port, workers, ownKey, size)
+      for (const [label, server, ctx] of [['service', service, serviceCtx], ['minimal service', hotMinimal, minimalCtx]]) {
+        const row = await measureScenario({ name: `submit (${label})`, size, port: server.port, makeFeed: (poolSize) => submitScenario.makeFeed({ smoke, ...ctx }, poolSize), redisCost: true }, measuringRounds)
+        Object.assign(row, { workers, label, scenario: submitScenario, processes: processCount(server.child) })
+        hotGame.push(row)
+        if (row.failed > 0) failures.push({ workers, name: row.name, size, failed: row.failed, examples: row.examples })
+        console.log(`${scenarioLine(row)}  (one hot game, WORKERS=${workers})`)
+      }
+      await stopProcess(hotMinimal.child)
+    }
+  }
+
   // Scaling out: the same requests through one Redis and through a local
   // cluster, each setup after the other, on the smallest board.
   const scaling = []
@@ -322,7 +350,7 @@ try {
     for (const child of cluster?.children ?? []) await stopProcess(child)
   }
 
-  const body = results({ opts, passes, memory, periodMemory, failures, scaling, webhooks, operator })
+  const body = results({ opts, passes, memory, periodMemory, failures, scaling, webhooks, operator, hotGame })
   console.log(`\n${body}`)
   console.log(`bench: finished in ${fmt((Date.now() - started) / 1000, 0)} s`)
 

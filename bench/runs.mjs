@@ -29,6 +29,7 @@ const { redisClient, startRedis } = await import('./lib/redis.mjs')
 const { adminCall, startService } = await import('./lib/service.mjs')
 const { createGame, playerName, scoreMix, seedBoard } = await import('./lib/seed.mjs')
 const { computeSignature, keys } = await import('./lib/compiled.mjs')
+const { BUDGETS, budgetLine } = await import('./lib/budgets.mjs')
 
 const option = (name, fallback) => {
   const arg = process.argv.find(value => value.startsWith(`--${name}=`))
@@ -157,7 +158,12 @@ const rows = Object.entries(measured).map(([name, blocks]) => ({
   byCommand: blocks[Math.floor(blocks.length / 2)].byCommand
 }))
 const base = rows[1]
+const withRun = rows[2]
 const fmt = (n, digits = 1) => n.toFixed(digits)
+const budget = [
+  budgetLine(withRun.cpuUs - base.cpuUs <= BUDGETS.run.us, `Redis CPU a run adds to a signed submit: +${fmt(withRun.cpuUs - base.cpuUs)} µs (budget <= +${BUDGETS.run.us} µs; bench/lib/budgets.mjs)`),
+  budgetLine(withRun.commands - base.commands <= BUDGETS.run.commands, `Redis commands a run adds: +${fmt(withRun.commands - base.commands, 2)} (budget <= +${BUDGETS.run.commands})`)
+]
 const lines = [
   '# Proof of play on the submit path (`npm run bench:runs`)',
   '',
@@ -176,6 +182,10 @@ const lines = [
   `|---|${rows.map(() => '---:').join('|')}|`,
   ...[...new Set(rows.flatMap(row => Object.keys(row.byCommand)))].sort().map(command =>
     `| ${command} | ${rows.map(row => row.byCommand[command] === undefined ? '' : `${fmt(row.byCommand[command].calls, 2)} / ${fmt(row.byCommand[command].usec, 2)}`).join(' | ')} |`),
+  '',
+  '### Budget',
+  '',
+  ...budget.map(line => `- ${line}`),
   ''
 ]
 writeFileSync(join(root, 'bench', 'RUNS.md'), lines.join('\n'))

@@ -81,6 +81,7 @@ export async function measureScenario ({ name, size, port, makeFeed, redisCost =
       commands: delta.total / n,
       topLevel: topLevel / n,
       reads: delta.reads / n,
+      cpuUs: delta.cpuUs / n,
       topNames: perRequest(topNames, n),
       scriptNames: perRequest(scriptNames, n),
       probe: `top-level ${perRequest(probe.topLevel, probe.responses)}; in scripts ${perRequest(probe.inScripts, probe.responses) || '-'}`

@@ -2,7 +2,7 @@
 // a BENCH_* environment variable and then to a default (smaller in --smoke).
 // The flags are listed at the top of bench/run.mjs.
 
-const FLAGS = /^--(workers|duration|warmup|connections|boards|quiet-wait|rounds|minimal-duration)=/
+const FLAGS = /^--(workers|duration|warmup|connections|boards|quiet-wait|rounds|minimal-duration|hot-workers)=/
 
 function positiveNumbers (name, text) {
   const values = String(text).split(',').map(part => part.trim()).filter(part => part !== '').map(Number)
@@ -35,6 +35,8 @@ export function parseOptions (argv, env) {
   return {
     smoke,
     workers: positiveNumbers('workers', option('workers', 'BENCH_WORKERS', smoke ? '1' : '1,2')),
+    // one hot game: the service's WORKERS in turn, each beside the minimal service in as many processes
+    hotWorkers: positiveNumbers('hot-workers', option('hot-workers', 'BENCH_HOT_WORKERS', smoke ? '1,2' : '1,2,4')),
     duration,
     // the rounds against the minimal service: 5 runs each, shorter so the full run stays near 20 minutes
     rounds: positiveNumbers('rounds', option('rounds', 'BENCH_ROUNDS', smoke ? '1' : '3'))[0],

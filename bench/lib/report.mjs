@@ -9,11 +9,12 @@ import { SERVER_ENTRY } from './compiled.mjs'
 import { DISTURBED, disturbed } from './cpu.mjs'
 import { fmt, int, markdownTable, rowLabel, sizeLabel } from './format.mjs'
 import { playerName } from './seed.mjs'
+import { BUDGETS } from './budgets.mjs'
 
 /** The console line of a scenario's row. */
 export function scenarioLine (row) {
   return `bench:   ${rowLabel(row.name, row.size).padEnd(17)} ${int(row.rps).padStart(7)} req/s  p50 ${fmt(row.p50)} ms  p99 ${fmt(row.p99)} ms` +
-    (row.redis === undefined ? '' : `  redis ${fmt(row.redis.commands)} cmds, ${fmt(row.redis.topLevel)} top-level, ${fmt(row.redis.reads)} reads /req`) +
+    (row.redis === undefined ? '' : `  redis ${fmt(row.redis.cpuUs, 1)} µs CPU, ${fmt(row.redis.commands)} cmds, ${fmt(row.redis.topLevel)} top-level, ${fmt(row.redis.reads)} reads /req`) +
     (row.scenario.countsImproved ? `  improved ${fmt(row.improved * 100, 0)}%` : '') +
     (disturbed(row.cpu) ? `  (other processes used ${fmt(row.cpu.others)} CPUs, steal ${fmt(row.cpu.steal)})` : '')
 }
@@ -48,7 +49,7 @@ function versusRows (versus) {
       disturbed: runs.some(row => disturbed(row.cpu)),
       redis: first.redis === undefined
         ? undefined
-        : { commands: mean(runs.map(row => row.redis.commands)), topLevel: mean(runs.map(row => row.redis.topLevel)), reads: mean(runs.map(row => row.redis.reads)), topNames: first.redis.topNames }
+        : { cpuUs: mean(runs.map(row => row.redis.cpuUs)), commands: mean(runs.map(row => row.redis.commands)), topLevel: mean(runs.map(row => row.redis.topLevel)), reads: mean(runs.map(row => row.redis.reads)), topNames: first.redis.topNames }
     }
     summary.floorRatio = summary.rps / floorRps
     if (first.minimal !== undefined) {
@@ -93,6 +94,33 @@ function targets (opts, passes, memory, periodMemory) {
       check(at1m.p99 <= 1.3 * at1k.p99, `${at1k.name} p99 at 1M ${fmt(at1m.p99)} ms vs 1k ${fmt(at1k.p99)} ms = ${fmt(at1m.p99 / at1k.p99)}x (WORKERS=${pass.workers}, target <= 1.3x)`)
     }
   }
+  // The submit path's budgets (lib/budgets.mjs), from the rounds against the minimal service: means over the rounds, same run.
+  for (const pass of passes) {
+    const versus = versusRows(pass.versus)
+    const row = (name) => versus.find(one => one.name === name && one.redis !== undefined)
+    const plain = row('submit')
+    const top20 = row('top20')
+    const where = `WORKERS=${pass.workers}`
+    if (plain !== undefined) {
+      check(plain.redis.cpuUs <= BUDGETS.plainSubmit.us, `Redis CPU per signed submit, plain game: ${fmt(plain.redis.cpuUs, 1)} µs (${where}; budget <= ${BUDGETS.plainSubmit.us} µs)`)
+      check(plain.redis.commands <= BUDGETS.plainSubmit.commands, `Redis commands per signed submit, plain game: ${fmt(plain.redis.commands)} (${where}; budget <= ${BUDGETS.plainSubmit.commands})`)
+      const periods = row('submit (3 periods)')
+      if (periods !== undefined) {
+        const perBoard = (periods.redis.cpuUs - plain.redis.cpuUs) / 3
+        check(perBoard <= BUDGETS.perPeriodBoard.us, `Redis CPU per period board: +${fmt(perBoard, 1)} µs (3 boards: ${fmt(periods.redis.cpuUs, 1)} vs ${fmt(plain.redis.cpuUs, 1)} µs; ${where}; budget <= +${BUDGETS.perPeriodBoard.us} µs each)`)
+      }
+      const events = row('submit (events + webhook)')
+      if (events !== undefined) {
+        const added = events.redis.cpuUs - plain.redis.cpuUs
+        check(added <= BUDGETS.webhooks.us, `Redis CPU a game's webhooks add to a submit (its outbox, and the deliveries made while it runs): +${fmt(added, 1)} µs (${fmt(events.redis.cpuUs, 1)} vs ${fmt(plain.redis.cpuUs, 1)} µs; ${where}; budget <= +${BUDGETS.webhooks.us} µs)`)
+      }
+    }
+    if (top20 !== undefined) {
+      // No write runs during a top20 scenario: every read of it is of an unchanged board.
+      check(top20.redis.cpuUs <= BUDGETS.unchangedTop20.us, `Redis CPU per top20 of an unchanged board: ${fmt(top20.redis.cpuUs, 1)} µs (${where}; budget <= ${BUDGETS.unchangedTop20.us} µs)`)
+    }
+  }
+  checks.push('n/a  what review rules and runs add to a submit: review rules are not in these scenarios; runs are measured by npm run bench:runs (bench/RUNS.md)')
   if (memory.size === 1_000_000) check(memory.perEntry <= 200, `${fmt(memory.perEntry, 1)} bytes per board entry at 1M (target <= 200)`)
   else checks.push(`n/a  bytes per entry at 1M: largest board here is ${sizeLabel(memory.size)} (${fmt(memory.perEntry, 1)} bytes per entry)`)
   if (periodMemory !== undefined) {
@@ -108,12 +136,14 @@ function targets (opts, passes, memory, periodMemory) {
  * The results, printed at the end and written as the "Results" section of
  * bench/RESULTS.md. passes: { workers, processes, rows, floorRow, logLines }.
  */
-export function results ({ opts, passes, memory, periodMemory, failures, scaling = [], webhooks, operator }) {
+export function results ({ opts, passes, memory, periodMemory, failures, scaling = [], webhooks, operator, hotGame = [] }) {
   const report = []
   const push = (...lines) => report.push(...lines)
   push(`Scenarios: ${opts.connections} connections, pipelining 1, ${opts.warmup} s warm-up then ${opts.duration} s measured, each; ` +
     'p50/p99 over every response of the measured part. "x floor" is req/s over the mean of the two floor runs of the same pass.', '')
-  push('Redis per request: "cmds" counts every command Redis ran, including those run inside Lua scripts (INFO stats total_commands_processed; ' +
+  push('Redis per request: "Redis µs" is the CPU time redis-server used (INFO cpu: used_cpu_sys + used_cpu_user) over the requests answered, ' +
+    'everything included (commands, scripts, reading and writing the sockets); one Redis core bounds one game, so this is what caps a hot game. ' +
+    '"cmds" counts every command Redis ran, including those run inside Lua scripts (INFO stats total_commands_processed; ' +
     'commandstats gives the same sum); "top-level" the commands the service itself sent, i.e. the Redis round trips on the request\'s path ' +
     `(commandstats split into top-level and in-script with a MONITOR probe of ${opts.probeRequests} requests after each scenario); ` +
     '"reads" Redis read events (INFO stats total_reads_processed), fewer than the round trips when commands of concurrent requests arrive in one read. ' +
@@ -126,14 +156,14 @@ export function results ({ opts, passes, memory, periodMemory, failures, scaling
   for (const pass of passes) {
     push(`### WORKERS=${pass.workers} (${pass.processes} service process${pass.processes === 1 ? '' : 'es'})`, '')
     push(markdownTable(
-      ['scenario', 'board', 'req/s', 'p50 ms', 'p99 ms', 'x floor', 'cmds/req', 'top-level/req', 'reads/req', 'other CPU'],
+      ['scenario', 'board', 'req/s', 'p50 ms', 'p99 ms', 'x floor', 'Redis µs/req', 'cmds/req', 'top-level/req', 'reads/req', 'other CPU'],
       pass.rows.map(row => [
         row.name, row.size === undefined ? '-' : sizeLabel(row.size), int(row.rps), fmt(row.p50), fmt(row.p99),
-        fmt(row.ratio), row.redis === undefined ? '-' : fmt(row.redis.commands), row.redis === undefined ? '-' : fmt(row.redis.topLevel),
+        fmt(row.ratio), row.redis === undefined ? '-' : fmt(row.redis.cpuUs, 1), row.redis === undefined ? '-' : fmt(row.redis.commands), row.redis === undefined ? '-' : fmt(row.redis.topLevel),
         row.redis === undefined ? '-' : fmt(row.redis.reads),
         fmt(row.cpu.others + row.cpu.steal)
       ]),
-      'llrrrrrrrr'
+      'llrrrrrrrrr'
     ), '')
     const submits = pass.rows.filter(row => row.scenario.countsImproved)
     push(`Submits that improved the best: ${submits.map(row => `${row.name} ${sizeLabel(row.size)} ${fmt(row.improved * 100, 0)}%${row.wrapped ? ' (pool reused)' : ''}`).join(', ')}.`, '')
@@ -144,14 +174,14 @@ export function results ({ opts, passes, memory, periodMemory, failures, scaling
     const versus = versusRows(pass.versus)
     push(`#### WORKERS=${pass.workers} against the minimal service (${pass.versus.processes} minimal process${pass.versus.processes === 1 ? '' : 'es'})`, '')
     push(markdownTable(
-      ['scenario', 'board', 'req/s', 'p50 ms', 'p99 ms', 'x floor', 'x minimal', 'per round', 'cmds/req', 'top-level/req', 'reads/req', 'top-level commands', 'other CPU'],
+      ['scenario', 'board', 'req/s', 'p50 ms', 'p99 ms', 'x floor', 'x minimal', 'per round', 'Redis µs/req', 'cmds/req', 'top-level/req', 'reads/req', 'top-level commands', 'other CPU'],
       versus.map(row => [
         row.name, row.size === undefined ? '-' : sizeLabel(row.size), int(row.rps), fmt(row.p50), fmt(row.p99), fmt(row.floorRatio),
         row.vsMinimal === undefined ? '-' : fmt(row.vsMinimal), row.vsMinimal === undefined ? '-' : `${fmt(row.lowest)}..${fmt(row.highest)}`,
-        row.redis === undefined ? '-' : fmt(row.redis.commands), row.redis === undefined ? '-' : fmt(row.redis.topLevel),
+        row.redis === undefined ? '-' : fmt(row.redis.cpuUs, 1), row.redis === undefined ? '-' : fmt(row.redis.commands), row.redis === undefined ? '-' : fmt(row.redis.topLevel),
         row.redis === undefined ? '-' : fmt(row.redis.reads), row.redis?.topNames ?? '-', fmt(row.otherCpu)
       ]),
-      'llrrrrrrrrrlr'
+      'llrrrrrrrrrrlr'
     ), '')
     push(`Submits that improved the best: ${versus.filter(row => row.scenario.countsImproved).map(row => `${row.name} ${fmt(row.improved * 100, 0)}%${row.wrapped ? ' (pool reused)' : ''}`).join(', ')}.`, '')
     for (const row of versus.filter(row => row.vsPlain !== undefined)) {
@@ -202,6 +232,17 @@ export function results ({ opts, passes, memory, periodMemory, failures, scaling
         [`under the submit load above (${opts.rounds} run${opts.rounds === 1 ? '' : 's'} of submit (events + webhook))`, int(underLoad.written), int(underLoad.count), int(underLoad.dead), int(underLoad.p50), int(underLoad.p99), int(underLoad.max), `${fmt(underLoad.drainMs / 1000, 1)} s`],
         [`${int(light.submits)} improving submits, one every ${light.intervalMs} ms`, int(light.written), int(light.count), int(light.dead), int(light.p50), int(light.p99), int(light.max), '-']
       ], 'lrrrrrrr'), '')
+  }
+
+  if (hotGame.length > 0) {
+    push(`### One hot game: signed submits to one game on one Redis (board of ${int(hotGame[0].size)})`, '')
+    push('The service at each WORKERS in turn, then the minimal service (bench/minimal.mjs: the HMAC check and one script of ZADD GT, ZREVRANK, ZSCORE) in as many processes, ' +
+      `${opts.warmup} s warm-up then ${opts.minimalDuration} s each. A game lives in one Redis slot, so on one Redis core: "Redis busy" is Redis's CPU time over the wall time ` +
+      '(1.00 is one core saturated); "one core\'s ceiling" is 1,000,000 / (Redis µs per request), the submits a second one core could take at that cost, ' +
+      'which can be measured on a box with too few cores to saturate Redis (this one has ' + os.cpus().length + ').', '')
+    push(markdownTable(['WORKERS', 'server', 'processes', 'req/s', 'p99 ms', 'Redis µs/req', 'cmds/req', 'Redis busy', 'one core\'s ceiling req/s', 'other CPU'],
+      hotGame.map(row => [String(row.workers), row.label, String(row.processes), int(row.rps), fmt(row.p99), fmt(row.redis.cpuUs, 1), fmt(row.redis.commands),
+        fmt(row.redis.cpuUs * row.rps / 1e6), int(1e6 / row.redis.cpuUs), fmt(row.cpu.others + row.cpu.steal)]), 'llrrrrrrrr'), '')
   }
 
   if (scaling.length > 0) {

@@ -43,5 +43,8 @@ export const versusMinimal = [submit, top20]
  */
 export { submitEvents, submitPeriods }
 
+/** One hot game: the service and the minimal service at increasing WORKERS (bench/run.mjs). */
+export { submit }
+
 /** The scaling rows (one Redis, a cluster; one or two instances), on the smallest board. */
 export const scaling = [submit, top20, playtime]
