@@ -3,7 +3,7 @@ import { Value } from '@sinclair/typebox/value'
 import { fail } from '../errors.js'
 import { AROUND_DEFAULT, AROUND_MAX, GAME_ID_PATTERN, USERNAME_PATTERN } from '../rules/fields.js'
 import { DEFAULT_CAPS } from '../store/games-and-keys.js'
-import { DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, GUEST_POLICIES, MAX_NOTIFY_TOP, MAX_RUN_TTL_S, RUN_POLICIES } from '../rules/games.js'
+import { DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, GUEST_POLICIES, MAX_NOTIFY_TOP, MAX_RUN_TTL_S, RUN_POLICIES, SUBMIT_RUN_POLICIES } from '../rules/games.js'
 import { MAX_KEEP_PERIODS, PERIOD_KINDS } from '../rules/periods.js'
 import { ENTRY_BUCKETS } from '../store/keys.js'
 import { ACTIVITY_DAYS_KEPT, ACTIVITY_MINUTES_KEPT_S } from '../store/activity.js'
@@ -64,7 +64,7 @@ const runSettings = {
   max_score_rate: Type.Optional(Type.Union([Type.Number({ minimum: 0.000001, maximum: 1e12 }), Type.Null()], { description: 'the most points per verified second of a run (for a lower-is-better board: score units per second, so a score cannot exceed the time played); null (or "default" as text) for no such rule, the default' })),
   implausible: Type.Optional(Type.Union([Type.Literal('hold'), Type.Literal('refuse')], { description: 'a score past max_score_rate or short of min_run_seconds: hold (for review, the default) or refuse (implausible_score)' })),
   run_ttl_s: Type.Optional(Type.Integer({ minimum: 60, maximum: MAX_RUN_TTL_S, description: `how long a run may be played, 60 to ${MAX_RUN_TTL_S} seconds (default 3600)` })),
-  submit_run: Type.Optional(Type.Union([Type.Literal('off'), Type.Literal('on')], { description: 'on: a browser game without a server may start runs and submit with the public api_key alone (submit-run), guarded only by the run rules and the review queue; off (the default)' }))
+  submit_run: Type.Optional(Type.Union(SUBMIT_RUN_POLICIES.map(policy => Type.Literal(policy)), { description: 'on: a browser game without a server may start runs and submit with the public api_key alone (submit-run), guarded only by the run rules and the review queue; off (the default)' }))
 }
 
 const EVENT_LIST = `(${EVENT_TYPES.map(type => type.replace('.', '\\.')).join('|')})`

@@ -58,6 +58,9 @@ export interface SessionActionSpec {
   action: Action<SessionCaller>
 }
 
+/** The fields of a signed action beside its own (required already by submit's list; by run-start's only when it is signed). */
+const SIGNED_FIELDS = ['ts', 'sign'] as const
+
 /** The handler of an API-key action: missing_param; the key; the game; the signature; the fields; the work. */
 export function apiKeyHandler (fastify: FastifyInstance, { required, signed = false, signedAs, action }: ApiKeyActionSpec): RouteHandlerMethod {
   return async function (request: FastifyRequest, reply: FastifyReply) {
@@ -69,7 +72,7 @@ export function apiKeyHandler (fastify: FastifyInstance, { required, signed = fa
     try {
       const playable = keyAcceptedFor(key, game)
       if (typeof signed === 'function' ? signed(playable, fields) : signed) {
-        requireParams(fields, ['ts', 'sign'])
+        requireParams(fields, SIGNED_FIELDS)
         checkSignature(key as KeyRecord, playable, fields, signedAs)
         // Counted only once the signature holds: the api_key is public (top and
         // me are called from browsers), and knowing it must not be enough to use

@@ -48,11 +48,14 @@ export interface GameRecord {
   /** How long a run may be played, from its start (seconds). */
   run_ttl_s: number
   /** Whether a browser game without a server may start runs and submit with the public api_key alone (submit-run). */
-  submit_run: 'off' | 'on'
+  submit_run: SubmitRunPolicy
 }
 
 export const RUN_POLICIES = ['off', 'optional', 'required'] as const
 export type RunPolicy = typeof RUN_POLICIES[number]
+/** submit_run: off, or on (browser games submit with a run and the public key alone). */
+export const SUBMIT_RUN_POLICIES = ['off', 'on'] as const
+export type SubmitRunPolicy = typeof SUBMIT_RUN_POLICIES[number]
 
 /** The run settings of a game that sets none: no runs, so every v1 answer stays as it was. */
 export const DEFAULT_RUNS = { runs: 'off', min_run_seconds: 0, max_score_rate: null, implausible: 'hold', run_ttl_s: 3600, submit_run: 'off' } as const satisfies Partial<GameRecord>

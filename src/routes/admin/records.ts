@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { BoardFields, Nullable, PERIOD } from '../schemas.js'
-import { GUEST_POLICIES, RUN_POLICIES } from '../../rules/games.js'
+import { GUEST_POLICIES, RUN_POLICIES, SUBMIT_RUN_POLICIES } from '../../rules/games.js'
 
 /*
  * The records the operator API answers with, as TypeBox schemas (for the
@@ -35,7 +35,7 @@ export const GameSchema = Type.Object({
   max_score_rate: Nullable(Type.Number({ description: 'the most points per verified second of a run; null: no such rule' })),
   implausible: Type.Union([Type.Literal('hold'), Type.Literal('refuse')], { description: 'what a score past the run rules gets' }),
   run_ttl_s: Type.Integer({ description: 'how long a run may be played (seconds)' }),
-  submit_run: Type.Union([Type.Literal('off'), Type.Literal('on')], { description: 'on: browser games submit with a run and the public api_key alone (submit-run)' })
+  submit_run: Type.Union(SUBMIT_RUN_POLICIES.map(policy => Type.Literal(policy)), { description: 'on: browser games submit with a run and the public api_key alone (submit-run)' })
 })
 export type Game = Static<typeof GameSchema>
 

@@ -25,6 +25,11 @@ function submitExtras (game: GameRecord, result: SubmitResult): Record<string, u
   return { ...(result.held ? { held: true } : {}), ...(game.periods.length === 0 ? {} : { periods: result.periods }) }
 }
 
+/** What submit and submit-run answer (v1's fields, then submitExtras). */
+function submitAnswer (game: GameRecord, score: number, result: SubmitResult) {
+  return ok({ score, improved: result.improved, best_score: result.bestScore, rank: result.rank, ...submitExtras(game, result) })
+}
+
 /**
  * The actions of /api/rank (docs/interface.md#api-key-mode): submit, top, me,
  * around, players, periods and seasons in API-key mode; submit-self,
@@ -102,7 +107,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     const signed = { ts: param(fields, 'ts'), sign: param(fields, 'sign') }
     return async () => {
       const result = await leaderboard.submit(game, player, score, meta, { signed, limits, run: runId === undefined ? undefined : { id: runId, byKey: true } })
-      return ok({ score, improved: result.improved, best_score: result.bestScore, rank: result.rank, ...submitExtras(game, result) })
+      return submitAnswer(game, score, result)
     }
   }, { signed: true })
 
@@ -229,7 +234,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     const runId = parseRunId(param(fields, 'run_id')) as string
     return async () => {
       const result = await leaderboard.submit(game, player, score, meta, { limits, run: { id: runId, byKey: true, key: key.api_key } })
-      return ok({ score, improved: result.improved, best_score: result.bestScore, rank: result.rank, ...submitExtras(game, result) })
+      return submitAnswer(game, score, result)
     }
   })
 
