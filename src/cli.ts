@@ -344,6 +344,7 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
   try {
     const config = loadConfig(io.env)
     const records = createRecordStore(connection.redis)
+    const activity = createActivity(connection.redis)
     const admin = createAdmin({
       records,
       review: createReviewQueue(connection.redis),
@@ -351,14 +352,14 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
       events: createEvents(connection.redis),
       webhookAllowPrivate: config.webhooks.allowPrivate,
       users: createUserStore(connection.redis),
-      leaderboard: createLeaderboard(connection.redis, { freshGame: async gameId => await records.game(gameId) }),
+      leaderboard: createLeaderboard(connection.redis, { freshGame: async gameId => await records.game(gameId), activity }),
       sessionTtlS: config.sessionTtlS,
       guestTtlS: config.guestTtlS,
       sessionCookie: config.sessionCookie,
       audit: createAuditLog(connection.redis, { retentionMs: config.auditRetentionMs }),
       ratings: createRatings(connection.redis),
-      playtime: createPlaytime(connection.redis),
-      activity: createActivity(connection.redis)
+      playtime: createPlaytime(connection.redis, activity),
+      activity
     })
     const result = await command(admin.as({ name: `cli:${osUser(io.env)}`, via: 'cli' }), positionals.slice(2), flags, { io, config })
     if (result !== undefined) io.out(JSON.stringify(result, null, 2))

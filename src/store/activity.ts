@@ -5,9 +5,11 @@ import type { BoardOrder } from '../rules/games.js'
 /*
  * A game's activity, counted by UTC time bucket in the game's slot, for the
  * console's charts and GET /admin/games/:game_id/stats (docs/guide.md,
- * "Activity counters"). The submit and play-time scripts count as they
- * write (includes/activity.lua), so the hot path gains a few commands in
- * the script it already runs, never a round trip.
+ * "Activity counters"). Each process sums what its submits and play-time
+ * reports did (`count`) and writes the sums once a second (FLUSH_MS), one
+ * pipeline per game, so the hot path's script does no work for them: a
+ * process that dies loses at most its last second of counts (a clean
+ * shutdown writes them), and other instances' counts show within a second.
  *
  * - submissions per minute: one small hash per hour (minute -> count),
  *   kept ACTIVITY_MINUTES_KEPT_S;
@@ -24,34 +26,102 @@ const DAY_MS = 86_400_000
 const HOUR_MS = 3_600_000
 const MINUTE_MS = 60_000
 
-/** The constants of includes/activity.lua, for the scripts that include it. */
-export const ACTIVITY_LUA = { ACTIVITY_MINUTES_TTL: ACTIVITY_MINUTES_KEPT_S, ACTIVITY_DAYS_TTL: (ACTIVITY_DAYS_KEPT + 1) * 86_400 }
+/** How long each key lives once written: EXPIRE NX, so its first write of a bucket sets it. */
+const MINUTES_TTL_S = ACTIVITY_MINUTES_KEPT_S
+const DAYS_TTL_S = (ACTIVITY_DAYS_KEPT + 1) * 86_400
+/** How often a process writes what it counted. */
+export const FLUSH_MS = 1000
 
 function dayOf (ms: number): string {
   return new Date(ms).toISOString().slice(0, 10)
 }
 
-/** The counters of one moment, as the scripts take them: the minutes hash, the day hash, the players of the day, and the minute of the hour. */
-export function activityAt (gameId: string, ms: number): { keys: [string, string, string], minute: number } {
-  const day = dayOf(ms)
-  return {
-    keys: [keys.activityMinutes(gameId, Math.floor(ms / HOUR_MS)), keys.activityDay(gameId, day), keys.activityPlayers(gameId, day)],
-    minute: Math.floor((ms % HOUR_MS) / MINUTE_MS)
-  }
+/** What one process counted for one game and not yet written: submissions by minute (its start, ms), and per UTC day submissions, play time and players. */
+interface Pending {
+  minutes: Map<number, number>
+  days: Map<string, { submissions: number, playtime: number, players: Set<string> }>
 }
+
+export type ActivityField = 'submissions' | 'playtime'
 
 export interface ActivityMinute { at: string, submissions: number }
 export interface ActivityDay { day: string, submissions: number, active_players: number, playtime_seconds: number }
 export interface ScoreBucket { from: number, to: number, count: number }
 
 export function createActivity (redis: Redis) {
+  let pending = new Map<string, Pending>()
+
+  let writing = Promise.resolve()
+  /** Writes what this process counted so far, after any write under way: one pipeline per game (its keys share the game's slot). A write that fails loses its counts. */
+  async function flush (): Promise<void> {
+    writing = writing.then(write)
+    await writing
+  }
+  async function write (): Promise<void> {
+    if (pending.size === 0) return
+    const games = pending
+    pending = new Map()
+    await Promise.all([...games].map(async ([gameId, { minutes, days }]) => {
+      const pipeline = redis.pipeline()
+      for (const [minute, count] of minutes) {
+        const key = keys.activityMinutes(gameId, Math.floor(minute / HOUR_MS))
+        pipeline.hincrby(key, String(Math.floor((minute % HOUR_MS) / MINUTE_MS)), count).expire(key, MINUTES_TTL_S, 'NX')
+      }
+      for (const [day, counts] of days) {
+        const dayKey = keys.activityDay(gameId, day)
+        const playersKey = keys.activityPlayers(gameId, day)
+        if (counts.submissions > 0) pipeline.hincrby(dayKey, 'submissions', counts.submissions)
+        if (counts.playtime > 0) pipeline.hincrby(dayKey, 'playtime', counts.playtime)
+        pipeline.expire(dayKey, DAYS_TTL_S, 'NX').pfadd(playersKey, ...counts.players).expire(playersKey, DAYS_TTL_S, 'NX')
+      }
+      await pipeline.exec().catch(() => {})
+    }))
+  }
+  const timer = setInterval(() => { void flush() }, FLUSH_MS)
+  timer.unref()
+
   return {
+    /**
+     * Counts, in this process, a submit (answered ok or held: 'submissions',
+     * 1) or play time credited (seconds) by `player` at `ms`; written within
+     * FLUSH_MS.
+     */
+    count (gameId: string, player: string, field: ActivityField, amount: number, ms: number): void {
+      let game = pending.get(gameId)
+      if (game === undefined) {
+        game = { minutes: new Map(), days: new Map() }
+        pending.set(gameId, game)
+      }
+      if (field === 'submissions') {
+        const minute = ms - ms % MINUTE_MS
+        game.minutes.set(minute, (game.minutes.get(minute) ?? 0) + amount)
+      }
+      const day = dayOf(ms)
+      let counts = game.days.get(day)
+      if (counts === undefined) {
+        counts = { submissions: 0, playtime: 0, players: new Set() }
+        game.days.set(day, counts)
+      }
+      counts[field] += amount
+      counts.players.add(player)
+    },
+
+    flush,
+
+    /** Stops the timer and writes what is left (a clean shutdown loses no count). */
+    async close (): Promise<void> {
+      clearInterval(timer)
+      await flush()
+    },
+
     /**
      * The last `minutes` minutes (oldest first, the current one last) and the
      * last `days` UTC days (today last), zeros where nothing happened: one
-     * pipeline to the game's node.
+     * pipeline to the game's node, after this process wrote what it counted
+     * (other instances' counts arrive within FLUSH_MS).
      */
     async read (gameId: string, { minutes, days, now }: { minutes: number, days: number, now: number }): Promise<{ minutes: ActivityMinute[], days: ActivityDay[] }> {
+      await flush()
       const firstMinute = Math.floor(now / MINUTE_MS) - minutes + 1
       const hours: number[] = []
       for (let hour = Math.floor(firstMinute * MINUTE_MS / HOUR_MS); hour <= Math.floor(now / HOUR_MS); hour++) hours.push(hour)

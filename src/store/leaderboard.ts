@@ -12,7 +12,7 @@ import { type BoardChoice } from '../rules/fields.js'
 import type { Period } from '../rules/periods.js'
 import { OUTBOX_MAX } from './events.js'
 import { invalidRun } from './runs.js'
-import { ACTIVITY_LUA, activityAt } from './activity.js'
+import type { Activity } from './activity.js'
 import { createBoardListing } from './board-listing.js'
 import { boardScoreOf, isoFromMs, rankOrNull, scoreOf, topPercent, type BoardEntry, type ErasedFromGame, type ImportedEntry, type ImportOutcome, type Neighbourhood, type PlayerStanding, type Signed, type SubmitResult } from './board-format.js'
 import { type BoardItem, type Season, type PeriodStanding } from '../../sdk/answers.js'
@@ -26,7 +26,7 @@ export const LIVE_TOP = 100
 export const REVIEW_QUEUE_MAX = 10_000
 /** How many decided held scores a game remembers (the oldest are forgotten). */
 export const REVIEW_DECIDED_KEPT = 10_000
-const SUBMIT = luaScript('submit', { TIME_DIGITS, REVIEW_QUEUE_MAX, REVIEW_DECIDED_KEPT, OUTBOX_MAX, LIVE_TOP, ...ACTIVITY_LUA })
+const SUBMIT = luaScript('submit', { TIME_DIGITS, REVIEW_QUEUE_MAX, REVIEW_DECIDED_KEPT, OUTBOX_MAX, LIVE_TOP })
 const ME = luaScript('me')
 const TOP = luaScript('top')
 const AROUND = luaScript('around')
@@ -49,9 +49,11 @@ export interface LeaderboardOptions {
   freshGame: (gameId: string) => Promise<GameRecord | null>
   /** The clock of periods (ms). Given (tests), the scripts take it too, instead of the Redis clock. */
   clock?: () => number
+  /** Where submits are counted (store/activity.ts). */
+  activity: Pick<Activity, 'count'>
 }
 
-export function createLeaderboard (redis: Redis, { freshGame, clock }: LeaderboardOptions) {
+export function createLeaderboard (redis: Redis, { freshGame, clock, activity }: LeaderboardOptions) {
   // The high-traffic actions count their rate limits in the same call (store/limits.ts).
   const submitScript = defineLimitedScript<Array<string | number>>(redis, 'rankSubmit', SUBMIT, { writes: true })
   const meScript = defineLimitedScript<[string, string, number, number] | ['moved']>(redis, 'rankMe', ME)
@@ -164,17 +166,16 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
         const periodScope = boardScopes.period(period.kind, period.id)
         return [keys.board(gameId, periodScope), keys.entries(gameId, player, periodScope)]
       })
-      const activity = activityAt(gameId, now())
       reply = await submitScript(
         [keys.game(gameId), keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope),
           keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope),
-          keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.live(gameId), ...activity.keys, ...periodKeys,
+          keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.live(gameId), ...periodKeys,
           // A submit without a run (every v1 one) sends neither; an approval sends both (its held score may be a run's).
           ...(run === undefined && approve === undefined ? [] : [keys.playerRuns(gameId, player, run?.byKey), keys.entryRun(gameId, player, scope)])],
         // A held score of a season closed since goes to that season: '' tells the script it is not the current one.
         [game.order, season === game.season ? String(season) : '', player, String(score), boardScoreOf(score, game.order), meta ?? '', meta === undefined ? '0' : '1',
           game.max_entries, game.max_meta_bytes, signed?.ts ?? '', signed === undefined ? 0 : (Number(signed.ts) + TS_TOLERANCE_S + 1) * 1000,
-          clock === undefined && approve === undefined ? '' : at, periods.length, approve?.id ?? '', approve?.note ?? '', season, activity.minute,
+          clock === undefined && approve === undefined ? '' : at, periods.length, approve?.id ?? '', approve?.note ?? '', season,
           // The run is always sent ('' for none): the rate-limit counters follow the arguments.
           ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(game, period), period.kind, period.id]), run?.id ?? '', run?.key ?? ''],
         attempt === 1 ? limits : undefined
@@ -185,7 +186,9 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
       if (reply[0] === MOVED) game = await refreshed(game.game_id)
       else instant = Number(reply[1])
     }
-    const [outcome, improved, best, , rank, total] = reply
+    const [answered, improved, best, , rank, total] = reply
+    // A replay of a held submit is answered as held, and counted as a replay.
+    const outcome = answered === 'held-again' ? 'held' : answered
     if (outcome === 'stale') fail('expired_ts', 'This submission was signed before its entry was deleted; sign a new one.')
     if (outcome === 'closed') fail('expired_ts', 'This submission was accepted in a season that has closed since; sign a new one to play in the new season.')
     if (outcome === 'full_entries') fail('quota_exceeded', `This game's board is full (max_entries ${game.max_entries}); an operator can raise it.`)
@@ -199,7 +202,10 @@ export function createLeaderboard (redis: Redis, { freshGame, clock }: Leaderboa
         : `The score is more than ${String(best)} s of verified play allow at this game's ${game.max_score_rate ?? 0} per second. Nothing was stored.`)
     }
     if (outcome === 'decided') fail('not_found', String(improved) === 'unknown' ? 'No such held score.' : `That held score is no longer pending: it was ${String(improved)}.`)
-    if (approve === undefined) child(metrics.submits, signed === undefined ? 'session' : 'api_key', outcome === 'replay' || outcome === 'held' ? String(outcome) : improved === 1 ? 'improved' : 'unchanged').inc()
+    if (approve === undefined) {
+      child(metrics.submits, signed === undefined ? 'session' : 'api_key', answered === 'replay' || answered === 'held-again' ? 'replay' : outcome === 'held' ? 'held' : improved === 1 ? 'improved' : 'unchanged').inc()
+      if (answered === 'ok' || answered === 'held') activity.count(game.game_id, player, 'submissions', 1, now())
+    }
     const standings: Partial<Record<PeriodKind, PeriodStanding>> = {}
     periods.forEach((period, i) => {
       const [periodImproved, periodBest, periodRank] = reply.slice(6 + 3 * i, 9 + 3 * i)

@@ -1,14 +1,14 @@
 import type { RedisClient as Redis } from './redis-client.js'
 import { keys } from './keys.js'
 import { defineScript, luaScript } from './script-loader.js'
-import { ACTIVITY_LUA, activityAt } from './activity.js'
+import type { Activity } from './activity.js'
 import { invalidRun } from './runs.js'
 
 /** How far credited play may run ahead of the server clock (docs/interface.md#ranking-rule). */
 export const LEAD_MS = 5000
 
 /** The wall-clock rule of play time: see lua/playtime-report.lua. */
-const REPORT = luaScript('playtime-report', { LEAD_MS, ...ACTIVITY_LUA })
+const REPORT = luaScript('playtime-report', { LEAD_MS })
 
 export interface PlaytimeReport {
   total_playtime_seconds: number
@@ -18,16 +18,17 @@ export interface PlaytimeReport {
   run_verified_seconds?: number
 }
 
-export function createPlaytime (redis: Redis) {
+/** `activity` counts the play time credited (store/activity.ts). */
+export function createPlaytime (redis: Redis, activity: Pick<Activity, 'count'>) {
   const report = defineScript<[number, number, number, number] | ['invalid_run', string]>(redis, 'rankPlaytime', REPORT, { writes: true })
   return {
     /** A play-time report (the wall-clock rule), for a run too when `runId` is given (invalid_run when it names no open run of the user's). */
     async report (gameId: string, username: string, seconds: number, runId?: string): Promise<PlaytimeReport> {
-      const [, day, players] = activityAt(gameId, Date.now()).keys
       const runKeys = runId === undefined ? [] : [keys.playerRuns(gameId, username)]
-      const reply = await report([keys.playtime(gameId), day, players, ...runKeys], runId === undefined ? [username, seconds] : [username, seconds, runId])
+      const reply = await report([keys.playtime(gameId), ...runKeys], runId === undefined ? [username, seconds] : [username, seconds, runId])
       if (reply[0] === 'invalid_run') invalidRun(reply[1] as string)
       const [total, mine, credited, verified] = reply as [number, number, number, number]
+      if (credited > 0) activity.count(gameId, username, 'playtime', credited, Date.now())
       return { total_playtime_seconds: total, user_playtime_seconds: mine, credited_seconds: credited, ...(runId === undefined ? {} : { run_verified_seconds: verified }) }
     },
     /** The seconds credited to one user in one game (0 when none). */

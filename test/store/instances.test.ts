@@ -1,5 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../../src/app.js'
 import { admin, buildTestApps, createGame, dataOf, errorOf, formBody, me, submit, top } from '../helpers/app.js'
 
 /*
@@ -77,4 +78,27 @@ t.test('concurrent submits for one player through different instances keep the m
   t.equal(answers[scores.indexOf(best)].improved, true, 'the highest score improved the entry')
   for (const [i, app] of apps.entries()) t.same(dataOf(await me(app, game, 'racer')), { player_name: 'racer', best_score: best, rank: 1 }, `instance ${i + 1} shows the maximum`)
   t.match(dataOf(await top(apps[1] as FastifyInstance, game)), { total: 1, items: [{ rank: 1, player_name: 'racer', score: best }] }, 'one entry on the board')
+})
+
+t.test('activity counts reach the other instances within a second, and a closing instance writes its own', { timeout: 30_000 }, async t => {
+  const { apps, config } = await buildTestApps(t, 2)
+  const [counting, reading] = apps as [FastifyInstance, FastifyInstance]
+  const game = await createGame(counting)
+  const day = async (): Promise<any> => dataOf(await admin(reading, 'GET', `/admin/games/${game.gameId}/stats?days=1&minutes=2`)).days[0]
+  dataOf(await submit(counting, game, { player: 'ann', score: 1 }))
+  dataOf(await submit(counting, game, { player: 'bob', score: 2 }))
+  // Summed in the instance that answered, written within a second (store/activity.ts FLUSH_MS): polled, not timed.
+  let seen = await day()
+  for (let i = 0; i < 100 && seen.submissions < 2; i++) {
+    await new Promise(resolve => setTimeout(resolve, 50))
+    seen = await day()
+  }
+  t.equal(seen.submissions, 2, 'the other instance reads both submissions')
+  t.equal(seen.active_players, 2)
+
+  // Counted, then closed at once: its shutdown writes what it had not yet.
+  const closing = await buildApp(config)
+  dataOf(await submit(closing, game, { player: 'cid', score: 3 }))
+  await closing.close()
+  t.same(await day(), { ...seen, submissions: 3, active_players: 3 }, 'read right after the other instance closed')
 })

@@ -1,5 +1,4 @@
---- @constants LEAD_MS ACTIVITY_MINUTES_TTL ACTIVITY_DAYS_TTL
---- @include "activity"
+--- @constants LEAD_MS
 --- @include "runs"
 -- The wall-clock rule. A report of `seconds` claims the time just before it
 -- arrived. Per user and game, c:<user> is the instant (ms, Redis clock) up to
@@ -8,9 +7,8 @@
 -- seconds, and the instant moves to the end of it. So the first report
 -- credits `seconds`, a page reporting 30 every 30 s gets 30 each time despite
 -- jitter, and credited time never runs more than 5 s ahead of real time.
--- Credited time counts in the game's activity of the day (KEYS[2], and
--- the day's players KEYS[3]: includes/activity.lua).
--- A report for a run (ARGV[3]; KEYS[4], the user's runs: includes/runs.lua)
+-- (The caller counts credited time in the game's activity: store/activity.ts.)
+-- A report for a run (ARGV[3]; KEYS[2], the user's runs: includes/runs.lua)
 -- also credits the run (one that took its score too: its score is taken):
 -- the part of what it credited since the run began, after what the run was
 -- credited before, and not past now (without the 5 s lead play time has), so
@@ -24,7 +22,7 @@ local nowMs = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
 
 local run
 if runId ~= '' then
-  run = readRun(KEYS[4], runId)
+  run = readRun(KEYS[2], runId)
   if not run then return {'invalid_run', 'unknown'} end
   if nowMs >= run.expires then return {'invalid_run', 'expired'} end
 end
@@ -38,7 +36,6 @@ if credited > 0 then
   redis.call('HSET', playtime, 'c:' .. user, string.format('%.0f', startMs + credited * 1000))
   total = redis.call('HINCRBY', playtime, 'total', credited)
   mine = redis.call('HINCRBY', playtime, 'u:' .. user, credited)
-  countActivity('', KEYS[2], KEYS[3], '', user, 'playtime', credited)
 else
   total = tonumber(redis.call('HGET', playtime, 'total') or '0')
   mine = tonumber(redis.call('HGET', playtime, 'u:' .. user) or '0')
@@ -46,7 +43,7 @@ end
 
 local verified = -1
 if run then
-  creditRun(KEYS[4], runId, run, startMs, math.min(startMs + credited * 1000, nowMs))
+  creditRun(KEYS[2], runId, run, startMs, math.min(startMs + credited * 1000, nowMs))
   verified = run.verified
 end
 return {total, mine, credited, verified}

@@ -1,8 +1,7 @@
---- @constants TIME_DIGITS REVIEW_QUEUE_MAX REVIEW_DECIDED_KEPT OUTBOX_MAX LIVE_TOP ACTIVITY_MINUTES_TTL ACTIVITY_DAYS_TTL
+--- @constants TIME_DIGITS REVIEW_QUEUE_MAX REVIEW_DECIDED_KEPT OUTBOX_MAX LIVE_TOP
 --- @include "board-prelude"
 --- @include "review-decide"
 --- @include "events"
---- @include "activity"
 --- @include "runs"
 -- One submit, atomically: the replay and deletion checks of a signed submit,
 -- the game's review rules, its caps, compare-and-store, rank, count; on the
@@ -14,15 +13,14 @@
 --
 -- KEYS: game, board, entries, metas, hidden, hidden users, usage, seen,
 -- deleted, review, review pending, review decided, review players, review
--- sequence, outbox, live channel, the activity counters of the moment
--- (minutes, day, players: includes/activity.lua); then a board and an
--- entries bucket per period.
+-- sequence, outbox, live channel; then a board and an entries bucket per
+-- period.
 -- ARGV: order, season (what the caller chose the keys by; moved() checks
 -- them; '' to store in a closed season), player, score, board score (-score
 -- for desc, score for asc), meta, has meta, max entries, max meta bytes, ts,
 -- seen until, at (the instant in ms; '' for the Redis clock), the number of
 -- periods, the held id to approve ('' for a submit), the decision's note,
--- the season of the keys, the minute of the hour (activity); then per
+-- the season of the keys; then per
 -- period its start, its reset, when its keys expire (ms), its kind and its id;
 -- then the run id ('' for a submit without a run) and the API key the run
 -- must have been started with ('' for any: submit-run sends its key). With a
@@ -41,15 +39,20 @@
 -- game's runs: docs/interface.md#runs); or {outcome,
 -- improved 0/1, best or '', best ms or '', rank or -1, visible total, then per period:
 -- improved 0/1, best or '', rank or -1}, outcome 'ok', 'replay' (this
--- signed request was accepted before: nothing stored, the standing) or
--- 'held' (held for review: on no board, the standing unchanged). A submit
--- answered ok or held counts in the game's activity; a replay and an
--- approval do not.
+-- signed request was accepted before: nothing stored, the standing),
+-- 'held' (held for review: on no board, the standing unchanged) or
+-- 'held-again' (a replay of a held one: answered as held). The caller
+-- counts a submit answered ok or held in the game's activity
+-- (store/activity.ts), not a replay or an approval.
+--
+-- A signed submit's replay marker (`seen`, until the signature expires) is
+-- taken first, with the check, in one SET NX GET; a submit refused after
+-- that gives it back (refuse), a held one marks it 'held'.
 local board, entries, metas, hidden, hiddenUsers, usage, seen, deleted = KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
 local review, reviewPending, reviewPlayers, reviewSequence = KEYS[10], KEYS[11], KEYS[13], KEYS[14]
 local reviewKeys = {KEYS[10], KEYS[11], KEYS[12], KEYS[13]}
 local outbox, live = outboxOf(KEYS[1], KEYS[15]), KEYS[16]
-local FIRST_PERIOD_KEY = 20
+local FIRST_PERIOD_KEY = 17
 -- A board whose first LIVE_TOP changed tells the live boards (SPUBLISH on the game's channel).
 local function topChanged (boardKey, member, scope)
   local index = redis.call('ZRANK', boardKey, member)
@@ -59,7 +62,7 @@ end
 local player, score, boardScore, meta, hasMeta = ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
 local maxEntries, maxMetaBytes, ts, seenUntil, at = tonumber(ARGV[8]), tonumber(ARGV[9]), ARGV[10], ARGV[11], ARGV[12]
 local periodCount, approving, note, keysSeason = tonumber(ARGV[13]), ARGV[14], ARGV[15], tonumber(ARGV[16])
-local FIRST_PERIOD_ARG, PERIOD_ARGS = 18, 5
+local FIRST_PERIOD_ARG, PERIOD_ARGS = 17, 5
 local runId, runKey = ARGV[FIRST_PERIOD_ARG + PERIOD_ARGS * periodCount], ARGV[FIRST_PERIOD_ARG + PERIOD_ARGS * periodCount + 1]
 local playerRuns, entryRun = KEYS[FIRST_PERIOD_KEY + 2 * periodCount], KEYS[FIRST_PERIOD_KEY + 2 * periodCount + 1]
 local stored = redis.call('HMGET', KEYS[1], 'order', 'season', 'review_above', 'review_below', 'review_factor', 'webhooks', 'notify_top', 'runs', 'min_run_seconds', 'max_score_rate', 'implausible')
@@ -134,12 +137,17 @@ local function periods (result, store)
   end
   return result
 end
-local function counted ()
-  if approving == '' then countActivity(KEYS[17], KEYS[18], KEYS[19], ARGV[17], player, 'submissions', 1) end
-end
-local function answer (outcome, improved, store)
-  local rank = entry and redis.call('ZRANK', board, ms .. player)
+-- `index`: the entry's rank on the board when the caller knows it (false: not on it).
+local function answer (outcome, improved, store, index)
+  local rank = index
+  if rank == nil then rank = entry and redis.call('ZRANK', board, ms .. player) end
   return periods({outcome, improved, best or '', ms or '', rank or -1, redis.call('ZCARD', board)}, store)
+end
+-- Whether this call took the replay marker, and the refusal that gives it back.
+local marked = false
+local function refuse (reply)
+  if marked then redis.call('DEL', seen) end
+  return reply
 end
 
 -- Fair play: whether this score would change any board of the player, and
@@ -189,12 +197,12 @@ local function hold (rule)
     local record = cjson.decode(pending)
     if not better(score, record.score) then
       takeRun()
-      counted()
+      if marked then redis.call('SET', seen, 'held', 'PXAT', seenUntil) end
       return answer('held', 0, false)
     end
     decide(reviewKeys, pendingId, record, 'superseded', '', now)
   elseif redis.call('ZCARD', reviewPending) >= REVIEW_QUEUE_MAX then
-    return {'full_review'}
+    return refuse({'full_review'})
   end
   local id = tostring(redis.call('INCR', reviewSequence))
   local record = { player_name = player, score = score, submitted_at = string.format('%.0f', now), season = ARGV[2], rule = rule, status = 'pending' }
@@ -217,8 +225,7 @@ local function hold (rule)
     if runVerified ~= nil then event.run_verified_seconds = runVerified end
     emit(outbox, 'score.held', event)
   end
-  if ts ~= '' then redis.call('SET', seen, 'held', 'PXAT', seenUntil) end
-  counted()
+  if marked then redis.call('SET', seen, 'held', 'PXAT', seenUntil) end
   return answer('held', 0, false)
 end
 
@@ -232,8 +239,8 @@ else
   if ts ~= '' then
     local deletedAt = redis.call('GET', deleted)
     if deletedAt and tonumber(ts) < tonumber(deletedAt) then return {'stale'} end
-    local seenBefore = redis.call('GET', seen)
-    if seenBefore == 'held' then return answer('held', 0, false) end
+    local seenBefore = redis.call('SET', seen, '1', 'NX', 'GET', 'PXAT', seenUntil)
+    if seenBefore == 'held' then return answer('held-again', 0, false) end
     if seenBefore then
       -- Accepted before; its entry gone since means an operator deleted it, or the season closed.
       if not entry then
@@ -242,6 +249,7 @@ else
       end
       return answer('replay', 0, false)
     end
+    marked = true
   end
   -- Proof of play (docs/interface.md#runs): the run must be one of the
   -- player's, open and unused; its verified play must reach min_run_seconds and
@@ -251,15 +259,15 @@ else
   local runRule
   if runs == 'optional' or runs == 'required' then
     if runId == '' then
-      if runs == 'required' then return {'run_required'} end
+      if runs == 'required' then return refuse({'run_required'}) end
     else
       run = readRun(playerRuns, runId)
-      if not run or (runKey ~= '' and run.key ~= runKey) then return {'invalid_run', 'unknown'} end
-      if run.used ~= '' then return {'invalid_run', 'used'} end
+      if not run or (runKey ~= '' and run.key ~= runKey) then return refuse({'invalid_run', 'unknown'}) end
+      if run.used ~= '' then return refuse({'invalid_run', 'used'}) end
       -- Runs live by the Redis clock; one TIME serves this check and the store.
       local redisNow = (at == '' and now) or clock()
       if at == '' then now = redisNow end
-      if redisNow >= run.expires then return {'invalid_run', 'expired'} end
+      if redisNow >= run.expires then return refuse({'invalid_run', 'expired'}) end
       runVerified = run.verified
       local minSeconds, rate = tonumber(stored[9] or '') or 0, tonumber(stored[10] or '')
       if runVerified < minSeconds then
@@ -267,10 +275,10 @@ else
       elseif rate and tonumber(score) > runVerified * rate then
         runRule = 'run_rate'
       end
-      if runRule and stored[11] == 'refuse' then return {'implausible', runRule, runVerified} end
+      if runRule and stored[11] == 'refuse' then return refuse({'implausible', runRule, runVerified}) end
     end
   elseif runId ~= '' then
-    return {'invalid_run', 'off'}
+    return refuse({'invalid_run', 'off'})
   end
   if runRule and improvesABoard() then return hold(runRule) end
   if (reviewAbove or reviewBelow or reviewFactor) and improvesABoard() then
@@ -285,10 +293,8 @@ local function approve ()
 end
 
 if entry and not better(score, best) then
-  if ts ~= '' then redis.call('SET', seen, '1', 'PXAT', seenUntil) end
   approve()
   takeRun()
-  counted()
   return answer('ok', 0, true)
 end
 
@@ -302,10 +308,9 @@ if not entry then
   -- kept starts from its board plus its hidden players (an upper bound).
   entryCount = tonumber(redis.call('HGET', usage, 'entries') or
     (redis.call('ZCARD', board) + redis.call('SCARD', hidden) + redis.call('SCARD', hiddenUsers)))
-  if entryCount >= maxEntries then return {'full_entries'} end
+  if entryCount >= maxEntries then return refuse({'full_entries'}) end
 end
-if newMeta > oldMeta and metaBytes + newMeta - oldMeta > maxMetaBytes then return {'full_meta'} end
-if ts ~= '' then redis.call('SET', seen, '1', 'PXAT', seenUntil) end
+if newMeta > oldMeta and metaBytes + newMeta - oldMeta > maxMetaBytes then return refuse({'full_meta'}) end
 if entryCount then redis.call('HSET', usage, 'entries', entryCount + 1) end
 
 local previousBest, oldIndex = best, nil
@@ -333,5 +338,4 @@ if eventsOn then
 end
 approve()
 takeRun()
-counted()
-return answer('ok', 1, true)
+return answer('ok', 1, true, newIndex or false)

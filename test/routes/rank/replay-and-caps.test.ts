@@ -107,6 +107,24 @@ t.test('max_entries: a new player past the cap is quota_exceeded; existing playe
   t.equal(dataOf(await top(app, game)).total, 4, 'a raised cap takes effect at once')
 })
 
+t.test('a signed submit refused by a cap may be sent again once there is room; a replayed held one is held still', async t => {
+  const game = await createGame(app)
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { max_entries: 1 }))
+  dataOf(await submit(app, game, { player: 'a', score: 1 }))
+  const refused = submitFields(game, { player: 'b', score: 2 })
+  t.equal(errorOf(await post(app, SUBMIT, refused)), 'quota_exceeded')
+  t.equal(await app.redis.exists(keys.seenSubmission(game.gameId, refused.sign!)), 0, 'a refused request leaves no replay marker')
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { max_entries: 2 }))
+  t.same(dataOf(await post(app, SUBMIT, refused)), { score: 2, improved: true, best_score: 2, rank: 1 }, 'the same request, stored now')
+
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { review_above: 100 }))
+  const held = submitFields(game, { player: 'a', score: 500 })
+  const answer = dataOf(await post(app, SUBMIT, held))
+  t.equal(answer.held, true)
+  t.same(dataOf(await post(app, SUBMIT, held)), answer, 'replayed: held, as answered the first time')
+  t.equal(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/review`)).items.length, 1, 'one held score')
+})
+
 t.test('max_entries counts hidden entries too', async t => {
   const game = await createGame(app)
   dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { max_entries: 2 }))
