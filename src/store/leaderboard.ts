@@ -376,7 +376,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock, activity }:
       const { seasons, periods } = everyBoard(game)
       const [entries, metas, held, ratings, playtimeSeconds] = await eraseScript([
         keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.deletedPlayer(gameId, player), keys.live(gameId), ...reviewKeys(gameId),
-        keys.ratings(gameId), keys.ratingStats(gameId), keys.playtime(gameId),
+        keys.ratings(gameId), keys.ratingStats(gameId), keys.playtime(gameId), keys.game(gameId),
         ...seasons.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope), keys.usage(gameId, scope)]),
         ...periods.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])
       ], [player, 2 * TS_TOLERANCE_S + 1, seasons.length, user ? '1' : '0'])
@@ -417,7 +417,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock, activity }:
       const gameId = game.game_id
       const { seasons, periods } = everyBoard(game)
       // Remembered as long as a submit signed before the deletion could still arrive.
-      const deleted = await deleteScript([keys.hiddenPlayers(gameId), keys.deletedPlayer(gameId, player), keys.live(gameId),
+      const deleted = await deleteScript([keys.hiddenPlayers(gameId), keys.deletedPlayer(gameId, player), keys.live(gameId), keys.game(gameId),
         ...seasons.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope), keys.usage(gameId, scope)]),
         ...periods.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])],
       [player, 2 * TS_TOLERANCE_S + 1, seasons.length]) > 0

@@ -3,15 +3,19 @@
 -- (Redis clock, seconds; for ARGV[2] seconds), so signed submits made before
 -- then cannot bring an entry back.
 -- The live boards are told.
--- KEYS: hidden, deleted, the live channel, then the boards as removeEntries
+-- The game's record keeps the latest deletion's time too (deleted_at: the
+-- submit script reads the player's only for requests signed before it).
+-- KEYS: hidden, deleted, the live channel, the game's record, then the boards as removeEntries
 -- (includes/remove-entries.lua) takes them: ARGV[3] seasons, then periods.
 -- ARGV: player, how long deleted is kept, the number of seasons.
 -- Returns how many boards held an entry (0: none did, nothing is remembered).
 local hidden, deleted, live = KEYS[1], KEYS[2], KEYS[3]
 local player = ARGV[1]
-local removed = removeEntries(player, 4, tonumber(ARGV[3]))
+local removed = removeEntries(player, 5, tonumber(ARGV[3]))
 if removed == 0 then return 0 end
 redis.call('SPUBLISH', live, 'deleted')
 redis.call('SREM', hidden, player)
-redis.call('SET', deleted, redis.call('TIME')[1], 'EX', ARGV[2])
+local at = redis.call('TIME')[1]
+redis.call('SET', deleted, at, 'EX', ARGV[2])
+redis.call('HSET', KEYS[4], 'deleted_at', at)
 return removed

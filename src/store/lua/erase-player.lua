@@ -7,7 +7,8 @@
 -- Like a delete, it remembers when (ARGV[2] seconds), so signed submits made
 -- before then cannot bring an entry back; the live boards are told.
 -- KEYS: hidden, hidden users, deleted, live, review, review pending, review
--- decided, review players, ratings, rating stats, play time, then the boards
+-- decided, review players, ratings, rating stats, play time, the game's
+-- record (its deleted_at, as delete-entry.lua keeps it), then the boards
 -- as removeEntries (includes/remove-entries.lua) takes them.
 -- ARGV: player, how long deleted is kept, the number of seasons, '1' for a user.
 -- Returns {boards that held an entry, metas, held scores, ratings, play-time seconds}.
@@ -16,10 +17,12 @@ local review, reviewPending, reviewDecided, reviewPlayers = KEYS[5], KEYS[6], KE
 local ratings, ratingStats, playtime = KEYS[9], KEYS[10], KEYS[11]
 local player, isUser = ARGV[1], ARGV[4] == '1'
 
-local entries, metas = removeEntries(player, 12, tonumber(ARGV[3]))
+local entries, metas = removeEntries(player, 13, tonumber(ARGV[3]))
 if entries > 0 then
   redis.call('SPUBLISH', live, 'deleted')
-  redis.call('SET', deleted, redis.call('TIME')[1], 'EX', ARGV[2])
+  local at = redis.call('TIME')[1]
+  redis.call('SET', deleted, at, 'EX', ARGV[2])
+  redis.call('HSET', KEYS[12], 'deleted_at', at)
 end
 redis.call('SREM', hidden, player)
 

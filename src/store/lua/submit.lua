@@ -65,7 +65,7 @@ local periodCount, approving, note, keysSeason = tonumber(ARGV[13]), ARGV[14], A
 local FIRST_PERIOD_ARG, PERIOD_ARGS = 17, 5
 local runId, runKey = ARGV[FIRST_PERIOD_ARG + PERIOD_ARGS * periodCount], ARGV[FIRST_PERIOD_ARG + PERIOD_ARGS * periodCount + 1]
 local playerRuns, entryRun = KEYS[FIRST_PERIOD_KEY + 2 * periodCount], KEYS[FIRST_PERIOD_KEY + 2 * periodCount + 1]
-local stored = redis.call('HMGET', KEYS[1], 'order', 'season', 'review_above', 'review_below', 'review_factor', 'webhooks', 'notify_top', 'runs', 'min_run_seconds', 'max_score_rate', 'implausible')
+local stored = redis.call('HMGET', KEYS[1], 'order', 'season', 'review_above', 'review_below', 'review_factor', 'webhooks', 'notify_top', 'runs', 'min_run_seconds', 'max_score_rate', 'implausible', 'deleted_at')
 if movedFrom(stored) then return {'moved'} end
 -- The outbox is written while the game has webhooks (their count is kept in its record).
 local eventsOn = hasWebhooks(stored[6])
@@ -237,13 +237,22 @@ if approving ~= '' then
   if approved.status ~= 'pending' then return {'decided', approved.status} end
 else
   if ts ~= '' then
-    local deletedAt = redis.call('GET', deleted)
-    if deletedAt and tonumber(ts) < tonumber(deletedAt) then return {'stale'} end
+    -- When an operator last deleted one of the game's entries (UNIX s, kept
+    -- by delete-entry.lua and erase-player.lua; a game from before it was
+    -- kept has none): a request signed since then needs no look at the
+    -- player's own deletion.
+    local latestDeletion = tonumber(stored[12] or '')
+    local deletedAt
+    if latestDeletion == nil or tonumber(ts) < latestDeletion then
+      deletedAt = redis.call('GET', deleted)
+      if deletedAt and tonumber(ts) < tonumber(deletedAt) then return {'stale'} end
+    end
     local seenBefore = redis.call('SET', seen, '1', 'NX', 'GET', 'PXAT', seenUntil)
     if seenBefore == 'held' then return answer('held-again', 0, false) end
     if seenBefore then
       -- Accepted before; its entry gone since means an operator deleted it, or the season closed.
       if not entry then
+        if deletedAt == nil then deletedAt = redis.call('GET', deleted) end
         if deletedAt then return {'stale'} end
         return {'closed'}
       end
@@ -301,7 +310,9 @@ end
 local oldMeta = redis.call('HSTRLEN', metas, player)
 local newMeta = 0
 if hasMeta == '1' then newMeta = #meta end
-local metaBytes = tonumber(redis.call('HGET', usage, 'meta_bytes') or '0')
+-- The meta bytes stored are read only when this changes them.
+local metaBytes
+if newMeta ~= oldMeta then metaBytes = tonumber(redis.call('HGET', usage, 'meta_bytes') or '0') end
 local entryCount
 if not entry then
   -- Every stored entry, hidden ones too. A game from before the count was
@@ -326,7 +337,7 @@ redis.call('HSET', entries, player, entry)
 -- The run this best came from, beside it (an export shows it); an approved held score's too.
 local proof = runVerified or (approved and approved.run_verified_seconds)
 if proof then redis.call('HSET', entryRun, player, ms .. '|' .. score .. '|' .. proof) end
-if hasMeta == '1' then redis.call('HSET', metas, player, meta) else redis.call('HDEL', metas, player) end
+if hasMeta == '1' then redis.call('HSET', metas, player, meta) elseif oldMeta > 0 then redis.call('HDEL', metas, player) end
 if newMeta ~= oldMeta then redis.call('HSET', usage, 'meta_bytes', math.max(0, metaBytes + newMeta - oldMeta)) end
 local newIndex
 if isVisible() then

@@ -79,6 +79,21 @@ t.test('a future-dated submit accepted before the deletion and replayed after it
   t.equal(dataOf(await me(app, game, 'early')).best_score, null)
 })
 
+t.test('the game keeps when it last deleted an entry; a game from before that looks at every player\'s deletion', async t => {
+  const game = await createGame(app)
+  t.equal(await app.redis.hget(keys.game(game.gameId), 'deleted_at'), '0', 'a new game has deleted nothing')
+  const now = Math.floor(Date.now() / 1000)
+  const before = submitFields(game, { player: 'gone', score: 70, ts: now - 20 })
+  dataOf(await submit(app, game, { player: 'gone', score: 60, ts: now - 30 }))
+  dataOf(await admin(app, 'DELETE', `/admin/games/${game.gameId}/players/gone`))
+  const deletedAt = Number(await app.redis.hget(keys.game(game.gameId), 'deleted_at'))
+  t.ok(Math.abs(deletedAt - Date.now() / 1000) < 5, 'deleted_at: the deletion, in UNIX seconds')
+  // As a game made before the field was kept: the player's own deletion is read for every signed submit.
+  await app.redis.hdel(keys.game(game.gameId), 'deleted_at')
+  t.equal(errorOf(await post(app, SUBMIT, before)), 'expired_ts', 'signed before the deletion: refused')
+  t.same(dataOf(await submit(app, game, { player: 'gone', score: 5, ts: deletedAt + 1 })), { score: 5, improved: true, best_score: 5, rank: 1 }, 'signed after it: stored')
+})
+
 t.test('session-mode submits carry no signature and are never taken for replays', async t => {
   const game = await createGame(app)
   dataOf(await admin(app, 'POST', '/admin/users', { username: 'sam', password: 'pw' }))
