@@ -226,7 +226,7 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
       for (let attempt = 1; attempt <= 3; attempt++) {
         const gameId = game.game_id
         const closed = await changeRecord(redis, cache, 'game', gameId, async () =>
-          await closeSeason([keys.game(gameId), keys.seasons(gameId), keys.usage(gameId, boardScopes.season(game.season + 1)), keys.board(gameId, boardScopes.season(game.season)), keys.events(gameId), keys.live(gameId)], [String(game.season)]))
+          await closeSeason([keys.game(gameId), keys.seasons(gameId), keys.usage(gameId, boardScopes.season(game.season + 1)), keys.board(gameId, boardScopes.season(game.season)), keys.events(gameId), keys.live(gameId), keys.boardsVersion(gameId)], [String(game.season)]))
         if (closed >= 0) return closed === 0 ? null : closed
         const fresh = await this.game(gameId, { fresh: true })
         if (fresh === null) return null

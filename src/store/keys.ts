@@ -76,6 +76,12 @@ export const keys = {
   entryRun: (gameId: string, player: string, scope = '') => `${PREFIX}:{game:${gameId}}:${scope}entry-runs:${entryBucket(player)}`,
   /** HASH season number -> "started_at|ended_at" (ISO) of each closed season. */
   seasons: (gameId: string) => `${PREFIX}:{game:${gameId}}:seasons`,
+  /**
+   * STRING: the version of every board of the game, bumped by each script
+   * that writes one (lua/includes/boards-changed.lua); a top page cached in a
+   * process is served again only while it is unchanged (store/top-cache.ts).
+   */
+  boardsVersion: (gameId: string) => `${PREFIX}:{game:${gameId}}:boards-version`,
   /** SET of player names hidden on this board only. */
   hiddenPlayers: (gameId: string) => `${PREFIX}:{game:${gameId}}:hidden`,
   /**

@@ -14,6 +14,8 @@ import { OUTBOX_MAX } from './events.js'
 import { invalidRun } from './runs.js'
 import type { Activity } from './activity.js'
 import { createBoardListing } from './board-listing.js'
+import { TopCache } from './top-cache.js'
+import { Cluster } from 'ioredis'
 import { boardScoreOf, isoFromMs, rankOrNull, scoreOf, topPercent, type BoardEntry, type ErasedFromGame, type ImportedEntry, type ImportOutcome, type Neighbourhood, type PlayerStanding, type Signed, type SubmitResult } from './board-format.js'
 import { type BoardItem, type Season, type PeriodStanding } from '../../sdk/answers.js'
 import type { BoardOrder, GameRecord } from '../rules/games.js'
@@ -70,6 +72,12 @@ export function createLeaderboard (redis: Redis, { freshGame, clock, activity }:
   const seasonsScript = defineScript<[number, string, string[]]>(redis, 'rankSeasons', SEASONS)
   const claimScript = defineScript<[number, number, number, number]>(redis, 'rankClaimPlayer', CLAIM_PLAYER, { writes: true })
   const now = clock ?? Date.now
+  // Top pages kept in this process (store/top-cache.ts): all of them go when
+  // the connection to Redis is lost or the cluster's nodes change (a restart
+  // or a failover may bring back an older boards version).
+  const tops = new TopCache()
+  const forgetTops = (): void => { tops.forget() }
+  for (const event of redis instanceof Cluster ? ['+node', '-node', 'node error', 'close', 'reconnecting'] : ['close', 'reconnecting', 'end']) redis.on(event, forgetTops)
 
   async function refreshed (gameId: string): Promise<GameRecord> {
     return await freshGame(gameId) ?? fail('invalid_game')
@@ -169,7 +177,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock, activity }:
       reply = await submitScript(
         [keys.game(gameId), keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope),
           keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope),
-          keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.live(gameId), ...periodKeys,
+          keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.live(gameId), keys.boardsVersion(gameId), ...periodKeys,
           // A submit without a run (every v1 one) sends neither; an approval sends both (its held score may be a run's).
           ...(run === undefined && approve === undefined ? [] : [keys.playerRuns(gameId, player, run?.byKey), keys.entryRun(gameId, player, scope)])],
         // A held score of a season closed since goes to that season: '' tells the script it is not the current one.
@@ -218,6 +226,11 @@ export function createLeaderboard (redis: Redis, { freshGame, clock, activity }:
     /** The clock of periods (ms). */
     now,
 
+    /** Forgets the top pages this process kept of one game (its record changed), or of every game. */
+    forgetTops (gameId?: string): void {
+      tops.forget(gameId)
+    },
+
     ...listing,
 
     /**
@@ -262,9 +275,15 @@ export function createLeaderboard (redis: Redis, { freshGame, clock, activity }:
 
     async top (game: GameRecord, chosen: ChosenBoard, offset: number, limit: number, limits?: Limits): Promise<{ total: number, items: BoardItem[], board: BoardRef }> {
       return await onBoard(game, chosen, limits, async (game, board, limits) => {
-        const page = await topScript([keys.game(game.game_id), keys.board(game.game_id, board.scope)], [...guard(game, board), offset, offset + limit - 1], limits)
+        const gameId = game.game_id
+        const cached = tops.get(gameId, board.scope, offset, limit)
+        const page = await topScript([keys.game(gameId), keys.board(gameId, board.scope), keys.boardsVersion(gameId)], [...guard(game, board), offset, offset + limit - 1, cached?.version ?? ''], limits)
+        if (page[0] === 'same' && cached !== undefined) return { ...cached.page, board }
         if (page[0] === MOVED) return MOVED
-        return { total: page[0] as number, items: itemsOf(page, 1, offset, game.order), board }
+        const [version, ttl, total] = page as [string, number, number]
+        const read = { total, items: itemsOf(page, 3, offset, game.order) }
+        tops.set(gameId, board.scope, offset, limit, version, ttl, read)
+        return { ...read, board }
       })
     },
 
@@ -315,7 +334,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock, activity }:
       const gameId = game.game_id
       const { seasons, periods } = everyBoard(game)
       return await visibilityScript(
-        [keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.game(gameId), keys.events(gameId), keys.live(gameId), ...[...seasons, ...periods].flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])],
+        [keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.game(gameId), keys.events(gameId), keys.live(gameId), keys.boardsVersion(gameId), ...[...seasons, ...periods].flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])],
         [player, flag(flags.boardHidden), flag(flags.userHidden), game.order]
       ) === 1
     },
@@ -356,7 +375,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock, activity }:
         const gameId = game.game_id
         const scope = boardScopes.season(game.season)
         const reply = await importScript(
-          [keys.game(gameId), keys.board(gameId, scope), keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope), keys.live(gameId),
+          [keys.game(gameId), keys.board(gameId, scope), keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope), keys.live(gameId), keys.boardsVersion(gameId),
             ...batch.flatMap(({ player }) => [keys.entries(gameId, player, scope), keys.meta(gameId, player, scope)])],
           [game.order, String(game.season), game.max_entries, game.max_meta_bytes,
             ...batch.flatMap(({ player, score, ms, meta }) => [player, String(score), boardScoreOf(score, game.order), String(ms).padStart(TIME_DIGITS, '0'), meta ?? '', meta === undefined ? '0' : '1'])])
@@ -376,7 +395,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock, activity }:
       const { seasons, periods } = everyBoard(game)
       const [entries, metas, held, ratings, playtimeSeconds] = await eraseScript([
         keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.deletedPlayer(gameId, player), keys.live(gameId), ...reviewKeys(gameId),
-        keys.ratings(gameId), keys.ratingStats(gameId), keys.playtime(gameId), keys.game(gameId),
+        keys.ratings(gameId), keys.ratingStats(gameId), keys.playtime(gameId), keys.game(gameId), keys.boardsVersion(gameId),
         ...seasons.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope), keys.usage(gameId, scope)]),
         ...periods.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])
       ], [player, 2 * TS_TOLERANCE_S + 1, seasons.length, user ? '1' : '0'])
@@ -396,7 +415,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock, activity }:
       const gameId = game.game_id
       const { seasons, periods } = everyBoard(game)
       const [boards, rated, playtimeSeconds, held] = await claimScript([
-        keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.live(gameId), keys.ratings(gameId), keys.ratingStats(gameId), keys.playtime(gameId), ...reviewKeys(gameId),
+        keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.live(gameId), keys.ratings(gameId), keys.ratingStats(gameId), keys.playtime(gameId), ...reviewKeys(gameId), keys.boardsVersion(gameId),
         ...seasons.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, guest, scope), keys.entries(gameId, user, scope), keys.meta(gameId, guest, scope), keys.meta(gameId, user, scope), keys.usage(gameId, scope)]),
         ...periods.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, guest, scope), keys.entries(gameId, user, scope)])
       ], [guest, user, game.order, seasons.length, now()])
@@ -417,7 +436,7 @@ export function createLeaderboard (redis: Redis, { freshGame, clock, activity }:
       const gameId = game.game_id
       const { seasons, periods } = everyBoard(game)
       // Remembered as long as a submit signed before the deletion could still arrive.
-      const deleted = await deleteScript([keys.hiddenPlayers(gameId), keys.deletedPlayer(gameId, player), keys.live(gameId), keys.game(gameId),
+      const deleted = await deleteScript([keys.hiddenPlayers(gameId), keys.deletedPlayer(gameId, player), keys.live(gameId), keys.game(gameId), keys.boardsVersion(gameId),
         ...seasons.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope), keys.usage(gameId, scope)]),
         ...periods.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])],
       [player, 2 * TS_TOLERANCE_S + 1, seasons.length]) > 0

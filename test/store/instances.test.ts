@@ -102,3 +102,39 @@ t.test('activity counts reach the other instances within a second, and a closing
   await closing.close()
   t.same(await day(), { ...seen, submissions: 3, active_players: 3 }, 'read right after the other instance closed')
 })
+
+t.test('a top page kept by one instance is served again only while no instance wrote a board of its game', { timeout: 40_000 }, async t => {
+  const { apps } = await buildTestApps(t, 2)
+  const [reader, writer] = apps as [FastifyInstance, FastifyInstance]
+  const game = await createGame(reader)
+  const other = await createGame(reader)
+  const names = async (): Promise<string[]> => dataOf(await top(reader, game)).items.map((item: any) => `${String(item.player_name)}:${String(item.score)}`)
+  // ZRANGE calls that reached Redis (INFO commandstats): a page served from the process adds none.
+  const ranges = async (): Promise<number> => {
+    const info = await reader.redis.info('commandstats')
+    return Number(/cmdstat_zrange:calls=(\d+)/.exec(info)?.[1] ?? 0)
+  }
+
+  dataOf(await submit(writer, game, { player: 'ann', score: 10 }))
+  t.same(await names(), ['ann:10'])
+  const before = await ranges()
+  t.same(await names(), ['ann:10'], 'the same page again')
+  t.equal(await ranges(), before, 'from the process: the board was not read')
+  dataOf(await submit(writer, other, { player: 'zed', score: 1 }))
+  t.same(await names(), ['ann:10'])
+  t.equal(await ranges(), before, 'another game\'s write changes nothing here')
+
+  // Each write below is answered by the other instance; the next read reflects it at once.
+  dataOf(await submit(writer, game, { player: 'bob', score: 20 }))
+  t.same(await names(), ['bob:20', 'ann:10'], 'a new best')
+  dataOf(await submit(writer, game, { player: 'bob', score: 5 }))
+  t.same(await names(), ['bob:20', 'ann:10'], 'a score that changes nothing')
+  dataOf(await admin(writer, 'PATCH', `/admin/games/${game.gameId}/players/bob`, { hidden: true }))
+  t.same(await names(), ['ann:10'], 'a hidden player')
+  dataOf(await admin(writer, 'PATCH', `/admin/games/${game.gameId}/players/bob`, { hidden: false }))
+  t.same(await names(), ['bob:20', 'ann:10'], 'shown again')
+  dataOf(await admin(writer, 'DELETE', `/admin/games/${game.gameId}/players/ann`))
+  t.same(await names(), ['bob:20'], 'a deleted entry')
+  dataOf(await admin(writer, 'POST', `/admin/games/${game.gameId}/seasons`, {}))
+  t.same(await names(), [], 'a new season')
+})

@@ -1,5 +1,6 @@
 --- @constants REVIEW_DECIDED_KEPT
 --- @include "review-decide"
+--- @include "boards-changed"
 -- A guest's play becomes a user's, in one game, atomically (docs/guide.md#guests):
 -- on every board given, the better of the two entries stays, under the
 -- user's name (an equal score keeps the earlier time, as boards rank it),
@@ -10,14 +11,14 @@
 -- hidden users does not (a guest is there only while the game keeps guests
 -- unlisted, and the user is then seen as any user).
 -- KEYS: hidden, hidden users, live, ratings, rating stats, play time, the
--- four review keys (record, pending, decided, players), then per season its
+-- four review keys (record, pending, decided, players), the boards version, then per season its
 -- board, the guest's and the user's entries and meta buckets and its usage,
 -- then per period its board and the two entries buckets.
 -- ARGV: guest, user, the game's order, the number of seasons, now (ms).
 -- Returns {boards that held an entry of the guest, rating moved 0/1, play-time seconds, held scores}.
 local hidden, hiddenUsers, live, ratings, ratingStats, playtime = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local reviewKeys = {KEYS[7], KEYS[8], KEYS[9], KEYS[10]}
-local FIRST_BOARD_KEY = 11
+local FIRST_BOARD_KEY = 12
 local guest, user, lower, seasons, now = ARGV[1], ARGV[2], ARGV[3] == 'asc', tonumber(ARGV[4]), tonumber(ARGV[5])
 
 local function split (entry)
@@ -121,7 +122,10 @@ end
 for at = FIRST_BOARD_KEY + 6 * seasons, #KEYS, 3 do
   if move(KEYS[at], KEYS[at + 1], KEYS[at + 2]) ~= nil then boards = boards + 1 end
 end
-if boards > 0 then redis.call('SPUBLISH', live, 'visibility') end
+if boards > 0 then
+  redis.call('SPUBLISH', live, 'visibility')
+  boardsChanged(KEYS[11])
+end
 
 -- The rating: the user's own stays; else the guest's becomes theirs (the sums are the same).
 local rated = 0

@@ -1,6 +1,7 @@
 --- @constants TIME_DIGITS OUTBOX_MAX
 --- @include "season-of"
 --- @include "events"
+--- @include "boards-changed"
 -- Closes the current season of a game's all-time board (KEYS[1], the game's
 -- record) when it is still the season ARGV[1]: records its start and its
 -- end (now, by the Redis clock, the clock of every created_at) in KEYS[2],
@@ -8,7 +9,7 @@
 -- (KEYS[3]). Its boards stay where they are, under the closed season's
 -- number. While the game has webhooks, its outbox gets season.closed with
 -- the closed season's top (KEYS[4], its board; KEYS[5], the outbox), and
--- the live boards are told (KEYS[6]).
+-- the live boards are told (KEYS[6]); the boards version (KEYS[7]) is bumped.
 -- Returns the closed season's number, 0 when the game does not exist, -1
 -- when its current season is another.
 local game, seasons, nextUsage, board, outbox, live = KEYS[1], KEYS[2], KEYS[3], KEYS[4], outboxOf(KEYS[1], KEYS[5]), KEYS[6]
@@ -40,6 +41,7 @@ redis.call('HSET', seasons, season, startedAt .. '|' .. endedAt)
 redis.call('HSET', nextUsage, 'entries', 0, 'meta_bytes', 0)
 redis.call('HSET', game, 'season', season + 1, 'season_started_at', endedAt)
 redis.call('SPUBLISH', live, 'season')
+boardsChanged(KEYS[7])
 local settings = redis.call('HMGET', game, 'webhooks', 'notify_top', 'order')
 if hasWebhooks(settings[1]) then
   local top = topOf(board, notifyTopOf(settings[2]), settings[3] == 'asc')

@@ -1,21 +1,23 @@
 --- @include "remove-entries"
+--- @include "boards-changed"
 -- Removes every trace of a player from every board given, and remembers when
 -- (Redis clock, seconds; for ARGV[2] seconds), so signed submits made before
 -- then cannot bring an entry back.
 -- The live boards are told.
 -- The game's record keeps the latest deletion's time too (deleted_at: the
 -- submit script reads the player's only for requests signed before it).
--- KEYS: hidden, deleted, the live channel, the game's record, then the boards as removeEntries
+-- KEYS: hidden, deleted, the live channel, the game's record, its boards version, then the boards as removeEntries
 -- (includes/remove-entries.lua) takes them: ARGV[3] seasons, then periods.
 -- ARGV: player, how long deleted is kept, the number of seasons.
 -- Returns how many boards held an entry (0: none did, nothing is remembered).
 local hidden, deleted, live = KEYS[1], KEYS[2], KEYS[3]
 local player = ARGV[1]
-local removed = removeEntries(player, 5, tonumber(ARGV[3]))
+local removed = removeEntries(player, 6, tonumber(ARGV[3]))
 if removed == 0 then return 0 end
 redis.call('SPUBLISH', live, 'deleted')
 redis.call('SREM', hidden, player)
 local at = redis.call('TIME')[1]
 redis.call('SET', deleted, at, 'EX', ARGV[2])
 redis.call('HSET', KEYS[4], 'deleted_at', at)
+boardsChanged(KEYS[5])
 return removed

@@ -1,4 +1,5 @@
 --- @include "remove-entries"
+--- @include "boards-changed"
 -- Erases a person from one game (docs/guide.md#erasure): their entry on every
 -- board given (seasons with meta and usage, then periods), their flag in the
 -- game's hidden set, their held scores (pending and decided) and, for a user
@@ -8,7 +9,8 @@
 -- before then cannot bring an entry back; the live boards are told.
 -- KEYS: hidden, hidden users, deleted, live, review, review pending, review
 -- decided, review players, ratings, rating stats, play time, the game's
--- record (its deleted_at, as delete-entry.lua keeps it), then the boards
+-- record (its deleted_at, as delete-entry.lua keeps it), its boards
+-- version, then the boards
 -- as removeEntries (includes/remove-entries.lua) takes them.
 -- ARGV: player, how long deleted is kept, the number of seasons, '1' for a user.
 -- Returns {boards that held an entry, metas, held scores, ratings, play-time seconds}.
@@ -17,12 +19,13 @@ local review, reviewPending, reviewDecided, reviewPlayers = KEYS[5], KEYS[6], KE
 local ratings, ratingStats, playtime = KEYS[9], KEYS[10], KEYS[11]
 local player, isUser = ARGV[1], ARGV[4] == '1'
 
-local entries, metas = removeEntries(player, 13, tonumber(ARGV[3]))
+local entries, metas = removeEntries(player, 14, tonumber(ARGV[3]))
 if entries > 0 then
   redis.call('SPUBLISH', live, 'deleted')
   local at = redis.call('TIME')[1]
   redis.call('SET', deleted, at, 'EX', ARGV[2])
   redis.call('HSET', KEYS[12], 'deleted_at', at)
+  boardsChanged(KEYS[13])
 end
 redis.call('SREM', hidden, player)
 

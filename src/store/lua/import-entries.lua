@@ -1,10 +1,11 @@
 --- @include "board-prelude"
+--- @include "boards-changed"
 -- A batch of imported entries (docs/guide.md#export-and-import), each stored
 -- as a submit would store it in the current season, best-only, but with the
 -- time it was achieved elsewhere, so ties break as they did there: a line
 -- replaces a stored best when its score is better, or equal and earlier.
 -- No review, no events; the game's caps hold. The live boards are told once.
--- KEYS: game, board, hidden, hidden users, usage, live, then per entry its
+-- KEYS: game, board, hidden, hidden users, usage, live, the boards version, then per entry its
 -- entries and meta buckets.
 -- ARGV: order, season (moved() checks them), max entries, max meta bytes,
 -- then per entry: player, score, board score, achieved ms (13 digits), meta,
@@ -12,7 +13,7 @@
 -- Returns {'moved'}, or per entry one of 'new', 'improved', 'unchanged',
 -- 'full_entries', 'full_meta'.
 local board, hidden, hiddenUsers, usage, live = KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
-local FIRST_ENTRY_KEY, FIRST_ENTRY_ARG, ENTRY_ARGS = 7, 5, 6
+local FIRST_ENTRY_KEY, FIRST_ENTRY_ARG, ENTRY_ARGS = 8, 5, 6
 if moved() then return {'moved'} end
 local maxEntries, maxMetaBytes = tonumber(ARGV[3]), tonumber(ARGV[4])
 local lower = ARGV[1] == 'asc'
@@ -66,4 +67,5 @@ for i = 0, count - 1 do
 end
 redis.call('HSET', usage, 'entries', entryCount, 'meta_bytes', metaBytes)
 if changedTop then redis.call('SPUBLISH', live, 'imported') end
+boardsChanged(KEYS[7])
 return outcomes

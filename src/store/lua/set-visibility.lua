@@ -1,5 +1,6 @@
 --- @constants TIME_DIGITS OUTBOX_MAX
 --- @include "events"
+--- @include "boards-changed"
 -- Sets ('1'), clears ('0') or keeps ('') a player's flag in the game's own
 -- hidden set (ARGV[2]) and in the game's copy of hidden users (ARGV[3]),
 -- then puts the player's entry on or off each board given: every board of
@@ -8,12 +9,12 @@
 -- while the game has webhooks the outbox says so (player.hidden or
 -- player.shown).
 -- KEYS: hidden, hidden users, the game's record, its outbox, its live
--- channel, then a board and the player's entries bucket for each board. ARGV: player, the two
+-- channel, its boards version, then a board and the player's entries bucket for each board. ARGV: player, the two
 -- flags, the game's order.
 -- Returns 0 when the player has no entry on the first board (the flags are
 -- set all the same, and the other boards are seen to), else 1.
 local hidden, hiddenUsers, game, outbox, live = KEYS[1], KEYS[2], KEYS[3], outboxOf(KEYS[3], KEYS[4]), KEYS[5]
-local FIRST_BOARD_KEY = 6
+local FIRST_BOARD_KEY = 7
 local player, boardHidden, userHidden, order = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local function isHidden () return redis.call('SISMEMBER', hidden, player) == 1 or redis.call('SISMEMBER', hiddenUsers, player) == 1 end
 local wasHidden = isHidden()
@@ -47,4 +48,5 @@ for i = FIRST_BOARD_KEY, #KEYS, 2 do
     end
   end
 end
+boardsChanged(KEYS[6])
 return found

@@ -3,6 +3,7 @@
 --- @include "review-decide"
 --- @include "events"
 --- @include "runs"
+--- @include "boards-changed"
 -- One submit, atomically: the replay and deletion checks of a signed submit,
 -- the game's review rules, its caps, compare-and-store, rank, count; on the
 -- all-time board (its current season) and on the board of each current
@@ -13,8 +14,8 @@
 --
 -- KEYS: game, board, entries, metas, hidden, hidden users, usage, seen,
 -- deleted, review, review pending, review decided, review players, review
--- sequence, outbox, live channel; then a board and an entries bucket per
--- period.
+-- sequence, outbox, live channel, the boards version; then a board and an
+-- entries bucket per period.
 -- ARGV: order, season (what the caller chose the keys by; moved() checks
 -- them; '' to store in a closed season), player, score, board score (-score
 -- for desc, score for asc), meta, has meta, max entries, max meta bytes, ts,
@@ -52,7 +53,7 @@ local board, entries, metas, hidden, hiddenUsers, usage, seen, deleted = KEYS[2]
 local review, reviewPending, reviewPlayers, reviewSequence = KEYS[10], KEYS[11], KEYS[13], KEYS[14]
 local reviewKeys = {KEYS[10], KEYS[11], KEYS[12], KEYS[13]}
 local outbox, live = outboxOf(KEYS[1], KEYS[15]), KEYS[16]
-local FIRST_PERIOD_KEY = 17
+local FIRST_PERIOD_KEY = 18
 -- A board whose first LIVE_TOP changed tells the live boards (SPUBLISH on the game's channel).
 local function topChanged (boardKey, member, scope)
   local index = redis.call('ZRANK', boardKey, member)
@@ -99,6 +100,8 @@ local entry = redis.call('HGET', entries, player)
 local best, ms
 if entry then best, ms = split(entry) end
 
+-- Whether a board was written (the boards version is bumped once, with the answer).
+local boardWritten = false
 -- The period boards: stored when `store` and the score is better there,
 -- whatever the all-time best; appended to `result` as the answer gives them.
 local function periods (result, store)
@@ -112,7 +115,7 @@ local function periods (result, store)
       local previousBest, oldIndex = periodBest, nil
       if periodEntry then
         if eventsOn then oldIndex = redis.call('ZRANK', periodBoard, periodMs .. player) or nil end
-        redis.call('ZREM', periodBoard, periodMs .. player)
+        if redis.call('ZREM', periodBoard, periodMs .. player) == 1 then boardWritten = true end
       end
       periodBest, periodMs = score, string.format('%0' .. TIME_DIGITS .. '.0f', now)
       redis.call('HSET', periodEntries, player, periodBest .. '|' .. periodMs)
@@ -120,6 +123,7 @@ local function periods (result, store)
       local newIndex
       if isVisible() then
         redis.call('ZADD', periodBoard, boardScore, periodMs .. player)
+        boardWritten = true
         newIndex = topChanged(periodBoard, periodMs .. player, ARGV[arg + 3] .. ':' .. ARGV[arg + 4] .. ':')
       end
       if eventsOn then
@@ -141,7 +145,9 @@ end
 local function answer (outcome, improved, store, index)
   local rank = index
   if rank == nil then rank = entry and redis.call('ZRANK', board, ms .. player) end
-  return periods({outcome, improved, best or '', ms or '', rank or -1, redis.call('ZCARD', board)}, store)
+  local result = periods({outcome, improved, best or '', ms or '', rank or -1, redis.call('ZCARD', board)}, store)
+  if boardWritten then boardsChanged(KEYS[17]) end
+  return result
 end
 -- Whether this call took the replay marker, and the refusal that gives it back.
 local marked = false
@@ -327,7 +333,7 @@ if entryCount then redis.call('HSET', usage, 'entries', entryCount + 1) end
 local previousBest, oldIndex = best, nil
 if entry then
   if eventsOn then oldIndex = redis.call('ZRANK', board, ms .. player) or nil end
-  redis.call('ZREM', board, ms .. player)
+  if redis.call('ZREM', board, ms .. player) == 1 then boardWritten = true end
 end
 now = now or clock()
 ms = string.format('%0' .. TIME_DIGITS .. '.0f', now)
@@ -342,6 +348,7 @@ if newMeta ~= oldMeta then redis.call('HSET', usage, 'meta_bytes', math.max(0, m
 local newIndex
 if isVisible() then
   redis.call('ZADD', board, boardScore, ms .. player)
+  boardWritten = true
   newIndex = topChanged(board, ms .. player, keysSeason > 1 and 'season:' .. keysSeason .. ':' or '')
 end
 if eventsOn then
