@@ -77,7 +77,7 @@ export function createActivity (redis: Redis) {
       await pipeline.exec().catch(() => {})
     }))
   }
-  const timer = setInterval(() => { void flush() }, FLUSH_MS)
+  const timer = setInterval(() => { flush().catch(() => {}) }, FLUSH_MS)
   timer.unref()
 
   return {

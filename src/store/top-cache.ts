@@ -49,9 +49,8 @@ export class TopCache {
     return cached
   }
 
-  /** Keeps a page read at `version` ('' is none: not kept); `ttlMs` is its board's PTTL (below 0: no expiry, or no board). */
+  /** Keeps a page read at `version`; `ttlMs` is its board's PTTL (below 0: no expiry, or no board). */
   set (gameId: string, scope: string, offset: number, limit: number, version: string, ttlMs: number, page: TopPage): void {
-    if (version === '') return
     const key = TopCache.keyOf(gameId, scope, offset, limit)
     this.pages.delete(key)
     if (this.pages.size >= MAX_PAGES) this.pages.delete(this.pages.keys().next().value as string)

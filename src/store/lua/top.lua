@@ -5,12 +5,19 @@
 -- the caller's cached page was read at ('' for none).
 -- Returns {'same'} when the boards version is still that one (every script
 -- that writes a board bumps it, a season's close too: store/top-cache.ts),
--- {'moved'}, or {boards version ('' when none was ever made), ms the board
+-- {'moved'}, or {boards version, ms the board
 -- lives (-1: no expiry; -2: no board), visible total, member, board score,
 -- member, board score, ...}, one snapshot.
-local version = redis.call('GET', KEYS[3]) or ''
-if version ~= '' and version == ARGV[5] then return {'same'} end
+local version = redis.call('GET', KEYS[3])
+if version and version == ARGV[5] then return {'same'} end
 if moved() then return {'moved'} end
+-- A game whose boards were not written since versions were kept gets one
+-- now, from the Redis clock in µs as includes/boards-changed.lua makes them.
+if not version then
+  local time = redis.call('TIME')
+  version = time[1] .. string.format('%06d', tonumber(time[2]))
+  redis.call('SET', KEYS[3], version)
+end
 local page = redis.call('ZRANGE', KEYS[2], ARGV[3], ARGV[4], 'WITHSCORES')
 table.insert(page, 1, redis.call('ZCARD', KEYS[2]))
 table.insert(page, 1, redis.call('PTTL', KEYS[2]))
