@@ -183,7 +183,8 @@ async function topLevelCommands (url: string, run: () => Promise<void>): Promise
     await new Promise(resolve => monitor.once('monitoring', resolve))
     monitor.on('monitor', (_time: string, args: string[], source: string) => {
       if (/^ping$/i.test(args[0] ?? '') && args[1] === marker) markersSeen++
-      if (source !== 'lua' && !/^(monitor|info|ping|cluster|client|script|command)$/i.test(args[0] ?? '')) seen.push((args[0] ?? '').toLowerCase())
+      // The activity counters' write, once a second per game for every request before (store/activity.ts), is no request's own.
+      if (source !== 'lua' && !/^(monitor|info|ping|cluster|client|script|command)$/i.test(args[0] ?? '') && !(args[1] ?? '').includes(':activity:')) seen.push((args[0] ?? '').toLowerCase())
     })
     return monitor
   }))
