@@ -23,18 +23,65 @@ const LIMITS = luaScript('limits')
  */
 export function defineLimitedScript<T> (redis: Redis, name: string, lua: string, options: { writes?: boolean } = {}): (keys: string[], args: ScriptArg[], limits?: Limits) => Promise<T> {
   const send = scriptSender<[number[], T?]>(redis, name, `local function work () ${lua}\nend\n${LIMITS}`, options)
+  const windowEnds = windowEndsOf(redis)
   return async (keys, args, limits) => {
     const counters = limits?.counters ?? []
-    // numkeys, the action's keys, the counters' keys; its arguments, each counter's max and window, how many counters
+    // numkeys, the action's keys, the counters' keys; its arguments, each counter's max, window and whether its end is known, how many counters
     const call: ScriptArg[] = [keys.length + counters.length, ...keys]
     for (const counter of counters) call.push(counter.key)
     call.push(...args)
-    for (const counter of counters) call.push(counter.max, counter.windowMs)
+    const sent = Date.now()
+    for (const counter of counters) call.push(counter.max, counter.windowMs, windowEnds.knows(counter.key, sent) ? 1 : 0)
     call.push(counters.length)
     const [counts, result] = await send(call)
+    if (counts.length > 0) windowEnds.settle(counters, counts, Date.now())
     limits?.settle(counts)
     return result as T
   }
+}
+
+/**
+ * When each counter's window ends (ms, this process's clock), as this
+ * process saw it begin or read it: a counter whose end is known is counted
+ * without a PTTL (its headers are made from the end kept here), one command
+ * of every limited request. Within a second of the end it is read again, so
+ * a window that another instance saw end and begin again is learned afresh.
+ */
+const KNOWN_ENDS_MAX = 100_000
+const MARGIN_MS = 1000
+
+class WindowEnds {
+  private readonly ends = new Map<string, number>()
+
+  knows (key: string, now: number): boolean {
+    return (this.ends.get(key) ?? 0) > now + MARGIN_MS
+  }
+
+  /** Puts each counter's ttl in `counts` (-1: from the end kept here) and keeps the ends learned. */
+  settle (counters: Counter[], counts: number[], now: number): void {
+    for (let i = 0; 2 * i + 1 < counts.length; i++) {
+      const counter = counters[i] as Counter
+      const ttl = counts[2 * i + 1] as number
+      if (ttl < 0) {
+        counts[2 * i + 1] = Math.max(1, (this.ends.get(counter.key) ?? now + counter.windowMs) - now)
+        continue
+      }
+      this.ends.delete(counter.key)
+      if (this.ends.size >= KNOWN_ENDS_MAX) this.ends.delete(this.ends.keys().next().value as string)
+      this.ends.set(counter.key, now + ttl)
+    }
+  }
+}
+
+/** One WindowEnds per Redis client: the counters of one deployment. */
+const windowEndsByClient = new WeakMap<Redis, WindowEnds>()
+function windowEndsOf (redis: Redis): WindowEnds {
+  let ends = windowEndsByClient.get(redis)
+  if (ends === undefined) {
+    ends = new WindowEnds()
+    windowEndsByClient.set(redis, ends)
+  }
+  return ends
 }
 
 /** One counter to count: its Redis key, and the window's max and length. */

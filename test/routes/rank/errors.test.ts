@@ -602,3 +602,18 @@ t.test('rate_limited: counters live in Redis and are shared by instances', { tim
   expectError(t, await top(first.app, game), 'rate_limited', 'instance 1, call 3')
   expectError(t, await top(second, game), 'rate_limited', 'instance 2, call 4')
 })
+
+t.test('a counter whose window this process saw begin is counted without reading its TTL; its headers still count down', { timeout: 30_000 }, async t => {
+  const { app } = await buildTestApp(t, { RATE_LIMIT_MAX: '100', RATE_LIMIT_WINDOW_MS: '60000' })
+  const game = await createGame(app)
+  const pttlCalls = async (): Promise<number> => Number(/cmdstat_pttl:calls=(\d+)/.exec(await app.redis.info('commandstats'))?.[1] ?? 0)
+  const first = await top(app, game)
+  const before = await pttlCalls()
+  const second = await top(app, game)
+  const third = await top(app, game)
+  t.equal(await pttlCalls(), before, 'no PTTL for the second and third calls')
+  const reset = (answer: typeof first): number => Number(answer.headers['x-ratelimit-reset'])
+  t.equal(reset(first), 60, 'the window begun by the first call')
+  t.ok(reset(third) <= reset(second) && reset(second) <= reset(first) && reset(third) >= 58, `counting down: ${reset(first)}, ${reset(second)}, ${reset(third)}`)
+  t.same([first, second, third].map(answer => Number(answer.headers['x-ratelimit-remaining'])), [99, 98, 97], 'every call counted in Redis')
+})
