@@ -186,7 +186,7 @@ export function createRecordStore (redis: Redis, cache?: RecordCache) {
       const hiddenUsers = await redis.smembers(keys.hiddenUsers())
       if (hiddenUsers.length > 0) await redis.sadd(keys.boardHiddenUsers(game.game_id), ...hiddenUsers)
       await confirmWrites(redis, [keys.games(), keys.gameIndex(), keys.boardHiddenUsers(game.game_id)])
-      const created = await changeRecord(redis, cache, 'game', game.game_id, async () => await createGame([keys.game(game.game_id), keys.usage(game.game_id)], [
+      const created = await changeRecord(redis, cache, 'game', game.game_id, async () => await createGame([keys.game(game.game_id), keys.usage(game.game_id), keys.boardHiddenUsers(game.game_id), keys.hiddenPlayers(game.game_id)], [
         'name', game.name, 'developer', game.developer ?? '', 'approved', game.approved ? '1' : '0', 'created_at', game.created_at,
         'max_entries', String(game.max_entries), 'max_meta_bytes', String(game.max_meta_bytes),
         'order', game.order, ...settingFields(game)

@@ -116,6 +116,7 @@ export const MAX_SESSIONS_PER_USER = 20
 
 const NEXT_SESSION_EPOCH = luaScript('next-session-epoch')
 const INDEX_SESSION = luaScript('index-session')
+const HIDE_GUEST = luaScript('hide-guest')
 
 /**
  * Users and login sessions in Redis (layout in keys.ts). With a cache, users
@@ -126,6 +127,7 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
   const { createHash, updateHash } = hashScripts(redis)
   const indexSession = defineScript<string[]>(redis, 'rankIndexSession', INDEX_SESSION, { writes: true })
   const nextSessionEpoch = defineScript<number>(redis, 'rankNextSessionEpoch', NEXT_SESSION_EPOCH, { writes: true })
+  const hideGuestScript = defineScript<number>(redis, 'rankHideGuest', HIDE_GUEST, { writes: true })
   const userIndex = createNameIndex(redis, keys.users(), keys.userIndex())
 
   /** Deletes session records (each in a slot of its own) and tells every instance; returns how many existed. */
@@ -215,7 +217,7 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
 
     /** Puts a guest in a game's copy of hidden users (a game that keeps guests unlisted): nothing it stores there is shown. */
     async hideGuest (username: string, gameId: string): Promise<void> {
-      await redis.sadd(keys.boardHiddenUsers(gameId), username)
+      await hideGuestScript([keys.game(gameId), keys.boardHiddenUsers(gameId)], [username])
     },
 
     /** The games a guest played, in no order. */

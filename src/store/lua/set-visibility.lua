@@ -20,6 +20,9 @@ local function isHidden () return redis.call('SISMEMBER', hidden, player) == 1 o
 local wasHidden = isHidden()
 if boardHidden == '1' then redis.call('SADD', hidden, player) elseif boardHidden == '0' then redis.call('SREM', hidden, player) end
 if userHidden == '1' then redis.call('SADD', hiddenUsers, player) elseif userHidden == '0' then redis.call('SREM', hiddenUsers, player) end
+-- The game now hides someone (`hides`: the submit script skips the hidden
+-- sets while it is 0); a record not made yet counts its sets when it is.
+if (boardHidden == '1' or userHidden == '1') and redis.call('EXISTS', game) == 1 then redis.call('HSET', game, 'hides', 1) end
 local hide = isHidden()
 if hide ~= wasHidden then redis.call('SPUBLISH', live, 'visibility') end
 if hide ~= wasHidden and hasWebhooks(redis.call('HGET', game, 'webhooks')) then

@@ -66,7 +66,7 @@ local periodCount, approving, note, keysSeason = tonumber(ARGV[13]), ARGV[14], A
 local FIRST_PERIOD_ARG, PERIOD_ARGS = 17, 5
 local runId, runKey = ARGV[FIRST_PERIOD_ARG + PERIOD_ARGS * periodCount], ARGV[FIRST_PERIOD_ARG + PERIOD_ARGS * periodCount + 1]
 local playerRuns, entryRun = KEYS[FIRST_PERIOD_KEY + 2 * periodCount], KEYS[FIRST_PERIOD_KEY + 2 * periodCount + 1]
-local stored = redis.call('HMGET', KEYS[1], 'order', 'season', 'review_above', 'review_below', 'review_factor', 'webhooks', 'notify_top', 'runs', 'min_run_seconds', 'max_score_rate', 'implausible', 'deleted_at')
+local stored = redis.call('HMGET', KEYS[1], 'order', 'season', 'review_above', 'review_below', 'review_factor', 'webhooks', 'notify_top', 'runs', 'min_run_seconds', 'max_score_rate', 'implausible', 'deleted_at', 'hides')
 if movedFrom(stored) then return {'moved'} end
 -- The outbox is written while the game has webhooks (their count is kept in its record).
 local eventsOn = hasWebhooks(stored[6])
@@ -88,7 +88,10 @@ local function split (entry)
   local bar = string.find(entry, '|', 1, true)
   return string.sub(entry, 1, bar - 1), string.sub(entry, bar + 1)
 end
+-- A game that never hid anyone (`hides` 0 in its record: create-game.lua,
+-- set-visibility.lua, hide-guest.lua) shows every player without a look at its hidden sets.
 local visible
+if stored[13] == '0' then visible = true end
 local function isVisible ()
   if visible == nil then
     visible = redis.call('SISMEMBER', hidden, player) == 0 and redis.call('SISMEMBER', hiddenUsers, player) == 0

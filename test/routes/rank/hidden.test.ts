@@ -336,3 +336,28 @@ t.test('board-entry routes: errors', async t => {
   // Nothing changed.
   t.same({ ...(await entryOf(app, game, `${p}x`)), created_at: 'x' }, { player_name: `${p}x`, best_score: 1, created_at: 'x', meta: null, hidden: false, rank: 1, season_id: 1 })
 })
+
+t.test('a game that never hid anyone says so in its record; the first hide, or a hidden user at its creation, turns that off', async t => {
+  const { keys } = await import('../../../src/store/keys.js')
+  const hides = async (game: TestGame): Promise<string | null> => await app.redis.hget(keys.game(game.gameId), 'hides')
+  const game = await createGame(app)
+  t.equal(await hides(game), '0', 'a new game, while no user is hidden')
+  const p = prefix()
+  await submitAll(app, game, [[`${p}a`, 10], [`${p}b`, 20]])
+  dataOf(await admin(app, 'PATCH', playerUrl(game.gameId, `${p}b`), { hidden: true }))
+  t.equal(await hides(game), '1', 'after the first hide')
+  dataOf(await submit(app, game, { player: `${p}b`, score: 30 }))
+  t.same((await board(app, game)).rows.map(row => row[1]), [`${p}a`], 'a hidden player\'s new best stays off the board')
+
+  // As a game made before the flag was kept: its hidden sets are read on every stored best.
+  const old = await createGame(app)
+  dataOf(await submit(app, old, { player: `${p}x`, score: 5 }))
+  dataOf(await admin(app, 'PATCH', playerUrl(old.gameId, `${p}x`), { hidden: true }))
+  await app.redis.hdel(keys.game(old.gameId), 'hides')
+  dataOf(await submit(app, old, { player: `${p}x`, score: 6 }))
+  t.equal((await board(app, old)).total, 0, 'a new best, still hidden')
+
+  await createUser(app, `${p}user`, true)
+  const later = await createGame(app)
+  t.equal(await hides(later), '1', 'a game made while a user is hidden')
+})
