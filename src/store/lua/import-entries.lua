@@ -24,6 +24,8 @@ end
 local entryCount = tonumber(redis.call('HGET', usage, 'entries') or
   (redis.call('ZCARD', board) + redis.call('SCARD', hidden) + redis.call('SCARD', hiddenUsers)))
 local metaBytes = tonumber(redis.call('HGET', usage, 'meta_bytes') or '0')
+-- The game's record says once that it has stored a meta (metas: see submit.lua).
+local metaStored = false
 local outcomes, changedTop = {}, false
 local count = (#ARGV - FIRST_ENTRY_ARG + 1) / ENTRY_ARGS
 for i = 0, count - 1 do
@@ -55,7 +57,12 @@ for i = 0, count - 1 do
         outcome = 'new'
       end
       redis.call('HSET', entries, player, score .. '|' .. ms)
-      if hasMeta == '1' then redis.call('HSET', metas, player, meta) else redis.call('HDEL', metas, player) end
+      if hasMeta == '1' then
+        redis.call('HSET', metas, player, meta)
+        metaStored = true
+      else
+        redis.call('HDEL', metas, player)
+      end
       metaBytes = math.max(0, metaBytes + newMeta - oldMeta)
       if redis.call('SISMEMBER', hidden, player) == 0 and redis.call('SISMEMBER', hiddenUsers, player) == 0 then
         redis.call('ZADD', board, boardScore, ms .. player)
@@ -68,4 +75,5 @@ end
 redis.call('HSET', usage, 'entries', entryCount, 'meta_bytes', metaBytes)
 if changedTop then redis.call('SPUBLISH', live, 'imported') end
 boardsChanged(KEYS[7])
+if metaStored then redis.call('HSET', KEYS[1], 'metas', 1) end
 return outcomes

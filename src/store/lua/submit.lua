@@ -66,7 +66,7 @@ local periodCount, approving, note, keysSeason = tonumber(ARGV[13]), ARGV[14], A
 local FIRST_PERIOD_ARG, PERIOD_ARGS = 17, 5
 local runId, runKey = ARGV[FIRST_PERIOD_ARG + PERIOD_ARGS * periodCount], ARGV[FIRST_PERIOD_ARG + PERIOD_ARGS * periodCount + 1]
 local playerRuns, entryRun = KEYS[FIRST_PERIOD_KEY + 2 * periodCount], KEYS[FIRST_PERIOD_KEY + 2 * periodCount + 1]
-local stored = redis.call('HMGET', KEYS[1], 'order', 'season', 'review_above', 'review_below', 'review_factor', 'webhooks', 'notify_top', 'runs', 'min_run_seconds', 'max_score_rate', 'implausible', 'deleted_at', 'hides')
+local stored = redis.call('HMGET', KEYS[1], 'order', 'season', 'review_above', 'review_below', 'review_factor', 'webhooks', 'notify_top', 'runs', 'min_run_seconds', 'max_score_rate', 'implausible', 'deleted_at', 'hides', 'metas')
 if movedFrom(stored) then return {'moved'} end
 -- The outbox is written while the game has webhooks (their count is kept in its record).
 local eventsOn = hasWebhooks(stored[6])
@@ -316,7 +316,10 @@ if entry and not better(score, best) then
   return answer('ok', 0, true)
 end
 
-local oldMeta = redis.call('HSTRLEN', metas, player)
+-- A game that never stored a meta (metas 0 in its record: create-game.lua;
+-- the first meta stored turns it on, here or by an import) has none to look at.
+local oldMeta = 0
+if stored[14] ~= '0' then oldMeta = redis.call('HSTRLEN', metas, player) end
 local newMeta = 0
 if hasMeta == '1' then newMeta = #meta end
 -- The meta bytes stored are read only when this changes them.
@@ -346,7 +349,12 @@ redis.call('HSET', entries, player, entry)
 -- The run this best came from, beside it (an export shows it); an approved held score's too.
 local proof = runVerified or (approved and approved.run_verified_seconds)
 if proof then redis.call('HSET', entryRun, player, ms .. '|' .. score .. '|' .. proof) end
-if hasMeta == '1' then redis.call('HSET', metas, player, meta) elseif oldMeta > 0 then redis.call('HDEL', metas, player) end
+if hasMeta == '1' then
+  redis.call('HSET', metas, player, meta)
+  if stored[14] == '0' then redis.call('HSET', KEYS[1], 'metas', 1) end
+elseif oldMeta > 0 then
+  redis.call('HDEL', metas, player)
+end
 if newMeta ~= oldMeta then redis.call('HSET', usage, 'meta_bytes', math.max(0, metaBytes + newMeta - oldMeta)) end
 local newIndex
 if isVisible() then

@@ -195,6 +195,20 @@ t.test('max_meta_bytes: meta past the cap is quota_exceeded; scores without meta
   t.equal(await app.redis.hget(keys.usage(game.gameId), 'meta_bytes'), '0', 'an improvement without meta clears it')
 })
 
+t.test('a game that never stored a meta says so in its record; its first meta turns that off', async t => {
+  const game = await createGame(app)
+  const flag = async (): Promise<string | null> => await app.redis.hget(keys.game(game.gameId), 'metas')
+  t.equal(await flag(), '0')
+  dataOf(await submit(app, game, { player: 'm', score: 1 }))
+  t.equal(await flag(), '0', 'a score without meta')
+  dataOf(await submit(app, game, { player: 'm', score: 2, meta: '{"a":1}' }))
+  t.equal(await flag(), '1', 'the first meta')
+  t.equal((await entry(game.gameId, 'm')).data.meta, '{"a":1}')
+  dataOf(await submit(app, game, { player: 'm', score: 3 }))
+  t.equal((await entry(game.gameId, 'm')).data.meta, null, 'a new best without meta drops the old one')
+  t.equal(Number(await app.redis.hget(keys.usage(game.gameId), 'meta_bytes')), 0, 'and its bytes')
+})
+
 t.test('caps are game settings: defaults, form and CLI text, bounds', async t => {
   const game = await createGame(app)
   t.match(dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, {})), { max_entries: 10_000_000, max_meta_bytes: 1_073_741_824 }, 'defaults far above a real game')
