@@ -199,3 +199,10 @@ export async function keysMatching (redis: FastifyInstance['redis'], pattern: st
   if (!(redis instanceof Cluster)) return await redis.keys(pattern)
   return (await Promise.all(redis.nodes('master').map(async node => await node.keys(pattern)))).flat()
 }
+
+/** How many times Redis ran a command (INFO commandstats, its calls there and inside scripts), on one server or summed over every master of a cluster. */
+export async function commandCalls (redis: FastifyInstance['redis'], command: string): Promise<number> {
+  const nodes = redis instanceof Cluster ? redis.nodes('master') : [redis]
+  const infos = await Promise.all(nodes.map(async node => await node.info('commandstats')))
+  return infos.reduce((sum, info) => sum + Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(info)?.[1] ?? 0), 0)
+}
