@@ -88,6 +88,9 @@ try {
       const ts = String(Math.floor(Date.now() / 1000))
       await leaderboard.submit(game, playerName(randInt(PLAYERS)), score(), undefined, { signed: { ts, sign: randomBytes(32).toString('hex') }, limits: limits() })
     },
+    'submit, session mode (no replay marker)': async () => {
+      await leaderboard.submit(game, playerName(randInt(PLAYERS)), score(), undefined, { limits: readLimits() })
+    },
     'submit (minimal script)': async () => { await redis.minimalSubmit(minimalBoard, score(), playerName(randInt(PLAYERS))) },
     'top20, unchanged (service)': async () => { await leaderboard.top(game, leaderboard.choose(game, {}), 0, 20, readLimits()) },
     'top20 (minimal script)': async () => { await redis.minimalTop(minimalBoard, 20) }
