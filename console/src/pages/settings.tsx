@@ -126,8 +126,8 @@ export function SettingsTab ({ game, onSaved }: { game: GameWithStats, onSaved: 
         <Field id='setting-run_ttl_s' label='A run lasts at most (s)'><input {...text('run_ttl_s')} type='number' min={60} /></Field>
         <Field id='setting-submit_run' label='Browser games without a server' hint='Allowed: runs start and scores arrive with the public api_key alone (submit-run); only the run rules and the review queue guard them.'>
           <select id='setting-submit_run' value={form.submit_run as string} disabled={viewer} onChange={event => { set('submit_run', event.currentTarget.value) }} aria-describedby='setting-submit_run-hint'>
-            <option value='off'>Not allowed: every score is signed or by session</option>
-            <option value='on'>Allowed: submit-run with a run</option>
+            <option value='off'>Not allowed</option>
+            <option value='on'>Allowed, with a run (submit-run)</option>
           </select>
         </Field>
         <Field id='setting-max_entries' label='Most players kept'><input {...text('max_entries')} type='number' min={1} /></Field>
