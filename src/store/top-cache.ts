@@ -37,7 +37,7 @@ export class TopCache {
     return `${gameId}\n${scope}\n${offset}\n${limit}`
   }
 
-  /** The version the page was read at, for the top script to compare; undefined when none is kept. */
+  /** The page kept, with the version it was read at (for the top script to compare); undefined when none is kept or its board has expired. */
   get (gameId: string, scope: string, offset: number, limit: number): Cached | undefined {
     const key = TopCache.keyOf(gameId, scope, offset, limit)
     const cached = this.pages.get(key)

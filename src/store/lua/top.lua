@@ -1,4 +1,5 @@
 --- @include "board-prelude"
+--- @include "boards-changed"
 -- A page of a board, or word that the caller's cached copy still holds.
 -- KEYS: game, board, the game's boards version. ARGV: order, season
 -- (moved() checks them), first and last rank (0-based), the boards version
@@ -11,13 +12,8 @@
 local version = redis.call('GET', KEYS[3])
 if version and version == ARGV[5] then return {'same'} end
 if moved() then return {'moved'} end
--- A game whose boards were not written since versions were kept gets one
--- now, from the Redis clock in µs as includes/boards-changed.lua makes them.
-if not version then
-  local time = redis.call('TIME')
-  version = time[1] .. string.format('%06d', tonumber(time[2]))
-  redis.call('SET', KEYS[3], version)
-end
+-- A game whose boards were not written since versions were kept gets one now.
+if not version then version = freshBoardsVersion(KEYS[3]) end
 local page = redis.call('ZRANGE', KEYS[2], ARGV[3], ARGV[4], 'WITHSCORES')
 table.insert(page, 1, redis.call('ZCARD', KEYS[2]))
 table.insert(page, 1, redis.call('PTTL', KEYS[2]))
