@@ -66,6 +66,10 @@ try {
   await records.createGame({ game_id: gameId, name: 'Script cost', developer: 'bench', approved: true, created_at: createdAt, ...DEFAULT_CAPS, ...DEFAULT_PERIODS, periods: [], ...DEFAULT_FAIR_PLAY, guests: 'off', ...DEFAULT_RUNS, season: 1, season_started_at: createdAt })
   const game = await records.game(gameId)
   if (game === null) throw new Error('the game was not made')
+  // The same game but for runs 'optional' (and no run sent): the same work, by the full submit script (lua/submit.lua's variants).
+  await records.createGame({ ...game, game_id: `${gameId}_full`, runs: 'optional' })
+  const fullGame = await records.game(`${gameId}_full`)
+  if (fullGame === null) throw new Error('the game was not made')
   const minimalBoard = `minimal:{game:${gameId}}:board`
   redis.defineCommand('minimalSubmit', { numberOfKeys: 1, lua: MINIMAL_SUBMIT })
   redis.defineCommand('minimalTop', { numberOfKeys: 1, lua: MINIMAL_TOP })
@@ -78,7 +82,7 @@ try {
   const readLimits = () => ({ counters: counters.slice(0, 1), settle: () => {} })
   for (let i = 0; i < PLAYERS; i++) {
     const score = randInt(1_000_000)
-    await leaderboard.submit(game, playerName(i), score, undefined, { signed: { ts: String(Math.floor(Date.now() / 1000)), sign: randomBytes(32).toString('hex') } })
+    for (const seeded of [game, fullGame]) await leaderboard.submit(seeded, playerName(i), score, undefined, { signed: { ts: String(Math.floor(Date.now() / 1000)), sign: randomBytes(32).toString('hex') } })
     await redis.zadd(minimalBoard, score, playerName(i))
   }
   // About half the submits raise a best (as the bench's scenarios): a score around the player's own.
@@ -87,6 +91,10 @@ try {
     'submit (service script)': async () => {
       const ts = String(Math.floor(Date.now() / 1000))
       await leaderboard.submit(game, playerName(randInt(PLAYERS)), score(), undefined, { signed: { ts, sign: randomBytes(32).toString('hex') }, limits: limits() })
+    },
+    'submit, full script (runs optional, no run sent)': async () => {
+      const ts = String(Math.floor(Date.now() / 1000))
+      await leaderboard.submit(fullGame, playerName(randInt(PLAYERS)), score(), undefined, { signed: { ts, sign: randomBytes(32).toString('hex') }, limits: limits() })
     },
     'submit, session mode (no replay marker)': async () => {
       await leaderboard.submit(game, playerName(randInt(PLAYERS)), score(), undefined, { limits: readLimits() })

@@ -52,7 +52,7 @@ export default fp<StoreOptions>(async (fastify, { clock }) => {
   fastify.addHook('onClose', activity.close)
   const leaderboard = createLeaderboard(redis, { freshGame: async gameId => await records.game(gameId, { fresh: true }), clock, activity })
   // A game's record changed (its season closed, its settings moved): its top pages go; all go when changes may have been missed.
-  cache.onChange((kind, id) => { if (kind === undefined || kind === 'game') leaderboard.forgetTops(id) })
+  cache.onChange((kind, id) => { if (kind === undefined || kind === 'game') leaderboard.gameChanged(id) })
   fastify.decorate('records', records)
   fastify.decorate('users', users)
   fastify.decorate('leaderboard', leaderboard)

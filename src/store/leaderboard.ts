@@ -28,7 +28,9 @@ export const LIVE_TOP = 100
 export const REVIEW_QUEUE_MAX = 10_000
 /** How many decided held scores a game remembers (the oldest are forgotten). */
 export const REVIEW_DECIDED_KEPT = 10_000
-const SUBMIT = luaScript('submit', { TIME_DIGITS, REVIEW_QUEUE_MAX, REVIEW_DECIDED_KEPT, OUTBOX_MAX, LIVE_TOP })
+const SUBMIT_CONSTANTS = { TIME_DIGITS, REVIEW_QUEUE_MAX, REVIEW_DECIDED_KEPT, OUTBOX_MAX, LIVE_TOP }
+const SUBMIT = luaScript('submit', SUBMIT_CONSTANTS, 'full')
+const SUBMIT_PLAIN = luaScript('submit', SUBMIT_CONSTANTS, 'plain')
 const ME = luaScript('me')
 const TOP = luaScript('top')
 const AROUND = luaScript('around')
@@ -45,6 +47,15 @@ const CLAIM_PLAYER = luaScript('claim-player', { REVIEW_DECIDED_KEPT })
 /** How often a call is chosen again after its script found the game's settings moved on. */
 const ATTEMPTS = 3
 const MOVED = 'moved'
+/** The plain submit's answer for a game that needs the full one (lua/submit.lua). */
+const FULL = 'full'
+/**
+ * How long a game whose plain submit answered FULL is sent the full script
+ * straight away: its webhooks are not in its cached record, and a review
+ * rule or runs set on another instance reach this one's cache within
+ * MAX_AGE_MS (store/cache.ts), sooner by its invalidation.
+ */
+const FULL_SCRIPT_FOR_MS = 60_000
 
 export interface LeaderboardOptions {
   /** The game's record read afresh, when a script found the cached one out of date. */
@@ -58,6 +69,7 @@ export interface LeaderboardOptions {
 export function createLeaderboard (redis: Redis, { freshGame, clock, activity }: LeaderboardOptions) {
   // The high-traffic actions count their rate limits in the same call (store/limits.ts).
   const submitScript = defineLimitedScript<Array<string | number>>(redis, 'rankSubmit', SUBMIT, { writes: true })
+  const plainSubmitScript = defineLimitedScript<Array<string | number>>(redis, 'rankSubmitPlain', SUBMIT_PLAIN, { writes: true })
   const meScript = defineLimitedScript<[string, string, number, number] | ['moved']>(redis, 'rankMe', ME)
   const topScript = defineLimitedScript<Array<string | number>>(redis, 'rankTop', TOP)
   const aroundScript = defineLimitedScript<Array<string | number>>(redis, 'rankAround', AROUND)
@@ -158,12 +170,32 @@ export function createLeaderboard (redis: Redis, { freshGame, clock, activity }:
     run?: ScoreRun
   }
 
+  /** Games sent the full submit script until the time kept (FULL_SCRIPT_FOR_MS). */
+  const fullScriptUntil = new Map<string, number>()
+  /**
+   * Whether a submit can take the plain script (lua/submit.lua): a score
+   * with no run and no approval, to a game with no periods, review rules or
+   * runs as far as its record cached here says. The script checks the rest.
+   */
+  function takesPlainScript (game: GameRecord, { approve, run }: Storing): boolean {
+    if (approve !== undefined || run !== undefined || game.periods.length > 0 || game.runs !== 'off') return false
+    if (game.review_above !== null || game.review_below !== null || game.review_factor !== null) return false
+    const until = fullScriptUntil.get(game.game_id)
+    if (until === undefined) return true
+    if (until > Date.now()) return false
+    fullScriptUntil.delete(game.game_id)
+    return true
+  }
+
   /** The submit script: a submit, or the approval of a held score (see submit and approveHeld). */
-  async function storeScore (game: GameRecord, { player, score, meta, signed, limits, approve, run }: Storing): Promise<SubmitResult> {
+  async function storeScore (game: GameRecord, storing: Storing): Promise<SubmitResult> {
+    const { player, score, meta, signed, approve, run } = storing
     let instant = approve?.at
     let reply: Array<string | number>
     let periods: Period[]
-    for (let attempt = 1; ; attempt++) {
+    // Counted by the first call only.
+    let limits = storing.limits
+    for (let attempt = 1; ;) {
       const at = instant ?? now()
       // An approved score goes only to the period boards of its moment that are still kept.
       periods = game.periods.map(kind => currentPeriod(game, kind, at)).filter(period => approve === undefined || periodExpiry(game, period) > now())
@@ -174,22 +206,30 @@ export function createLeaderboard (redis: Redis, { freshGame, clock, activity }:
         const periodScope = boardScopes.period(period.kind, period.id)
         return [keys.board(gameId, periodScope), keys.entries(gameId, player, periodScope)]
       })
-      reply = await submitScript(
-        [keys.game(gameId), keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope),
-          keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope),
-          keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.live(gameId), keys.boardsVersion(gameId), ...periodKeys,
-          // A submit without a run (every v1 one) sends neither; an approval sends both (its held score may be a run's).
-          ...(run === undefined && approve === undefined ? [] : [keys.playerRuns(gameId, player, run?.byKey), keys.entryRun(gameId, player, scope)])],
-        // A held score of a season closed since goes to that season: '' tells the script it is not the current one.
-        [game.order, season === game.season ? String(season) : '', player, String(score), boardScoreOf(score, game.order), meta ?? '', meta === undefined ? '0' : '1',
-          game.max_entries, game.max_meta_bytes, signed?.ts ?? '', signed === undefined ? 0 : (Number(signed.ts) + TS_TOLERANCE_S + 1) * 1000,
-          clock === undefined && approve === undefined ? '' : at, periods.length, approve?.id ?? '', approve?.note ?? '', season,
-          // The run is always sent ('' for none): the rate-limit counters follow the arguments.
-          ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(game, period), period.kind, period.id]), run?.id ?? '', run?.key ?? ''],
-        attempt === 1 ? limits : undefined
-      )
+      const plainKeys = [keys.game(gameId), keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope),
+        keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope),
+        keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), keys.live(gameId), keys.boardsVersion(gameId)]
+      // A held score of a season closed since goes to that season: '' tells the script it is not the current one.
+      const plainArgs = [game.order, season === game.season ? String(season) : '', player, String(score), boardScoreOf(score, game.order), meta ?? '', meta === undefined ? '0' : '1',
+        game.max_entries, game.max_meta_bytes, signed?.ts ?? '', signed === undefined ? 0 : (Number(signed.ts) + TS_TOLERANCE_S + 1) * 1000,
+        clock === undefined && approve === undefined ? '' : at]
+      reply = takesPlainScript(game, storing)
+        ? await plainSubmitScript(plainKeys, plainArgs, limits)
+        : await submitScript(
+          [...plainKeys, ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), ...periodKeys,
+            // A submit without a run (every v1 one) sends neither; an approval sends both (its held score may be a run's).
+            ...(run === undefined && approve === undefined ? [] : [keys.playerRuns(gameId, player, run?.byKey), keys.entryRun(gameId, player, scope)])],
+          [...plainArgs, periods.length, approve?.id ?? '', approve?.note ?? '', season,
+            // The run is always sent ('' for none): the rate-limit counters follow the arguments.
+            ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(game, period), period.kind, period.id]), run?.id ?? '', run?.key ?? ''],
+          limits)
+      limits = undefined
+      if (reply[0] === FULL) {
+        fullScriptUntil.set(gameId, Date.now() + FULL_SCRIPT_FOR_MS)
+        continue
+      }
       if (reply[0] !== MOVED && reply[0] !== 'period') break
-      if (attempt === ATTEMPTS) throw new Error(`the settings of game ${game.game_id} kept changing`)
+      if (attempt++ === ATTEMPTS) throw new Error(`the settings of game ${game.game_id} kept changing`)
       // The game's order or season changed, or the Redis clock is in other periods than ours: choose again.
       if (reply[0] === MOVED) game = await refreshed(game.game_id)
       else instant = Number(reply[1])
@@ -226,9 +266,11 @@ export function createLeaderboard (redis: Redis, { freshGame, clock, activity }:
     /** The clock of periods (ms). */
     now,
 
-    /** Forgets the top pages this process kept of one game (its record changed), or of every game. */
-    forgetTops (gameId?: string): void {
+    /** Forgets what this process kept of a game whose record changed (its top pages, its choice of submit script), or of every game. */
+    gameChanged (gameId?: string): void {
       tops.forget(gameId)
+      if (gameId === undefined) fullScriptUntil.clear()
+      else fullScriptUntil.delete(gameId)
     },
 
     ...listing,

@@ -16,6 +16,8 @@ export const LUA_INCLUDES = `${LUA_FOLDER}/includes`
 
 const CONSTANTS_LINE = /^--- @constants ((?:[A-Z_][A-Z0-9_]* ?)+)$/
 const INCLUDE_LINE = /^--- @include "([a-z-]+)"$/
+const IF_LINE = /^--- @if ([a-z]+)$/
+const END_LINE = '--- @end'
 
 /**
  * A script's source, from LUA_FOLDER/<name>.lua, with its directive lines
@@ -25,14 +27,29 @@ const INCLUDE_LINE = /^--- @include "([a-z-]+)"$/
  *   --- @constants TIME_DIGITS OUTBOX_MAX   numbers the TypeScript shares
  *                                           with it (`constants`), as locals
  *   --- @include "events"                   a shared piece (luaPiece)
+ *   --- @if plain  ...  --- @end            lines only the script's variant
+ *                                           `plain` has (blank in the others)
  *
+ * A file with `@if` blocks is several scripts that share the rest of their
+ * lines (submit.lua: the full submit, and the plain game's, which leaves out
+ * what a plain game never runs); the caller names the variant.
  * The constants the file declares and the ones the caller gives must be the
  * same names: a script that drifts from its caller fails at start-up.
  */
-export function luaScript (name: string, constants: Record<string, number> = {}): string {
+export function luaScript (name: string, constants: Record<string, number> = {}, variant?: string): string {
   const declared: string[] = []
   const included = new Set<string>()
+  const variants = new Set<string>()
+  let block: string | undefined
   const source = readFileSync(`${LUA_FOLDER}/${name}.lua`, 'utf8').split('\n').map(line => {
+    const opened = IF_LINE.exec(line)?.[1]
+    if (opened !== undefined || line === END_LINE) {
+      if ((opened === undefined) === (block === undefined)) throw new Error(`lua/${name}.lua: an @if block must end with @end before another begins`)
+      block = opened
+      if (opened !== undefined) variants.add(opened)
+      return ''
+    }
+    if (block !== undefined && block !== variant) return ''
     const names = CONSTANTS_LINE.exec(line)?.[1]?.trim().split(' ')
     if (names !== undefined) {
       declared.push(...names)
@@ -41,6 +58,10 @@ export function luaScript (name: string, constants: Record<string, number> = {})
     const piece = INCLUDE_LINE.exec(line)?.[1]
     return piece === undefined ? line : expandPiece(piece, included)
   }).join('\n')
+  if (block !== undefined) throw new Error(`lua/${name}.lua: an @if block without its @end`)
+  if (variants.size > 0 ? variant === undefined || !variants.has(variant) : variant !== undefined) {
+    throw new Error(`lua/${name}.lua: its variants are ${[...variants].join(', ') || 'none'}, not ${variant ?? 'none'}`)
+  }
   const given = Object.keys(constants)
   const missing = declared.filter(constant => !given.includes(constant))
   const undeclared = given.filter(constant => !declared.includes(constant))

@@ -23,6 +23,12 @@ function anyConstants (name: string): Record<string, number> {
   return Object.fromEntries((line?.slice('--- @constants '.length).split(' ') ?? []).map(constant => [constant, 1]))
 }
 
+/** The variants a script's `--- @if` blocks name ([undefined] for a script of one variant). */
+function variantsOf (name: string): Array<string | undefined> {
+  const variants = new Set([...readFileSync(`${LUA_FOLDER}/${name}.lua`, 'utf8').matchAll(/^--- @if ([a-z]+)$/gm)].map(match => match[1]))
+  return variants.size === 0 ? [undefined] : [...variants]
+}
+
 t.test('every Lua script compiles in a real Redis', { timeout: 30_000 }, async t => {
   const server = await startTestRedis()
   t.teardown(server.stop)
@@ -31,11 +37,13 @@ t.test('every Lua script compiles in a real Redis', { timeout: 30_000 }, async t
 
   t.ok(scriptNames.length >= 15, `${scriptNames.length} scripts found`)
   for (const name of scriptNames) {
-    const source = luaScript(name, anyConstants(name))
-    const sha = await redis.script('LOAD', source) as string
-    t.match(sha, /^[0-9a-f]{40}$/, `${name}.lua loads`)
-    // A file of comments alone would load too: each script must do something and answer.
-    t.match(source.split('\n').filter((line: string) => !line.startsWith('--')).join('\n'), /\breturn\b/, `${name}.lua has a body that returns`)
+    for (const variant of variantsOf(name)) {
+      const source = luaScript(name, anyConstants(name), variant)
+      const sha = await redis.script('LOAD', source) as string
+      t.match(sha, /^[0-9a-f]{40}$/, `${name}.lua loads${variant === undefined ? '' : ` (${variant})`}`)
+      // A file of comments alone would load too: each script must do something and answer.
+      t.match(source.split('\n').filter((line: string) => !line.startsWith('--')).join('\n'), /\breturn\b/, `${name}.lua has a body that returns`)
+    }
   }
   for (const name of includeNames) {
     const piece = luaPiece(name)
@@ -54,13 +62,32 @@ t.test('every Lua file is used by the store, and every script the store names ex
 })
 
 t.test('directive lines: constants and pieces take their own line, so line numbers match the file; a caller and its script agree on the constants', async t => {
-  const source = luaScript('submit', anyConstants('submit'))
+  const source = luaScript('submit', anyConstants('submit'), 'full')
   const file = readFileSync(`${LUA_FOLDER}/submit.lua`, 'utf8').split('\n')
   t.equal(source.split('\n').length, file.length, 'no line added')
   t.match(source.split('\n')[file.findIndex(line => line.startsWith('--- @constants'))], /^local TIME_DIGITS = 1; /, 'the constants, on their line')
   t.match(source.split('\n')[file.indexOf('--- @include "board-prelude"')], /^local function seasonOf .* local function moved \(\)/, 'a piece and the piece it includes, on the include\'s line')
   t.equal(source.match(/local function seasonOf/g)?.length, 1, 'each piece once')
-  t.throws(() => luaScript('submit', { ...anyConstants('submit'), EXTRA: 1 }), /not declared: EXTRA/, 'a constant the script does not declare')
+  t.throws(() => luaScript('submit', { ...anyConstants('submit'), EXTRA: 1 }, 'full'), /not declared: EXTRA/, 'a constant the script does not declare')
   t.throws(() => luaScript('set-visibility', { TIME_DIGITS: 13 }), /not given: OUTBOX_MAX/, 'a declared constant the caller does not give')
   t.notOk(luaPiece('board-prelude').includes('\n'), 'a piece is one line')
+})
+
+t.test('@if blocks: each variant of a script keeps its own blocks and the shared lines, on the file\'s lines', async t => {
+  t.same(variantsOf('submit'), ['full', 'plain'], 'submit.lua is two scripts')
+  const file = readFileSync(`${LUA_FOLDER}/submit.lua`, 'utf8').split('\n')
+  const plain = luaScript('submit', anyConstants('submit'), 'plain').split('\n')
+  const full = luaScript('submit', anyConstants('submit'), 'full').split('\n')
+  t.equal(plain.length, file.length, 'plain: no line added or taken')
+  t.equal(full.length, file.length, 'full: no line added or taken')
+  const periodsLine = file.indexOf('local function periods (result, store)')
+  t.ok(periodsLine > 0 && full[periodsLine] === file[periodsLine], 'a full block is in the full script')
+  t.equal(plain[periodsLine], '', 'and blank in the plain one')
+  t.notMatch(plain.join('\n'), /local function boardEvents|local function readRun|local function decide/, 'the pieces a plain block includes are left out with it')
+  const shared = file.indexOf('local entry = redis.call(\'HGET\', entries, player)')
+  t.ok(shared > 0 && plain[shared] === file[shared] && full[shared] === file[shared], 'a shared line is in both')
+  t.equal(plain.filter(line => line.startsWith('--- @')).length + full.filter(line => line.startsWith('--- @')).length, 0, 'no directive is left')
+  t.throws(() => luaScript('submit', anyConstants('submit')), /variants are full, plain, not none/, 'a script of variants needs one named')
+  t.throws(() => luaScript('submit', anyConstants('submit'), 'lean'), /not lean/, 'a variant the file does not have')
+  t.throws(() => luaScript('top', {}, 'plain'), /variants are none, not plain/, 'a script of one variant takes none')
 })

@@ -1,9 +1,11 @@
 --- @constants TIME_DIGITS REVIEW_QUEUE_MAX REVIEW_DECIDED_KEPT OUTBOX_MAX LIVE_TOP
 --- @include "board-prelude"
+--- @include "boards-changed"
+--- @if full
 --- @include "review-decide"
 --- @include "events"
 --- @include "runs"
---- @include "boards-changed"
+--- @end
 -- One submit, atomically: the replay and deletion checks of a signed submit,
 -- the game's review rules, its caps, compare-and-store, rank, count; on the
 -- all-time board (its current season) and on the board of each current
@@ -12,22 +14,29 @@
 -- game has webhooks, what changed is written to its outbox in the same step
 -- (new bests, first places, players overtaken, held and approved scores).
 --
+-- Two scripts (leaderboard.ts picks one): `full` does all of it; `plain`,
+-- for a game that uses none of it, leaves out the periods, review rules,
+-- runs, approvals and events, with their keys, arguments and functions (a
+-- third of a submit's Redis CPU, bench/NOTES.md). The plain one reads the
+-- game's record like the full one and answers {'full'} when the game has
+-- review rules, webhooks or runs after all (a record cached before they
+-- were set): the caller then sends the full one.
+--
 -- KEYS: game, board, entries, metas, hidden, hidden users, usage, seen,
--- deleted, review, review pending, review decided, review players, review
--- sequence, outbox, live channel, the boards version; then a board and an
--- entries bucket per period.
+-- deleted, live channel, the boards version; full only: review, review
+-- pending, review decided, review players, review sequence, outbox, then a
+-- board and an entries bucket per period.
 -- ARGV: order, season (what the caller chose the keys by; moved() checks
 -- them; '' to store in a closed season), player, score, board score (-score
 -- for desc, score for asc), meta, has meta, max entries, max meta bytes, ts,
--- seen until, at (the instant in ms; '' for the Redis clock), the number of
--- periods, the held id to approve ('' for a submit), the decision's note,
--- the season of the keys; then per
--- period its start, its reset, when its keys expire (ms), its kind and its id;
--- then the run id ('' for a submit without a run) and the API key the run
--- must have been started with ('' for any: submit-run sends its key). With a
--- run id or an approval, the player's runs (includes/runs.lua) and the
--- entry's run (keys.entryRun: the run a stored best came from) follow the
--- period keys.
+-- seen until, at (the instant in ms; '' for the Redis clock); full only: the
+-- number of periods, the held id to approve ('' for a submit), the
+-- decision's note, the season of the keys; then per period its start, its
+-- reset, when its keys expire (ms), its kind and its id; then the run id
+-- ('' for a submit without a run) and the API key the run must have been
+-- started with ('' for any: submit-run sends its key). With a run id or an
+-- approval, the player's runs (includes/runs.lua) and the entry's run
+-- (keys.entryRun: the run a stored best came from) follow the period keys.
 --
 -- Returns {'moved'} (the game's order or season changed: choose again),
 -- {'period', ms} (the instant is outside a period named: choose them at ms),
@@ -50,34 +59,48 @@
 -- taken first, with the check, in one SET NX GET; a submit refused after
 -- that gives it back (refuse), a held one marks it 'held'.
 local board, entries, metas, hidden, hiddenUsers, usage, seen, deleted = KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
-local review, reviewPending, reviewPlayers, reviewSequence = KEYS[10], KEYS[11], KEYS[13], KEYS[14]
-local reviewKeys = {KEYS[10], KEYS[11], KEYS[12], KEYS[13]}
-local outbox, live = outboxOf(KEYS[1], KEYS[15]), KEYS[16]
-local FIRST_PERIOD_KEY = 18
+local live, boardsVersion = KEYS[10], KEYS[11]
+local player, score, boardScore, meta, hasMeta = ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
+local maxEntries, maxMetaBytes, ts, seenUntil, at = tonumber(ARGV[8]), tonumber(ARGV[9]), ARGV[10], ARGV[11], ARGV[12]
 -- A board whose first LIVE_TOP changed tells the live boards (SPUBLISH on the game's channel).
 local function topChanged (boardKey, member, scope)
   local index = redis.call('ZRANK', boardKey, member)
   if index and index < LIVE_TOP then redis.call('SPUBLISH', live, scope) end
   return index
 end
-local player, score, boardScore, meta, hasMeta = ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
-local maxEntries, maxMetaBytes, ts, seenUntil, at = tonumber(ARGV[8]), tonumber(ARGV[9]), ARGV[10], ARGV[11], ARGV[12]
+--- @if plain
+local keysSeason = tonumber(ARGV[2])
+local stored = redis.call('HMGET', KEYS[1], 'order', 'season', 'deleted_at', 'hides', 'metas', 'review_above', 'review_below', 'review_factor', 'webhooks', 'runs')
+if movedFrom(stored) then return {'moved'} end
+if tonumber(stored[6] or '') or tonumber(stored[7] or '') or tonumber(stored[8] or '') or (tonumber(stored[9] or '') or 0) > 0 or stored[10] == 'optional' or stored[10] == 'required' then return {'full'} end
+--- @end
+--- @if full
+local reviewKeys, reviewPlayers, reviewSequence = {KEYS[12], KEYS[13], KEYS[14], KEYS[15]}, KEYS[15], KEYS[16]
+local review, reviewPending = reviewKeys[1], reviewKeys[2]
+local outbox = outboxOf(KEYS[1], KEYS[17])
+local FIRST_PERIOD_KEY = 18
 local periodCount, approving, note, keysSeason = tonumber(ARGV[13]), ARGV[14], ARGV[15], tonumber(ARGV[16])
 local FIRST_PERIOD_ARG, PERIOD_ARGS = 17, 5
 local runId, runKey = ARGV[FIRST_PERIOD_ARG + PERIOD_ARGS * periodCount], ARGV[FIRST_PERIOD_ARG + PERIOD_ARGS * periodCount + 1]
 local playerRuns, entryRun = KEYS[FIRST_PERIOD_KEY + 2 * periodCount], KEYS[FIRST_PERIOD_KEY + 2 * periodCount + 1]
-local stored = redis.call('HMGET', KEYS[1], 'order', 'season', 'review_above', 'review_below', 'review_factor', 'webhooks', 'notify_top', 'runs', 'min_run_seconds', 'max_score_rate', 'implausible', 'deleted_at', 'hides', 'metas')
+local stored = redis.call('HMGET', KEYS[1], 'order', 'season', 'deleted_at', 'hides', 'metas', 'review_above', 'review_below', 'review_factor', 'webhooks', 'runs', 'notify_top', 'min_run_seconds', 'max_score_rate', 'implausible')
 if movedFrom(stored) then return {'moved'} end
 -- The outbox is written while the game has webhooks (their count is kept in its record).
-local eventsOn = hasWebhooks(stored[6])
-local notifyTop = notifyTopOf(stored[7])
+local eventsOn = hasWebhooks(stored[9])
+local notifyTop = notifyTopOf(stored[11])
+--- @end
 
 local now
+--- @if plain
+if at ~= '' then now = tonumber(at) end
+--- @end
+--- @if full
 if at ~= '' then now = tonumber(at) elseif periodCount > 0 then now = clock() end
 for i = 1, periodCount do
   local arg = FIRST_PERIOD_ARG + PERIOD_ARGS * (i - 1)
   if now < tonumber(ARGV[arg]) or now >= tonumber(ARGV[arg + 1]) then return {'period', string.format('%.0f', now)} end
 end
+--- @end
 
 local lower = ARGV[1] == 'asc'
 local function better (a, b)
@@ -91,7 +114,7 @@ end
 -- A game that never hid anyone (`hides` 0 in its record: create-game.lua,
 -- set-visibility.lua, hide-guest.lua) shows every player without a look at its hidden sets.
 local visible
-if stored[13] == '0' then visible = true end
+if stored[4] == '0' then visible = true end
 local function isVisible ()
   if visible == nil then
     visible = redis.call('SISMEMBER', hidden, player) == 0 and redis.call('SISMEMBER', hiddenUsers, player) == 0
@@ -105,6 +128,7 @@ if entry then best, ms = split(entry) end
 
 -- Whether a board was written (the boards version is bumped once, with the answer).
 local boardWritten = false
+--- @if full
 -- The period boards: stored when `store` and the score is better there,
 -- whatever the all-time best; appended to `result` as the answer gives them.
 local function periods (result, store)
@@ -144,12 +168,16 @@ local function periods (result, store)
   end
   return result
 end
+--- @end
 -- `index`: the entry's rank on the board when the caller knows it (false: not on it).
 local function answer (outcome, improved, store, index)
   local rank = index
   if rank == nil then rank = entry and redis.call('ZRANK', board, ms .. player) end
-  local result = periods({outcome, improved, best or '', ms or '', rank or -1, redis.call('ZCARD', board)}, store)
-  if boardWritten then boardsChanged(KEYS[17]) end
+  local result = {outcome, improved, best or '', ms or '', rank or -1, redis.call('ZCARD', board)}
+--- @if full
+  periods(result, store)
+--- @end
+  if boardWritten then boardsChanged(boardsVersion) end
   return result
 end
 -- Whether this call took the replay marker, and the refusal that gives it back.
@@ -158,10 +186,11 @@ local function refuse (reply)
   if marked then redis.call('DEL', seen) end
   return reply
 end
+--- @if full
 
 -- Fair play: whether this score would change any board of the player, and
 -- which review rule (the game's settings, read here) holds it, if any.
-local reviewAbove, reviewBelow, reviewFactor = tonumber(stored[3] or ''), tonumber(stored[4] or ''), tonumber(stored[5] or '')
+local reviewAbove, reviewBelow, reviewFactor = tonumber(stored[6] or ''), tonumber(stored[7] or ''), tonumber(stored[8] or '')
 if reviewFactor and reviewFactor <= 1 then reviewFactor = nil end
 local function improvesABoard ()
   if not entry or better(score, best) then return true end
@@ -238,42 +267,47 @@ local function hold (rule)
   return answer('held', 0, false)
 end
 
+-- An approval (its ts is ''): the held score must still be pending.
 local approved
 if approving ~= '' then
   local record = redis.call('HGET', review, approving)
   if not record then return {'decided', 'unknown'} end
   approved = cjson.decode(record)
   if approved.status ~= 'pending' then return {'decided', approved.status} end
-else
-  if ts ~= '' then
-    -- When an operator last deleted one of the game's entries (UNIX s, kept
-    -- by delete-entry.lua and erase-player.lua; a game from before it was
-    -- kept has none): a request signed since then needs no look at the
-    -- player's own deletion.
-    local latestDeletion = tonumber(stored[12] or '')
-    local deletedAt
-    if latestDeletion == nil or tonumber(ts) < latestDeletion then
-      deletedAt = redis.call('GET', deleted)
-      if deletedAt and tonumber(ts) < tonumber(deletedAt) then return {'stale'} end
-    end
-    local seenBefore = redis.call('SET', seen, '1', 'NX', 'GET', 'PXAT', seenUntil)
-    if seenBefore == 'held' then return answer('held-again', 0, false) end
-    if seenBefore then
-      -- Accepted before; its entry gone since means an operator deleted it, or the season closed.
-      if not entry then
-        if deletedAt == nil then deletedAt = redis.call('GET', deleted) end
-        if deletedAt then return {'stale'} end
-        return {'closed'}
-      end
-      return answer('replay', 0, false)
-    end
-    marked = true
+end
+--- @end
+
+if ts ~= '' then
+  -- When an operator last deleted one of the game's entries (UNIX s, kept
+  -- by delete-entry.lua and erase-player.lua; a game from before it was
+  -- kept has none): a request signed since then needs no look at the
+  -- player's own deletion.
+  local latestDeletion = tonumber(stored[3] or '')
+  local deletedAt
+  if latestDeletion == nil or tonumber(ts) < latestDeletion then
+    deletedAt = redis.call('GET', deleted)
+    if deletedAt and tonumber(ts) < tonumber(deletedAt) then return {'stale'} end
   end
+  local seenBefore = redis.call('SET', seen, '1', 'NX', 'GET', 'PXAT', seenUntil)
+  if seenBefore == 'held' then return answer('held-again', 0, false) end
+  if seenBefore then
+    -- Accepted before; its entry gone since means an operator deleted it, or the season closed.
+    if not entry then
+      if deletedAt == nil then deletedAt = redis.call('GET', deleted) end
+      if deletedAt then return {'stale'} end
+      return {'closed'}
+    end
+    return answer('replay', 0, false)
+  end
+  marked = true
+end
+--- @if full
+if not approved then
   -- Proof of play (docs/interface.md#runs): the run must be one of the
   -- player's, open and unused; its verified play must reach min_run_seconds and
   -- allow the score (score <= verified seconds * max_score_rate), else the
   -- score is held (or refused, as the game says).
-  local runs = stored[8]
+  local runs = stored[10]
   local runRule
   if runs == 'optional' or runs == 'required' then
     if runId == '' then
@@ -287,13 +321,13 @@ else
       if at == '' then now = redisNow end
       if redisNow >= run.expires then return refuse({'invalid_run', 'expired'}) end
       runVerified = run.verified
-      local minSeconds, rate = tonumber(stored[9] or '') or 0, tonumber(stored[10] or '')
+      local minSeconds, rate = tonumber(stored[12] or '') or 0, tonumber(stored[13] or '')
       if runVerified < minSeconds then
         runRule = 'run_short'
       elseif rate and tonumber(score) > runVerified * rate then
         runRule = 'run_rate'
       end
-      if runRule and stored[11] == 'refuse' then return refuse({'implausible', runRule, runVerified}) end
+      if runRule and stored[14] == 'refuse' then return refuse({'implausible', runRule, runVerified}) end
     end
   elseif runId ~= '' then
     return refuse({'invalid_run', 'off'})
@@ -304,22 +338,26 @@ else
     if rule then return hold(rule) end
   end
 end
+-- Marks the held score approved, once it is stored (or left: not better).
 local function approve ()
   if not approved then return end
   decide(reviewKeys, approving, approved, 'approved', note, clock())
   if eventsOn then emit(outbox, 'score.approved', { held_id = approving, player_name = player, score = score, note = note ~= '' and note or cjson.null }) end
 end
+--- @end
 
 if entry and not better(score, best) then
+--- @if full
   approve()
   takeRun()
+--- @end
   return answer('ok', 0, true)
 end
 
 -- A game that never stored a meta (metas 0 in its record: create-game.lua;
 -- the first meta stored turns it on, here or by an import) has none to look at.
 local oldMeta = 0
-if stored[14] ~= '0' then oldMeta = redis.call('HSTRLEN', metas, player) end
+if stored[5] ~= '0' then oldMeta = redis.call('HSTRLEN', metas, player) end
 local newMeta = 0
 if hasMeta == '1' then newMeta = #meta end
 -- The meta bytes stored are read only when this changes them.
@@ -336,9 +374,13 @@ end
 if newMeta > oldMeta and metaBytes + newMeta - oldMeta > maxMetaBytes then return refuse({'full_meta'}) end
 if entryCount then redis.call('HSET', usage, 'entries', entryCount + 1) end
 
+--- @if full
 local previousBest, oldIndex = best, nil
+--- @end
 if entry then
+--- @if full
   if eventsOn then oldIndex = redis.call('ZRANK', board, ms .. player) or nil end
+--- @end
   if redis.call('ZREM', board, ms .. player) == 1 then boardWritten = true end
 end
 now = now or clock()
@@ -346,12 +388,14 @@ ms = string.format('%0' .. TIME_DIGITS .. '.0f', now)
 best = score
 entry = best .. '|' .. ms
 redis.call('HSET', entries, player, entry)
+--- @if full
 -- The run this best came from, beside it (an export shows it); an approved held score's too.
 local proof = runVerified or (approved and approved.run_verified_seconds)
 if proof then redis.call('HSET', entryRun, player, ms .. '|' .. score .. '|' .. proof) end
+--- @end
 if hasMeta == '1' then
   redis.call('HSET', metas, player, meta)
-  if stored[14] == '0' then redis.call('HSET', KEYS[1], 'metas', 1) end
+  if stored[5] == '0' then redis.call('HSET', KEYS[1], 'metas', 1) end
 elseif oldMeta > 0 then
   redis.call('HDEL', metas, player)
 end
@@ -362,9 +406,11 @@ if isVisible() then
   boardWritten = true
   newIndex = topChanged(board, ms .. player, keysSeason > 1 and 'season:' .. keysSeason .. ':' or '')
 end
+--- @if full
 if eventsOn then
   boardEvents(outbox, board, { period = 'all', season_id = keysSeason }, player, score, previousBest, oldIndex, newIndex, notifyTop, lower)
 end
 approve()
 takeRun()
+--- @end
 return answer('ok', 1, true, newIndex or false)
