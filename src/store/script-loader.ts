@@ -39,17 +39,8 @@ const END_LINE = '--- @end'
 export function luaScript (name: string, constants: Record<string, number> = {}, variant?: string): string {
   const declared: string[] = []
   const included = new Set<string>()
-  const variants = new Set<string>()
-  let block: string | undefined
-  const source = readFileSync(`${LUA_FOLDER}/${name}.lua`, 'utf8').split('\n').map(line => {
-    const opened = IF_LINE.exec(line)?.[1]
-    if (opened !== undefined || line === END_LINE) {
-      if ((opened === undefined) === (block === undefined)) throw new Error(`lua/${name}.lua: an @if block must end with @end before another begins`)
-      block = opened
-      if (opened !== undefined) variants.add(opened)
-      return ''
-    }
-    if (block !== undefined && block !== variant) return ''
+  const file = `lua/${name}.lua`
+  const source = variantLines(file, readFileSync(`${LUA_FOLDER}/${name}.lua`, 'utf8').split('\n'), variant).map(line => {
     const names = CONSTANTS_LINE.exec(line)?.[1]?.trim().split(' ')
     if (names !== undefined) {
       declared.push(...names)
@@ -58,10 +49,6 @@ export function luaScript (name: string, constants: Record<string, number> = {},
     const piece = INCLUDE_LINE.exec(line)?.[1]
     return piece === undefined ? line : expandPiece(piece, included)
   }).join('\n')
-  if (block !== undefined) throw new Error(`lua/${name}.lua: an @if block without its @end`)
-  if (variants.size > 0 ? variant === undefined || !variants.has(variant) : variant !== undefined) {
-    throw new Error(`lua/${name}.lua: its variants are ${[...variants].join(', ') || 'none'}, not ${variant ?? 'none'}`)
-  }
   const given = Object.keys(constants)
   const missing = declared.filter(constant => !given.includes(constant))
   const undeclared = given.filter(constant => !declared.includes(constant))
@@ -71,11 +58,43 @@ export function luaScript (name: string, constants: Record<string, number> = {},
   return source
 }
 
+/**
+ * The lines of one variant of a script (`@if` blocks: see luaScript): the
+ * blocks of other variants and the directive lines made blank, so the lines
+ * keep their numbers. Blocks do not nest; a file with blocks needs one of
+ * its variants named, a file without takes none.
+ */
+export function variantLines (file: string, lines: string[], variant?: string): string[] {
+  const variants = new Set<string>()
+  let block: string | undefined
+  const kept = lines.map((line, index) => {
+    const opened = IF_LINE.exec(line)?.[1]
+    if (opened !== undefined) {
+      if (block !== undefined) throw new Error(`${file}:${index + 1}: @if ${opened} inside @if ${block} (blocks do not nest)`)
+      variants.add(opened)
+      block = opened
+      return ''
+    }
+    if (line === END_LINE) {
+      if (block === undefined) throw new Error(`${file}:${index + 1}: @end without @if`)
+      block = undefined
+      return ''
+    }
+    return block === undefined || block === variant ? line : ''
+  })
+  if (block !== undefined) throw new Error(`${file}: @if ${block} without its @end`)
+  if (variants.size > 0 ? variant === undefined || !variants.has(variant) : variant !== undefined) {
+    throw new Error(`${file}: its variants are ${[...variants].join(', ') || 'none'}, not ${variant ?? 'none'}`)
+  }
+  return kept
+}
+
 /** A piece and the pieces it includes, each once per script, on one line. */
 function expandPiece (name: string, included: Set<string>): string {
   if (included.has(name)) return ''
   included.add(name)
   return readFileSync(`${LUA_INCLUDES}/${name}.lua`, 'utf8').split('\n').map(line => line.trim()).map(line => {
+    if (IF_LINE.test(line) || line === END_LINE) throw new Error(`lua/includes/${name}.lua: a piece has no @if blocks (put them around its include line)`)
     const inner = INCLUDE_LINE.exec(line)?.[1]
     return inner === undefined ? line : expandPiece(inner, included)
   }).filter(line => line !== '' && !line.startsWith('--')).join(' ') + ' '

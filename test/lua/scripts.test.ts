@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { Redis } from 'ioredis'
 import t from 'tap'
 import { projectPath } from '../../src/lib/paths.js'
-import { LUA_FOLDER, LUA_INCLUDES, luaPiece, luaScript } from '../../src/store/script-loader.js'
+import { LUA_FOLDER, LUA_INCLUDES, luaPiece, luaScript, variantLines } from '../../src/store/script-loader.js'
 import { startTestRedis } from '../helpers/redis.js'
 
 /*
@@ -90,4 +90,15 @@ t.test('@if blocks: each variant of a script keeps its own blocks and the shared
   t.throws(() => luaScript('submit', anyConstants('submit')), /variants are full, plain, not none/, 'a script of variants needs one named')
   t.throws(() => luaScript('submit', anyConstants('submit'), 'lean'), /not lean/, 'a variant the file does not have')
   t.throws(() => luaScript('top', {}, 'plain'), /variants are none, not plain/, 'a script of one variant takes none')
+})
+
+t.test('@if blocks: what a malformed file is told', async t => {
+  const lines = ['a', '--- @if one', 'b', '--- @end', '--- @if two', 'c', '--- @end', 'd']
+  t.same(variantLines('x.lua', lines, 'one'), ['a', '', 'b', '', '', '', '', 'd'])
+  t.same(variantLines('x.lua', lines, 'two'), ['a', '', '', '', '', 'c', '', 'd'])
+  t.same(variantLines('x.lua', ['a', 'b'], undefined), ['a', 'b'], 'no blocks, no variant')
+  t.throws(() => variantLines('x.lua', ['--- @if one', '--- @if two', '--- @end'], 'one'), /x\.lua:2: @if two inside @if one/, 'nested')
+  t.throws(() => variantLines('x.lua', ['a', '--- @end'], undefined), /x\.lua:2: @end without @if/, 'a stray @end')
+  t.throws(() => variantLines('x.lua', ['--- @if one', 'a'], 'one'), /@if one without its @end/, 'unclosed')
+  t.throws(() => variantLines('x.lua', lines, undefined), /its variants are one, two, not none/, 'no variant named')
 })

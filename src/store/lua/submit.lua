@@ -16,11 +16,11 @@
 --
 -- Two scripts (leaderboard.ts picks one): `full` does all of it; `plain`,
 -- for a game that uses none of it, leaves out the periods, review rules,
--- runs, approvals and events, with their keys, arguments and functions (a
--- third of a submit's Redis CPU, bench/NOTES.md). The plain one reads the
--- game's record like the full one and answers {'full'} when the game has
--- review rules, webhooks or runs after all (a record cached before they
--- were set): the caller then sends the full one.
+-- runs, approvals and events, with their keys, arguments and functions
+-- (a quarter to a third of a submit's Redis CPU, bench/NOTES.md). The plain
+-- one reads the fields of the game's record that decide and answers
+-- {'full'} when the game has review rules, webhooks or runs after all (a
+-- record cached before they were set): the caller then sends the full one.
 --
 -- KEYS: game, board, entries, metas, hidden, hidden users, usage, seen,
 -- deleted, live channel, the boards version; full only: review, review
@@ -69,10 +69,11 @@ local function topChanged (boardKey, member, scope)
   return index
 end
 --- @if plain
+-- Never an approval, so always the current season.
 local keysSeason = tonumber(ARGV[2])
 local stored = redis.call('HMGET', KEYS[1], 'order', 'season', 'deleted_at', 'hides', 'metas', 'review_above', 'review_below', 'review_factor', 'webhooks', 'runs')
 if movedFrom(stored) then return {'moved'} end
-if tonumber(stored[6] or '') or tonumber(stored[7] or '') or tonumber(stored[8] or '') or (tonumber(stored[9] or '') or 0) > 0 or stored[10] == 'optional' or stored[10] == 'required' then return {'full'} end
+if tonumber(stored[6] or '') or tonumber(stored[7] or '') or (tonumber(stored[8] or '') or 0) > 1 or (tonumber(stored[9] or '') or 0) > 0 or stored[10] == 'optional' or stored[10] == 'required' then return {'full'} end
 --- @end
 --- @if full
 local reviewKeys, reviewPlayers, reviewSequence = {KEYS[12], KEYS[13], KEYS[14], KEYS[15]}, KEYS[15], KEYS[16]

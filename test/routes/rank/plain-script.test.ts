@@ -1,16 +1,17 @@
 import t from 'tap'
 import { keys } from '../../../src/store/keys.js'
 import { metrics } from '../../../src/lib/metrics.js'
-import { admin, buildTestApp, createGame, dataOf, submit } from '../../helpers/app.js'
+import { admin, buildTestApp, createGame, dataOf, errorOf, submit, type SubmitOptions } from '../../helpers/app.js'
 
 /*
  * A submit to a plain game (no periods, review rules, runs or webhooks) takes
  * the plain variant of lua/submit.lua, and anything else the full one
  * (store/leaderboard.ts). The choice is made from the game's record cached
  * in the process, which does not show webhooks and may be behind another
- * instance's change: the plain script reads the record itself and hands
- * such a game to the full one, so a setting is honoured from the next
- * submit, and the request's rate limits are still counted once.
+ * instance's change: the plain script reads the fields that decide (review
+ * rules, webhooks, runs) itself and hands such a game to the full one, so
+ * they are honoured from the next submit, and the request's rate limits are
+ * still counted once. (Periods follow the cached record, as before.)
  */
 
 const { app } = await buildTestApp(t)
@@ -24,11 +25,12 @@ async function scriptCalls (): Promise<{ plain: number, full: number }> {
 }
 
 /** The scripts one submit called, and its answer. */
-async function submitted (game: Awaited<ReturnType<typeof createGame>>, player: string, score: number): Promise<{ calls: { plain: number, full: number }, data: any, remaining: number }> {
+async function submitted (game: Awaited<ReturnType<typeof createGame>>, player: string, score: number, options: Partial<SubmitOptions> = {}): Promise<{ calls: { plain: number, full: number }, data: any, error: string | undefined, remaining: number }> {
   const before = await scriptCalls()
-  const response = await submit(app, game, { player, score })
+  const response = await submit(app, game, { player, score, ...options })
   const after = await scriptCalls()
-  return { calls: { plain: after.plain - before.plain, full: after.full - before.full }, data: dataOf(response), remaining: Number(response.headers['x-ratelimit-remaining']) }
+  const ok = response.json().ok === true
+  return { calls: { plain: after.plain - before.plain, full: after.full - before.full }, data: ok ? dataOf(response) : undefined, error: ok ? undefined : errorOf(response), remaining: Number(response.headers['x-ratelimit-remaining']) }
 }
 
 t.test('a plain game takes the plain script; periods take the full one', async t => {
@@ -84,6 +86,32 @@ t.test('webhooks, which the cached record never shows, get their events from the
 
 t.test('a game with runs, or a submit with a run, takes the full script', async t => {
   const game = await createGame(app)
+  const withRun = await submitted(game, 'alice', 100, { extra: { run_id: 'A'.repeat(22) } })
+  t.same(withRun.calls, { plain: 0, full: 1 }, 'a submit with a run, to a game without runs')
+  t.equal(withRun.error, 'invalid_run', 'which the full script refuses')
+
   dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { runs: 'optional' }))
-  t.same((await submitted(game, 'alice', 100)).calls, { plain: 0, full: 1 })
+  t.same((await submitted(game, 'alice', 100)).calls, { plain: 0, full: 1 }, 'a game with runs, as its cached record says')
+})
+
+t.test('runs required behind the cache: the plain script hands the submit over and it is refused', async t => {
+  const game = await createGame(app)
+  t.same((await submitted(game, 'alice', 100)).calls, { plain: 1, full: 0 })
+  await redis.hset(keys.game(game.gameId), 'runs', 'required')
+  const refused = await submitted(game, 'bob', 200)
+  t.same(refused.calls, { plain: 1, full: 1 })
+  t.equal(refused.error, 'run_required')
+  t.equal(await redis.zcard(keys.board(game.gameId)), 1, 'nothing stored')
+})
+
+t.test('a review_factor of 1 or less is no rule, for the plain script as for the full one', async t => {
+  const game = await createGame(app)
+  await redis.hset(keys.game(game.gameId), 'review_factor', '1')
+  const kept = await submitted(game, 'alice', 100)
+  t.same(kept.calls, { plain: 1, full: 0 }, 'not handed over')
+  t.same(kept.data, { score: 100, improved: true, best_score: 100, rank: 1 })
+  await redis.hset(keys.game(game.gameId), 'review_factor', '2')
+  const handed = await submitted(game, 'bob', 1000)
+  t.same(handed.calls, { plain: 1, full: 1 }, 'a factor above 1 is a rule')
+  t.equal(handed.data.held, true, 'ten times the first place is held')
 })
