@@ -56,7 +56,8 @@ t.test('GET /metrics needs METRICS_TOKEN, and counts what the service did', asyn
   t.equal(delta('ranking_submits_total', { mode: 'api_key', result: 'unchanged' }), 1, 'one did not')
   t.equal(delta('ranking_submits_total', { mode: 'api_key', result: 'replay' }), 1, 'one was a replay')
   t.equal(delta('ranking_rate_limited_total', { limit: 'apiKey' }), 1, 'one request limited per (key, address)')
-  t.ok(delta('ranking_redis_script_duration_seconds_count', { script: 'rankSubmit' }) >= 4, 'submit scripts timed')
+  // A plain game's submits take the plain script (lua/submit.lua's variants).
+  t.ok(delta('ranking_redis_script_duration_seconds_count', { script: 'rankSubmitPlain' }) >= 4, 'submit scripts timed')
   t.ok(delta('ranking_record_cache_lookups_total', { kind: 'key', result: 'hit' }) >= 4, 'the key came from the cache')
   t.ok(sample(after, 'process_cpu_user_seconds_total') > 0, 'process metrics')
   t.match(after, /# HELP ranking_requests_total /, 'with help texts')
