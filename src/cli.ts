@@ -22,6 +22,7 @@ import { createUserStore } from './store/users.js'
 import { createReviewQueue } from './store/review.js'
 import { createWebhookStore } from './store/webhooks.js'
 import { createEvents } from './store/events.js'
+import { createBoardStore } from './store/named-boards.js'
 
 export const USAGE = `Usage: npm run cli -- <command> [arguments] [--flag value ...]
 
@@ -60,6 +61,16 @@ Games and keys:
   keys update <api_key> --rate_limit N|default
                                         this key's limit per address and window (default: RATE_LIMIT_MAX)
   keys revoke <api_key>
+
+Named boards (beside the game's own; up to 1000 a game):
+  boards create <game_id> <board_id> [--name TEXT] [--order desc|asc] [--operator best|latest|sum]
+               [--periods daily,weekly,monthly] [--score_min N] [--score_max N]
+               [--review_above N] [--review_below N] [--review_factor X]
+  boards update <game_id> <board_id> (the same flags) [--archived true|false]
+                                        order and operator change only while the board is empty
+  boards list <game_id>
+  boards get <game_id> <board_id>
+  boards delete <game_id> <board_id>    the board and every entry of it (cannot be undone)
 
 Fair play (scores held for review):
   review list <game_id> [--status pending|decided] [--limit N] [--offset N]
@@ -205,6 +216,11 @@ const COMMANDS: Record<string, Command> = {
   'review list': async (admin, args, flags) => await admin.reviewList(argument(args, 0, 'game_id'), fieldsOf(flags)),
   'review approve': async (admin, args, flags) => await admin.approveHeld(argument(args, 0, 'game_id'), argument(args, 1, 'held_id'), fieldsOf(flags)),
   'review reject': async (admin, args, flags) => await admin.rejectHeld(argument(args, 0, 'game_id'), argument(args, 1, 'held_id'), fieldsOf(flags)),
+  'boards list': async (admin, args) => await admin.boards(argument(args, 0, 'game_id')),
+  'boards get': async (admin, args) => await admin.board(argument(args, 0, 'game_id'), argument(args, 1, 'board_id')),
+  'boards create': async (admin, args, flags) => await admin.createBoard(argument(args, 0, 'game_id'), fieldsOf(flags, { board_id: argument(args, 1, 'board_id') })),
+  'boards update': async (admin, args, flags) => await admin.updateBoard(argument(args, 0, 'game_id'), argument(args, 1, 'board_id'), fieldsOf(flags)),
+  'boards delete': async (admin, args) => await admin.deleteBoard(argument(args, 0, 'game_id'), argument(args, 1, 'board_id')),
   'webhooks create': async (admin, args, flags) => await admin.createWebhook(argument(args, 0, 'game_id'), fieldsOf(flags)),
   'webhooks list': async (admin, args) => await admin.webhooks(argument(args, 0, 'game_id')),
   'webhooks delete': async (admin, args) => await admin.deleteWebhook(argument(args, 0, 'game_id'), argument(args, 1, 'webhook_id')),
@@ -291,6 +307,8 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
         implausible: { type: 'string' },
         run_ttl_s: { type: 'string' },
         submit_run: { type: 'string' },
+        operator: { type: 'string' },
+        archived: { type: 'string' },
         status: { type: 'string' },
         format: { type: 'string' },
         file: { type: 'string' },
@@ -347,6 +365,7 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
     const activity = createActivity(connection.redis)
     const admin = createAdmin({
       records,
+      namedBoards: createBoardStore(connection.redis),
       review: createReviewQueue(connection.redis),
       webhooks: createWebhookStore(connection.redis),
       events: createEvents(connection.redis),

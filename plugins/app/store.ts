@@ -14,10 +14,13 @@ import { createEvents } from '../../src/store/events.js'
 import { createSignupChallenges, type SignupChallenges } from '../../src/store/signup-challenges.js'
 import { createSigninFlows, type SigninFlows } from '../../src/store/signin-flows.js'
 import { createRuns, type Runs } from '../../src/store/runs.js'
+import { createBoardStore, type BoardStore } from '../../src/store/named-boards.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
     records: RecordStore
+    /** The games' named boards (docs/decisions.md#70). */
+    namedBoards: BoardStore
     users: UserStore
     leaderboard: Leaderboard
     ratings: Ratings
@@ -47,6 +50,8 @@ export default fp<StoreOptions>(async (fastify, { clock }) => {
   fastify.decorate('syncRecordCache', async () => { await cache.sync(redis) })
   fastify.decorate('onRecordChange', cache.onChange.bind(cache))
   const records = createRecordStore(redis, cache)
+  const namedBoards = createBoardStore(redis, cache)
+  fastify.decorate('namedBoards', namedBoards)
   const users = createUserStore(redis, cache)
   const activity = createActivity(redis)
   fastify.addHook('onClose', activity.close)
@@ -65,5 +70,5 @@ export default fp<StoreOptions>(async (fastify, { clock }) => {
   fastify.decorate('signupChallenges', createSignupChallenges(redis, { work: config.signupWork }))
   fastify.decorate('signinFlows', createSigninFlows(redis))
   fastify.decorate('runs', createRuns(redis))
-  fastify.decorate('admin', createAdmin({ records, review: createReviewQueue(redis), webhooks, events: createEvents(redis), webhookAllowPrivate: config.webhooks.allowPrivate, users, leaderboard, sessionTtlS: config.sessionTtlS, guestTtlS: config.guestTtlS, sessionCookie: config.sessionCookie, audit: createAuditLog(redis, { retentionMs: config.auditRetentionMs }), ratings, playtime, activity }))
+  fastify.decorate('admin', createAdmin({ records, namedBoards, review: createReviewQueue(redis), webhooks, events: createEvents(redis), webhookAllowPrivate: config.webhooks.allowPrivate, users, leaderboard, sessionTtlS: config.sessionTtlS, guestTtlS: config.guestTtlS, sessionCookie: config.sessionCookie, audit: createAuditLog(redis, { retentionMs: config.auditRetentionMs }), ratings, playtime, activity }))
 }, { name: 'store', dependencies: ['redis'] })

@@ -13,11 +13,14 @@ import type { Playtime } from '../store/playtime.js'
 import type { HeldScore, ReviewQueue } from '../store/review.js'
 import { type StoredWebhook, type WebhookStore } from '../store/webhooks.js'
 import { type Events } from '../store/events.js'
+import { type BoardStore } from '../store/named-boards.js'
 import { Auditor, ListPage, PublicKey, WEBHOOK_ID_PATTERN, publicKey } from './answers.js'
 import { BoardQuery, cursors, schemas } from './input.js'
 
 export interface AdminDeps {
   records: RecordStore
+  /** The games' named boards (docs/decisions.md#70). */
+  namedBoards: BoardStore
   review: ReviewQueue
   webhooks: WebhookStore
   events: Events
@@ -42,7 +45,7 @@ const BOARD_BATCH = 200
  * What every operation works with: the stores, the actor's audit, and the
  * helpers that several resources share. One per actor (createAdmin().as).
  */
-export function operationContext ({ records, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, guestTtlS, sessionCookie, audit: auditLog, ratings, playtime, activity }: AdminDeps, actor: Actor) {
+export function operationContext ({ records, namedBoards, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, guestTtlS, sessionCookie, audit: auditLog, ratings, playtime, activity }: AdminDeps, actor: Actor) {
   const audit: Auditor = async (change, unmasked) => { await auditLog.record(actor, change, unmasked) }
 
   /**
@@ -128,7 +131,7 @@ export function operationContext ({ records, review, webhooks, events, webhookAl
     return await records.game(gameId, { fresh: true }) ?? fail('not_found', 'No such game.')
   }
 
-  return { records, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, guestTtlS, sessionCookie, auditLog, ratings, playtime, activity, audit, applyUserHidden, forEveryGame, notPending, pendingHeld, existingWebhook, eraseFromEveryGame, auditPage, changeKey, chooseBoard, existingGame }
+  return { records, namedBoards, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, guestTtlS, sessionCookie, auditLog, ratings, playtime, activity, audit, applyUserHidden, forEveryGame, notPending, pendingHeld, existingWebhook, eraseFromEveryGame, auditPage, changeKey, chooseBoard, existingGame }
 }
 
 export type OperationContext = ReturnType<typeof operationContext>

@@ -4,6 +4,7 @@ import { gamesOperations } from './games.js'
 import { keysOperations } from './keys.js'
 import { usersOperations } from './users.js'
 import { boardsOperations } from './boards.js'
+import { namedBoardsOperations } from './named-boards.js'
 import { reviewOperations } from './review.js'
 import { webhooksOperations } from './webhooks.js'
 import { auditOperations } from './audit.js'
@@ -24,6 +25,7 @@ export function createAdmin (deps: AdminDeps) {
       ...keysOperations(context),
       ...usersOperations(context),
       ...boardsOperations(context),
+      ...namedBoardsOperations(context),
       ...reviewOperations(context),
       ...webhooksOperations(context),
       ...auditOperations(context)

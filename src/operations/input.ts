@@ -7,6 +7,7 @@ import { DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, GUEST_POLICIES, MAX_NOTIFY_TOP, MAX
 import { MAX_KEEP_PERIODS, PERIOD_KINDS } from '../rules/periods.js'
 import { ENTRY_BUCKETS } from '../store/keys.js'
 import { ACTIVITY_DAYS_KEPT, ACTIVITY_MINUTES_KEPT_S } from '../store/activity.js'
+import { BOARD_ID_PATTERN, BOARD_OPERATORS, DEFAULT_BOARD, MAX_BOARDS } from '../rules/boards.js'
 import { EVENT_TYPES } from '../store/events.js'
 import { MAX_URL_LENGTH } from '../webhooks/send.js'
 
@@ -113,6 +114,20 @@ export const cursors = {
 
 const ReviewNote = Type.String({ maxLength: 500, description: 'why, recorded with the decision: up to 500 characters' })
 
+// Named boards (docs/decisions.md#70).
+const BoardId = Type.String({ pattern: BOARD_ID_PATTERN.source, description: `1 to 32 of a-z 0-9 _ -, beginning with a letter or digit; not "${DEFAULT_BOARD}" (the game's own board); up to ${MAX_BOARDS} boards a game` })
+const boardSettings = {
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'what players see, 1 to 64 characters (default: the id)' })),
+  order: Type.Optional(Type.Union([Type.Literal('desc'), Type.Literal('asc')], { description: 'desc (higher is better, the default) or asc (lower is better); changes only while the board is empty' })),
+  operator: Type.Optional(Type.Union(BOARD_OPERATORS.map(operator => Type.Literal(operator)), { description: 'best (the better score is kept, the default), latest (the last score is kept) or sum (each score adds to a ranked total); changes only while the board is empty' })),
+  periods: Type.Optional(Periods),
+  score_min: fairPlaySettings.score_min,
+  score_max: fairPlaySettings.score_max,
+  review_above: fairPlaySettings.review_above,
+  review_below: fairPlaySettings.review_below,
+  review_factor: fairPlaySettings.review_factor
+}
+
 const KeyRateLimit = Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000_000 }), Type.Null()], {
   description: 'requests per window from one address with this key, 1 to 1000000000; null (or "default" as text) for the global RATE_LIMIT_MAX'
 })
@@ -141,6 +156,8 @@ export const schemas = {
     ...runSettings,
     guests: Guests
   }, { additionalProperties: false }),
+  createBoard: Type.Object({ board_id: BoardId, ...boardSettings }, { additionalProperties: false }),
+  updateBoard: Type.Object({ ...boardSettings, archived: Type.Optional(Type.Boolean({ description: 'true: the board is read as before and takes no new scores' })) }, { additionalProperties: false }),
   createKey: Type.Object({ game_id: Type.String(), rate_limit: Type.Optional(KeyRateLimit) }, { additionalProperties: false }),
   updateKey: Type.Object({ rate_limit: Type.Optional(KeyRateLimit) }, { additionalProperties: false }),
   createUser: Type.Object({

@@ -11,7 +11,8 @@ import { keys } from './keys.js'
  * the cache is not used, and it is emptied when the subscription returns,
  * since invalidations may have been missed meanwhile.
  */
-export type CachedKind = 'key' | 'game' | 'user' | 'session'
+export const CACHED_KINDS = ['key', 'game', 'boards', 'user', 'session'] as const
+export type CachedKind = typeof CACHED_KINDS[number]
 
 interface Entry {
   value: unknown
@@ -122,7 +123,7 @@ export class RecordCache {
       return
     }
     const kind = message.slice(0, colon) as CachedKind
-    if (colon > 0 && ['key', 'game', 'user', 'session'].includes(kind)) this.invalidate(kind, message.slice(colon + 1))
+    if (colon > 0 && (CACHED_KINDS as readonly string[]).includes(kind)) this.invalidate(kind, message.slice(colon + 1))
     else this.clear()
   }
 }

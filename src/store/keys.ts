@@ -40,7 +40,9 @@ export const TIME_DIGITS = 13
  */
 export const boardScopes = {
   season: (season: number): string => season <= 1 ? '' : `season:${season}:`,
-  period: (kind: string, periodId: string): string => `${kind}:${periodId}:`
+  period: (kind: string, periodId: string): string => `${kind}:${periodId}:`,
+  /** A named board's scope, in front of its season's or period's (docs/decisions.md#70): `board:level-1:`, `board:level-1:daily:2026-11-23:`. */
+  named: (boardId: string): string => `board:${boardId}:`
 } as const
 
 export const keys = {
@@ -65,6 +67,8 @@ export const keys = {
   entriesBucket: (gameId: string, bucket: number, scope = '') => entriesBucket(gameId, bucket, scope),
   /** HASH player_name -> meta text sent with the stored best, in the player's bucket (seasons only: periods keep no meta). */
   meta: (gameId: string, player: string, scope = '') => `${PREFIX}:{game:${gameId}}:${scope}meta:${entryBucket(player)}`,
+  /** The meta hash of one bucket, for a walk over a board. */
+  metaBucket: (gameId: string, bucket: number, scope = '') => `${PREFIX}:{game:${gameId}}:${scope}meta:${bucket}`,
   /**
    * HASH player_name -> "ms|score|verified seconds", in the player's bucket:
    * the run a stored best came from (docs/interface.md#runs), written only
@@ -74,6 +78,10 @@ export const keys = {
    * never touches it; erasing or deleting the entry deletes it.
    */
   entryRun: (gameId: string, player: string, scope = '') => `${PREFIX}:{game:${gameId}}:${scope}entry-runs:${entryBucket(player)}`,
+  /** The entry-runs hash of one bucket, for a walk over a board. */
+  entryRunBucket: (gameId: string, bucket: number, scope = '') => `${PREFIX}:{game:${gameId}}:${scope}entry-runs:${bucket}`,
+  /** HASH board id -> a named board's settings, as JSON (rules/boards.ts NamedBoard; store/named-boards.ts). */
+  boards: (gameId: string) => `${PREFIX}:{game:${gameId}}:boards`,
   /** HASH season number -> "started_at|ended_at" (ISO) of each closed season. */
   seasons: (gameId: string) => `${PREFIX}:{game:${gameId}}:seasons`,
   /**

@@ -44,6 +44,7 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   type WithPlayer = { Params: { game_id: string, player_name: string } }
   type WithHeld = { Params: { game_id: string, held_id: string } }
   type WithWebhook = { Params: { game_id: string, webhook_id: string } }
+  type WithBoard = { Params: { game_id: string, board_id: string } }
   type WithDelivery = { Params: { game_id: string, webhook_id: string, delivery_id: string } }
 
   const query = (request: FastifyRequest): unknown => textFields(request.query)
@@ -85,6 +86,12 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   fastify.get<WithGame>('/admin/games/:game_id/review', { schema: adminSchemas.reviewList }, async (request) => ok(await admin(request).reviewList(request.params.game_id, textFields(request.query))))
   fastify.post<WithHeld>('/admin/games/:game_id/review/:held_id/approve', body(adminSchemas.approveHeld), async (request) => ok(await admin(request).approveHeld(request.params.game_id, request.params.held_id, input(request))))
   fastify.post<WithHeld>('/admin/games/:game_id/review/:held_id/reject', body(adminSchemas.rejectHeld), async (request) => ok(await admin(request).rejectHeld(request.params.game_id, request.params.held_id, input(request))))
+  const namedBoard = '/admin/games/:game_id/boards/:board_id'
+  fastify.get<WithGame>('/admin/games/:game_id/boards', { schema: adminSchemas.listBoards }, async (request) => ok(await admin(request).boards(request.params.game_id)))
+  fastify.post<WithGame>('/admin/games/:game_id/boards', body(adminSchemas.createBoard), async (request) => ok(await admin(request).createBoard(request.params.game_id, input(request))))
+  fastify.get<WithBoard>(namedBoard, { schema: adminSchemas.getBoard }, async (request) => ok(await admin(request).board(request.params.game_id, request.params.board_id)))
+  fastify.patch<WithBoard>(namedBoard, body(adminSchemas.updateBoard), async (request) => ok(await admin(request).updateBoard(request.params.game_id, request.params.board_id, input(request))))
+  fastify.delete<WithBoard>(namedBoard, body(adminSchemas.deleteBoard), async (request) => ok(await admin(request).deleteBoard(request.params.game_id, request.params.board_id, input(request))))
   const webhook = '/admin/games/:game_id/webhooks/:webhook_id'
   fastify.post<WithGame>('/admin/games/:game_id/webhooks', body(adminSchemas.createWebhook), async (request) => ok(await admin(request).createWebhook(request.params.game_id, input(request))))
   fastify.get<WithGame>('/admin/games/:game_id/webhooks', { schema: adminSchemas.listWebhooks }, async (request) => ok(await admin(request).webhooks(request.params.game_id)))

@@ -9,6 +9,23 @@ import { GUEST_POLICIES, RUN_POLICIES, SUBMIT_RUN_POLICIES } from '../../rules/g
  * written once.
  */
 
+/** A named board (docs/decisions.md#70). */
+export const NamedBoardSchema = Type.Object({
+  board_id: Type.String(),
+  name: Type.String({ description: 'what players see' }),
+  order: Type.Union([Type.Literal('desc'), Type.Literal('asc')], { description: 'desc: higher is better; asc: lower is better' }),
+  operator: Type.Union([Type.Literal('best'), Type.Literal('latest'), Type.Literal('sum')], { description: 'best: the better score is kept; latest: the last one; sum: each score adds to a ranked total' }),
+  periods: Type.Array(PERIOD, { description: "the calendar boards kept beside its all-time one (the game's time zone and keep_periods)" }),
+  score_min: Nullable(Type.Integer()),
+  score_max: Nullable(Type.Integer()),
+  review_above: Nullable(Type.Integer()),
+  review_below: Nullable(Type.Integer()),
+  review_factor: Nullable(Type.Number()),
+  archived: Type.Boolean({ description: 'read as before, takes no new scores' }),
+  created_at: Type.String({ format: 'date-time' }),
+  first_season: Type.Integer({ minimum: 1, description: "the game's season when the board was made" })
+})
+
 export const GameSchema = Type.Object({
   game_id: Type.String(),
   name: Type.String(),

@@ -3,12 +3,13 @@ import { schemas as adminBodies } from '../../operations/input.js'
 import type { ErrorCode } from '../../errors.js'
 import { OUTBOX_MAX } from '../../store/events.js'
 import { Around, Board, BoardChoice, BoardFields, Empty, IntegerText, Nullable, Season, Sides, Text, envelope, fileAnswer, gameParams } from '../schemas.js'
-import { AuditEntrySchema, DeliverySchema, EntrySchema, GameActivitySchema, GameSchema, GameEventSchema, GameWithFiguresSchema, HeldScoreSchema, KeySchema, KeyRateLimitSchema, ListedEntrySchema, OperatorSchema, ScoreSpreadSchema, UserSchema, WebhookSchema } from './records.js'
+import { AuditEntrySchema, DeliverySchema, EntrySchema, GameActivitySchema, GameSchema, GameEventSchema, GameWithFiguresSchema, HeldScoreSchema, KeySchema, NamedBoardSchema, KeyRateLimitSchema, ListedEntrySchema, OperatorSchema, ScoreSpreadSchema, UserSchema, WebhookSchema } from './records.js'
 
 /** The operator API's route schemas (/admin): what each answers, for the OpenAPI document. */
 
 const heldParams = Type.Object({ game_id: Type.String(), held_id: Type.String() })
 const webhookParams = Type.Object({ game_id: Type.String(), webhook_id: Type.String() })
+const boardParams = Type.Object({ game_id: Type.String(), board_id: Type.String() })
 const listingQuery = { limit: Type.Optional(IntegerText('1 to 100, default 50')), offset: Type.Optional(IntegerText('default 0')) }
 const ADMIN: ErrorCode[] = ['unauthorized', 'missing_param', 'invalid_param', 'not_found']
 /** A write: a viewer token's is forbidden. */
@@ -87,6 +88,11 @@ export const adminSchemas = {
     rank: Nullable(Type.Integer({ minimum: 1 }))
   }), [...WRITE, 'quota_exceeded'], 'Approve a held score: it goes on the boards as of when it was submitted', { ...adminSecurity, params: heldParams, body: adminBodies.approveHeld }),
   rejectHeld: envelope(HeldScoreSchema, WRITE, 'Reject a held score (and optionally hide the player on every board of the game)', { ...adminSecurity, params: heldParams, body: adminBodies.rejectHeld }),
+  listBoards: envelope(Type.Object({ game_id: Type.String(), total: Type.Integer(), items: Type.Array(NamedBoardSchema) }), ADMIN, "The game's named boards, in id order", { ...adminSecurity, params: gameParams }),
+  getBoard: envelope(NamedBoardSchema, ADMIN, 'A named board', { ...adminSecurity, params: boardParams }),
+  createBoard: envelope(NamedBoardSchema, [...WRITE, 'already_exists'], 'Add a named board to the game', { ...adminSecurity, params: gameParams, body: adminBodies.createBoard }),
+  updateBoard: envelope(NamedBoardSchema, WRITE, "Change a named board's settings (its order and operator only while it is empty), or archive it", { ...adminSecurity, params: boardParams, body: adminBodies.updateBoard }),
+  deleteBoard: envelope(Empty, WRITE, 'Delete a named board and every entry of it, on every season and period', { ...adminSecurity, params: boardParams }),
   createWebhook: envelope(Type.Object({ ...WebhookSchema.properties, secret: Type.String({ description: 'the signing secret (whsec_…), shown this once' }) }), WRITE, "Add a webhook for the game's events (Standard Webhooks: signed, retried)", { ...adminSecurity, params: gameParams, body: adminBodies.createWebhook }),
   listWebhooks: envelope(Type.Object({ game_id: Type.String(), items: Type.Array(WebhookSchema) }), ADMIN, "The game's webhooks, oldest first", { ...adminSecurity, params: gameParams }),
   getWebhook: envelope(WebhookSchema, ADMIN, 'A webhook', { ...adminSecurity, params: webhookParams }),
