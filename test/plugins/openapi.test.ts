@@ -47,6 +47,8 @@ t.test('the OpenAPI document validates and covers every public route', { timeout
     '/admin/games/{game_id}/import': ['post'],
     '/admin/games/{game_id}/players': ['get'],
     '/admin/games/{game_id}/audit': ['get'],
+    '/admin/games/{game_id}/boards': ['get', 'post'],
+    '/admin/games/{game_id}/boards/{board_id}': ['get', 'patch', 'delete'],
     '/admin/audit': ['get'],
     '/admin/games/{game_id}/seasons': ['post', 'get'],
     '/admin/keys': ['post'],
