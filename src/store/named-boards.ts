@@ -16,6 +16,7 @@ import { BOARD_OPERATORS, MAX_BOARDS, type NamedBoard } from '../rules/boards.js
 
 const CREATE_BOARD = luaScript('create-board')
 const UPDATE_BOARD = luaScript('update-board')
+const DELETE_BOARD = luaScript('delete-board')
 
 const safeScore = (value: unknown): number | null => typeof value === 'number' && Number.isSafeInteger(value) ? value : null
 
@@ -48,6 +49,14 @@ export function storedBoard ({ board_id: _id, ...settings }: NamedBoard): string
   return JSON.stringify(settings)
 }
 
+/**
+ * What the board scripts check a named board by (the field `board:<id>` of
+ * the game's record, docs/decisions.md#70): its order, operator and state.
+ */
+export function boardCheck (board: Pick<NamedBoard, 'order' | 'operator' | 'archived'>): string {
+  return `${board.order} ${board.operator} ${board.archived ? 'archived' : 'live'}`
+}
+
 /** What create and update answer besides success: the game or board is gone, the id is taken, the cap is reached, the board has entries. */
 export type BoardWriteRefusal = 'no_game' | 'no_board' | 'exists' | 'full' | 'has_entries'
 
@@ -57,6 +66,7 @@ const ATTEMPTS = 3
 export function createBoardStore (redis: Redis, cache?: RecordCache) {
   const createScript = defineScript<number>(redis, 'boardCreate', CREATE_BOARD, { writes: true })
   const updateScript = defineScript<number>(redis, 'boardUpdate', UPDATE_BOARD, { writes: true })
+  const deleteScript = defineScript<number>(redis, 'boardDelete', DELETE_BOARD, { writes: true })
 
   /** The game's current season, read afresh (the board scripts check it is still the one). */
   async function seasonOf (gameId: string): Promise<number> {
@@ -89,7 +99,7 @@ export function createBoardStore (redis: Redis, cache?: RecordCache) {
       for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
         const made = { ...board, first_season: await seasonOf(gameId) }
         const created = await changeRecord(redis, cache, 'boards', gameId, async () =>
-          await createScript([keys.game(gameId), keys.boards(gameId), usageOf(gameId, board.board_id, made.first_season)], [board.board_id, storedBoard(made), MAX_BOARDS, made.first_season]))
+          await createScript([keys.game(gameId), keys.boards(gameId), usageOf(gameId, board.board_id, made.first_season)], [board.board_id, storedBoard(made), MAX_BOARDS, made.first_season, boardCheck(made)]))
         if (created === 1) return made
         if (created === 0) return 'no_game'
         if (created === -1) return 'exists'
@@ -111,7 +121,7 @@ export function createBoardStore (redis: Redis, cache?: RecordCache) {
         const ruleChanged = after.order !== current.board.order || after.operator !== current.board.operator
         const season = await seasonOf(gameId)
         const updated = await changeRecord(redis, cache, 'boards', gameId, async () =>
-          await updateScript([keys.game(gameId), keys.boards(gameId), usageOf(gameId, boardId, season)], [boardId, current.stored, storedBoard(after), ruleChanged ? '1' : '0', season]))
+          await updateScript([keys.game(gameId), keys.boards(gameId), usageOf(gameId, boardId, season)], [boardId, current.stored, storedBoard(after), ruleChanged ? '1' : '0', season, boardCheck(after)]))
         if (updated === 1) return { before: current.board, after }
         if (updated === 0) return 'no_board'
         if (updated === -1) return 'has_entries'
@@ -125,7 +135,7 @@ export function createBoardStore (redis: Redis, cache?: RecordCache) {
      * boards), a pipeline per scope. False when there was no such board.
      */
     async remove (gameId: string, boardId: string, scopes: string[]): Promise<boolean> {
-      const removed = await changeRecord(redis, cache, 'boards', gameId, async () => await redis.hdel(keys.boards(gameId), boardId))
+      const removed = await changeRecord(redis, cache, 'boards', gameId, async () => await deleteScript([keys.game(gameId), keys.boards(gameId)], [boardId]))
       if (removed === 0) return false
       for (const scope of scopes) {
         await readPipeline(redis, pipeline => {

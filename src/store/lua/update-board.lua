@@ -4,7 +4,8 @@
 -- boards (KEYS[2]) when they are still what the change was made from. A
 -- change of order or operator (ARGV[4] = '1') is taken only while the board
 -- is empty: still in its first season, with no entry stored there (its usage
--- in the current season, KEYS[3], the usage of the season ARGV[5]).
+-- in the current season, KEYS[3], the usage of the season ARGV[5]). The
+-- game's record gets the board's field anew (ARGV[6]: docs/decisions.md#70).
 -- Returns 1 when replaced, 0 (no such game or board), -1 (the board has
 -- entries), -3 (the settings or the season changed meanwhile: read again).
 local game, boards, usage = KEYS[1], KEYS[2], KEYS[3]
@@ -17,4 +18,5 @@ if ARGV[4] == '1' then
   if season ~= cjson.decode(current).first_season or tonumber(redis.call('HGET', usage, 'entries') or '0') > 0 then return -1 end
 end
 redis.call('HSET', boards, ARGV[1], ARGV[3])
+redis.call('HSET', game, 'board:' .. ARGV[1], ARGV[6])
 return 1

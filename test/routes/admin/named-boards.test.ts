@@ -23,6 +23,9 @@ t.test('a board is made with defaults, listed, read, and refused where its id or
   t.match(lap, { board_id: 'fastest_lap', name: 'Fastest lap', order: 'asc', periods: ['daily'], score_min: 1000 })
   dataOf(await admin(app, 'POST', boardsUrl(game.gameId), { board_id: 'coins', operator: 'sum' }))
 
+  // What the board scripts check a board by, in the game's record.
+  t.equal(await redis.hget(keys.game(game.gameId), 'board:fastest_lap'), 'asc best live')
+  t.equal(await redis.hget(keys.game(game.gameId), 'board:coins'), 'desc sum live')
   const listed = dataOf(await admin(app, 'GET', boardsUrl(game.gameId)))
   t.equal(listed.total, 3)
   t.same(listed.items.map((board: any) => board.board_id), ['coins', 'fastest_lap', 'level-1'], 'in id order')
@@ -66,6 +69,7 @@ t.test('changes: settings at any time, order and operator only while the board i
   t.match(dataOf(await admin(app, 'PATCH', url, { order: 'asc', operator: 'latest', name: 'Level one' })), { name: 'Level one' }, 'the same order and operator are no change')
   t.match(dataOf(await admin(app, 'PATCH', url, { archived: true })), { archived: true })
   t.match(dataOf(await admin(app, 'GET', url)), { name: 'Level one', order: 'asc', operator: 'latest', archived: true })
+  t.equal(await redis.hget(keys.game(game.gameId), 'board:level'), 'asc latest archived', 'the game\'s record follows')
   t.equal(errorOf(await admin(app, 'PATCH', `${boardsUrl(game.gameId)}/nope`, { name: 'x' })), 'not_found')
   t.equal(errorOf(await admin(app, 'PATCH', url, { board_id: 'other' })), 'invalid_param', 'the id is not a setting')
 
@@ -109,6 +113,7 @@ t.test('deleting a board removes its keys on every season and period, and nothin
 
   t.same(dataOf(await admin(app, 'DELETE', `${boardsUrl(game.gameId)}/gone`)), {})
   for (const key of boardKeys) t.equal(await redis.exists(key), 0, `${key} removed`)
+  t.equal(await redis.hexists(keys.game(game.gameId), 'board:gone'), 0, 'and its field in the game\'s record')
   for (const key of own) t.equal(await redis.get(key), 'kept', `${key} kept`)
   t.equal(errorOf(await admin(app, 'GET', `${boardsUrl(game.gameId)}/gone`)), 'not_found')
   t.equal(errorOf(await admin(app, 'DELETE', `${boardsUrl(game.gameId)}/gone`)), 'not_found', 'a second delete')

@@ -1,0 +1,7 @@
+-- Removes a named board (ARGV[1]) from a game's boards (KEYS[2]) and its
+-- field from the game's record (KEYS[1]), so a board script chosen by it
+-- answers moved (docs/decisions.md#70). Returns 1, or 0 when there was no
+-- such board.
+if redis.call('HDEL', KEYS[2], ARGV[1]) == 0 then return 0 end
+redis.call('HDEL', KEYS[1], 'board:' .. ARGV[1])
+return 1
