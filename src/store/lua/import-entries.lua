@@ -16,7 +16,7 @@ local board, hidden, hiddenUsers, usage, live = KEYS[2], KEYS[3], KEYS[4], KEYS[
 local FIRST_ENTRY_KEY, FIRST_ENTRY_ARG, ENTRY_ARGS = 8, 5, 6
 if moved() then return {'moved'} end
 local maxEntries, maxMetaBytes = tonumber(ARGV[3]), tonumber(ARGV[4])
-local lower = ARGV[1] == 'asc'
+local lower = CHOSEN_ORDER == 'asc'
 local function better (a, b)
   if lower then return tonumber(a) < tonumber(b) end
   return tonumber(a) > tonumber(b)

@@ -71,7 +71,7 @@ end
 --- @if plain
 -- Never an approval, so always the current season.
 local keysSeason = tonumber(ARGV[2])
-local stored = redis.call('HMGET', KEYS[1], 'order', 'season', 'deleted_at', 'hides', 'metas', 'review_above', 'review_below', 'review_factor', 'webhooks', 'runs')
+local stored = redis.call('HMGET', KEYS[1], ORDER_FIELD, 'season', 'deleted_at', 'hides', 'metas', 'review_above', 'review_below', 'review_factor', 'webhooks', 'runs')
 if movedFrom(stored) then return {'moved'} end
 if tonumber(stored[6] or '') or tonumber(stored[7] or '') or (tonumber(stored[8] or '') or 0) > 1 or (tonumber(stored[9] or '') or 0) > 0 or stored[10] == 'optional' or stored[10] == 'required' then return {'full'} end
 --- @end
@@ -84,7 +84,7 @@ local periodCount, approving, note, keysSeason = tonumber(ARGV[13]), ARGV[14], A
 local FIRST_PERIOD_ARG, PERIOD_ARGS = 17, 5
 local runId, runKey = ARGV[FIRST_PERIOD_ARG + PERIOD_ARGS * periodCount], ARGV[FIRST_PERIOD_ARG + PERIOD_ARGS * periodCount + 1]
 local playerRuns, entryRun = KEYS[FIRST_PERIOD_KEY + 2 * periodCount], KEYS[FIRST_PERIOD_KEY + 2 * periodCount + 1]
-local stored = redis.call('HMGET', KEYS[1], 'order', 'season', 'deleted_at', 'hides', 'metas', 'review_above', 'review_below', 'review_factor', 'webhooks', 'runs', 'notify_top', 'min_run_seconds', 'max_score_rate', 'implausible')
+local stored = redis.call('HMGET', KEYS[1], ORDER_FIELD, 'season', 'deleted_at', 'hides', 'metas', 'review_above', 'review_below', 'review_factor', 'webhooks', 'runs', 'notify_top', 'min_run_seconds', 'max_score_rate', 'implausible')
 if movedFrom(stored) then return {'moved'} end
 -- The outbox is written while the game has webhooks (their count is kept in its record).
 local eventsOn = hasWebhooks(stored[9])
@@ -103,7 +103,7 @@ for i = 1, periodCount do
 end
 --- @end
 
-local lower = ARGV[1] == 'asc'
+local lower = CHOSEN_ORDER == 'asc'
 local function better (a, b)
   if lower then return tonumber(a) < tonumber(b) end
   return tonumber(a) > tonumber(b)
