@@ -363,15 +363,16 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
     const config = loadConfig(io.env)
     const records = createRecordStore(connection.redis)
     const activity = createActivity(connection.redis)
+    const namedBoards = createBoardStore(connection.redis)
     const admin = createAdmin({
       records,
-      namedBoards: createBoardStore(connection.redis),
+      namedBoards,
       review: createReviewQueue(connection.redis),
       webhooks: createWebhookStore(connection.redis),
       events: createEvents(connection.redis),
       webhookAllowPrivate: config.webhooks.allowPrivate,
       users: createUserStore(connection.redis),
-      leaderboard: createLeaderboard(connection.redis, { freshGame: async gameId => await records.game(gameId), activity }),
+      leaderboard: createLeaderboard(connection.redis, { freshGame: async gameId => await records.game(gameId), freshBoards: async gameId => await namedBoards.boards(gameId), activity }),
       sessionTtlS: config.sessionTtlS,
       guestTtlS: config.guestTtlS,
       sessionCookie: config.sessionCookie,

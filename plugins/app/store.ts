@@ -55,7 +55,7 @@ export default fp<StoreOptions>(async (fastify, { clock }) => {
   const users = createUserStore(redis, cache)
   const activity = createActivity(redis)
   fastify.addHook('onClose', activity.close)
-  const leaderboard = createLeaderboard(redis, { freshGame: async gameId => await records.game(gameId, { fresh: true }), clock, activity })
+  const leaderboard = createLeaderboard(redis, { freshGame: async gameId => await records.game(gameId, { fresh: true }), freshBoards: async gameId => await namedBoards.boards(gameId, { fresh: true }), clock, activity })
   // A game's record changed (its season closed, its settings moved): its top pages go; all go when changes may have been missed.
   cache.onChange((kind, id) => { if (kind === undefined || kind === 'game') leaderboard.gameChanged(id) })
   fastify.decorate('records', records)

@@ -5,6 +5,7 @@ import { guestsWelcome, keyAcceptedFor, playableGame, type GameRecord, type KeyR
 import { signatureMatches } from '../rules/signature.js'
 import type { Limits } from '../store/limits.js'
 import type { StoredUser } from '../store/users.js'
+import { DEFAULT_BOARD, NO_BOARDS, type Boards } from '../rules/boards.js'
 
 /*
  * The one request path of the public actions (/api/rank, /api/rate,
@@ -23,11 +24,22 @@ import type { StoredUser } from '../store/users.js'
  * counted at step 1, before its fields are checked.
  */
 
-/** Who sent an API-key request: the key, the playable game it belongs to, and the limits its work counts. */
-export interface KeyCaller { game: GameRecord, key: KeyRecord, limits: Limits }
+/** Who sent an API-key request: the key, the playable game it belongs to (with its named boards when the request names one), and the limits its work counts. */
+export interface KeyCaller { game: GameRecord, boards: Boards, key: KeyRecord, limits: Limits }
 
-/** Who sent a session request: the logged-in user, and the playable game it names. */
-export interface SessionCaller { game: GameRecord, user: StoredUser }
+/** Who sent a session request: the logged-in user, and the playable game it names (with its named boards when the request names one). */
+export interface SessionCaller { game: GameRecord, boards: Boards, user: StoredUser }
+
+/**
+ * The game's named boards, for a request that names one (`board`, not the
+ * game's own): from the record cache, read with the game's record the
+ * first time (docs/decisions.md#70). Other requests read nothing more.
+ */
+async function boardsFor (fastify: FastifyInstance, fields: Params, game: GameRecord | null): Promise<Boards> {
+  const named = fields.board
+  if (game === null || named === undefined || named === DEFAULT_BOARD) return NO_BOARDS
+  return await fastify.namedBoards.boards(game.game_id)
+}
 
 /** The one call to the store an action makes once its fields hold (an API-key action counts the caller's limits in it). */
 export type Work = () => Promise<unknown>
@@ -67,6 +79,7 @@ export function apiKeyHandler (fastify: FastifyInstance, { required, signed = fa
     const fields = request.fields = collectParams(request.query, request.body)
     requireParams(fields, required)
     const { key, game } = await fastify.records.keyAndGame(param(fields, 'api_key'), param(fields, 'game_id'))
+    const boards = await boardsFor(fastify, fields, game)
     const limits = fastify.rateLimits.apiKey(request, reply, key)
     let work: Work
     try {
@@ -79,7 +92,7 @@ export function apiKeyHandler (fastify: FastifyInstance, { required, signed = fa
         // up the key's share and lock its game server out.
         limits.countKeyTotal()
       }
-      work = action(fields, { game: playable, key: key as KeyRecord, limits }, reply)
+      work = action(fields, { game: playable, boards, key: key as KeyRecord, limits }, reply)
     } catch (error) {
       if (error instanceof ApiError) await fastify.rateLimits.countAlone(limits)
       throw error
@@ -99,7 +112,7 @@ export function sessionHandler (fastify: FastifyInstance, { required, action }: 
     requireParams(fields, ['game_id', ...requiredOf(request)])
     const game = playableGame(await fastify.records.game(param(fields, 'game_id')))
     if (user.guest) await admitGuest(fastify, user, game)
-    return await action(fields, { game, user }, reply)()
+    return await action(fields, { game, boards: await boardsFor(fastify, fields, game), user }, reply)()
   }
 }
 

@@ -85,6 +85,7 @@ const SubmitResult = Type.Object({
 export const PERIOD = Type.Union([Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly')])
 /** What an answer adds about the board it read: a period, or a season read by its id. */
 export const BoardFields = {
+  board: Type.Optional(Type.String({ description: 'with board: the named board read (docs/decisions.md#70)' })),
   period: Type.Optional(PERIOD),
   period_id: Type.Optional(Type.String({ description: 'with a period: 2026-11-23, 2026-W48 or 2026-11' })),
   starts_at: Type.Optional(Type.String({ format: 'date-time', description: "with a period: its first instant (the game's local midnight), ISO 8601 UTC" })),
@@ -95,6 +96,7 @@ export const BoardFields = {
 }
 /** The parameters that pick a board. */
 export const BoardChoice = {
+  board: Type.Optional(Text('a named board of the game (operators make them); default, or none, for the game\'s own board')),
   period: Type.Optional(Type.Union([Type.Literal('all'), PERIOD], { description: 'all (default: the all-time board) or a period the game keeps: its current board' })),
   period_id: Type.Optional(Text('a kept period, current or past: 2026-11-23, 2026-W48 or 2026-11 (the kind follows from the form)')),
   season_id: Type.Optional(IntegerText('a season of the all-time board, closed or current (action=seasons lists them)'))

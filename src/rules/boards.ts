@@ -51,6 +51,10 @@ export interface NamedBoard {
   first_season: number
 }
 
+/** A game's named boards by id, as a request finds them (empty when it names none). */
+export type Boards = ReadonlyMap<string, NamedBoard>
+export const NO_BOARDS: Boards = new Map()
+
 /** The settings a board may be made with or changed to (board_id and the dates are the service's). */
 export type BoardSettings = Omit<NamedBoard, 'board_id' | 'created_at' | 'first_season'>
 

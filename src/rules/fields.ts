@@ -1,5 +1,6 @@
 import { ApiError, fail } from '../errors.js'
 import { PERIOD_KINDS, type PeriodKind } from './periods.js'
+import { DEFAULT_BOARD, isBoardId } from './boards.js'
 
 /**
  * Request parameters and the rule for each field (docs/interface.md#field-rules).
@@ -7,8 +8,9 @@ import { PERIOD_KINDS, type PeriodKind } from './periods.js'
  * repeated parameter is refused, and a value that is not plain text is refused.
  */
 
-/** What a request asks for: `period` (all or a kind), `period_id`, `season_id` (parseBoardChoice). */
+/** What a request asks for: `board` (a named board's id; none: the game's own), `period` (all or a kind), `period_id`, `season_id` (parseBoardChoice). */
 export interface BoardChoice {
+  board?: string
   period?: 'all' | PeriodKind
   periodId?: string
   seasonId?: number
@@ -347,6 +349,11 @@ export function checkTimestamp (value: string, nowMs: number = Date.now()): void
 /** `period`, `period_id` and `season_id`: which board a request reads (src/store/board-choice.ts decides whether the game has it). */
 export function parseBoardChoice (params: Params): BoardChoice {
   const choice: BoardChoice = {}
+  const board = optional(params, 'board')
+  if (board !== undefined && board !== DEFAULT_BOARD) {
+    if (!isBoardId(board)) fail('invalid_param', 'Parameter "board" is not valid: a board id (1 to 32 of a-z 0-9 _ -), or default for the game\'s own board.')
+    choice.board = board
+  }
   const period = optional(params, 'period')
   if (period !== undefined) {
     if (period !== 'all' && !(PERIOD_KINDS as readonly string[]).includes(period)) fail('invalid_param', 'Parameter "period" must be one of all, daily, weekly, monthly.')

@@ -3,6 +3,7 @@ import { boardScopes } from './keys.js'
 import { PERIOD_KINDS, keptPeriods, periodAt, periodOfId, type Period, type PeriodKind } from '../rules/periods.js'
 import type { BoardChoice } from '../rules/fields.js'
 import type { GameRecord } from '../rules/games.js'
+import { gameWithBoard, type NamedBoard } from '../rules/boards.js'
 
 /*
  * A game's boards (docs/guide.md, seasons and periods): the all-time board,
@@ -34,6 +35,8 @@ export interface BoardRef {
   period?: Period
   /** A season read by its id: which one. */
   seasonId?: number
+  /** A named board's (docs/decisions.md#70): its settings when chosen. */
+  named?: NamedBoard
 }
 
 /** The current season of the all-time board: v1's board. */
@@ -55,7 +58,20 @@ function keptKind (game: GameRecord, kind: PeriodKind): void {
 }
 
 /**
- * The board a request means, at `now` (ms). Without a choice: the current
+ * The board a request means, at `now` (ms), of the game's own board or, for
+ * a choice that names one, of the named board `named` (the caller's lookup:
+ * undefined when the game has no such board, which is invalid_param): its
+ * keys under the board's scope, chosen by its own settings (periods).
+ */
+export function chooseAnyBoard (game: GameRecord, choice: BoardChoice, now: number, named: NamedBoard | undefined): BoardRef {
+  if (choice.board === undefined) return chooseBoard(game, choice, now)
+  if (named === undefined || named.board_id !== choice.board) fail('invalid_param', `Parameter "board" is not valid: this game has no board "${choice.board}".`)
+  const board = chooseBoard(gameWithBoard(game, named), choice, now)
+  return { ...board, scope: boardScopes.named(named.board_id) + board.scope, named }
+}
+
+/**
+ * The board a request means on the game's own board, at `now` (ms). Without a choice: the current
  * season. Anything a request cannot read is invalid_param, naming the
  * parameter: a kind the game does not keep, a period id that is malformed,
  * not kept any more or not begun, a season that does not exist.

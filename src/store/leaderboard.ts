@@ -7,7 +7,9 @@ import { defineScript, luaScript } from './script-loader.js'
 import { defineLimitedScript } from './limits.js'
 import type { Limits } from './limits.js'
 import { child, metrics } from '../lib/metrics.js'
-import { chooseBoard, currentPeriod, everyPeriodBoard, periodExpiry, type BoardRef, type ChosenBoard } from './board-choice.js'
+import { chooseAnyBoard, currentPeriod, everyPeriodBoard, periodExpiry, type BoardRef, type ChosenBoard } from './board-choice.js'
+import { NO_BOARDS, gameWithBoard, type Boards } from '../rules/boards.js'
+import { boardCheck } from './named-boards.js'
 import { type BoardChoice } from '../rules/fields.js'
 import type { Period } from '../rules/periods.js'
 import { OUTBOX_MAX } from './events.js'
@@ -60,13 +62,15 @@ const FULL_SCRIPT_FOR_MS = 60_000
 export interface LeaderboardOptions {
   /** The game's record read afresh, when a script found the cached one out of date. */
   freshGame: (gameId: string) => Promise<GameRecord | null>
+  /** The game's named boards read afresh, when a script found a named board moved (none: no named boards are read). */
+  freshBoards?: (gameId: string) => Promise<Boards>
   /** The clock of periods (ms). Given (tests), the scripts take it too, instead of the Redis clock. */
   clock?: () => number
   /** Where submits are counted (store/activity.ts). */
   activity: Pick<Activity, 'count'>
 }
 
-export function createLeaderboard (redis: Redis, { freshGame, clock, activity }: LeaderboardOptions) {
+export function createLeaderboard (redis: Redis, { freshGame, freshBoards = async () => NO_BOARDS, clock, activity }: LeaderboardOptions) {
   // The high-traffic actions count their rate limits in the same call (store/limits.ts).
   const submitScript = defineLimitedScript<Array<string | number>>(redis, 'rankSubmit', SUBMIT, { writes: true })
   const plainSubmitScript = defineLimitedScript<Array<string | number>>(redis, 'rankSubmitPlain', SUBMIT_PLAIN, { writes: true })
@@ -102,15 +106,16 @@ export function createLeaderboard (redis: Redis, { freshGame, clock, activity }:
    */
   async function onBoard<T> (game: GameRecord, { choice, board }: ChosenBoard, limits: Limits | undefined, read: (game: GameRecord, board: BoardRef, limits: Limits | undefined) => Promise<T | typeof MOVED>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const result = await read(game, board, attempt === 1 ? limits : undefined)
+      const result = await read(board.named === undefined ? game : gameWithBoard(game, board.named), board, attempt === 1 ? limits : undefined)
       if (result !== MOVED) return result
       if (attempt === ATTEMPTS) throw new Error(`the settings of game ${game.game_id} kept changing`)
       game = await refreshed(game.game_id)
-      board = chooseBoard(game, choice, now())
+      board = chooseAnyBoard(game, choice, now(), choice.board === undefined ? undefined : (await freshBoards(game.game_id)).get(choice.board))
     }
   }
 
-  const guard = (game: GameRecord, board: BoardRef): string[] => [game.order, board.season]
+  /** What a board script checks the board by (moved(), board-prelude.lua): the game's order, or a named board's settings and id. */
+  const guard = (game: GameRecord, board: BoardRef): string[] => [board.named === undefined ? game.order : `${boardCheck(board.named)} ${board.named.board_id}`, board.season]
 
   function itemsOf (page: Array<string | number>, from: number, firstRank: number, order: BoardOrder): BoardItem[] {
     const items: BoardItem[] = []
@@ -279,8 +284,8 @@ export function createLeaderboard (redis: Redis, { freshGame, clock, activity }:
      * The board a request asks for, at this moment; invalid_param for one
      * the game does not have. Reads take what it returns.
      */
-    choose (game: GameRecord, choice: BoardChoice): ChosenBoard {
-      return { choice, board: chooseBoard(game, choice, now()) }
+    choose (game: GameRecord, choice: BoardChoice, boards: Boards = NO_BOARDS): ChosenBoard {
+      return { choice, board: chooseAnyBoard(game, choice, now(), choice.board === undefined ? undefined : boards.get(choice.board)) }
     },
 
     /**

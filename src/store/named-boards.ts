@@ -135,7 +135,7 @@ export function createBoardStore (redis: Redis, cache?: RecordCache) {
      * boards), a pipeline per scope. False when there was no such board.
      */
     async remove (gameId: string, boardId: string, scopes: string[]): Promise<boolean> {
-      const removed = await changeRecord(redis, cache, 'boards', gameId, async () => await deleteScript([keys.game(gameId), keys.boards(gameId)], [boardId]))
+      const removed = await changeRecord(redis, cache, 'boards', gameId, async () => await deleteScript([keys.game(gameId), keys.boards(gameId), keys.boardsVersion(gameId)], [boardId]))
       if (removed === 0) return false
       for (const scope of scopes) {
         await readPipeline(redis, pipeline => {

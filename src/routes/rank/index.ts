@@ -13,6 +13,7 @@ import { clientAddress } from '../../../plugins/app/rate-limit.js'
 import { livePlaces, type LiveGuard } from '../../live/streams.js'
 import { boardFields, iso } from '../../store/board-fields.js'
 import { checkScoreRange, keyAcceptedFor, runsKept, type GameRecord } from '../../rules/games.js'
+import type { Boards } from '../../rules/boards.js'
 
 /** The body limit of players and players-self (64 KiB). */
 export const PLAYERS_BODY_LIMIT = 65_536
@@ -63,7 +64,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   const now = leaderboard.now
 
   /** The board a request asks for, chosen where the action's fields are read (a bad one is counted against the rate limit like any bad field). */
-  const boardOf = (fields: Params, game: GameRecord): ChosenBoard => leaderboard.choose(game, parseBoardChoice(fields))
+  const boardOf = (fields: Params, game: GameRecord, boards: Boards): ChosenBoard => leaderboard.choose(game, parseBoardChoice(fields), boards)
   /**
    * A body that holds 100 names of 30 four-byte characters, form-encoded
    * (about 37 KB), whatever BODY_LIMIT says for the other actions.
@@ -111,19 +112,19 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     }
   }, { signed: true })
 
-  apiKeyAction('top', routeSchemas.top, ['api_key', 'game_id'], (fields, { game, limits }) => {
+  apiKeyAction('top', routeSchemas.top, ['api_key', 'game_id'], (fields, { game, boards, limits }) => {
     const limit = parseLimit(optional(fields, 'limit'))
     const offset = parseOffset(optional(fields, 'offset'))
-    const chosen = boardOf(fields, game)
+    const chosen = boardOf(fields, game, boards)
     return async () => {
       const { total, items, board } = await leaderboard.top(game, chosen, offset, limit, limits)
       return ok({ game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) })
     }
   })
 
-  apiKeyAction('me', routeSchemas.me, ['api_key', 'game_id', 'player_name'], (fields, { game, limits }) => {
+  apiKeyAction('me', routeSchemas.me, ['api_key', 'game_id', 'player_name'], (fields, { game, boards, limits }) => {
     const player = parsePlayerName(param(fields, 'player_name'))
-    const chosen = boardOf(fields, game)
+    const chosen = boardOf(fields, game, boards)
     return async () => {
       const standing = await leaderboard.standing(game, chosen, player, limits)
       return ok({ player_name: player, best_score: standing.bestScore, rank: standing.rank, ...await boardFields(leaderboard, game, standing.board) })
@@ -131,8 +132,8 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   })
 
   /** around and around-self: the player, then the request's board and sides. */
-  function aroundOf (fields: Params, game: GameRecord, player: string, limits?: Limits) {
-    const chosen = boardOf(fields, game)
+  function aroundOf (fields: Params, game: GameRecord, boards: Boards, player: string, limits?: Limits) {
+    const chosen = boardOf(fields, game, boards)
     const before = parseNeighbours(fields, 'before')
     const after = parseNeighbours(fields, 'after')
     return async () => {
@@ -142,19 +143,19 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   }
 
   /** players and players-self: the named players on the request's board. */
-  function playersOf (fields: Params, game: GameRecord, players: string[], limits?: Limits) {
-    const chosen = boardOf(fields, game)
+  function playersOf (fields: Params, game: GameRecord, boards: Boards, players: string[], limits?: Limits) {
+    const chosen = boardOf(fields, game, boards)
     return async () => {
       const { total, items, board } = await leaderboard.players(game, chosen, players, limits)
       return ok({ game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) })
     }
   }
 
-  apiKeyAction('around', routeSchemas.around, ['api_key', 'game_id', 'player_name'], (fields, { game, limits }) =>
-    aroundOf(fields, game, parsePlayerName(param(fields, 'player_name')), limits))
+  apiKeyAction('around', routeSchemas.around, ['api_key', 'game_id', 'player_name'], (fields, { game, boards, limits }) =>
+    aroundOf(fields, game, boards, parsePlayerName(param(fields, 'player_name')), limits))
 
-  apiKeyAction('players', routeSchemas.players, ['api_key', 'game_id', 'player_names'], (fields, { game, limits }) =>
-    playersOf(fields, game, parsePlayerNames(param(fields, 'player_names')), limits), playersBodyLimit)
+  apiKeyAction('players', routeSchemas.players, ['api_key', 'game_id', 'player_names'], (fields, { game, boards, limits }) =>
+    playersOf(fields, game, boards, parsePlayerNames(param(fields, 'player_names')), limits), playersBodyLimit)
 
   // Game facts without a board script: the limits are counted on their own.
   apiKeyAction('periods', routeSchemas.periods, ['api_key', 'game_id'], (_fields, { game, limits }) => async () => {
@@ -189,9 +190,9 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
 
   // A live board: the top at once, then again whenever it changes (Server-Sent Events).
   // Opening counts once against the rate limits, in the first read.
-  apiKeyAction('live', routeSchemas.live, ['api_key', 'game_id'], (fields, { game, key, limits }, reply) => {
+  apiKeyAction('live', routeSchemas.live, ['api_key', 'game_id'], (fields, { game, boards, key, limits }, reply) => {
     const limit = parseLimit(optional(fields, 'limit'))
-    const chosen = boardOf(fields, game)
+    const chosen = boardOf(fields, game, boards)
     const apiKey = key.api_key
     const { liveStreamsPerKey, liveStreamsPerAddress } = fastify.config
     return async () => {
@@ -262,8 +263,8 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     }
   })
 
-  sessionAction('me-self', routeSchemas.meSelf, [], (fields, { game, user }) => {
-    const chosen = boardOf(fields, game)
+  sessionAction('me-self', routeSchemas.meSelf, [], (fields, { game, boards, user }) => {
+    const chosen = boardOf(fields, game, boards)
     return async () => {
       const standing = await leaderboard.standing(game, chosen, user.username)
       return ok({
@@ -278,10 +279,10 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     }
   })
 
-  sessionAction('around-self', routeSchemas.aroundSelf, [], (fields, { game, user }) => aroundOf(fields, game, user.username))
+  sessionAction('around-self', routeSchemas.aroundSelf, [], (fields, { game, boards, user }) => aroundOf(fields, game, boards, user.username))
 
-  sessionAction('players-self', routeSchemas.playersSelf, [], (fields, { game, user }) => {
+  sessionAction('players-self', routeSchemas.playersSelf, [], (fields, { game, boards, user }) => {
     const friends = parsePlayerNames(optional(fields, 'player_names'))
-    return playersOf(fields, game, [...new Set([user.username, ...friends])])
+    return playersOf(fields, game, boards, [...new Set([user.username, ...friends])])
   }, playersBodyLimit)
 }

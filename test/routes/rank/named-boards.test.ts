@@ -1,0 +1,73 @@
+import t from 'tap'
+import { boardScopes, keys } from '../../../src/store/keys.js'
+import { admin, buildTestApp, createGame, dataOf, errorOf, get, type TestGame } from '../../helpers/app.js'
+
+/*
+ * Reading a named board (docs/decisions.md#70): every read takes `board`;
+ * without it, or with board=default, a request reads the game's own board
+ * and its answer is the v1 answer. The entries here are written in the
+ * stored form (keys.ts) until submits take `board` too.
+ */
+
+const { app } = await buildTestApp(t)
+const redis = app.redis
+
+/** Stores entries on a board as the submit script does: member = 13-digit ms + name, score = -best (desc) or best (asc). */
+async function seed (game: TestGame, scope: string, order: 'desc' | 'asc', entries: Array<[string, number, number]>): Promise<void> {
+  for (const [player, best, ms] of entries) {
+    const at = String(ms).padStart(13, '0')
+    await redis.zadd(keys.board(game.gameId, scope), order === 'desc' ? -best : best, at + player)
+    await redis.hset(keys.entries(game.gameId, player, scope), player, `${best}|${at}`)
+  }
+}
+
+const read = async (game: TestGame, action: string, fields: Record<string, string> = {}): Promise<any> =>
+  await get(app, '/api/rank', { action, api_key: game.apiKey, game_id: game.gameId, ...fields })
+
+t.test('top, me, around and players read the board named; the game\'s own board stays the v1 board', async t => {
+  const game = await createGame(app)
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/boards`, { board_id: 'lap', order: 'asc' }))
+  const lap = boardScopes.named('lap')
+  const t0 = Date.UTC(2026, 10, 1)
+  await seed(game, lap, 'asc', [['ann', 61_500, t0], ['bob', 59_900, t0 + 1], ['cy', 61_500, t0 - 5]])
+  await seed(game, '', 'desc', [['ann', 10, t0]])
+
+  const top = dataOf(await read(game, 'top', { board: 'lap' }))
+  t.same(top.items.map((item: any) => [item.rank, item.player_name, item.score]), [[1, 'bob', 59_900], [2, 'cy', 61_500], [3, 'ann', 61_500]], 'lower is better; a tie goes to whoever reached it first')
+  t.equal(top.total, 3)
+  t.equal(top.board, 'lap', 'the answer names the board')
+
+  const own = dataOf(await read(game, 'top'))
+  t.same(own, { game_id: game.gameId, total: 1, items: [{ rank: 1, player_name: 'ann', score: 10, created_at: new Date(t0).toISOString() }] }, 'without board: the v1 answer, exactly')
+  t.same(dataOf(await read(game, 'top', { board: 'default' })), own, 'board=default is the game\'s own board')
+
+  t.same(dataOf(await read(game, 'me', { board: 'lap', player_name: 'ann' })), { player_name: 'ann', best_score: 61_500, rank: 3, board: 'lap' })
+  const around = dataOf(await read(game, 'around', { board: 'lap', player_name: 'cy', before: '1', after: '1' }))
+  t.same(around.items.map((item: any) => item.player_name), ['bob', 'cy', 'ann'])
+  const players = dataOf(await read(game, 'players', { board: 'lap', player_names: JSON.stringify(['ann', 'bob', 'zed']) }))
+  t.same(players.items.map((item: any) => [item.player_name, item.rank]), [['bob', 1], ['ann', 3]])
+})
+
+t.test('an unknown, malformed or deleted board is invalid_param, before any read of it', async t => {
+  const game = await createGame(app)
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/boards`, { board_id: 'coins', operator: 'sum' }))
+  dataOf(await read(game, 'top', { board: 'coins' }))
+  for (const [board, why] of <Array<[string, string]>>[['nope', 'no such board'], ['Coins', 'a capital'], ['a:b', 'a colon'], ['{game:x}', 'a hash tag'], ['x'.repeat(33), 'too long']]) {
+    const answer = await read(game, 'top', { board })
+    t.equal(errorOf(answer), 'invalid_param', why)
+    t.match(answer.json().message, /Parameter "board" is not valid/)
+  }
+  dataOf(await admin(app, 'DELETE', `/admin/games/${game.gameId}/boards/coins`))
+  t.equal(errorOf(await read(game, 'top', { board: 'coins' })), 'invalid_param', 'deleted')
+})
+
+t.test('a board deleted behind this process\'s cache: its scripts answer moved, and the request is chosen again', async t => {
+  const game = await createGame(app)
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/boards`, { board_id: 'mode-2' }))
+  dataOf(await read(game, 'top', { board: 'mode-2' }))
+  // Gone from Redis as delete-board.lua leaves it, before this process hears of it (its cache still has the board).
+  await redis.hdel(keys.boards(game.gameId), 'mode-2')
+  await redis.hdel(keys.game(game.gameId), 'board:mode-2')
+  await redis.incr(keys.boardsVersion(game.gameId))
+  t.equal(errorOf(await read(game, 'top', { board: 'mode-2' })), 'invalid_param', 'the script found no board:mode-2 in the record')
+})
