@@ -22,6 +22,7 @@ export default fp(async (fastify) => {
     redis: fastify.redis,
     leaderboard: fastify.leaderboard,
     records: fastify.records,
+    namedBoards: fastify.namedBoards,
     heartbeatMs: fastify.config.liveHeartbeatMs,
     onRecordChange: fastify.onRecordChange,
     log: fastify.log.child({ component: 'live' })

@@ -13,6 +13,8 @@ import { ApiError, fail } from '../errors.js'
 import { boardFields } from '../store/board-fields.js'
 import { isPlayable } from '../rules/games.js'
 import { metrics } from '../lib/metrics.js'
+import { NO_BOARDS } from '../rules/boards.js'
+import type { BoardStore } from '../store/named-boards.js'
 
 /*
  * Live boards (docs/interface.md#live-boards): a Server-Sent Events stream
@@ -109,13 +111,15 @@ export interface LiveOptions {
   redis: Redis
   leaderboard: Leaderboard
   records: RecordStore
+  /** The games' named boards (a stream may show one). */
+  namedBoards: Pick<BoardStore, 'boards'>
   heartbeatMs: number
   /** Hears record changes on every instance (the record cache's channel). */
   onRecordChange: (listener: (kind: CachedKind | undefined, id: string | undefined) => void) => void
   log: FastifyBaseLogger
 }
 
-export function createLiveBoards ({ redis, leaderboard, records, heartbeatMs, onRecordChange, log }: LiveOptions) {
+export function createLiveBoards ({ redis, leaderboard, records, namedBoards, heartbeatMs, onRecordChange, log }: LiveOptions) {
   const openScript = defineScript<number>(redis, 'rankLiveOpen', LIVE_OPEN, { writes: true })
   const streamsOf = new Map<string, Set<Stream>>()
   /** Streams by the record their guard watches (`kind:id`). */
@@ -190,10 +194,11 @@ export function createLiveBoards ({ redis, leaderboard, records, heartbeatMs, on
     }
     const groups = new Map<string, Stream[]>()
     for (const stream of streams) groups.set(stream.choiceKey, [...groups.get(stream.choiceKey) ?? [], stream])
+    const boards = [...streams].some(stream => stream.choice.board !== undefined) ? await namedBoards.boards(gameId) : NO_BOARDS
     for (const group of groups.values()) {
       let chosen
       try {
-        chosen = leaderboard.choose(game, group[0]!.choice)
+        chosen = leaderboard.choose(game, group[0]!.choice, boards)
       } catch (error) {
         if (!(error instanceof ApiError)) throw error
         for (const stream of group) endWith(stream, error)
