@@ -99,7 +99,13 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     actionRoute(name, schema, { config: { rateLimitPolicy: 'session', ...sameOrigin }, ...options }, sessionHandler(fastify, { required, action }))
   }
 
+  /** Until submits take `board` (issue 31), a score for a named board is refused rather than stored on the game's own. */
+  const ownBoardOnly = (fields: Params): void => {
+    if (parseBoardChoice(fields).board !== undefined) fail('invalid_param', 'Parameter "board" is not valid here yet: scores go to the game\'s own board.')
+  }
+
   apiKeyAction('submit', routeSchemas.submit, ['api_key', 'game_id', 'player_name', 'score', 'ts', 'sign'], (fields, { game, limits }) => {
+    ownBoardOnly(fields)
     const player = parsePlayerName(param(fields, 'player_name'))
     const score = parseScore(param(fields, 'score'))
     checkScoreRange(game, score)
@@ -228,6 +234,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   apiKeyAction('submit-run', routeSchemas.submitRun, ['api_key', 'game_id', 'player_name', 'score', 'run_id'], (fields, { game, key, limits }) => {
     if (game.submit_run !== 'on') fail('forbidden', 'This game takes no submit-run: its scores are signed by its server (submit) or sent by session (submit-self). An operator can allow it (submit_run).')
     runsKept(game)
+    ownBoardOnly(fields)
     const player = parsePlayerName(param(fields, 'player_name'))
     const score = parseScore(param(fields, 'score'))
     checkScoreRange(game, score)
@@ -244,6 +251,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     await runStarted(reply, await fastify.runs.start(game.game_id, user.username)))
 
   sessionAction('submit-self', routeSchemas.submitSelf, ['score'], (fields, { game, user }) => {
+    ownBoardOnly(fields)
     const score = parseScore(param(fields, 'score'))
     checkScoreRange(game, score)
     const meta = parseMeta(optional(fields, 'meta'))

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { boardScopes, keys } from '../../../src/store/keys.js'
-import { admin, buildTestApp, createGame, dataOf, errorOf, get, type TestGame } from '../../helpers/app.js'
+import { admin, buildTestApp, createGame, dataOf, errorOf, get, submit, type TestGame } from '../../helpers/app.js'
 
 /*
  * Reading a named board (docs/decisions.md#70): every read takes `board`;
@@ -70,4 +70,12 @@ t.test('a board deleted behind this process\'s cache: its scripts answer moved, 
   await redis.hdel(keys.game(game.gameId), 'board:mode-2')
   await redis.incr(keys.boardsVersion(game.gameId))
   t.equal(errorOf(await read(game, 'top', { board: 'mode-2' })), 'invalid_param', 'the script found no board:mode-2 in the record')
+})
+
+t.test('until submits take board, a score for a named board is refused, never stored on the game\'s own', async t => {
+  const game = await createGame(app)
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/boards`, { board_id: 'lap' }))
+  t.equal(errorOf(await submit(app, game, { player: 'ann', score: 5, extra: { board: 'lap' } })), 'invalid_param')
+  t.equal(await redis.zcard(keys.board(game.gameId)), 0, 'nothing on the game\'s own board')
+  t.equal(dataOf(await submit(app, game, { player: 'ann', score: 5, extra: { board: 'default' } })).best_score, 5, 'board=default is the game\'s own')
 })
