@@ -17,7 +17,7 @@ export default fp(async (fastify) => {
   let down = false
   const redis = await connectRedis(url, STARTUP_WAIT_MS, client => {
     client.on('error', (error: Error) => {
-      if (!down) fastify.log.warn({ err: { message: error.message } }, 'Redis connection lost; retrying')
+      if (!down) fastify.log.warn({ reason: error.message }, 'Redis connection lost; retrying')
       down = true
     })
     client.on('ready', () => {

@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream'
 import t from 'tap'
 import { COMMAND_TIMEOUT_MS } from '../../src/store/redis-client.js'
 import { STOPS_ITS_REDIS, buildTestApp, createGame, dataOf, errorOf, get, submit } from '../helpers/app.js'
@@ -13,11 +14,18 @@ import { waitFor } from '../helpers/wait.js'
 const FAIL_FAST_MS = 10_000
 
 t.test('Redis down: requests fail fast with unavailable; Redis back: the service recovers alone', STOPS_ITS_REDIS, async t => {
-  const { app, redis } = await buildTestApp(t)
+  const lines: string[] = []
+  const logStream = new Writable({ write (chunk, _encoding, done) { lines.push(String(chunk)); done() } })
+  const { app, redis } = await buildTestApp(t, { LOG_LEVEL: 'info' }, { logStream })
   const game = await createGame(app)
   t.equal(dataOf(await submit(app, game, { player: 'before', score: 1 })).improved, true)
+  const logged = (message: string): any[] => lines.map(line => JSON.parse(line)).filter(entry => entry.msg === message)
 
   await redis.kill()
+  await waitFor(() => logged('Redis connection lost; retrying').length > 0, { what: 'the outage in the log' })
+  const [lost] = logged('Redis connection lost; retrying')
+  t.match(lost, { level: 40, reason: /\S/ }, 'one warning that says why')
+  t.notMatch(JSON.stringify(lost), /\[object Object\]/, 'in words, not an object printed as text')
 
   for (const request of [
     async () => await get(app, '/healthz'),
@@ -35,6 +43,8 @@ t.test('Redis down: requests fail fast with unavailable; Redis back: the service
   await redis.start()
   await waitFor(async () => (await get(app, '/healthz')).json().ok === true, { what: '/healthz to be up again without a restart of the service' })
   t.pass('/healthz is up again without a restart of the service')
+  t.equal(logged('Redis connection lost; retrying').length, 1, 'one warning for the outage, not one per reconnect')
+  t.equal(logged('Redis connection restored').length, 1, 'and one line when it is back')
   // The restarted test Redis is empty: the scripts are loaded again (NOSCRIPT -> EVAL) and data written anew.
   const again = await createGame(app)
   t.same(dataOf(await submit(app, again, { player: 'after', score: 3 })), { score: 3, improved: true, best_score: 3, rank: 1 })
