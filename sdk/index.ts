@@ -60,9 +60,15 @@ export interface RankingClientOptions {
   fetch?: typeof fetch
 }
 
-/** The five signed values, exactly as sent, joined by `|` (docs/interface.md#signature). */
-export function signatureBase (fields: { api_key: string, game_id: string, player_name: string, score: string, ts: string }): string {
-  return [fields.api_key, fields.game_id, fields.player_name, fields.score, fields.ts].join('|')
+/**
+ * The five signed values, exactly as sent, joined by `|`, and for a score
+ * to a named board its id as a sixth (docs/interface.md#signature): the v1
+ * text for the game's own board, whether `board` is absent or `default`.
+ */
+export function signatureBase (fields: { api_key: string, game_id: string, player_name: string, score: string, ts: string, board?: string }): string {
+  const values = [fields.api_key, fields.game_id, fields.player_name, fields.score, fields.ts]
+  if (fields.board !== undefined && fields.board !== 'default') values.push(fields.board)
+  return values.join('|')
 }
 
 const encoder = new TextEncoder()

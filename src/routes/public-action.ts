@@ -141,7 +141,9 @@ function checkSignature (key: KeyRecord, game: GameRecord, fields: Params, signe
     game_id: game.game_id,
     player_name: param(fields, 'player_name'),
     score: signedAs ?? param(fields, 'score'),
-    ts: param(fields, 'ts')
+    ts: param(fields, 'ts'),
+    // A named board is signed too, so a request cannot be sent again to another board.
+    board: fields.board
   }
   if (!signatureMatches(key.secret, signed, param(fields, 'sign'))) fail('invalid_signature')
 }

@@ -140,6 +140,8 @@ export interface SubmitOptions {
   ts?: string | number
   meta?: string
   sign?: string
+  /** A named board: sent, and signed as the sixth value. */
+  board?: string
   encoding?: 'form' | 'multipart'
   extra?: Fields
 }
@@ -154,8 +156,9 @@ export function submitFields (game: TestGame, options: SubmitOptions): Fields {
     player_name: options.player,
     score,
     ts,
-    sign: options.sign ?? computeSignature(game.apiSecret, { api_key: game.apiKey, game_id: game.gameId, player_name: options.player, score, ts })
+    sign: options.sign ?? computeSignature(game.apiSecret, { api_key: game.apiKey, game_id: game.gameId, player_name: options.player, score, ts, board: options.board })
   }
+  if (options.board !== undefined) fields.board = options.board
   if (options.meta !== undefined) fields.meta = options.meta
   return { ...fields, ...options.extra }
 }

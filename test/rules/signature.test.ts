@@ -37,6 +37,16 @@ t.test('the base is the SDK\'s, so games and the service sign the same text', as
   t.equal(await hmacSha256Hex(SECRET, signatureBase(EXAMPLE)), EXAMPLE_SIGN, 'the SDK\'s WebCrypto HMAC gives the same sign')
 })
 
+t.test('a named board is the sixth signed value; the game\'s own board keeps the v1 text', async t => {
+  t.equal(signatureBase({ ...EXAMPLE, board: 'level-1' }), 'rk_0123456789abcdef0123456789abcdef|demo|alice|1234|1767225600|level-1')
+  t.equal(signatureBase({ ...EXAMPLE, board: 'default' }), signatureBase(EXAMPLE), 'board=default: the v1 text')
+  t.equal(signatureBase({ ...EXAMPLE, board: undefined }), signatureBase(EXAMPLE), 'no board: the v1 text')
+  const onLevel = computeSignature(SECRET, { ...EXAMPLE, board: 'level-1' })
+  t.not(onLevel, EXAMPLE_SIGN)
+  t.equal(signatureMatches(SECRET, { ...EXAMPLE, board: 'level-2' }, onLevel), false, 'a signature for one board does not hold for another')
+  t.equal(signatureMatches(SECRET, EXAMPLE, onLevel), false, 'nor for the game\'s own')
+})
+
 t.test('values are signed exactly as sent', async t => {
   const variants: SignedFields[] = [
     { ...EXAMPLE, score: '007' },

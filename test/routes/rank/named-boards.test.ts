@@ -75,7 +75,8 @@ t.test('a board deleted behind this process\'s cache: its scripts answer moved, 
 t.test('until submits take board, a score for a named board is refused, never stored on the game\'s own', async t => {
   const game = await createGame(app)
   dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/boards`, { board_id: 'lap' }))
-  t.equal(errorOf(await submit(app, game, { player: 'ann', score: 5, extra: { board: 'lap' } })), 'invalid_param')
+  t.equal(errorOf(await submit(app, game, { player: 'ann', score: 5, extra: { board: 'lap' } })), 'invalid_signature', 'the board is signed: the v1 text does not hold for it')
+  t.equal(errorOf(await submit(app, game, { player: 'ann', score: 5, board: 'lap' })), 'invalid_param')
   t.equal(await redis.zcard(keys.board(game.gameId)), 0, 'nothing on the game\'s own board')
-  t.equal(dataOf(await submit(app, game, { player: 'ann', score: 5, extra: { board: 'default' } })).best_score, 5, 'board=default is the game\'s own')
+  t.equal(dataOf(await submit(app, game, { player: 'ann', score: 5, extra: { board: 'default' } })).best_score, 5, 'board=default is the game\'s own, signed with the v1 text')
 })
