@@ -50,10 +50,10 @@ function periodBoard (period: Period): BoardRef {
   return { scope: boardScopes.period(period.kind, period.id), season: '', period }
 }
 
-function keptKind (game: GameRecord, kind: PeriodKind): void {
+function keptKind (game: GameRecord, kind: PeriodKind, owner: string): void {
   if (!game.periods.includes(kind)) {
     const kept = game.periods.length === 0 ? 'none' : game.periods.join(', ')
-    fail('invalid_param', `Parameter "period" is not valid: this game keeps no ${kind} board (its periods: ${kept}).`)
+    fail('invalid_param', `Parameter "period" is not valid: ${owner} keeps no ${kind} board (its periods: ${kept}).`)
   }
 }
 
@@ -66,7 +66,7 @@ function keptKind (game: GameRecord, kind: PeriodKind): void {
 export function chooseAnyBoard (game: GameRecord, choice: BoardChoice, now: number, named: NamedBoard | undefined): BoardRef {
   if (choice.board === undefined) return chooseBoard(game, choice, now)
   if (named === undefined || named.board_id !== choice.board) fail('invalid_param', `Parameter "board" is not valid: this game has no board "${choice.board}".`)
-  const board = chooseBoard(gameWithBoard(game, named), choice, now)
+  const board = chooseBoard(gameWithBoard(game, named), choice, now, `board "${named.board_id}"`)
   return { ...board, scope: boardScopes.named(named.board_id) + board.scope, named }
 }
 
@@ -76,7 +76,7 @@ export function chooseAnyBoard (game: GameRecord, choice: BoardChoice, now: numb
  * parameter: a kind the game does not keep, a period id that is malformed,
  * not kept any more or not begun, a season that does not exist.
  */
-export function chooseBoard (game: GameRecord, choice: BoardChoice, now: number): BoardRef {
+export function chooseBoard (game: GameRecord, choice: BoardChoice, now: number, owner = 'this game'): BoardRef {
   const { periodId, seasonId } = choice
   const period = choice.period ?? 'all'
   if (seasonId !== undefined) {
@@ -88,7 +88,7 @@ export function chooseBoard (game: GameRecord, choice: BoardChoice, now: number)
     const kind = ID_KINDS.find(([form]) => form.test(periodId))?.[1]
     if (kind === undefined) fail('invalid_param', 'Parameter "period_id" is not valid: a day (2026-11-23), an ISO week (2026-W48) or a month (2026-11).')
     if (choice.period !== undefined && choice.period !== kind) fail('invalid_param', `Parameter "period_id" names a ${kind} period, not ${period === 'all' ? 'the all-time board' : `a ${period} one`}.`)
-    keptKind(game, kind)
+    keptKind(game, kind, owner)
     const named = periodOfId(kind, periodId, game.timezone)
     if (named === undefined) fail('invalid_param', `Parameter "period_id" is not valid: ${periodId} is not a ${kind} period on the calendar.`)
     if (named.startsAt > now) fail('invalid_param', `Parameter "period_id" is not valid: ${periodId} has not begun.`)
@@ -97,7 +97,7 @@ export function chooseBoard (game: GameRecord, choice: BoardChoice, now: number)
     return periodBoard(named)
   }
   if (period === 'all') return currentSeason(game)
-  keptKind(game, period)
+  keptKind(game, period, owner)
   return periodBoard(currentPeriod(game, period, now))
 }
 
