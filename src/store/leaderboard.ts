@@ -8,7 +8,7 @@ import { defineLimitedScript } from './limits.js'
 import type { Limits } from './limits.js'
 import { child, metrics } from '../lib/metrics.js'
 import { chooseAnyBoard, currentPeriod, everyPeriodBoard, periodExpiry, type BoardRef, type ChosenBoard } from './board-choice.js'
-import { NO_BOARDS, gameWithBoard, type Boards } from '../rules/boards.js'
+import { NO_BOARDS, gameWithBoard, type Boards, type NamedBoard } from '../rules/boards.js'
 import { boardCheck } from './named-boards.js'
 import { type BoardChoice } from '../rules/fields.js'
 import type { Period } from '../rules/periods.js'
@@ -173,6 +173,8 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
     approve?: { id: string, note: string, at: number, season: number }
     /** The run the score comes from (docs/interface.md#runs), and for submit-run the API key it must have been started with. */
     run?: ScoreRun
+    /** A named board (docs/decisions.md#70): its settings as the request found them; none: the game's own board. */
+    board?: NamedBoard
   }
 
   /** Games sent the full submit script until the time kept (FULL_SCRIPT_FOR_MS). */
@@ -182,8 +184,8 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
    * with no run and no approval, to a game with no periods, review rules or
    * runs as far as its record cached here says. The script checks the rest.
    */
-  function takesPlainScript (game: GameRecord, { approve, run }: Storing): boolean {
-    if (approve !== undefined || run !== undefined || game.periods.length > 0 || game.runs !== 'off') return false
+  function takesPlainScript (game: GameRecord, { approve, run, board }: Storing): boolean {
+    if (approve !== undefined || run !== undefined || board !== undefined || game.periods.length > 0 || game.runs !== 'off') return false
     if (game.review_above !== null || game.review_below !== null || game.review_factor !== null) return false
     const until = fullScriptUntil.get(game.game_id)
     if (until === undefined) return true
@@ -195,6 +197,7 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
   /** The submit script: a submit, or the approval of a held score (see submit and approveHeld). */
   async function storeScore (game: GameRecord, storing: Storing): Promise<SubmitResult> {
     const { player, score, meta, signed, approve, run } = storing
+    let named = storing.board
     let instant = approve?.at
     let reply: Array<string | number>
     let periods: Period[]
@@ -202,31 +205,35 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
     let limits = storing.limits
     for (let attempt = 1; ;) {
       const at = instant ?? now()
+      // A named board is stored as the game with the board's settings, under its own scope.
+      const view = named === undefined ? game : gameWithBoard(game, named)
+      const prefix = named === undefined ? '' : boardScopes.named(named.board_id)
       // An approved score goes only to the period boards of its moment that are still kept.
-      periods = game.periods.map(kind => currentPeriod(game, kind, at)).filter(period => approve === undefined || periodExpiry(game, period) > now())
+      periods = view.periods.map(kind => currentPeriod(view, kind, at)).filter(period => approve === undefined || periodExpiry(view, period) > now())
       const season = approve?.season ?? game.season
-      const scope = boardScopes.season(season)
+      const scope = prefix + boardScopes.season(season)
       const gameId = game.game_id
       const periodKeys = periods.flatMap(period => {
-        const periodScope = boardScopes.period(period.kind, period.id)
+        const periodScope = prefix + boardScopes.period(period.kind, period.id)
         return [keys.board(gameId, periodScope), keys.entries(gameId, player, periodScope)]
       })
       const plainKeys = [keys.game(gameId), keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope),
         keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope),
         keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), keys.live(gameId), keys.boardsVersion(gameId)]
       // A held score of a season closed since goes to that season: '' tells the script it is not the current one.
-      const plainArgs = [game.order, season === game.season ? String(season) : '', player, String(score), boardScoreOf(score, game.order), meta ?? '', meta === undefined ? '0' : '1',
+      const chosenBy = named === undefined ? game.order : `${boardCheck(named)} ${named.board_id}`
+      const plainArgs = [chosenBy, season === game.season ? String(season) : '', player, String(score), boardScoreOf(score, view.order), meta ?? '', meta === undefined ? '0' : '1',
         game.max_entries, game.max_meta_bytes, signed?.ts ?? '', signed === undefined ? 0 : (Number(signed.ts) + TS_TOLERANCE_S + 1) * 1000,
         clock === undefined && approve === undefined ? '' : at]
       reply = takesPlainScript(game, storing)
         ? await plainSubmitScript(plainKeys, plainArgs, limits)
         : await submitScript(
-          [...plainKeys, ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), ...periodKeys,
+          [...plainKeys, ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.boards(gameId), ...periodKeys,
             // A submit without a run (every v1 one) sends neither; an approval sends both (its held score may be a run's).
             ...(run === undefined && approve === undefined ? [] : [keys.playerRuns(gameId, player, run?.byKey), keys.entryRun(gameId, player, scope)])],
           [...plainArgs, periods.length, approve?.id ?? '', approve?.note ?? '', season,
             // The run is always sent ('' for none): the rate-limit counters follow the arguments.
-            ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(game, period), period.kind, period.id]), run?.id ?? '', run?.key ?? ''],
+            ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(view, period), period.kind, period.id]), run?.id ?? '', run?.key ?? ''],
           limits)
       limits = undefined
       if (reply[0] === FULL) {
@@ -236,14 +243,20 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
       if (reply[0] !== MOVED && reply[0] !== 'period') break
       if (attempt++ === ATTEMPTS) throw new Error(`the settings of game ${game.game_id} kept changing`)
       // The game's order or season changed, or the Redis clock is in other periods than ours: choose again.
-      if (reply[0] === MOVED) game = await refreshed(game.game_id)
-      else instant = Number(reply[1])
+      if (reply[0] === MOVED) {
+        game = await refreshed(game.game_id)
+        if (named !== undefined) named = (await freshBoards(game.game_id)).get(named.board_id) ?? fail('invalid_param', `Parameter "board" is not valid: this game has no board "${named.board_id}".`)
+      } else {
+        instant = Number(reply[1])
+      }
     }
     const [answered, improved, best, , rank, total] = reply
     // A replay of a held submit is answered as held, and counted as a replay.
     const outcome = answered === 'held-again' ? 'held' : answered
     if (outcome === 'stale') fail('expired_ts', 'This submission was signed before its entry was deleted; sign a new one.')
     if (outcome === 'closed') fail('expired_ts', 'This submission was accepted in a season that has closed since; sign a new one to play in the new season.')
+    if (outcome === 'archived') fail('invalid_param', 'Parameter "board" is not valid: that board is archived; it takes no new scores.')
+    if (outcome === 'overflow') fail('invalid_score', 'The board\'s total would pass 9007199254740991: nothing was stored.')
     if (outcome === 'full_entries') fail('quota_exceeded', `This game's board is full (max_entries ${game.max_entries}); an operator can raise it.`)
     if (outcome === 'full_meta') fail('quota_exceeded', `This game's meta storage is full (max_meta_bytes ${game.max_meta_bytes}); submit without meta, or ask an operator to raise it.`)
     if (outcome === 'full_review') fail('quota_exceeded', `This game holds ${REVIEW_QUEUE_MAX} scores for review already; an operator must decide some first.`)
@@ -297,8 +310,8 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
      * `limits` are counted first, in the same call (rate_limited when over:
      * nothing stored).
      */
-    async submit (game: GameRecord, player: string, score: number, meta: string | undefined, { signed, limits, run }: { signed?: Signed, limits?: Limits, run?: ScoreRun } = {}): Promise<SubmitResult> {
-      return await storeScore(game, { player, score, meta, signed, limits, run })
+    async submit (game: GameRecord, player: string, score: number, meta: string | undefined, { signed, limits, run, board }: { signed?: Signed, limits?: Limits, run?: ScoreRun, board?: NamedBoard } = {}): Promise<SubmitResult> {
+      return await storeScore(game, { player, score, meta, signed, limits, run, board })
     },
 
     /**

@@ -13,7 +13,7 @@ import { clientAddress } from '../../../plugins/app/rate-limit.js'
 import { livePlaces, type LiveGuard } from '../../live/streams.js'
 import { boardFields, iso } from '../../store/board-fields.js'
 import { checkScoreRange, keyAcceptedFor, runsKept, type GameRecord } from '../../rules/games.js'
-import type { Boards } from '../../rules/boards.js'
+import { gameWithBoard, type Boards, type NamedBoard } from '../../rules/boards.js'
 
 /** The body limit of players and players-self (64 KiB). */
 export const PLAYERS_BODY_LIMIT = 65_536
@@ -99,21 +99,28 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     actionRoute(name, schema, { config: { rateLimitPolicy: 'session', ...sameOrigin }, ...options }, sessionHandler(fastify, { required, action }))
   }
 
-  /** Until submits take `board` (issue 31), a score for a named board is refused rather than stored on the game's own. */
-  const ownBoardOnly = (fields: Params): void => {
-    if (parseBoardChoice(fields).board !== undefined) fail('invalid_param', 'Parameter "board" is not valid here yet: scores go to the game\'s own board.')
+  /**
+   * The named board a score is for (none: the game's own), and its score
+   * bounds checked: the board's, or the game's. A submit names a board
+   * only (no period or season: a score goes to the current ones).
+   */
+  function scoreBoard (fields: Params, game: GameRecord, boards: Boards, score: number): NamedBoard | undefined {
+    const { board } = parseBoardChoice({ board: fields.board } as Params)
+    const named = board === undefined ? undefined : boards.get(board) ?? fail('invalid_param', `Parameter "board" is not valid: this game has no board "${board}".`)
+    if (named?.archived === true) fail('invalid_param', 'Parameter "board" is not valid: that board is archived; it takes no new scores.')
+    checkScoreRange(named === undefined ? game : gameWithBoard(game, named), score)
+    return named
   }
 
-  apiKeyAction('submit', routeSchemas.submit, ['api_key', 'game_id', 'player_name', 'score', 'ts', 'sign'], (fields, { game, limits }) => {
-    ownBoardOnly(fields)
+  apiKeyAction('submit', routeSchemas.submit, ['api_key', 'game_id', 'player_name', 'score', 'ts', 'sign'], (fields, { game, boards, limits }) => {
     const player = parsePlayerName(param(fields, 'player_name'))
     const score = parseScore(param(fields, 'score'))
-    checkScoreRange(game, score)
+    const board = scoreBoard(fields, game, boards, score)
     const meta = parseMeta(optional(fields, 'meta'))
     const runId = parseRunId(optional(fields, 'run_id'))
     const signed = { ts: param(fields, 'ts'), sign: param(fields, 'sign') }
     return async () => {
-      const result = await leaderboard.submit(game, player, score, meta, { signed, limits, run: runId === undefined ? undefined : { id: runId, byKey: true } })
+      const result = await leaderboard.submit(game, player, score, meta, { signed, limits, board, run: runId === undefined ? undefined : { id: runId, byKey: true } })
       return submitAnswer(game, score, result)
     }
   }, { signed: true })
@@ -231,17 +238,16 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   })
 
   // A browser game without a server: the score of a run started with this key, without the secret (docs/interface.md#submit-run).
-  apiKeyAction('submit-run', routeSchemas.submitRun, ['api_key', 'game_id', 'player_name', 'score', 'run_id'], (fields, { game, key, limits }) => {
+  apiKeyAction('submit-run', routeSchemas.submitRun, ['api_key', 'game_id', 'player_name', 'score', 'run_id'], (fields, { game, boards, key, limits }) => {
     if (game.submit_run !== 'on') fail('forbidden', 'This game takes no submit-run: its scores are signed by its server (submit) or sent by session (submit-self). An operator can allow it (submit_run).')
     runsKept(game)
-    ownBoardOnly(fields)
     const player = parsePlayerName(param(fields, 'player_name'))
     const score = parseScore(param(fields, 'score'))
-    checkScoreRange(game, score)
+    const board = scoreBoard(fields, game, boards, score)
     const meta = parseMeta(optional(fields, 'meta'))
     const runId = parseRunId(param(fields, 'run_id')) as string
     return async () => {
-      const result = await leaderboard.submit(game, player, score, meta, { limits, run: { id: runId, byKey: true, key: key.api_key } })
+      const result = await leaderboard.submit(game, player, score, meta, { limits, board, run: { id: runId, byKey: true, key: key.api_key } })
       return submitAnswer(game, score, result)
     }
   })
@@ -250,14 +256,13 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   sessionAction('run-start-self', routeSchemas.runStartSelf, [], (_fields, { game, user }, reply) => async () =>
     await runStarted(reply, await fastify.runs.start(game.game_id, user.username)))
 
-  sessionAction('submit-self', routeSchemas.submitSelf, ['score'], (fields, { game, user }) => {
-    ownBoardOnly(fields)
+  sessionAction('submit-self', routeSchemas.submitSelf, ['score'], (fields, { game, boards, user }) => {
     const score = parseScore(param(fields, 'score'))
-    checkScoreRange(game, score)
+    const board = scoreBoard(fields, game, boards, score)
     const meta = parseMeta(optional(fields, 'meta'))
     const runId = parseRunId(optional(fields, 'run_id'))
     return async () => {
-      const result = await leaderboard.submit(game, user.username, score, meta, { run: runId === undefined ? undefined : { id: runId, byKey: false } })
+      const result = await leaderboard.submit(game, user.username, score, meta, { board, run: runId === undefined ? undefined : { id: runId, byKey: false } })
       return ok({
         score,
         improved: result.improved,

@@ -79,7 +79,8 @@ if tonumber(stored[6] or '') or tonumber(stored[7] or '') or (tonumber(stored[8]
 local reviewKeys, reviewPlayers, reviewSequence = {KEYS[12], KEYS[13], KEYS[14], KEYS[15]}, KEYS[15], KEYS[16]
 local review, reviewPending = reviewKeys[1], reviewKeys[2]
 local outbox = outboxOf(KEYS[1], KEYS[17])
-local FIRST_PERIOD_KEY = 18
+-- KEYS[18]: the game's named boards (a named board's review rules).
+local FIRST_PERIOD_KEY = 19
 local periodCount, approving, note, keysSeason = tonumber(ARGV[13]), ARGV[14], ARGV[15], tonumber(ARGV[16])
 local FIRST_PERIOD_ARG, PERIOD_ARGS = 17, 5
 local runId, runKey = ARGV[FIRST_PERIOD_ARG + PERIOD_ARGS * periodCount], ARGV[FIRST_PERIOD_ARG + PERIOD_ARGS * periodCount + 1]
@@ -88,6 +89,10 @@ local stored = redis.call('HMGET', KEYS[1], ORDER_FIELD, 'season', 'deleted_at',
 if movedFrom(stored) then return {'moved'} end
 -- The outbox is written while the game has webhooks (their count is kept in its record).
 local eventsOn = hasWebhooks(stored[9])
+-- A named board (docs/decisions.md#70): its operator and state are in what
+-- moved() has just checked (CHOSEN); an archived one takes no score.
+local operator = BOARD_ID and string.match(CHOSEN, '^%a+ (%a+)') or 'best'
+if BOARD_ID and string.match(CHOSEN, ' archived$') then return {'archived'} end
 local notifyTop = notifyTopOf(stored[11])
 --- @end
 
@@ -108,6 +113,35 @@ local function better (a, b)
   if lower then return tonumber(a) < tonumber(b) end
   return tonumber(a) > tonumber(b)
 end
+--- @if full
+-- The value a board stores once this score is taken, by the board's
+-- operator; nil when it stays as it is: best, the better one (v1); latest,
+-- the new one; sum, the stored total plus the score. (The plain script is
+-- for the game's own board, whose operator is best.)
+local MAX_TOTAL = 9007199254740991
+local function nextValue (stored)
+  if operator == 'best' then
+    if stored == nil or better(score, stored) then return score end
+    return nil
+  end
+  if stored == nil then return score end
+  if operator == 'latest' then
+    if tonumber(score) ~= tonumber(stored) then return score end
+    return nil
+  end
+  if tonumber(score) == 0 then return nil end
+  return string.format('%.0f', tonumber(stored) + tonumber(score))
+end
+-- Whether a sum would pass what a score may be on any of the player's boards.
+local function overflows (value)
+  return value ~= nil and math.abs(tonumber(value)) > MAX_TOTAL
+end
+-- A value's score on its sorted set (-value for desc boards); the submitted score's is ARGV[5].
+local function boardScoreOf (value)
+  if value == score then return boardScore end
+  return string.format('%.0f', lower and tonumber(value) or -tonumber(value))
+end
+--- @end
 local function split (entry)
   local bar = string.find(entry, '|', 1, true)
   return string.sub(entry, 1, bar - 1), string.sub(entry, bar + 1)
@@ -139,18 +173,19 @@ local function periods (result, store)
     local periodBest, periodMs
     if periodEntry then periodBest, periodMs = split(periodEntry) end
     local improved = 0
-    if store and (not periodEntry or better(score, periodBest)) then
+    local periodValue = store and nextValue(periodEntry and periodBest or nil)
+    if periodValue then
       local previousBest, oldIndex = periodBest, nil
       if periodEntry then
         if eventsOn then oldIndex = redis.call('ZRANK', periodBoard, periodMs .. player) or nil end
         if redis.call('ZREM', periodBoard, periodMs .. player) == 1 then boardWritten = true end
       end
-      periodBest, periodMs = score, string.format('%0' .. TIME_DIGITS .. '.0f', now)
+      periodBest, periodMs = periodValue, string.format('%0' .. TIME_DIGITS .. '.0f', now)
       redis.call('HSET', periodEntries, player, periodBest .. '|' .. periodMs)
       local arg = FIRST_PERIOD_ARG + PERIOD_ARGS * (i - 1)
       local newIndex
       if isVisible() then
-        redis.call('ZADD', periodBoard, boardScore, periodMs .. player)
+        redis.call('ZADD', periodBoard, boardScoreOf(periodValue), periodMs .. player)
         boardWritten = true
         newIndex = topChanged(periodBoard, periodMs .. player, ARGV[arg + 3] .. ':' .. ARGV[arg + 4] .. ':')
       end
@@ -192,12 +227,18 @@ end
 -- Fair play: whether this score would change any board of the player, and
 -- which review rule (the game's settings, read here) holds it, if any.
 local reviewAbove, reviewBelow, reviewFactor = tonumber(stored[6] or ''), tonumber(stored[7] or ''), tonumber(stored[8] or '')
+if BOARD_ID then
+  -- A named board's own rules, from its settings (JSON null is cjson.null: no rule).
+  local settings = cjson.decode(redis.call('HGET', KEYS[18], BOARD_ID) or '{}')
+  local function rule (value) if type(value) == 'number' then return value end return nil end
+  reviewAbove, reviewBelow, reviewFactor = rule(settings.review_above), rule(settings.review_below), rule(settings.review_factor)
+end
 if reviewFactor and reviewFactor <= 1 then reviewFactor = nil end
 local function improvesABoard ()
-  if not entry or better(score, best) then return true end
+  if nextValue(entry and best or nil) ~= nil then return true end
   for i = 1, periodCount do
     local periodEntry = redis.call('HGET', KEYS[FIRST_PERIOD_KEY + 1 + 2 * (i - 1)], player)
-    if not periodEntry or better(score, (split(periodEntry))) then return true end
+    if nextValue(periodEntry and (split(periodEntry)) or nil) ~= nil then return true end
   end
   return false
 end
@@ -347,7 +388,24 @@ local function approve ()
 end
 --- @end
 
-if entry and not better(score, best) then
+-- The value the board stores now (nil: it stays as it is), and its score on the sorted set.
+--- @if plain
+local value = score
+if entry and not better(score, best) then value = nil end
+local valueScore = boardScore
+--- @end
+--- @if full
+local value = nextValue(entry and best or nil)
+if overflows(value) then return refuse({'overflow'}) end
+if operator == 'sum' then
+  for i = 1, periodCount do
+    local periodEntry = redis.call('HGET', KEYS[FIRST_PERIOD_KEY + 1 + 2 * (i - 1)], player)
+    if overflows(nextValue(periodEntry and (split(periodEntry)) or nil)) then return refuse({'overflow'}) end
+  end
+end
+local valueScore = value and boardScoreOf(value)
+--- @end
+if value == nil then
 --- @if full
   approve()
   takeRun()
@@ -386,7 +444,7 @@ if entry then
 end
 now = now or clock()
 ms = string.format('%0' .. TIME_DIGITS .. '.0f', now)
-best = score
+best = value
 entry = best .. '|' .. ms
 redis.call('HSET', entries, player, entry)
 --- @if full
@@ -403,7 +461,7 @@ end
 if newMeta ~= oldMeta then redis.call('HSET', usage, 'meta_bytes', math.max(0, metaBytes + newMeta - oldMeta)) end
 local newIndex
 if isVisible() then
-  redis.call('ZADD', board, boardScore, ms .. player)
+  redis.call('ZADD', board, valueScore, ms .. player)
   boardWritten = true
   newIndex = topChanged(board, ms .. player, keysSeason > 1 and 'season:' .. keysSeason .. ':' or '')
 end

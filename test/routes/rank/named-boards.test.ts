@@ -72,13 +72,46 @@ t.test('a board deleted behind this process\'s cache: its scripts answer moved, 
   t.equal(errorOf(await read(game, 'top', { board: 'mode-2' })), 'invalid_param', 'the script found no board:mode-2 in the record')
 })
 
-t.test('until submits take board, a score for a named board is refused, never stored on the game\'s own', async t => {
+t.test('submits to named boards: best, latest and sum, each on its own keys, signed with the board', async t => {
   const game = await createGame(app)
-  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/boards`, { board_id: 'lap' }))
-  t.equal(errorOf(await submit(app, game, { player: 'ann', score: 5, extra: { board: 'lap' } })), 'invalid_signature', 'the board is signed: the v1 text does not hold for it')
-  t.equal(errorOf(await submit(app, game, { player: 'ann', score: 5, board: 'lap' })), 'invalid_param')
+  for (const [id, order, operator] of [['lap', 'asc', 'best'], ['last', 'desc', 'latest'], ['coins', 'desc', 'sum']]) {
+    dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/boards`, { board_id: id, order, operator }))
+  }
+  const send = async (board: string, player: string, score: number): Promise<any> => dataOf(await submit(app, game, { player, score, board }))
+  t.match(await send('lap', 'ann', 62_000), { score: 62_000, improved: true, best_score: 62_000, rank: 1 })
+  t.match(await send('lap', 'ann', 63_000), { improved: false, best_score: 62_000 }, 'best, lower is better: a slower lap is not kept')
+  t.match(await send('lap', 'ann', 61_000), { improved: true, best_score: 61_000 })
+  t.match(await send('last', 'ann', 50), { improved: true, best_score: 50 })
+  t.match(await send('last', 'ann', 20), { improved: true, best_score: 20 }, 'latest: the last score is kept, better or not')
+  t.match(await send('last', 'ann', 20), { improved: false, best_score: 20 }, 'the same score again changes nothing')
+  t.match(await send('coins', 'ann', 30), { improved: true, best_score: 30, rank: 1 })
+  t.match(await send('coins', 'bob', 45), { best_score: 45, rank: 1 })
+  t.match(await send('coins', 'ann', 25), { improved: true, best_score: 55, rank: 1 }, 'sum: a running total, ranked')
+  t.match(await send('coins', 'ann', -5), { best_score: 50 }, 'a negative score takes some away')
+
   t.equal(await redis.zcard(keys.board(game.gameId)), 0, 'nothing on the game\'s own board')
+  t.same(dataOf(await read(game, 'top', { board: 'coins' })).items.map((item: any) => [item.player_name, item.score]), [['ann', 50], ['bob', 45]])
+  t.same(dataOf(await read(game, 'top', { board: 'lap' })).items.map((item: any) => item.score), [61_000])
+
+  t.equal(errorOf(await submit(app, game, { player: 'ann', score: 5, extra: { board: 'lap' } })), 'invalid_signature', 'the board is signed: the v1 text does not hold for it')
+  t.equal(errorOf(await submit(app, game, { player: 'ann', score: 5, board: 'nope' })), 'invalid_param', 'no such board')
   t.equal(dataOf(await submit(app, game, { player: 'ann', score: 5, extra: { board: 'default' } })).best_score, 5, 'board=default is the game\'s own, signed with the v1 text')
+})
+
+t.test('a named board\'s rules: its score bounds, archiving, a replay, a total that would pass 2^53 - 1', async t => {
+  const game = await createGame(app)
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { score_max: 10 }))
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/boards`, { board_id: 'big', operator: 'sum', score_min: 0 }))
+  t.equal(dataOf(await submit(app, game, { player: 'ann', score: 1000, board: 'big' })).best_score, 1000, 'the game\'s score_max is not the board\'s')
+  t.equal(errorOf(await submit(app, game, { player: 'ann', score: -1, board: 'big' })), 'score_out_of_range', 'the board\'s score_min')
+  const fields = { player: 'ann', score: 7, board: 'big', ts: Math.floor(Date.now() / 1000) }
+  t.equal(dataOf(await submit(app, game, fields)).best_score, 1007)
+  t.match(dataOf(await submit(app, game, fields)), { improved: false, best_score: 1007 }, 'the same signed request again is a replay: not added twice')
+  t.equal(errorOf(await submit(app, game, { player: 'ann', score: Number.MAX_SAFE_INTEGER, board: 'big' })), 'invalid_score', 'past 2^53 - 1')
+  t.equal(dataOf(await read(game, 'me', { board: 'big', player_name: 'ann' })).best_score, 1007, 'nothing stored')
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}/boards/big`, { archived: true }))
+  t.equal(errorOf(await submit(app, game, { player: 'ann', score: 1, board: 'big' })), 'invalid_param', 'archived: no new scores')
+  t.equal(dataOf(await read(game, 'top', { board: 'big' })).total, 1, 'read as before')
 })
 
 t.test('a named board keeps its own periods: period= reads the board\'s period boards, not the game\'s', async t => {
