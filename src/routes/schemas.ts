@@ -74,6 +74,7 @@ const SubmitResult = Type.Object({
   improved: Type.Boolean({ description: 'the stored best was updated' }),
   best_score: Nullable(Type.Integer({ description: 'the current best; null only when a held score was the player\'s first' })),
   rank: Nullable(Type.Integer({ minimum: 1, description: 'null while the player is hidden (or has no entry yet)' })),
+  board: Type.Optional(Type.String({ description: 'with board: the named board the score went to; best_score is its stored value (the total of a sum board, the last score of a latest one)' })),
   held: Type.Optional(Type.Literal(true, { description: 'only when the score was held for review (fair play): it is on no board until an operator approves it, and the standing above is unchanged' })),
   periods: Type.Optional(Type.Object({
     daily: Type.Optional(PeriodStanding),

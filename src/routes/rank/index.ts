@@ -22,13 +22,14 @@ export const PLAYERS_BODY_LIMIT = 65_536
  * What a submit's answer adds to v1's: `held` for a score held for review
  * only, each current period board for a game that keeps periods only.
  */
-function submitExtras (game: GameRecord, result: SubmitResult): Record<string, unknown> {
-  return { ...(result.held ? { held: true } : {}), ...(game.periods.length === 0 ? {} : { periods: result.periods }) }
+function submitExtras (game: GameRecord, result: SubmitResult, board?: NamedBoard): Record<string, unknown> {
+  const periods = board?.periods ?? game.periods
+  return { ...(board === undefined ? {} : { board: board.board_id }), ...(result.held ? { held: true } : {}), ...(periods.length === 0 ? {} : { periods: result.periods }) }
 }
 
 /** What submit and submit-run answer (v1's fields, then submitExtras). */
-function submitAnswer (game: GameRecord, score: number, result: SubmitResult) {
-  return ok({ score, improved: result.improved, best_score: result.bestScore, rank: result.rank, ...submitExtras(game, result) })
+function submitAnswer (game: GameRecord, score: number, result: SubmitResult, board?: NamedBoard) {
+  return ok({ score, improved: result.improved, best_score: result.bestScore, rank: result.rank, ...submitExtras(game, result, board) })
 }
 
 /**
@@ -121,7 +122,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     const signed = { ts: param(fields, 'ts'), sign: param(fields, 'sign') }
     return async () => {
       const result = await leaderboard.submit(game, player, score, meta, { signed, limits, board, run: runId === undefined ? undefined : { id: runId, byKey: true } })
-      return submitAnswer(game, score, result)
+      return submitAnswer(game, score, result, board)
     }
   }, { signed: true })
 
@@ -248,7 +249,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     const runId = parseRunId(param(fields, 'run_id')) as string
     return async () => {
       const result = await leaderboard.submit(game, player, score, meta, { limits, board, run: { id: runId, byKey: true, key: key.api_key } })
-      return submitAnswer(game, score, result)
+      return submitAnswer(game, score, result, board)
     }
   })
 
@@ -271,7 +272,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
         total_players: result.totalPlayers,
         is_dev_record: game.developer === user.username,
         is_admin_record: user.is_admin,
-        ...submitExtras(game, result)
+        ...submitExtras(game, result, board)
       })
     }
   })

@@ -78,7 +78,7 @@ t.test('submits to named boards: best, latest and sum, each on its own keys, sig
     dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/boards`, { board_id: id, order, operator }))
   }
   const send = async (board: string, player: string, score: number): Promise<any> => dataOf(await submit(app, game, { player, score, board }))
-  t.match(await send('lap', 'ann', 62_000), { score: 62_000, improved: true, best_score: 62_000, rank: 1 })
+  t.same(await send('lap', 'ann', 62_000), { score: 62_000, improved: true, best_score: 62_000, rank: 1, board: 'lap' }, 'the answer names the board')
   t.match(await send('lap', 'ann', 63_000), { improved: false, best_score: 62_000 }, 'best, lower is better: a slower lap is not kept')
   t.match(await send('lap', 'ann', 61_000), { improved: true, best_score: 61_000 })
   t.match(await send('last', 'ann', 50), { improved: true, best_score: 50 })
@@ -123,6 +123,7 @@ t.test('a named board keeps its own periods: period= reads the board\'s period b
   t.same(daily.items.map((item: any) => [item.player_name, item.score]), [['ann', 7]])
   t.match(daily, { board: 'daily-run', period: 'daily', period_id: today })
   t.equal(dataOf(await read(game, 'top', { board: 'daily-run' })).total, 0, 'its all-time board is another')
+  t.match(dataOf(await submit(app, game, { player: 'bob', score: 3, board: 'daily-run' })), { board: 'daily-run', periods: { daily: { best_score: 3, rank: 2 } } }, 'a submit answers the board\'s own periods')
   const refused = await read(game, 'top', { period: 'daily' })
   t.equal(errorOf(refused), 'invalid_param', 'the game itself keeps no daily board')
   const weekly = await read(game, 'top', { board: 'daily-run', period: 'weekly' })
