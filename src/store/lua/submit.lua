@@ -190,7 +190,7 @@ local function periods (result, store)
         newIndex = topChanged(periodBoard, periodMs .. player, ARGV[arg + 3] .. ':' .. ARGV[arg + 4] .. ':')
       end
       if eventsOn then
-        boardEvents(outbox, periodBoard, { period = ARGV[arg + 3], period_id = ARGV[arg + 4] }, player, score, previousBest, oldIndex, newIndex, notifyTop, lower)
+        boardEvents(outbox, periodBoard, { period = ARGV[arg + 3], period_id = ARGV[arg + 4], board_id = BOARD_ID }, player, periodValue, previousBest, oldIndex, newIndex, notifyTop, lower)
       end
       local ttl = tonumber(ARGV[arg + 2]) - now
       redis.call('PEXPIRE', periodEntries, ttl)
@@ -467,7 +467,8 @@ if isVisible() then
 end
 --- @if full
 if eventsOn then
-  boardEvents(outbox, board, { period = 'all', season_id = keysSeason }, player, score, previousBest, oldIndex, newIndex, notifyTop, lower)
+  -- A named board's events name it (board_id: nil, so absent, on the game's own); the score is the value stored (a sum's total).
+  boardEvents(outbox, board, { period = 'all', season_id = keysSeason, board_id = BOARD_ID }, player, value, previousBest, oldIndex, newIndex, notifyTop, lower)
 end
 approve()
 takeRun()

@@ -131,3 +131,19 @@ t.test('a named board keeps its own periods: period= reads the board\'s period b
   t.match(weekly.json().message, /board "daily-run" keeps no weekly board \(its periods: daily\)/, 'the message names the board')
   t.match(refused.json().message, /this game keeps no daily board/)
 })
+
+t.test('the outbox\'s events of a named board name it, with the value stored; the game\'s own board\'s events are as before', async t => {
+  const game = await createGame(app)
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/boards`, { board_id: 'coins', operator: 'sum' }))
+  // The count of webhooks in the record turns the outbox on (webhook-create.lua keeps it).
+  await redis.hset(keys.game(game.gameId), 'webhooks', '1')
+  dataOf(await submit(app, game, { player: 'ann', score: 30, board: 'coins' }))
+  dataOf(await submit(app, game, { player: 'ann', score: 12, board: 'coins' }))
+  dataOf(await submit(app, game, { player: 'ann', score: 5 }))
+  const best = (await redis.xrange(keys.events(game.gameId), '-', '+'))
+    .map(([, fields]) => Object.fromEntries(Array.from({ length: fields.length / 2 }, (_, i) => [fields[2 * i], fields[2 * i + 1]])))
+    .filter(event => event.type === 'score.best').map(event => JSON.parse(event.data as string))
+  t.match(best[0], { board: { period: 'all', board_id: 'coins' }, player_name: 'ann', score: 30 })
+  t.match(best[1], { board: { period: 'all', board_id: 'coins' }, score: 42, previous_best: 30 }, 'a sum\'s event carries its total')
+  t.same(best[2].board, { period: 'all', season_id: 1 }, 'the game\'s own board: no board_id')
+})
