@@ -1,6 +1,7 @@
 --- @constants TIME_DIGITS REVIEW_QUEUE_MAX REVIEW_DECIDED_KEPT OUTBOX_MAX LIVE_TOP
 --- @include "board-prelude"
 --- @include "boards-changed"
+--- @include "has-webhooks"
 --- @if full
 --- @include "review-decide"
 --- @include "events"
@@ -72,8 +73,6 @@ end
 -- Never an approval, so always the current season.
 local keysSeason = tonumber(ARGV[2])
 local stored = redis.call('HMGET', KEYS[1], ORDER_FIELD, 'season', 'deleted_at', 'hides', 'metas', 'review_above', 'review_below', 'review_factor', 'webhooks', 'runs')
-if movedFrom(stored) then return {'moved'} end
-if tonumber(stored[6] or '') or tonumber(stored[7] or '') or (tonumber(stored[8] or '') or 0) > 1 or (tonumber(stored[9] or '') or 0) > 0 or stored[10] == 'optional' or stored[10] == 'required' then return {'full'} end
 --- @end
 --- @if full
 local reviewKeys, reviewPlayers, reviewSequence = {KEYS[12], KEYS[13], KEYS[14], KEYS[15]}, KEYS[15], KEYS[16]
@@ -86,13 +85,31 @@ local FIRST_PERIOD_ARG, PERIOD_ARGS = 17, 5
 local runId, runKey = ARGV[FIRST_PERIOD_ARG + PERIOD_ARGS * periodCount], ARGV[FIRST_PERIOD_ARG + PERIOD_ARGS * periodCount + 1]
 local playerRuns, entryRun = KEYS[FIRST_PERIOD_KEY + 2 * periodCount], KEYS[FIRST_PERIOD_KEY + 2 * periodCount + 1]
 local stored = redis.call('HMGET', KEYS[1], ORDER_FIELD, 'season', 'deleted_at', 'hides', 'metas', 'review_above', 'review_below', 'review_factor', 'webhooks', 'runs', 'notify_top', 'min_run_seconds', 'max_score_rate', 'implausible')
+--- @end
 if movedFrom(stored) then return {'moved'} end
+-- The game's review rules and runs (fair play), read once for both scripts:
+-- the plain one hands a game that has any to the full one, as it does a
+-- game with webhooks.
+local reviewAbove, reviewBelow, reviewFactor = tonumber(stored[6] or ''), tonumber(stored[7] or ''), tonumber(stored[8] or '')
+if reviewFactor and reviewFactor <= 1 then reviewFactor = nil end
+local runsKept = stored[10] == 'optional' or stored[10] == 'required'
+--- @if plain
+if reviewAbove or reviewBelow or reviewFactor or runsKept or hasWebhooks(stored[9]) then return {'full'} end
+--- @end
+--- @if full
 -- The outbox is written while the game has webhooks (their count is kept in its record).
 local eventsOn = hasWebhooks(stored[9])
 -- A named board (docs/decisions.md#70): its operator and state are in what
 -- moved() has just checked (CHOSEN); an archived one takes no score.
 local operator = BOARD_ID and string.match(CHOSEN, '^%a+ (%a+)') or 'best'
 if BOARD_ID and string.match(CHOSEN, ' archived$') then return {'archived'} end
+if BOARD_ID then
+  -- A named board's own review rules, from its settings (JSON null is cjson.null: no rule).
+  local settings = cjson.decode(redis.call('HGET', KEYS[18], BOARD_ID) or '{}')
+  local function rule (value) if type(value) == 'number' then return value end return nil end
+  reviewAbove, reviewBelow, reviewFactor = rule(settings.review_above), rule(settings.review_below), rule(settings.review_factor)
+  if reviewFactor and reviewFactor <= 1 then reviewFactor = nil end
+end
 local notifyTop = notifyTopOf(stored[11])
 --- @end
 
@@ -225,15 +242,7 @@ end
 --- @if full
 
 -- Fair play: whether this score would change any board of the player, and
--- which review rule (the game's settings, read here) holds it, if any.
-local reviewAbove, reviewBelow, reviewFactor = tonumber(stored[6] or ''), tonumber(stored[7] or ''), tonumber(stored[8] or '')
-if BOARD_ID then
-  -- A named board's own rules, from its settings (JSON null is cjson.null: no rule).
-  local settings = cjson.decode(redis.call('HGET', KEYS[18], BOARD_ID) or '{}')
-  local function rule (value) if type(value) == 'number' then return value end return nil end
-  reviewAbove, reviewBelow, reviewFactor = rule(settings.review_above), rule(settings.review_below), rule(settings.review_factor)
-end
-if reviewFactor and reviewFactor <= 1 then reviewFactor = nil end
+-- which review rule (the game's settings or the named board's, read above) holds it, if any.
 local function improvesABoard ()
   if nextValue(entry and best or nil) ~= nil then return true end
   for i = 1, periodCount do
@@ -349,11 +358,10 @@ if not approved then
   -- player's, open and unused; its verified play must reach min_run_seconds and
   -- allow the score (score <= verified seconds * max_score_rate), else the
   -- score is held (or refused, as the game says).
-  local runs = stored[10]
   local runRule
-  if runs == 'optional' or runs == 'required' then
+  if runsKept then
     if runId == '' then
-      if runs == 'required' then return refuse({'run_required'}) end
+      if stored[10] == 'required' then return refuse({'run_required'}) end
     else
       run = readRun(playerRuns, runId)
       if not run or (runKey ~= '' and run.key ~= runKey) then return refuse({'invalid_run', 'unknown'}) end

@@ -8,8 +8,7 @@
 -- read the outbox reports it. Scores go in as their digits (strings), so
 -- the whole range of a score is kept exactly; the reader turns them back
 -- into numbers.
--- Whether a game writes its outbox: its record's `webhooks` field (their count) above 0.
-local function hasWebhooks (count) return (tonumber(count or '') or 0) > 0 end
+--- @include "has-webhooks"
 -- A game's notify_top as its record holds it: 1 to 100, 10 when unset.
 local function notifyTopOf (text) return math.min(math.max(tonumber(text or '') or 10, 1), 100) end
 -- A game's outbox as emit takes it: its stream, and its record (where what it could not take is counted).
