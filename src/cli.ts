@@ -38,7 +38,7 @@ Listings (--limit N, from 1 to 100; --cursor C goes on from the next_cursor a pa
   keys get <api_key>
   users list [--prefix P] [--hidden true|false] [--is_admin true|false] [--guest true|false]
   users get <username>
-  players list <game_id> [--prefix P] [--period daily|weekly|monthly] [--period_id ID] [--season_id N]
+  players list <game_id> [--prefix P] [--board ID] [--period daily|weekly|monthly] [--period_id ID] [--season_id N]
                                         the board in board order, hidden entries marked; or by name prefix
   audit list [--game_id ID] [--action game.update|game.] [--actor NAME]
                                         the audit log of operator writes, newest first
@@ -100,14 +100,17 @@ Users and sessions:
   (A new password, users update --password..., also ends the user's sessions.)
 
 Board entries:
-  players export <game_id> [--format ndjson|csv] [--period ...] [--period_id ID] [--season_id N]
+  players export <game_id> [--format ndjson|csv] [--board ID] [--period ...] [--period_id ID] [--season_id N]
                                         the whole board to standard output, in board order
   players import <game_id> [--file PATH]
                                         NDJSON lines (player_name, score, achieved_at, meta) from the
                                         file or standard input, into the current season, best-only
-  players get <game_id> <player_name>
-  players hide <game_id> <player_name>  (players show ... to put the entry back)
+  players get <game_id> <player_name> [--board ID]
+  players hide <game_id> <player_name> [--board ID]
+                                        hides the player on every board of the game, and shows
+                                        their entry on the board named (players show: back)
   players delete <game_id> <player_name>
+                                        from every board of the game, named boards too
 
 Erasure (a person, from every board of every game; cannot be undone):
   users erase <username>                the user, their sessions, entries, meta, held scores,
@@ -210,9 +213,9 @@ const COMMANDS: Record<string, Command> = {
   'sessions delete': async (admin, args) => await admin.deleteSession(argument(args, 0, 'session_id')),
   'sessions list': async (admin, args, flags) => await admin.userSessions(argument(args, 0, 'username'), fieldsOf(flags)),
   'sessions end': async (admin, args) => await admin.endUserSessions(argument(args, 0, 'username')),
-  'players get': async (admin, args) => await admin.player(argument(args, 0, 'game_id'), argument(args, 1, 'player_name')),
-  'players hide': async (admin, args) => await admin.setPlayer(argument(args, 0, 'game_id'), argument(args, 1, 'player_name'), { hidden: true }),
-  'players show': async (admin, args) => await admin.setPlayer(argument(args, 0, 'game_id'), argument(args, 1, 'player_name'), { hidden: false }),
+  'players get': async (admin, args, flags) => await admin.player(argument(args, 0, 'game_id'), argument(args, 1, 'player_name'), fieldsOf(flags)),
+  'players hide': async (admin, args, flags) => await admin.setPlayer(argument(args, 0, 'game_id'), argument(args, 1, 'player_name'), fieldsOf(flags, { hidden: 'true' })),
+  'players show': async (admin, args, flags) => await admin.setPlayer(argument(args, 0, 'game_id'), argument(args, 1, 'player_name'), fieldsOf(flags, { hidden: 'false' })),
   'review list': async (admin, args, flags) => await admin.reviewList(argument(args, 0, 'game_id'), fieldsOf(flags)),
   'review approve': async (admin, args, flags) => await admin.approveHeld(argument(args, 0, 'game_id'), argument(args, 1, 'held_id'), fieldsOf(flags)),
   'review reject': async (admin, args, flags) => await admin.rejectHeld(argument(args, 0, 'game_id'), argument(args, 1, 'held_id'), fieldsOf(flags)),
@@ -315,6 +318,7 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
         prefix: { type: 'string' },
         revoked: { type: 'string' },
         cursor: { type: 'string' },
+        board: { type: 'string' },
         period: { type: 'string' },
         period_id: { type: 'string' },
         season_id: { type: 'string' },

@@ -21,7 +21,7 @@ export function boardsOperations ({ leaderboard, audit, eraseFromEveryGame, choo
     async listEntries (gameId: string, input?: unknown): Promise<ListPage<ListedEntry> & { game_id: string, total: number }> {
       const query = readInput(schemas.listEntries, input)
       const game = await existingGame(gameId)
-      const { board } = chooseBoard(game, query)
+      const { board } = await chooseBoard(game, query)
       const fields = await boardFields(leaderboard, game, board)
       const sameBoard = (scope: string): void => {
         if (scope !== board.scope) fail('invalid_param', 'Parameter "cursor" is not valid: the board it was made on has changed since (a season closed or a period ended); list it again from the top, or name the board (season_id, period_id).')
@@ -50,7 +50,7 @@ export function boardsOperations ({ leaderboard, audit, eraseFromEveryGame, choo
       const query = readInput(schemas.around, input)
       const game = await existingGame(gameId)
       const player = parsePlayerName(query.player_name)
-      const chosen = chooseBoard(game, query)
+      const chosen = await chooseBoard(game, query)
       const { player: standing, total, items, board } = await leaderboard.around(game, chosen, player, query.before ?? AROUND_DEFAULT, query.after ?? AROUND_DEFAULT)
       return { game_id: game.game_id, total, player: standing, items, ...await boardFields(leaderboard, game, board) }
     },
@@ -59,23 +59,28 @@ export function boardsOperations ({ leaderboard, audit, eraseFromEveryGame, choo
     async liveTop (gameId: string, input?: unknown) {
       const query = readInput(schemas.liveTop, input)
       const game = await existingGame(gameId)
-      const chosen = chooseBoard(game, query)
+      const chosen = await chooseBoard(game, query)
       const limit = query.limit ?? 20
       const { total, items, board } = await leaderboard.top(game, chosen, 0, limit)
       return { game, chosen, limit, first: { total, items }, board, fields: await boardFields(leaderboard, game, board) }
     },
 
-    async player (gameId: string, player: string): Promise<BoardEntry> {
-      const entry = await leaderboard.entry(await existingGame(gameId), player)
-      return entry ?? fail('not_found', 'No such player on this board.')
+    /** The player's entry on a board: the game's own, or the named board `board`. */
+    async player (gameId: string, player: string, input?: unknown): Promise<BoardEntry> {
+      const query = readInput(schemas.playerEntry, input ?? {})
+      const game = await existingGame(gameId)
+      const { board } = await chooseBoard(game, query)
+      return await leaderboard.entry(game, player, board.named) ?? fail('not_found', 'No such player on this board.')
     },
 
+    /** Hides or shows the player on every board of the game (named ones too); the answer is their entry on the board named (`board`: the game's own by default), which they must have. */
     async setPlayer (gameId: string, player: string, input: unknown): Promise<BoardEntry> {
       const body = readInput(schemas.setPlayer, input)
       const game = await existingGame(gameId)
-      const before = await leaderboard.entry(game, player) ?? fail('not_found', 'No such player on this board.')
+      const { board } = await chooseBoard(game, body)
+      const before = await leaderboard.entry(game, player, board.named) ?? fail('not_found', 'No such player on this board.')
       await leaderboard.setVisibility(game, player, { boardHidden: body.hidden })
-      const after = await this.player(gameId, player)
+      const after = await leaderboard.entry(game, player, board.named) ?? fail('not_found', 'No such player on this board.')
       await audit({ action: body.hidden ? 'player.hide' : 'player.show', game_id: game.game_id, target: player, before, after })
       return after
     },
@@ -112,9 +117,9 @@ export function boardsOperations ({ leaderboard, audit, eraseFromEveryGame, choo
     async exportBoard (gameId: string, input?: unknown): Promise<BoardExport> {
       const query = readInput(schemas.exportBoard, input)
       const game = await existingGame(gameId)
-      const { board } = chooseBoard(game, query)
+      const { board } = await chooseBoard(game, query)
       const format = query.format ?? 'ndjson'
-      const label = board.period !== undefined ? `${board.period.kind}-${board.period.id}` : `season-${board.seasonId ?? game.season}`
+      const label = (board.named === undefined ? '' : `${board.named.board_id}-`) + (board.period !== undefined ? `${board.period.kind}-${board.period.id}` : `season-${board.seasonId ?? game.season}`)
       async function * body (): AsyncGenerator<string> {
         yield exportHeader(format)
         let place: ListPlace | null = null

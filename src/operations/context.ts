@@ -14,6 +14,7 @@ import type { HeldScore, ReviewQueue } from '../store/review.js'
 import { type StoredWebhook, type WebhookStore } from '../store/webhooks.js'
 import { type Events } from '../store/events.js'
 import { type BoardStore } from '../store/named-boards.js'
+import { DEFAULT_BOARD, NO_BOARDS } from '../rules/boards.js'
 import { Auditor, ListPage, PublicKey, WEBHOOK_ID_PATTERN, publicKey } from './answers.js'
 import { BoardQuery, cursors, schemas } from './input.js'
 
@@ -122,8 +123,11 @@ export function operationContext ({ records, namedBoards, review, webhooks, even
   }
 
   /** The board a listing's query names (BoardQuery), or invalid_param. */
-  function chooseBoard (game: GameRecord, query: { period?: Static<typeof BoardQuery.period>, period_id?: string, season_id?: number }): ReturnType<Leaderboard['choose']> {
-    return leaderboard.choose(game, { period: query.period, periodId: query.period_id, seasonId: query.season_id })
+  /** The board an operator's request names (a named board read afresh: unknown is invalid_param), as a public read chooses it. */
+  async function chooseBoard (game: GameRecord, query: { board?: string, period?: Static<typeof BoardQuery.period>, period_id?: string, season_id?: number }): Promise<ReturnType<Leaderboard['choose']>> {
+    const board = query.board === DEFAULT_BOARD ? undefined : query.board
+    const boards = board === undefined ? NO_BOARDS : await namedBoards.boards(game.game_id, { fresh: true })
+    return leaderboard.choose(game, { board, period: query.period, periodId: query.period_id, seasonId: query.season_id }, boards)
   }
 
   /** The game read afresh: an operator's change must start from the stored record, not a cached one. */

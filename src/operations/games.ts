@@ -10,6 +10,7 @@ import { boardFields } from '../store/board-fields.js'
 import { ListPage, namePage } from './answers.js'
 import { OperationContext } from './context.js'
 import { cursors, readInput, schemas } from './input.js'
+import { boardView } from '../store/board-choice.js'
 
 /** Games: listing, creating and changing them (periods, fair play), seasons, activity. */
 
@@ -175,8 +176,8 @@ export function gamesOperations ({ records, leaderboard, ratings, activity, audi
     async scoreStats (gameId: string, input?: unknown): Promise<{ game_id: string, total: number, min: number | null, max: number | null, items: ScoreBucket[] }> {
       const query = readInput(schemas.scoreStats, input)
       const game = await existingGame(gameId)
-      const { board } = chooseBoard(game, query)
-      const spread = await activity.scoreBuckets(keys.board(game.game_id, board.scope), game.order, query.buckets ?? 20)
+      const { board } = await chooseBoard(game, query)
+      const spread = await activity.scoreBuckets(keys.board(game.game_id, board.scope), boardView(game, board).order, query.buckets ?? 20)
       return { game_id: game.game_id, ...await boardFields(leaderboard, game, board), total: spread.items.reduce((sum, bucket) => sum + bucket.count, 0), ...spread }
     }
   }

@@ -85,6 +85,7 @@ const Page = (defaultLimit: number) => ({
 })
 const Flag = (description: string) => Type.Optional(Type.Boolean({ description: `true or false: ${description}` }))
 export const BoardQuery = {
+  board: Type.Optional(Type.String({ pattern: BOARD_ID_PATTERN.source, description: `a named board's id (docs/interface.md#named-boards), or ${DEFAULT_BOARD} (the game's own board, the default)` })),
   period: Type.Optional(Type.Union([Type.Literal('all'), ...PERIOD_KINDS.map(kind => Type.Literal(kind))], { description: 'all (the all-time board, the default) or a period the game keeps: its current board' })),
   period_id: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'a kept period: 2026-11-23, 2026-W48 or 2026-11' })),
   season_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'a season of the all-time board (a positive integer)' }))
@@ -172,7 +173,9 @@ export const schemas = {
     hidden: Type.Optional(Type.Boolean())
   }, { additionalProperties: false }),
   createSession: Type.Object({ username: Type.String() }, { additionalProperties: false }),
-  setPlayer: Type.Object({ hidden: Type.Boolean() }, { additionalProperties: false }),
+  setPlayer: Type.Object({ hidden: Type.Boolean(), board: Type.Optional(BoardQuery.board) }, { additionalProperties: false }),
+  /** Which board's entry an operator reads (the hide reaches every board; the answer is this board's entry). */
+  playerEntry: Type.Object({ board: Type.Optional(BoardQuery.board) }, { additionalProperties: false }),
   reviewList: Type.Object({
     status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('decided')], { description: 'pending (the default, oldest first) or decided (newest first)' })),
     ...Listing(50)

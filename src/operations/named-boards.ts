@@ -1,10 +1,8 @@
 import { type Static } from '@sinclair/typebox'
 import { fail } from '../errors.js'
-import { DEFAULT_BOARD, DEFAULT_BOARD_SETTINGS, MAX_BOARDS, gameWithBoard, type NamedBoard } from '../rules/boards.js'
-import { type GameRecord } from '../rules/games.js'
+import { DEFAULT_BOARD, DEFAULT_BOARD_SETTINGS, MAX_BOARDS, type NamedBoard } from '../rules/boards.js'
 import { periodsOf } from '../store/games-and-keys.js'
-import { boardScopes } from '../store/keys.js'
-import { everyPeriodBoard } from '../store/board-choice.js'
+import { everyScopeOf } from '../store/board-choice.js'
 import { OperationContext } from './context.js'
 import { now } from './games.js'
 import { readInput, schemas } from './input.js'
@@ -34,15 +32,6 @@ function settingsOver (board: Omit<NamedBoard, 'first_season'>, body: BoardBody)
     fail('invalid_param', `Parameter "${body.score_min === undefined ? 'score_max' : 'score_min'}" is not valid: score_min (${next.score_min}) must not be above score_max (${next.score_max}).`)
   }
   return next
-}
-
-/** Every scope a board's keys may be under: each season up to the next, and each period board it keeps or may begin. */
-function scopesOf (game: GameRecord, board: NamedBoard): string[] {
-  const named = boardScopes.named(board.board_id)
-  const scopes: string[] = []
-  for (let season = 1; season <= game.season + 1; season++) scopes.push(named + boardScopes.season(season))
-  for (const period of everyPeriodBoard(gameWithBoard(game, board), Date.now())) scopes.push(named + period.scope)
-  return scopes
 }
 
 export function namedBoardsOperations ({ namedBoards, audit, existingGame }: OperationContext) {
@@ -98,7 +87,8 @@ export function namedBoardsOperations ({ namedBoards, audit, existingGame }: Ope
       readInput(schemas.none, input)
       const game = await existingGame(gameId)
       const before = await existingBoard(game.game_id, boardId)
-      if (!await namedBoards.remove(game.game_id, boardId, scopesOf(game, before))) fail('not_found', 'No such board for this game.')
+      const { seasons, periods } = everyScopeOf(game, before, Date.now())
+      if (!await namedBoards.remove(game.game_id, boardId, [...seasons, ...periods])) fail('not_found', 'No such board for this game.')
       await audit({ action: 'board.delete', game_id: game.game_id, target: boardId, before, after: null })
       return {}
     }

@@ -24,7 +24,7 @@ export function reviewOperations ({ records, review, leaderboard, audit, notPend
       const game = await existingGame(gameId)
       const held = await pendingHeld(game.game_id, heldId)
       const result = await leaderboard.approveHeld(game, {
-        id: held.held_id, player: held.player_name, score: held.score, meta: held.meta ?? undefined, submittedAt: Date.parse(held.submitted_at), season: held.season_id
+        id: held.held_id, player: held.player_name, score: held.score, meta: held.meta ?? undefined, submittedAt: Date.parse(held.submitted_at), season: held.season_id, boardId: held.board_id
       }, body.note ?? '')
       const decided = await review.held(game.game_id, heldId) as HeldScore
       await audit({ action: 'review.approve', game_id: game.game_id, target: heldId, before: held, after: decided })

@@ -57,6 +57,11 @@ function keptKind (game: GameRecord, kind: PeriodKind, owner: string): void {
   }
 }
 
+/** The game as a board's rules read it: a named board's settings in place of the game's (gameWithBoard), or the game itself. */
+export function boardView (game: GameRecord, board: BoardRef): GameRecord {
+  return board.named === undefined ? game : gameWithBoard(game, board.named)
+}
+
 /**
  * The board a request means, at `now` (ms), of the game's own board or, for
  * a choice that names one, of the named board `named` (the caller's lookup:
@@ -161,4 +166,19 @@ export function periodExpiry (game: GameRecord, period: Period): number {
     expiries.set(key, expiry)
   }
   return expiry
+}
+
+/**
+ * Every scope a board's keys may be under (the game's own board when
+ * `named` is undefined; a named board's begin with its boardScopes.named):
+ * each season from the board's first to the one after the current, newest
+ * first, and every period board that may hold entries (everyPeriodBoard).
+ * What an operator's hide, delete or erasure and a board's deletion reach.
+ */
+export function everyScopeOf (game: GameRecord, named: NamedBoard | undefined, now: number): { seasons: string[], periods: string[] } {
+  const prefix = named === undefined ? '' : boardScopes.named(named.board_id)
+  const seasons: string[] = []
+  for (let season = game.season + 1; season >= (named?.first_season ?? 1); season--) seasons.push(prefix + boardScopes.season(season))
+  const periods = everyPeriodBoard(named === undefined ? game : gameWithBoard(game, named), now).map(board => prefix + board.scope)
+  return { seasons, periods }
 }

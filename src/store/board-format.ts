@@ -54,6 +54,8 @@ export interface BoardEntry {
   rank: number | null
   /** The season of the all-time board the entry is in: the current one, or the newest closed one that holds it. */
   season_id: number
+  /** A named board's entry names its board (docs/decisions.md#70); the game's own board's has none. */
+  board?: string
 }
 
 /** An entry in an operator's listing of a board: hidden ones too, marked, with their meta. */

@@ -1,7 +1,7 @@
 import { readPipeline, type RedisClient as Redis } from './redis-client.js'
 import { ENTRY_BUCKETS, TIME_DIGITS, keys } from './keys.js'
 import { defineScript, luaScript } from './script-loader.js'
-import type { BoardRef } from './board-choice.js'
+import { boardView, type BoardRef } from './board-choice.js'
 import type { GameRecord } from '../rules/games.js'
 import { boardScoreOf, compareStored, isoFromMs, rankOrNull, scoreOf, type ListPlace, type ListedEntry, type SearchPlace } from './board-format.js'
 
@@ -108,6 +108,7 @@ export function createBoardListing (redis: Redis) {
      * hidden lists, which are short. `next` is null after the last entry.
      */
     async entriesPage (game: GameRecord, board: BoardRef, place: ListPlace | null, limit: number): Promise<{ total: number, items: ListedEntry[], next: ListPlace | null }> {
+      game = boardView(game, board)
       const gameId = game.game_id
       const boardKey = keys.board(gameId, board.scope)
       const [rankOfLast, total] = await readPipeline(redis, pipeline => {
@@ -153,6 +154,7 @@ export function createBoardListing (redis: Redis) {
      * last bucket.
      */
     async entriesMatching (game: GameRecord, board: BoardRef, prefix: string, place: SearchPlace | null, limit: number): Promise<{ total: number, items: ListedEntry[], next: SearchPlace | null }> {
+      game = boardView(game, board)
       const gameId = game.game_id
       const pattern = prefixPattern(prefix)
       const found: Array<{ player: string, entry: string }> = []

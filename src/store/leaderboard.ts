@@ -7,8 +7,8 @@ import { defineScript, luaScript } from './script-loader.js'
 import { defineLimitedScript } from './limits.js'
 import type { Limits } from './limits.js'
 import { child, metrics } from '../lib/metrics.js'
-import { chooseAnyBoard, currentPeriod, everyPeriodBoard, periodExpiry, type BoardRef, type ChosenBoard } from './board-choice.js'
-import { NO_BOARDS, gameWithBoard, type Boards, type NamedBoard } from '../rules/boards.js'
+import { chooseAnyBoard, currentPeriod, everyScopeOf, periodExpiry, type BoardRef, type ChosenBoard } from './board-choice.js'
+import { NO_BOARDS, gameWithBoard, type BoardOperator, type Boards, type NamedBoard } from '../rules/boards.js'
 import { boardCheck } from './named-boards.js'
 import { type BoardChoice } from '../rules/fields.js'
 import type { Period } from '../rules/periods.js'
@@ -48,6 +48,8 @@ const CLAIM_PLAYER = luaScript('claim-player', { REVIEW_DECIDED_KEPT })
 
 /** How often a call is chosen again after its script found the game's settings moved on. */
 const ATTEMPTS = 3
+/** About how many keys a call that walks named boards sends at most (one board with more is sent alone). */
+const KEYS_PER_CALL = 2000
 const MOVED = 'moved'
 /** The plain submit's answer for a game that needs the full one (lua/submit.lua). */
 const FULL = 'full'
@@ -80,7 +82,7 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
   const playersScript = defineLimitedScript<Array<string | number>>(redis, 'rankPlayers', PLAYERS)
   const visibilityScript = defineScript<number>(redis, 'rankSetVisibility', SET_VISIBILITY, { writes: true })
   const entryScript = defineScript<[string, string, string, number, number, number] | []>(redis, 'rankEntry', ENTRY)
-  const deleteScript = defineScript<number>(redis, 'rankDeleteEntry', DELETE_ENTRY, { writes: true })
+  const deleteScript = defineScript<[number, number]>(redis, 'rankDeleteEntry', DELETE_ENTRY, { writes: true })
   const listing = createBoardListing(redis)
   const importScript = defineScript<string[]>(redis, 'rankImportEntries', IMPORT_ENTRIES, { writes: true })
   const eraseScript = defineScript<[number, number, number, number, number]>(redis, 'rankErasePlayer', ERASE_PLAYER, { writes: true })
@@ -132,15 +134,64 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
   }
 
   /**
-   * The game's boards an operator's hide or delete must reach: seasons,
-   * newest first, and every period board that may hold entries; with the
-   * season and the periods that would begin next, in case one begins while
-   * the change is on its way.
+   * A board as the scripts that reach all of a game's boards take it (an
+   * operator's hide or delete, an erasure, a guest's claim): its order and
+   * operator, and the scopes of every season and period board that may
+   * hold entries (everyScopeOf), with the season and the periods that would
+   * begin next, in case one begins while the change is on its way.
    */
-  function everyBoard (game: GameRecord): { seasons: string[], periods: string[] } {
-    const seasons: string[] = []
-    for (let season = game.season + 1; season >= 1; season--) seasons.push(boardScopes.season(season))
-    return { seasons, periods: everyPeriodBoard(game, now()).map(board => board.scope) }
+  interface EveryScope { order: BoardOrder, operator: BoardOperator, boardId: string | undefined, seasons: string[], periods: string[] }
+
+  /** The game's own board, every season and period. */
+  function everyBoard (game: GameRecord): EveryScope {
+    return { order: game.order, operator: 'best', boardId: undefined, ...everyScopeOf(game, undefined, now()) }
+  }
+
+  /**
+   * The game's named boards (read afresh), every season and period, in
+   * groups of about KEYS_PER_CALL keys: one script call each, after the
+   * default board's (docs/decisions.md#70), so a game with a thousand
+   * boards never blocks Redis with one call of a hundred thousand keys.
+   */
+  async function everyNamedBoard (game: GameRecord): Promise<EveryScope[][]> {
+    const groups: EveryScope[][] = []
+    let group: EveryScope[] = []
+    let keyCount = 0
+    for (const named of (await freshBoards(game.game_id)).values()) {
+      const board = { order: named.order, operator: named.operator, boardId: named.board_id, ...everyScopeOf(game, named, now()) }
+      const boardKeys = 6 * board.seasons.length + 3 * board.periods.length
+      if (group.length > 0 && keyCount + boardKeys > KEYS_PER_CALL) {
+        groups.push(group)
+        group = []
+        keyCount = 0
+      }
+      group.push(board)
+      keyCount += boardKeys
+    }
+    if (group.length > 0) groups.push(group)
+    return groups
+  }
+
+  /** The keys removeEntries (lua/includes/remove-entries.lua) takes: every season's four, then every period's two, of the boards given. */
+  function removalKeys (gameId: string, player: string, boards: EveryScope[]): string[] {
+    return [
+      ...boards.flatMap(board => board.seasons).flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope), keys.usage(gameId, scope)]),
+      ...boards.flatMap(board => board.periods).flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])
+    ]
+  }
+
+  /** The season scopes of the boards given (an entry's run is kept per season). */
+  const seasonsOf = (boards: EveryScope[]): string[] => boards.flatMap(board => board.seasons)
+
+  /**
+   * Removes the player's entries from the boards given (lua/delete-entry.lua),
+   * remembering when, so signed submits made before cannot bring them back.
+   * Returns how many boards held one, and how many metas went.
+   */
+  async function removeFrom (gameId: string, player: string, boards: EveryScope[]): Promise<[number, number]> {
+    // Remembered as long as a submit signed before the deletion could still arrive.
+    return await deleteScript([keys.hiddenPlayers(gameId), keys.deletedPlayer(gameId, player), keys.live(gameId), keys.game(gameId), keys.boardsVersion(gameId), ...removalKeys(gameId, player, boards)],
+      [player, 2 * TS_TOLERANCE_S + 1, seasonsOf(boards).length])
   }
 
   /**
@@ -320,8 +371,10 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
      * boards of that moment still kept, and marks it approved, in one
      * script call. not_found when it is no longer pending.
      */
-    async approveHeld (game: GameRecord, held: { id: string, player: string, score: number, meta: string | undefined, submittedAt: number, season: number }, note: string): Promise<SubmitResult> {
-      return await storeScore(game, { player: held.player, score: held.score, meta: held.meta, approve: { id: held.id, note, at: held.submittedAt, season: held.season } })
+    async approveHeld (game: GameRecord, held: { id: string, player: string, score: number, meta: string | undefined, submittedAt: number, season: number, boardId: string | null }, note: string): Promise<SubmitResult> {
+      // A named board's held score lands on that board, with its settings of now (an archived one takes it no more).
+      const board = held.boardId === null ? undefined : (await freshBoards(game.game_id)).get(held.boardId) ?? fail('not_found', `The board it was held on ("${held.boardId}") was deleted: the score can only be rejected.`)
+      return await storeScore(game, { player: held.player, score: held.score, meta: held.meta, approve: { id: held.id, note, at: held.submittedAt, season: held.season }, board })
     },
 
     async standing (game: GameRecord, chosen: ChosenBoard, player: string, limits?: Limits): Promise<PlayerStanding> {
@@ -392,22 +445,26 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
     async setVisibility (game: GameRecord, player: string, flags: { boardHidden?: boolean, userHidden?: boolean }): Promise<boolean> {
       const flag = (value: boolean | undefined): string => value === undefined ? '' : value ? '1' : '0'
       const gameId = game.game_id
-      const { seasons, periods } = everyBoard(game)
-      return await visibilityScript(
-        [keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.game(gameId), keys.events(gameId), keys.live(gameId), keys.boardsVersion(gameId), ...[...seasons, ...periods].flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])],
-        [player, flag(flags.boardHidden), flag(flags.userHidden), game.order]
-      ) === 1
+      const visibilityKeys = [keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.game(gameId), keys.events(gameId), keys.live(gameId), keys.boardsVersion(gameId)]
+      const call = async (boards: EveryScope[], flagged: boolean): Promise<number> => await visibilityScript(
+        [...visibilityKeys, ...boards.flatMap(board => [...board.seasons, ...board.periods]).flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])],
+        [player, flagged ? flag(flags.boardHidden) : '', flagged ? flag(flags.userHidden) : '', ...boards.flatMap(board => [...board.seasons, ...board.periods].map(() => board.order))])
+      // The flags change with the game's own board; each group of named boards then follows them (flags kept).
+      const found = await call([everyBoard(game)], true) === 1
+      for (const group of await everyNamedBoard(game)) await call(group, false)
+      return found
     },
 
     /**
-     * The player's entry as operators see it: in the current season, or else
+     * The player's entry on a board (the game's own, or `named`) as operators see it: in the current season, or else
      * in the newest closed season that holds one (a player may have played
      * only before a close); null when no season does.
      */
-    async entry (game: GameRecord, player: string): Promise<BoardEntry | null> {
+    async entry (game: GameRecord, player: string, named?: NamedBoard): Promise<BoardEntry | null> {
       const gameId = game.game_id
-      for (let season = game.season; season >= 1; season--) {
-        const scope = boardScopes.season(season)
+      const prefix = named === undefined ? '' : boardScopes.named(named.board_id)
+      for (let season = game.season; season >= (named?.first_season ?? 1); season--) {
+        const scope = prefix + boardScopes.season(season)
         const reply = await entryScript([keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope), keys.hiddenPlayers(gameId)], [player])
         if (reply.length === 0) continue
         const [best, ms, meta, boardHidden, rank, hasMeta] = reply
@@ -418,7 +475,8 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
           meta: hasMeta === 1 ? meta : null,
           hidden: boardHidden === 1,
           rank: rankOrNull(rank),
-          season_id: season
+          season_id: season,
+          ...(named === undefined ? {} : { board: named.board_id })
         }
       }
       return null
@@ -452,15 +510,21 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
      */
     async erasePlayer (game: GameRecord, player: string, { user }: { user: boolean }): Promise<ErasedFromGame> {
       const gameId = game.game_id
-      const { seasons, periods } = everyBoard(game)
-      const [entries, metas, held, ratings, playtimeSeconds] = await eraseScript([
+      const own = everyBoard(game)
+      let [entries, metas, held, ratings, playtimeSeconds] = await eraseScript([
         keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.deletedPlayer(gameId, player), keys.live(gameId), ...reviewKeys(gameId),
         keys.ratings(gameId), keys.ratingStats(gameId), keys.playtime(gameId), keys.game(gameId), keys.boardsVersion(gameId),
-        ...seasons.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope), keys.usage(gameId, scope)]),
-        ...periods.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])
-      ], [player, 2 * TS_TOLERANCE_S + 1, seasons.length, user ? '1' : '0'])
+        ...removalKeys(gameId, player, [own])
+      ], [player, 2 * TS_TOLERANCE_S + 1, own.seasons.length, user ? '1' : '0'])
+      // The named boards' entries, a group at a time, as an operator's delete removes them.
+      const named = await everyNamedBoard(game)
+      for (const group of named) {
+        const [removed, removedMetas] = await removeFrom(gameId, player, group)
+        entries += removed
+        metas += removedMetas
+      }
       // The player's runs go too (docs/interface.md#runs), and their entries' runs: keys of the game's slot, one round trip.
-      await forgetRuns(gameId, seasons, player, (pipeline) => {
+      await forgetRuns(gameId, [...own.seasons, ...named.flatMap(seasonsOf)], player, (pipeline) => {
         pipeline.del(keys.playerRuns(gameId, player), keys.runStarts(gameId, player), keys.playerRuns(gameId, player, true), keys.runStarts(gameId, player, true))
       })
       return { entries, metas, held, ratings, playtimeSeconds }
@@ -473,35 +537,44 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
      */
     async claimPlayer (game: GameRecord, guest: string, user: string): Promise<{ boards: number, rated: number, playtimeSeconds: number, held: number }> {
       const gameId = game.game_id
-      const { seasons, periods } = everyBoard(game)
-      const [boards, rated, playtimeSeconds, held] = await claimScript([
-        keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.live(gameId), keys.ratings(gameId), keys.ratingStats(gameId), keys.playtime(gameId), ...reviewKeys(gameId), keys.boardsVersion(gameId),
-        ...seasons.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, guest, scope), keys.entries(gameId, user, scope), keys.meta(gameId, guest, scope), keys.meta(gameId, user, scope), keys.usage(gameId, scope)]),
-        ...periods.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, guest, scope), keys.entries(gameId, user, scope)])
-      ], [guest, user, game.order, seasons.length, now()])
+      const claimKeys = [keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.live(gameId), keys.ratings(gameId), keys.ratingStats(gameId), keys.playtime(gameId), ...reviewKeys(gameId), keys.boardsVersion(gameId)]
+      const call = async (boards: EveryScope[], final: boolean): Promise<[number, number, number, number]> => await claimScript([...claimKeys,
+        ...boards.flatMap(board => [
+          ...board.seasons.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, guest, scope), keys.entries(gameId, user, scope), keys.meta(gameId, guest, scope), keys.meta(gameId, user, scope), keys.usage(gameId, scope)]),
+          ...board.periods.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, guest, scope), keys.entries(gameId, user, scope)])
+        ])
+      ], [guest, user, now(), final ? '1' : '0', ...boards.flatMap(board => [board.order, board.operator, board.seasons.length, board.periods.length])])
+      // The named boards first, while the guest's hide is still the guest's; the final call moves it, with the rest.
+      const named = await everyNamedBoard(game)
+      let namedBoards = 0
+      for (const group of named) namedBoards += (await call(group, false))[0]
+      const own = everyBoard(game)
+      const [boards, rated, playtimeSeconds, held] = await call([own], true)
       // The guest's entries moved without their runs (an entry's run belongs to the name that played it).
-      await forgetRuns(gameId, seasons, guest)
-      return { boards, rated, playtimeSeconds, held }
+      await forgetRuns(gameId, [...own.seasons, ...named.flatMap(seasonsOf)], guest)
+      return { boards: boards + namedBoards, rated, playtimeSeconds, held }
     },
 
-    /** Whether the name is a player's in this game: an entry on any board, hidden, or a held score (one script call). */
+    /** Whether the name is a player's in this game: an entry on any board, hidden, or a held score (a script call per group of boards). */
     async playerKnown (game: GameRecord, player: string): Promise<boolean> {
       const gameId = game.game_id
-      const { seasons, periods } = everyBoard(game)
-      return await knownScript([keys.hiddenPlayers(gameId), keys.reviewPlayers(gameId), ...[...seasons, ...periods].map(scope => keys.entries(gameId, player, scope))], [player]) === 1
+      for (const group of [[everyBoard(game)], ...await everyNamedBoard(game)]) {
+        const known = await knownScript([keys.hiddenPlayers(gameId), keys.reviewPlayers(gameId), ...group.flatMap(board => [...board.seasons, ...board.periods]).map(scope => keys.entries(gameId, player, scope))],
+          [player, ...group.map(board => board.boardId ?? '')])
+        if (known === 1) return true
+      }
+      return false
     },
 
-    /** Deletes the player's entries from every board of the game; false when there were none. */
+    /** Deletes the player's entries from every board of the game (named boards too); false when there were none. */
     async deleteEntry (game: GameRecord, player: string): Promise<boolean> {
       const gameId = game.game_id
-      const { seasons, periods } = everyBoard(game)
-      // Remembered as long as a submit signed before the deletion could still arrive.
-      const deleted = await deleteScript([keys.hiddenPlayers(gameId), keys.deletedPlayer(gameId, player), keys.live(gameId), keys.game(gameId), keys.boardsVersion(gameId),
-        ...seasons.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope), keys.usage(gameId, scope)]),
-        ...periods.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])],
-      [player, 2 * TS_TOLERANCE_S + 1, seasons.length]) > 0
-      await forgetRuns(gameId, seasons, player)
-      return deleted
+      const own = everyBoard(game)
+      const named = await everyNamedBoard(game)
+      let deleted = 0
+      for (const group of [[own], ...named]) deleted += (await removeFrom(gameId, player, group))[0]
+      await forgetRuns(gameId, [...own.seasons, ...named.flatMap(seasonsOf)], player)
+      return deleted > 0
     },
 
     /**

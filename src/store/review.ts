@@ -20,6 +20,8 @@ export interface HeldScore {
   /** When it was submitted: approved, it takes this time on the boards. */
   submitted_at: string
   season_id: number
+  /** The named board it was submitted to and lands on when approved; null for the game's own board. */
+  board_id: string | null
   rule: ReviewRule
   status: HeldStatus
   decided_at: string | null
@@ -77,6 +79,7 @@ function heldFrom (id: string, text: string | null): HeldScore | null {
     meta: record.meta ?? null,
     submitted_at: iso(record.submitted_at) as string,
     season_id: Number(record.season === '' || record.season === undefined ? 1 : record.season),
+    board_id: record.board_id ?? null,
     rule: record.rule as ReviewRule,
     status: record.status as HeldStatus,
     decided_at: iso(record.decided_at),

@@ -102,7 +102,7 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   fastify.post<WithDelivery>(`${webhook}/deliveries/:delivery_id/redeliver`, body(adminSchemas.redeliver), async (request) => ok(await admin(request).redeliver(request.params.game_id, request.params.webhook_id, request.params.delivery_id, input(request))))
   fastify.get<WithGame>('/admin/games/:game_id/events', { schema: adminSchemas.listEvents }, async (request) => ok(await admin(request).events(request.params.game_id, textFields(request.query))))
   const player = '/admin/games/:game_id/players/:player_name'
-  fastify.get<WithPlayer>(player, { schema: adminSchemas.getPlayer }, async (request) => ok(await admin(request).player(request.params.game_id, request.params.player_name)))
+  fastify.get<WithPlayer>(player, { schema: adminSchemas.getPlayer }, async (request) => ok(await admin(request).player(request.params.game_id, request.params.player_name, textFields(request.query))))
   fastify.patch<WithPlayer>(player, body(adminSchemas.setPlayer), async (request) => ok(await admin(request).setPlayer(request.params.game_id, request.params.player_name, input(request))))
   fastify.delete<WithPlayer>(player, body(adminSchemas.deletePlayer), async (request) => ok(await admin(request).deletePlayer(request.params.game_id, request.params.player_name, input(request))))
 
@@ -139,7 +139,7 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   // Every client rewrites the path segments "." and ".." (and %2E%2E) before
   // sending, so players with those names are addressed by a query parameter.
   const byQuery = '/admin/games/:game_id/player'
-  fastify.get<WithGame>(byQuery, { schema: adminSchemas.getPlayerByQuery }, async (request) => ok(await admin(request).player(request.params.game_id, named(request))))
+  fastify.get<WithGame>(byQuery, { schema: adminSchemas.getPlayerByQuery }, async (request) => ok(await admin(request).player(request.params.game_id, named(request), { board: (request.query as Record<string, unknown>).board })))
   fastify.patch<WithGame>(byQuery, body(adminSchemas.setPlayerByQuery), async (request) => ok(await admin(request).setPlayer(request.params.game_id, named(request), input(request))))
   fastify.delete<WithGame>(byQuery, body(adminSchemas.deletePlayerByQuery), async (request) => ok(await admin(request).deletePlayer(request.params.game_id, named(request), input(request))))
 }

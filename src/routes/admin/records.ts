@@ -82,7 +82,8 @@ export const EntrySchema = Type.Object({
   meta: Nullable(Type.String()),
   hidden: Type.Boolean(),
   rank: Nullable(Type.Integer()),
-  season_id: Type.Integer({ minimum: 1, description: 'the season the entry is in: the current one, or the newest closed one that holds it' })
+  season_id: Type.Integer({ minimum: 1, description: 'the season the entry is in: the current one, or the newest closed one that holds it' }),
+  board: Type.Optional(Type.String({ description: 'the named board the entry is on (docs/interface.md#named-boards); absent for the game\'s own board' }))
 })
 export type Entry = Static<typeof EntrySchema>
 
@@ -93,6 +94,7 @@ export const HeldScoreSchema = Type.Object({
   meta: Nullable(Type.String()),
   submitted_at: Type.String({ format: 'date-time', description: 'approved, the score takes this time on the boards (ties go to whoever was first)' }),
   season_id: Type.Integer({ minimum: 1, description: 'the season it was submitted in, where it lands when approved' }),
+  board_id: Nullable(Type.String({ description: 'the named board it was submitted to, where it lands when approved (docs/interface.md#named-boards); null for the game\'s own board' })),
   rule: Type.Union([Type.Literal('review_above'), Type.Literal('review_below'), Type.Literal('review_factor'), Type.Literal('run_short'), Type.Literal('run_rate')], { description: 'the review rule that held it (run_short, run_rate: its run, docs/interface.md#runs)' }),
   run: Nullable(Type.Object({
     run_id: Type.String(),

@@ -29,6 +29,7 @@ const Erased = {
   held: Type.Integer({ description: 'held scores removed, pending or decided' })
 }
 const playerQuery = Type.Object({ player_name: Type.String({ description: 'the name exactly as stored; clients rewrite "." and ".." in paths, never in a query' }) })
+const entryBoard = { board: BoardChoice.board }
 
 export const adminSchemas = {
   createGame: envelope(GameSchema, [...WRITE, 'already_exists'], 'Create a game', { ...adminSecurity, body: adminBodies.createGame }),
@@ -103,7 +104,7 @@ export const adminSchemas = {
   }),
   redeliver: envelope(DeliverySchema, WRITE, 'Send a finished delivery again (the same webhook-id), from now', { ...adminSecurity, params: Type.Object({ ...webhookParams.properties, delivery_id: Type.String() }) }),
   listEvents: envelope(Type.Object({ game_id: Type.String(), items: Type.Array(GameEventSchema), dropped: Type.Integer({ minimum: 0, description: `Events the outbox could not take, ever: it held ${OUTBOX_MAX} events no process had read (docs/guide.md#webhooks)` }) }), ADMIN, "The newest events of the game's outbox (written while it has webhooks), newest first", { ...adminSecurity, params: gameParams, querystring: Type.Object(listingQuery) }),
-  getPlayer: envelope(EntrySchema, ADMIN, 'A board entry with its meta', { ...adminSecurity, params: playerParams }),
+  getPlayer: envelope(EntrySchema, ADMIN, 'A board entry with its meta (board: a named board\'s)', { ...adminSecurity, params: playerParams, querystring: Type.Object(entryBoard) }),
   setPlayer: envelope(EntrySchema, WRITE, 'Hide or show a board entry on this board', { ...adminSecurity, params: playerParams, body: adminBodies.setPlayer }),
   deletePlayer: envelope(Empty, WRITE, 'Delete a board entry', { ...adminSecurity, params: playerParams }),
   exportBoard: fileAnswer(envelope(Type.Null(), ADMIN, 'A whole board as a file (NDJSON or CSV), in board order, hidden entries marked: streamed as it is read (an NDJSON export is an import)', {
@@ -135,7 +136,7 @@ export const adminSchemas = {
   erasePlayer: envelope(Type.Object(Erased), WRITE, 'Erase an API-key player name from every game: entries on every board, meta, held scores; idempotent, audited without the name', { ...adminSecurity, params: Type.Object({ player_name: Type.String() }) }),
   erasePlayerByQuery: envelope(Type.Object(Erased), WRITE, 'Erase a player name from every game (any name, given in the query)', { ...adminSecurity, querystring: Type.Object({ player_name: Type.String() }) }),
   // The same three with the name in the query: a name such as "." or ".." cannot be a path segment.
-  getPlayerByQuery: envelope(EntrySchema, ADMIN, 'A board entry with its meta (any name, given in the query)', { ...adminSecurity, params: gameParams, querystring: playerQuery }),
+  getPlayerByQuery: envelope(EntrySchema, ADMIN, 'A board entry with its meta (any name, given in the query)', { ...adminSecurity, params: gameParams, querystring: Type.Object({ ...playerQuery.properties, ...entryBoard }) }),
   setPlayerByQuery: envelope(EntrySchema, WRITE, 'Hide or show a board entry (any name, given in the query)', { ...adminSecurity, params: gameParams, querystring: playerQuery, body: adminBodies.setPlayer }),
   deletePlayerByQuery: envelope(Empty, WRITE, 'Delete a board entry (any name, given in the query)', { ...adminSecurity, params: gameParams, querystring: playerQuery })
 }

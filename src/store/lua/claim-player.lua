@@ -1,64 +1,96 @@
 --- @constants REVIEW_DECIDED_KEPT
 --- @include "review-decide"
 --- @include "boards-changed"
--- A guest's play becomes a user's, in one game, atomically (docs/guide.md#guests):
--- on every board given, the better of the two entries stays, under the
--- user's name (an equal score keeps the earlier time, as boards rank it),
--- with its meta; the guest's rating moves unless the user rated the game;
--- the guest's play time adds to the user's; the guest's held scores name
--- the user (one pending per player: the guest's is superseded when the user
--- has one). The operator's per-board hide follows the name; the copy of
--- hidden users does not (a guest is there only while the game keeps guests
--- unlisted, and the user is then seen as any user).
+-- A guest's play becomes a user's, in one game (docs/guide.md#guests): on
+-- every board given, the two entries become one under the user's name, as
+-- the board's operator would have kept them (best: the better, an equal
+-- score keeping the earlier time, as boards rank it; latest: the later;
+-- sum: the total, at the later time), with the meta of the entry kept (a
+-- total's: the later one's); the guest's rating moves unless the user rated
+-- the game; the guest's play time adds to the user's; the guest's held
+-- scores name the user (one pending per player: the guest's is superseded
+-- when the user has one). The operator's per-board hide follows the name;
+-- the copy of hidden users does not (a guest is there only while the game
+-- keeps guests unlisted, and the user is then seen as any user).
+-- A game with many named boards is claimed in several calls
+-- (docs/decisions.md#70): the named boards' first, then the final one
+-- (ARGV[4] = '1') with the default board, which moves the hide, the
+-- rating, the play time and the held scores; each call is atomic.
 -- KEYS: hidden, hidden users, live, ratings, rating stats, play time, the
--- four review keys (record, pending, decided, players), the boards version, then per season its
--- board, the guest's and the user's entries and meta buckets and its usage,
--- then per period its board and the two entries buckets.
--- ARGV: guest, user, the game's order, the number of seasons, now (ms).
+-- four review keys (record, pending, decided, players), the boards version,
+-- then for each board: per season its board, the guest's and the user's
+-- entries and meta buckets and its usage, then per period its board and
+-- the two entries buckets.
+-- ARGV: guest, user, now (ms), '1' for the final call, then for each board
+-- its order (asc or desc), its operator (best, latest, sum), its number of
+-- seasons and of periods.
 -- Returns {boards that held an entry of the guest, rating moved 0/1, play-time seconds, held scores}.
 local hidden, hiddenUsers, live, ratings, ratingStats, playtime = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local reviewKeys = {KEYS[7], KEYS[8], KEYS[9], KEYS[10]}
-local FIRST_BOARD_KEY = 12
-local guest, user, lower, seasons, now = ARGV[1], ARGV[2], ARGV[3] == 'asc', tonumber(ARGV[4]), tonumber(ARGV[5])
+local FIRST_BOARD_KEY, FIRST_BOARD_ARG = 12, 5
+local guest, user, now, final = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4] == '1'
+-- The largest total a sum keeps (2^53 - 1, as submit.lua refuses past it).
+local MAX_TOTAL = 9007199254740991
 
 local function split (entry)
   local bar = string.find(entry, '|', 1, true)
   return string.sub(entry, 1, bar - 1), string.sub(entry, bar + 1)
 end
--- Every board given, with the guest's and the user's entries bucket: (board, guest entries, user entries).
-local boardKeys = {}
-for i = 0, seasons - 1 do
-  local at = FIRST_BOARD_KEY + 6 * i
-  boardKeys[#boardKeys + 1] = {KEYS[at], KEYS[at + 1], KEYS[at + 2]}
-end
-for at = FIRST_BOARD_KEY + 6 * seasons, #KEYS, 3 do boardKeys[#boardKeys + 1] = {KEYS[at], KEYS[at + 1], KEYS[at + 2]} end
 
--- An operator's hide of the guest on this game follows the name: the user's entries leave the boards too.
-if redis.call('SISMEMBER', hidden, guest) == 1 then
-  redis.call('SREM', hidden, guest)
-  redis.call('SADD', hidden, user)
-  for _, keys in ipairs(boardKeys) do
-    local userEntry = redis.call('HGET', keys[3], user)
-    if userEntry then
-      local _, userMs = split(userEntry)
-      redis.call('ZREM', keys[1], userMs .. user)
+-- Every board given: its order and operator, and its seasons' keys (board,
+-- guest entries, user entries, guest meta, user meta, usage) and periods'
+-- (board, guest entries, user entries).
+local boards = {}
+local at = FIRST_BOARD_KEY
+for arg = FIRST_BOARD_ARG, #ARGV, 4 do
+  local board = { lower = ARGV[arg] == 'asc', operator = ARGV[arg + 1], seasons = {}, periods = {} }
+  for _ = 1, tonumber(ARGV[arg + 2]) do
+    board.seasons[#board.seasons + 1] = {KEYS[at], KEYS[at + 1], KEYS[at + 2], KEYS[at + 3], KEYS[at + 4], KEYS[at + 5]}
+    at = at + 6
+  end
+  for _ = 1, tonumber(ARGV[arg + 3]) do
+    board.periods[#board.periods + 1] = {KEYS[at], KEYS[at + 1], KEYS[at + 2]}
+    at = at + 3
+  end
+  boards[#boards + 1] = board
+end
+
+-- An operator's hide of the guest on this game follows the name: the user's
+-- entries leave the boards too (the flag itself moves in the final call).
+local guestHidden = redis.call('SISMEMBER', hidden, guest) == 1
+if guestHidden then
+  for _, board in ipairs(boards) do
+    for _, list in ipairs({board.seasons, board.periods}) do
+      for _, keys in ipairs(list) do
+        local userEntry = redis.call('HGET', keys[3], user)
+        if userEntry then
+          local _, userMs = split(userEntry)
+          redis.call('ZREM', keys[1], userMs .. user)
+        end
+      end
     end
   end
+  if final then
+    redis.call('SREM', hidden, guest)
+    redis.call('SADD', hidden, user)
+  end
 end
-redis.call('SREM', hiddenUsers, guest)
-local visible = redis.call('SISMEMBER', hidden, user) == 0 and redis.call('SISMEMBER', hiddenUsers, user) == 0
+if final then redis.call('SREM', hiddenUsers, guest) end
+local visible = not guestHidden and redis.call('SISMEMBER', hidden, user) == 0 and redis.call('SISMEMBER', hiddenUsers, user) == 0
 
--- The board's score of a best: -best on a board where higher is better (scores are integers as text).
-local function boardScore (best)
-  if lower then return best end
-  if string.sub(best, 1, 1) == '-' then return string.sub(best, 2) end
-  return '-' .. best
+-- A value's score on a board: -value where higher is better (values are integers as text).
+local function boardScore (value, lower)
+  if lower then return value end
+  if string.sub(value, 1, 1) == '-' then return string.sub(value, 2) end
+  if value == '0' then return value end
+  return '-' .. value
 end
--- Whether the guest's (best, ms) ranks above the user's.
-local function guestWins (guestBest, guestMs, userBest, userMs)
-  local g, u = tonumber(guestBest), tonumber(userBest)
+-- Whether the guest's entry is the one the board keeps (for a sum: the later one, whose time and meta the total takes).
+local function guestWins (board, guestValue, guestMs, userValue, userMs)
+  if board.operator ~= 'best' then return guestMs > userMs end
+  local g, u = tonumber(guestValue), tonumber(userValue)
   if g ~= u then
-    if lower then return g < u end
+    if board.lower then return g < u end
     return g > u
   end
   return guestMs < userMs
@@ -68,64 +100,74 @@ end
 -- else whether the guest's entry won and whether the user had one. A
 -- period's board and buckets expire with the period: what is written here
 -- expires when the guest's bucket would have (read before it may go).
-local function move (board, guestEntries, userEntries)
+local function move (board, keys)
+  local boardKey, guestEntries, userEntries = keys[1], keys[2], keys[3]
   local guestEntry = redis.call('HGET', guestEntries, guest)
   if not guestEntry then return nil end
   local ttl = redis.call('PTTL', guestEntries)
-  local guestBest, guestMs = split(guestEntry)
-  redis.call('ZREM', board, guestMs .. guest)
+  local guestValue, guestMs = split(guestEntry)
+  redis.call('ZREM', boardKey, guestMs .. guest)
   redis.call('HDEL', guestEntries, guest)
   local userEntry = redis.call('HGET', userEntries, user)
-  local won = true
+  local won, value, ms = true, guestValue, guestMs
   if userEntry then
-    local userBest, userMs = split(userEntry)
-    won = guestWins(guestBest, guestMs, userBest, userMs)
-    if won then redis.call('ZREM', board, userMs .. user) end
+    local userValue, userMs = split(userEntry)
+    won = guestWins(board, guestValue, guestMs, userValue, userMs)
+    if board.operator == 'sum' then
+      local total = math.max(-MAX_TOTAL, math.min(MAX_TOTAL, tonumber(guestValue) + tonumber(userValue)))
+      value = string.format('%.0f', total)
+      if not won then ms = userMs end
+    elseif not won then
+      value = nil
+    end
+    if value then redis.call('ZREM', boardKey, userMs .. user) end
   end
-  if won then
-    redis.call('HSET', userEntries, user, guestBest .. '|' .. guestMs)
-    if visible then redis.call('ZADD', board, boardScore(guestBest), guestMs .. user) end
+  if value then
+    redis.call('HSET', userEntries, user, value .. '|' .. ms)
+    if visible then redis.call('ZADD', boardKey, boardScore(value, board.lower), ms .. user) end
     if ttl > 0 then
       redis.call('PEXPIRE', userEntries, ttl, 'NX')
       -- Never later than its buckets, as submit keeps it: a board member always has its entry.
-      if redis.call('EXISTS', board) == 1 then redis.call('PEXPIRE', board, ttl, 'LT') end
+      if redis.call('EXISTS', boardKey) == 1 then redis.call('PEXPIRE', boardKey, ttl, 'LT') end
     end
   end
   return won, userEntry ~= false
 end
 
-local boards = 0
-for i = 0, seasons - 1 do
-  local at = FIRST_BOARD_KEY + 6 * i
-  local board, guestEntries, userEntries, guestMeta, userMeta, usage = KEYS[at], KEYS[at + 1], KEYS[at + 2], KEYS[at + 3], KEYS[at + 4], KEYS[at + 5]
-  local won, userHad = move(board, guestEntries, userEntries)
-  if won ~= nil then
-    boards = boards + 1
-    -- The meta of the entry that stays; two entries became one.
-    local freed = 0
-    local guestMetaValue = redis.call('HGET', guestMeta, guest)
-    if guestMetaValue then redis.call('HDEL', guestMeta, guest) end
-    if won then
-      freed = redis.call('HSTRLEN', userMeta, user)
-      redis.call('HDEL', userMeta, user)
-      if guestMetaValue then redis.call('HSET', userMeta, user, guestMetaValue) end
-    elseif guestMetaValue then
-      freed = string.len(guestMetaValue)
-    end
-    if freed > 0 then redis.call('HSET', usage, 'meta_bytes', math.max(0, tonumber(redis.call('HGET', usage, 'meta_bytes') or '0') - freed)) end
-    if userHad then
-      local entries = redis.call('HGET', usage, 'entries')
-      if entries then redis.call('HSET', usage, 'entries', math.max(0, tonumber(entries) - 1)) end
+local moved = 0
+for _, board in ipairs(boards) do
+  for _, keys in ipairs(board.seasons) do
+    local guestMeta, userMeta, usage = keys[4], keys[5], keys[6]
+    local won, userHad = move(board, keys)
+    if won ~= nil then
+      moved = moved + 1
+      -- The meta of the entry that stays; two entries became one.
+      local freed = 0
+      local guestMetaValue = redis.call('HGET', guestMeta, guest)
+      if guestMetaValue then redis.call('HDEL', guestMeta, guest) end
+      if won then
+        freed = redis.call('HSTRLEN', userMeta, user)
+        redis.call('HDEL', userMeta, user)
+        if guestMetaValue then redis.call('HSET', userMeta, user, guestMetaValue) end
+      elseif guestMetaValue then
+        freed = string.len(guestMetaValue)
+      end
+      if freed > 0 then redis.call('HSET', usage, 'meta_bytes', math.max(0, tonumber(redis.call('HGET', usage, 'meta_bytes') or '0') - freed)) end
+      if userHad then
+        local entries = redis.call('HGET', usage, 'entries')
+        if entries then redis.call('HSET', usage, 'entries', math.max(0, tonumber(entries) - 1)) end
+      end
     end
   end
+  for _, keys in ipairs(board.periods) do
+    if move(board, keys) ~= nil then moved = moved + 1 end
+  end
 end
-for at = FIRST_BOARD_KEY + 6 * seasons, #KEYS, 3 do
-  if move(KEYS[at], KEYS[at + 1], KEYS[at + 2]) ~= nil then boards = boards + 1 end
-end
-if boards > 0 then
+if moved > 0 or guestHidden then
   redis.call('SPUBLISH', live, 'visibility')
   boardsChanged(KEYS[11])
 end
+if not final then return {moved, 0, 0, 0} end
 
 -- The rating: the user's own stays; else the guest's becomes theirs (the sums are the same).
 local rated = 0
@@ -146,7 +188,8 @@ local seconds = tonumber(redis.call('HGET', playtime, 'u:' .. guest) or '0')
 if seconds > 0 then redis.call('HINCRBY', playtime, 'u:' .. user, seconds) end
 redis.call('HDEL', playtime, 'u:' .. guest, 'c:' .. guest)
 
--- Held scores, as the review scripts wrote them (cjson).
+-- Held scores, as the review scripts wrote them (cjson), and the guest's
+-- pending one on each board (one per player and board).
 local held = 0
 local review, reviewPlayers = reviewKeys[1], reviewKeys[4]
 local named = '"player_name":' .. cjson.encode(guest)
@@ -158,14 +201,14 @@ for i = 1, #records, 2 do
       record.player_name = user
       redis.call('HSET', review, records[i], cjson.encode(record))
       held = held + 1
+      local guestField = pendingField(guest, record.board_id)
+      if redis.call('HGET', reviewPlayers, guestField) == records[i] then
+        redis.call('HDEL', reviewPlayers, guestField)
+        if redis.call('HSETNX', reviewPlayers, pendingField(user, record.board_id), records[i]) == 0 then
+          decide(reviewKeys, records[i], record, 'superseded', '', now)
+        end
+      end
     end
   end
 end
-local guestPending = redis.call('HGET', reviewPlayers, guest)
-if guestPending then
-  redis.call('HDEL', reviewPlayers, guest)
-  if redis.call('HSETNX', reviewPlayers, user, guestPending) == 0 then
-    decide(reviewKeys, guestPending, cjson.decode(redis.call('HGET', review, guestPending)), 'superseded', '', now)
-  end
-end
-return {boards, rated, seconds, held}
+return {moved, rated, seconds, held}

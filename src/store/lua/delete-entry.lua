@@ -9,15 +9,15 @@
 -- KEYS: hidden, deleted, the live channel, the game's record, its boards version, then the boards as removeEntries
 -- (includes/remove-entries.lua) takes them: ARGV[3] seasons, then periods.
 -- ARGV: player, how long deleted is kept, the number of seasons.
--- Returns how many boards held an entry (0: none did, nothing is remembered).
+-- Returns {how many boards held an entry (0: none did, nothing is remembered), metas removed}.
 local hidden, deleted, live = KEYS[1], KEYS[2], KEYS[3]
 local player = ARGV[1]
-local removed = removeEntries(player, 6, tonumber(ARGV[3]))
-if removed == 0 then return 0 end
+local removed, metas = removeEntries(player, 6, tonumber(ARGV[3]))
+if removed == 0 then return {0, 0} end
 redis.call('SPUBLISH', live, 'deleted')
 redis.call('SREM', hidden, player)
 local at = redis.call('TIME')[1]
 redis.call('SET', deleted, at, 'EX', ARGV[2])
 redis.call('HSET', KEYS[4], 'deleted_at', at)
 boardsChanged(KEYS[5])
-return removed
+return {removed, metas}

@@ -1,3 +1,4 @@
+--- @include "pending-field"
 --- @include "remove-entries"
 --- @include "boards-changed"
 -- Erases a person from one game (docs/guide.md#erasure): their entry on every
@@ -35,13 +36,18 @@ local named = '"player_name":' .. cjson.encode(player)
 local records = redis.call('HGETALL', review)
 for i = 1, #records, 2 do
   if string.find(records[i + 1], named, 1, true) then
-    redis.call('HDEL', review, records[i])
-    redis.call('ZREM', reviewPending, records[i])
-    redis.call('ZREM', reviewDecided, records[i])
-    held = held + 1
+    local record = cjson.decode(records[i + 1])
+    if record.player_name == player then
+      redis.call('HDEL', review, records[i])
+      redis.call('ZREM', reviewPending, records[i])
+      redis.call('ZREM', reviewDecided, records[i])
+      -- Its place as the player's pending score on its board (named boards' too).
+      local field = pendingField(player, record.board_id)
+      if redis.call('HGET', reviewPlayers, field) == records[i] then redis.call('HDEL', reviewPlayers, field) end
+      held = held + 1
+    end
   end
 end
-redis.call('HDEL', reviewPlayers, player)
 
 local rated, seconds = 0, 0
 if isUser then

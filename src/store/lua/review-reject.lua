@@ -15,6 +15,6 @@ if record.status ~= 'pending' then return {'decided', record.status} end
 local time = redis.call('TIME')
 decide(KEYS, ARGV[1], record, 'rejected', ARGV[2], tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000))
 if hasWebhooks(redis.call('HGET', KEYS[5], 'webhooks')) then
-  emit(outboxOf(KEYS[5], KEYS[6]), 'score.rejected', { held_id = ARGV[1], player_name = record.player_name, score = record.score, note = ARGV[2] ~= '' and ARGV[2] or cjson.null })
+  emit(outboxOf(KEYS[5], KEYS[6]), 'score.rejected', { held_id = ARGV[1], player_name = record.player_name, score = record.score, note = ARGV[2] ~= '' and ARGV[2] or cjson.null, board_id = record.board_id })
 end
 return redis.call('HGET', KEYS[1], ARGV[1])

@@ -280,7 +280,7 @@ end
 -- one supersedes it; another is answered held and dropped).
 local function hold (rule)
   now = now or clock()
-  local pendingId = redis.call('HGET', reviewPlayers, player)
+  local pendingId = redis.call('HGET', reviewPlayers, pendingField(player, BOARD_ID))
   local pending = pendingId and redis.call('HGET', review, pendingId)
   if pending then
     local record = cjson.decode(pending)
@@ -294,7 +294,7 @@ local function hold (rule)
     return refuse({'full_review'})
   end
   local id = tostring(redis.call('INCR', reviewSequence))
-  local record = { player_name = player, score = score, submitted_at = string.format('%.0f', now), season = ARGV[2], rule = rule, status = 'pending' }
+  local record = { player_name = player, score = score, submitted_at = string.format('%.0f', now), season = ARGV[2], rule = rule, status = 'pending', board_id = BOARD_ID }
   if hasMeta == '1' then record.meta = meta end
   if runVerified ~= nil then
     record.run_id = runId
@@ -307,10 +307,10 @@ local function hold (rule)
   end
   redis.call('HSET', review, id, cjson.encode(record))
   redis.call('ZADD', reviewPending, now, id)
-  redis.call('HSET', reviewPlayers, player, id)
+  redis.call('HSET', reviewPlayers, pendingField(player, BOARD_ID), id)
   if eventsOn then
     -- Why: the rule, and for a run's score its verified play (never the run id: for some games it is the only credential).
-    local event = { held_id = id, player_name = player, score = score, rule = rule }
+    local event = { held_id = id, player_name = player, score = score, rule = rule, board_id = BOARD_ID }
     if runVerified ~= nil then event.run_verified_seconds = runVerified end
     emit(outbox, 'score.held', event)
   end
@@ -325,6 +325,8 @@ if approving ~= '' then
   if not record then return {'decided', 'unknown'} end
   approved = cjson.decode(record)
   if approved.status ~= 'pending' then return {'decided', approved.status} end
+  -- Held on one board, it is approved onto that board only (the caller names it).
+  if approved.board_id ~= BOARD_ID then return {'decided', 'unknown'} end
 end
 --- @end
 
@@ -392,7 +394,7 @@ end
 local function approve ()
   if not approved then return end
   decide(reviewKeys, approving, approved, 'approved', note, clock())
-  if eventsOn then emit(outbox, 'score.approved', { held_id = approving, player_name = player, score = score, note = note ~= '' and note or cjson.null }) end
+  if eventsOn then emit(outbox, 'score.approved', { held_id = approving, player_name = player, score = score, note = note ~= '' and note or cjson.null, board_id = BOARD_ID }) end
 end
 --- @end
 

@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { admin, buildTestApp, createGame, dataOf, errorOf, formBody, keysMatching, submit, type TestGame } from '../../helpers/app.js'
+import { admin, buildTestApp, createGame, dataOf, errorOf, formBody, keysMatching, submit, top, type TestGame } from '../../helpers/app.js'
 import { keys } from '../../../src/store/keys.js'
 
 /*
@@ -199,13 +199,50 @@ t.test('an operator\'s hide of a guest follows it into the account, on every boa
   const game = await guestGame(app, 'listed')
   await admin(app, 'POST', '/admin/users', { username: 'dee', password: STRONG })
   const dee = cookieOf(await asSession(app, '', '/auth/login', { username: 'dee', password: STRONG }))
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/boards`, { board_id: 'lap', order: 'asc' }))
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/boards`, { board_id: 'solo' }))
   await asSession(app, dee, '/api/rank?action=submit-self', { game_id: game.gameId, score: '500' })
+  await asSession(app, dee, '/api/rank?action=submit-self', { game_id: game.gameId, score: '70', board: 'lap' })
+  await asSession(app, dee, '/api/rank?action=submit-self', { game_id: game.gameId, score: '7', board: 'solo' })
   const guest = await newGuest(app, game)
   await asSession(app, guest.cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '10' })
+  await asSession(app, guest.cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '90', board: 'lap' })
   await admin(app, 'PATCH', `/admin/games/${game.gameId}/players/${guest.name}`, { hidden: true })
   await asSession(app, guest.cookie, '/auth/login', { username: 'dee', password: STRONG })
   t.same(await boardOf(app, game), [], 'dee\'s own better entry left the board with the hide')
+  t.equal(dataOf(await top(app, game, { board: 'lap' })).total, 0, 'and the named board the guest played')
+  t.equal(dataOf(await top(app, game, { board: 'solo' })).total, 0, 'and a named board only dee had played')
   t.match(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players/dee`)), { best_score: 500, hidden: true })
+})
+
+t.test('on named boards, a claimed guest\'s entry joins the account\'s as each board\'s operator would: best, latest, sum', async t => {
+  const { app } = await buildTestApp(t)
+  const game = await guestGame(app, 'listed')
+  for (const [board_id, order, operator] of [['lap', 'asc', 'best'], ['last', 'desc', 'latest'], ['coins', 'desc', 'sum']]) {
+    dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/boards`, { board_id, order, operator }))
+  }
+  await admin(app, 'POST', '/admin/users', { username: 'eli', password: STRONG })
+  const eli = cookieOf(await asSession(app, '', '/auth/login', { username: 'eli', password: STRONG }))
+  const play = async (cookie: string, board: string, score: number): Promise<void> => {
+    dataOf(await asSession(app, cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: String(score), board }))
+  }
+  await play(eli, 'lap', 61_000)
+  await play(eli, 'last', 70)
+  await play(eli, 'coins', 30)
+  await new Promise(resolve => setTimeout(resolve, 5))
+  const guest = await newGuest(app, game)
+  await play(guest.cookie, 'lap', 65_000)
+  await play(guest.cookie, 'last', 20)
+  await play(guest.cookie, 'coins', 12)
+  await asSession(app, guest.cookie, '/auth/login', { username: 'eli', password: STRONG })
+  const topOf = async (board: string): Promise<Array<[string, number]>> =>
+    dataOf(await top(app, game, { board })).items.map((item: { player_name: string, score: number }) => [item.player_name, item.score])
+  t.same(await topOf('lap'), [['eli', 61_000]], 'best, lower is better: the account\'s faster lap stays')
+  t.same(await topOf('last'), [['eli', 20]], 'latest: the guest\'s later score')
+  t.same(await topOf('coins'), [['eli', 42]], 'sum: the two totals added')
+  const coins = dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players/eli?board=coins`))
+  t.match(coins, { best_score: 42, rank: 1, board: 'coins' })
+  t.equal(errorOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players/${guest.name}?board=coins`)), 'not_found', 'nothing left under the guest\'s name')
 })
 
 t.test('sign-up refuses the guests\' names', async t => {

@@ -1,3 +1,4 @@
+--- @include "pending-field"
 -- Included by the scripts that decide a held score (submit.lua approves,
 -- review-reject.lua rejects, a better held score supersedes): marks the
 -- record `id` (decoded: `record`) with its status, when and the note, moves
@@ -12,7 +13,8 @@ local function decide (keys, id, record, status, note, at)
   redis.call('HSET', review, id, cjson.encode(record))
   redis.call('ZREM', reviewPending, id)
   redis.call('ZADD', reviewDecided, at, id)
-  if redis.call('HGET', reviewPlayers, record.player_name) == id then redis.call('HDEL', reviewPlayers, record.player_name) end
+  local field = pendingField(record.player_name, record.board_id)
+  if redis.call('HGET', reviewPlayers, field) == id then redis.call('HDEL', reviewPlayers, field) end
   local excess = redis.call('ZCARD', reviewDecided) - REVIEW_DECIDED_KEPT
   if excess > 0 then
     local oldest = redis.call('ZRANGE', reviewDecided, 0, excess - 1)
