@@ -222,14 +222,15 @@ export const routeSchemas = {
     game_id: Type.String(),
     timezone: Type.String(),
     keep_periods: Type.Integer(),
-    items: Type.Array(Type.Object({ period: PERIOD, period_id: Type.String(), starts_at: Type.String({ format: 'date-time' }), resets_at: Type.String({ format: 'date-time' }), current: Type.Boolean() }), { description: 'by kind, newest first' })
-  }), [...API_KEY], 'The periods kept for the game, with their bounds (API key)', {
+    items: Type.Array(Type.Object({ period: PERIOD, period_id: Type.String(), starts_at: Type.String({ format: 'date-time' }), resets_at: Type.String({ format: 'date-time' }), current: Type.Boolean() }), { description: 'by kind, newest first' }),
+    board: BoardFields.board
+  }), [...API_KEY], 'The periods kept for the game (or the named board), with their bounds (API key)', {
     tags: ['api-key'],
-    querystring: Type.Object({ ...action('periods').properties, ...apiKeyFields })
+    querystring: Type.Object({ ...action('periods').properties, ...apiKeyFields, board: BoardChoice.board })
   }),
-  seasons: envelope(Type.Object({ game_id: Type.String(), season_id: Type.Integer({ description: 'the current season' }), items: Type.Array(Season, { description: 'oldest first, the current one last' }) }), [...API_KEY], 'The seasons of the all-time board (API key)', {
+  seasons: envelope(Type.Object({ game_id: Type.String(), season_id: Type.Integer({ description: 'the current season' }), items: Type.Array(Season, { description: 'oldest first, the current one last (a named board\'s from the season it was made in)' }), board: BoardFields.board }), [...API_KEY], 'The seasons of the all-time board (API key)', {
     tags: ['api-key'],
-    querystring: Type.Object({ ...action('seasons').properties, ...apiKeyFields })
+    querystring: Type.Object({ ...action('seasons').properties, ...apiKeyFields, board: BoardChoice.board })
   }),
   // The 200 is a text/event-stream whose frames' data is this object (HEAD answers it as JSON); failures are the envelope.
   live: envelope(Board, [...API_KEY], 'A live board (Server-Sent Events): the top at once, then again whenever it changes, each frame\'s data the board as top answers it (API key)', {

@@ -100,14 +100,19 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     actionRoute(name, schema, { config: { rateLimitPolicy: 'session', ...sameOrigin }, ...options }, sessionHandler(fastify, { required, action }))
   }
 
+  /** The named board a request names with `board` (none: the game's own); unknown is invalid_param. */
+  function namedBoardOf (fields: Params, boards: Boards): NamedBoard | undefined {
+    const { board } = parseBoardChoice({ board: fields.board } as Params)
+    return board === undefined ? undefined : boards.get(board) ?? fail('invalid_param', `Parameter "board" is not valid: this game has no board "${board}".`)
+  }
+
   /**
    * The named board a score is for (none: the game's own), and its score
    * bounds checked: the board's, or the game's. A submit names a board
    * only (no period or season: a score goes to the current ones).
    */
   function scoreBoard (fields: Params, game: GameRecord, boards: Boards, score: number): NamedBoard | undefined {
-    const { board } = parseBoardChoice({ board: fields.board } as Params)
-    const named = board === undefined ? undefined : boards.get(board) ?? fail('invalid_param', `Parameter "board" is not valid: this game has no board "${board}".`)
+    const named = namedBoardOf(fields, boards)
     if (named?.archived === true) fail('invalid_param', 'Parameter "board" is not valid: that board is archived; it takes no new scores.')
     checkScoreRange(named === undefined ? game : gameWithBoard(game, named), score)
     return named
@@ -172,18 +177,28 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     playersOf(fields, game, boards, parsePlayerNames(param(fields, 'player_names')), limits), playersBodyLimit)
 
   // Game facts without a board script: the limits are counted on their own.
-  apiKeyAction('periods', routeSchemas.periods, ['api_key', 'game_id'], (_fields, { game, limits }) => async () => {
-    await fastify.rateLimits.countAlone(limits)
-    const at = now()
-    const items = game.periods.flatMap(kind => keptPeriodsOf(game, kind, at).map((period, index) => ({
-      period: kind, period_id: period.id, starts_at: iso(period.startsAt), resets_at: iso(period.resetsAt), current: index === 0
-    })))
-    return ok({ game_id: game.game_id, timezone: game.timezone, keep_periods: game.keep_periods, items })
+  // A named board's periods are its own (docs/decisions.md#70); its seasons are the game's, from the one it was made in.
+  apiKeyAction('periods', routeSchemas.periods, ['api_key', 'game_id'], (fields, { game, boards, limits }) => {
+    const named = namedBoardOf(fields, boards)
+    const view = named === undefined ? game : gameWithBoard(game, named)
+    return async () => {
+      await fastify.rateLimits.countAlone(limits)
+      const at = now()
+      const items = view.periods.flatMap(kind => keptPeriodsOf(view, kind, at).map((period, index) => ({
+        period: kind, period_id: period.id, starts_at: iso(period.startsAt), resets_at: iso(period.resetsAt), current: index === 0
+      })))
+      return ok({ game_id: game.game_id, timezone: game.timezone, keep_periods: game.keep_periods, items, ...(named === undefined ? {} : { board: named.board_id }) })
+    }
   })
 
-  apiKeyAction('seasons', routeSchemas.seasons, ['api_key', 'game_id'], (_fields, { game, limits }) => async () => {
-    await fastify.rateLimits.countAlone(limits)
-    return ok({ game_id: game.game_id, ...await leaderboard.seasons(game.game_id) })
+  apiKeyAction('seasons', routeSchemas.seasons, ['api_key', 'game_id'], (fields, { game, boards, limits }) => {
+    const named = namedBoardOf(fields, boards)
+    return async () => {
+      await fastify.rateLimits.countAlone(limits)
+      const { season_id: current, items } = await leaderboard.seasons(game.game_id)
+      if (named === undefined) return ok({ game_id: game.game_id, season_id: current, items })
+      return ok({ game_id: game.game_id, season_id: current, items: items.filter(season => season.season_id >= named.first_season), board: named.board_id })
+    }
   })
 
   /** A live stream opened with a key goes on while the key would still be accepted for its game (revoked: it ends). */
