@@ -102,7 +102,7 @@ Users and sessions:
 Board entries:
   players export <game_id> [--format ndjson|csv] [--board ID] [--period ...] [--period_id ID] [--season_id N]
                                         the whole board to standard output, in board order
-  players import <game_id> [--file PATH]
+  players import <game_id> [--file PATH] [--board ID]
                                         NDJSON lines (player_name, score, achieved_at, meta) from the
                                         file or standard input, into the current season, best-only
   players get <game_id> <player_name> [--board ID]
@@ -240,10 +240,11 @@ const COMMANDS: Record<string, Command> = {
   },
   'players import': async (admin, args, { file, ...flags }, { io, config }) => {
     const gameId = argument(args, 0, 'game_id')
-    readInput(schemas.none, fieldsOf(flags))
+    const query = fieldsOf(flags)
+    readInput(schemas.importBoard, query)
     if (file !== undefined) await access(file, constants.R_OK).catch((error: Error) => fail('invalid_param', `Cannot read --file: ${error.message}`))
     const source = file === undefined ? (io.input ?? (() => process.stdin))() : createReadStream(file)
-    return await admin.importBoard(gameId, importLines(source, config.importMaxBytes))
+    return await admin.importBoard(gameId, importLines(source, config.importMaxBytes), query)
   },
   'users erase': async (admin, args) => await admin.eraseUser(argument(args, 0, 'username'), textFields({ erase: 'true' })),
   'players erase': async (admin, args) => await admin.erasePlayer(argument(args, 0, 'player_name'))

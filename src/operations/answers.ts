@@ -72,6 +72,8 @@ export interface BoardExport {
 /** What an import did, line by line counted. */
 export interface ImportReport {
   game_id: string
+  /** A named board's import names it. */
+  board?: string
   season_id: number
   /** Lines read (blank lines left out). */
   lines: number

@@ -144,10 +144,14 @@ export function boardsOperations ({ leaderboard, audit, eraseFromEveryGame, choo
    * again changes nothing. Lines refused are counted, the first
    * IMPORT_ERRORS_LISTED listed with why.
    */
-    async importBoard (gameId: string, lines: AsyncIterable<ImportLine>): Promise<ImportReport> {
+    async importBoard (gameId: string, lines: AsyncIterable<ImportLine>, input?: unknown): Promise<ImportReport> {
+      const query = readInput(schemas.importBoard, input ?? {})
       const game = await existingGame(gameId)
+      // A named board (board=): its own score bounds and operator; its current season is the game's.
+      const { board: { named } } = await chooseBoard(game, { board: query.board })
+      const bounds = named ?? game
       const now = Date.now()
-      const report: ImportReport = { game_id: game.game_id, season_id: game.season, lines: 0, imported: 0, improved: 0, unchanged: 0, refused: 0, errors: [] }
+      const report: ImportReport = { game_id: game.game_id, ...(named === undefined ? {} : { board: named.board_id }), season_id: game.season, lines: 0, imported: 0, improved: 0, unchanged: 0, refused: 0, errors: [] }
       const refuse = (refused: RefusedLine): void => {
         report.refused++
         if (report.errors.length < IMPORT_ERRORS_LISTED) report.errors.push(refused)
@@ -156,12 +160,12 @@ export function boardsOperations ({ leaderboard, audit, eraseFromEveryGame, choo
       // went, Redis failed) has still stored what it flushed, and says so (`complete: false`).
       const recordImport = async (complete: boolean): Promise<void> => {
         const { errors: _errors, ...counts } = report
-        await audit({ action: 'board.import', game_id: game.game_id, target: `season ${report.season_id}`, before: null, after: { ...counts, complete } })
+        await audit({ action: 'board.import', game_id: game.game_id, target: `${named === undefined ? '' : `board ${named.board_id} `}season ${report.season_id}`, before: null, after: { ...counts, complete } })
       }
       let batch: Array<{ line: number, entry: ImportedEntry }> = []
       const flush = async (): Promise<void> => {
         if (batch.length === 0) return
-        const { season, outcomes } = await leaderboard.importEntries(game, batch.map(one => one.entry))
+        const { season, outcomes } = await leaderboard.importEntries(game, batch.map(one => one.entry), named)
         report.season_id = season
         outcomes.forEach((outcome, i) => {
           const line = batch[i]?.line ?? 0
@@ -179,8 +183,8 @@ export function boardsOperations ({ leaderboard, audit, eraseFromEveryGame, choo
           report.lines++
           const entry = importEntryOf(line, now)
           if ('error' in entry) { refuse(entry); continue }
-          const outside = (game.score_min !== null && entry.score < game.score_min) || (game.score_max !== null && entry.score > game.score_max)
-          if (outside) { refuse({ line: line.number, error: 'score_out_of_range', message: `Line ${line.number}: the score is outside the game's score_min to score_max.` }); continue }
+          const outside = (bounds.score_min !== null && entry.score < bounds.score_min) || (bounds.score_max !== null && entry.score > bounds.score_max)
+          if (outside) { refuse({ line: line.number, error: 'score_out_of_range', message: `Line ${line.number}: the score is outside the ${named === undefined ? 'game' : 'board'}'s score_min to score_max.` }); continue }
           batch.push({ line: line.number, entry })
           if (batch.length === IMPORT_BATCH) await flush()
         }

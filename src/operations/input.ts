@@ -218,6 +218,8 @@ export const schemas = {
     format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('ndjson')], { description: 'csv or ndjson (the default)' })),
     ...BoardQuery
   }, { additionalProperties: false }),
+  /** Which board an import goes to (its current season: the game's). */
+  importBoard: Type.Object({ board: Type.Optional(BoardQuery.board) }, { additionalProperties: false }),
   eraseUser: Type.Object({ erase: Type.Boolean({ description: 'true: deleting a user erases them everywhere' }) }, { additionalProperties: false }),
   gameAudit: Type.Object({ ...Page(50), ...AuditFilters }, { additionalProperties: false }),
   listAudit: Type.Object({ ...Page(50), game_id: Type.Optional(GameId), ...AuditFilters }, { additionalProperties: false }),

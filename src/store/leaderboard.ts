@@ -488,18 +488,21 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
      * ties break as they did there), within the game's caps. Returns each
      * entry's outcome, and the season they went to.
      */
-    async importEntries (game: GameRecord, batch: ImportedEntry[]): Promise<{ season: number, outcomes: ImportOutcome[] }> {
+    async importEntries (game: GameRecord, batch: ImportedEntry[], named?: NamedBoard): Promise<{ season: number, outcomes: ImportOutcome[] }> {
       for (let attempt = 1; ; attempt++) {
         const gameId = game.game_id
-        const scope = boardScopes.season(game.season)
+        // A named board's entries go under its scope, in its order, checked by its settings (lua/import-entries.lua).
+        const order = named === undefined ? game.order : named.order
+        const scope = (named === undefined ? '' : boardScopes.named(named.board_id)) + boardScopes.season(game.season)
         const reply = await importScript(
           [keys.game(gameId), keys.board(gameId, scope), keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope), keys.live(gameId), keys.boardsVersion(gameId),
             ...batch.flatMap(({ player }) => [keys.entries(gameId, player, scope), keys.meta(gameId, player, scope)])],
-          [game.order, String(game.season), game.max_entries, game.max_meta_bytes,
-            ...batch.flatMap(({ player, score, ms, meta }) => [player, String(score), boardScoreOf(score, game.order), String(ms).padStart(TIME_DIGITS, '0'), meta ?? '', meta === undefined ? '0' : '1'])])
+          [named === undefined ? game.order : `${boardCheck(named)} ${named.board_id}`, String(game.season), game.max_entries, game.max_meta_bytes,
+            ...batch.flatMap(({ player, score, ms, meta }) => [player, String(score), boardScoreOf(score, order), String(ms).padStart(TIME_DIGITS, '0'), meta ?? '', meta === undefined ? '0' : '1'])])
         if (reply[0] !== MOVED) return { season: game.season, outcomes: reply as ImportOutcome[] }
         if (attempt === ATTEMPTS) throw new Error(`the settings of game ${game.game_id} kept changing`)
         game = await refreshed(game.game_id)
+        if (named !== undefined) named = (await freshBoards(game.game_id)).get(named.board_id) ?? fail('not_found', `The board "${named.board_id}" was deleted during the import.`)
       }
     },
 

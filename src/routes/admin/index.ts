@@ -117,7 +117,7 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   fastify.post<WithGame>('/admin/games/:game_id/import', { schema: adminSchemas.importBoard, bodyLimit: fastify.config.importMaxBytes }, async (request) => {
     const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
     if (!IMPORT_TYPES.includes(type)) fail('invalid_body', `An import is NDJSON: send it as ${IMPORT_TYPES.join(' or ')}, one entry per line.`)
-    return ok(await admin(request).importBoard(request.params.game_id, importLines(request.body as IncomingMessage, fastify.config.importMaxBytes)))
+    return ok(await admin(request).importBoard(request.params.game_id, importLines(request.body as IncomingMessage, fastify.config.importMaxBytes), textFields(request.query)))
   })
 
   // A player named in the query: any name, "." and ".." too.

@@ -114,6 +114,7 @@ export const adminSchemas = {
   }), 'The file, as an attachment: one entry per line with rank (null while hidden), player_name, score, achieved_at, hidden, hidden_user, meta. A failure before the first byte is the envelope.'),
   importBoard: envelope(Type.Object({
     game_id: Type.String(),
+    board: Type.Optional(Type.String({ description: 'with board: the named board the entries went to' })),
     season_id: Type.Integer({ description: 'the season the entries went to: the current one' }),
     lines: Type.Integer({ description: 'lines read, blank ones left out' }),
     imported: Type.Integer({ description: 'new players' }),
@@ -121,8 +122,8 @@ export const adminSchemas = {
     unchanged: Type.Integer({ description: 'lines no better than what is stored' }),
     refused: Type.Integer(),
     errors: Type.Array(Type.Object({ line: Type.Integer(), error: Type.String(), message: Type.String() }), { description: 'the first 100 lines refused, with why' })
-  }), [...WRITE, 'invalid_body', 'payload_too_large'], 'Move a board in from another system: NDJSON (application/x-ndjson), one {player_name, score, achieved_at, meta} per line, into the current season, best-only with the times kept; idempotent', {
-    ...adminSecurity, params: gameParams
+  }), [...WRITE, 'invalid_body', 'payload_too_large'], 'Move a board in from another system: NDJSON (application/x-ndjson), one {player_name, score, achieved_at, meta} per line, into the current season, best-only with the times kept (a latest or sum board: the later value); idempotent', {
+    ...adminSecurity, params: gameParams, querystring: Type.Object({ board: BoardChoice.board })
   }),
   eraseUser: envelope(Type.Object({
     user: Type.Integer({ description: '1 when the user record was there' }),

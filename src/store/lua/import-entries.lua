@@ -5,6 +5,9 @@
 -- time it was achieved elsewhere, so ties break as they did there: a line
 -- replaces a stored best when its score is better, or equal and earlier.
 -- No review, no events; the game's caps hold. The live boards are told once.
+-- On a named board whose operator is latest or sum (docs/decisions.md#70), a
+-- line is the entry's value (a total, as an export of such a board gives
+-- it): it replaces the stored one when it was achieved later.
 -- KEYS: game, board, hidden, hidden users, usage, live, the boards version, then per entry its
 -- entries and meta buckets.
 -- ARGV: order, season (moved() checks them), max entries, max meta bytes,
@@ -17,6 +20,7 @@ local FIRST_ENTRY_KEY, FIRST_ENTRY_ARG, ENTRY_ARGS = 8, 5, 6
 if moved() then return {'moved'} end
 local maxEntries, maxMetaBytes = tonumber(ARGV[3]), tonumber(ARGV[4])
 local lower = CHOSEN_ORDER == 'asc'
+local bestOnly = not BOARD_ID or string.match(CHOSEN, '^%a+ (%a+)') == 'best'
 local function better (a, b)
   if lower then return tonumber(a) < tonumber(b) end
   return tonumber(a) > tonumber(b)
@@ -39,7 +43,14 @@ for i = 0, count - 1 do
     best, oldMs = string.sub(entry, 1, bar - 1), string.sub(entry, bar + 1)
   end
   local outcome
-  if entry and not (better(score, best) or (tonumber(score) == tonumber(best) and ms < oldMs)) then
+  -- Best-only: better, or equal and earlier; a latest or sum board's value: achieved later.
+  local replaces = true
+  if entry and bestOnly then
+    replaces = better(score, best) or (tonumber(score) == tonumber(best) and ms < oldMs)
+  elseif entry then
+    replaces = ms > oldMs
+  end
+  if not replaces then
     outcome = 'unchanged'
   else
     local oldMeta = redis.call('HSTRLEN', metas, player)

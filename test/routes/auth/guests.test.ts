@@ -218,8 +218,8 @@ t.test('an operator\'s hide of a guest follows it into the account, on every boa
 t.test('on named boards, a claimed guest\'s entry joins the account\'s as each board\'s operator would: best, latest, sum', async t => {
   const { app } = await buildTestApp(t)
   const game = await guestGame(app, 'listed')
-  for (const [board_id, order, operator] of [['lap', 'asc', 'best'], ['last', 'desc', 'latest'], ['coins', 'desc', 'sum']]) {
-    dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/boards`, { board_id, order, operator }))
+  for (const [boardId, order, operator] of [['lap', 'asc', 'best'], ['last', 'desc', 'latest'], ['coins', 'desc', 'sum']]) {
+    dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/boards`, { board_id: boardId, order, operator }))
   }
   await admin(app, 'POST', '/admin/users', { username: 'eli', password: STRONG })
   const eli = cookieOf(await asSession(app, '', '/auth/login', { username: 'eli', password: STRONG }))

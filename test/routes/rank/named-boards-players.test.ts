@@ -1,7 +1,7 @@
 import t from 'tap'
 import { boardScopes, keys } from '../../../src/store/keys.js'
 import { metrics } from '../../../src/lib/metrics.js'
-import { admin, buildTestApp, createGame, dataOf, errorOf, get, submit, type TestGame } from '../../helpers/app.js'
+import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, errorOf, get, submit, type TestGame } from '../../helpers/app.js'
 
 /*
  * A player across a game's named boards (docs/decisions.md#70): an operator's
@@ -155,4 +155,44 @@ t.test('a game with many named boards: a hide, a delete and an erasure reach the
   for (const board of played) t.same((await names(game, board)).map(([name]) => name), ['ivy'], `jon deleted from ${board}`)
   t.match(dataOf(await admin(app, 'DELETE', '/admin/players/ivy')), { entries: 5 }, 'three boards and board 0\'s two period boards')
   for (const board of played) t.same(await names(game, board), [], `ivy erased from ${board}`)
+})
+
+t.test('export and import take board: an export of each operator\'s board, imported into another game\'s board, is the same board', async t => {
+  const from = await createGame(app)
+  const to = await createGame(app)
+  for (const game of [from, to]) {
+    await createBoard(game, { board_id: 'lap', order: 'asc', score_max: 100_000 })
+    await createBoard(game, { board_id: 'last', operator: 'latest' })
+    await createBoard(game, { board_id: 'coins', operator: 'sum' })
+  }
+  for (const [player, lap, last, coins] of [['kim', 61_000, 5, 30], ['lou', 59_000, 9, 12]] as const) {
+    await send(from, player, lap, 'lap')
+    await send(from, player, last, 'last')
+    await send(from, player, coins, 'coins')
+  }
+  await send(from, 'kim', 2, 'last')
+  await send(from, 'kim', 3, 'coins')
+  const exportOf = async (game: TestGame, board: string): Promise<string> => {
+    const answer = await app.inject({ method: 'GET', url: `/admin/games/${game.gameId}/export?board=${board}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+    t.equal(answer.statusCode, 200)
+    t.match(answer.headers['content-disposition'], new RegExp(`${game.gameId}-${board}-season-1\\.ndjson`), 'the file is named after the board')
+    return answer.body
+  }
+  const importInto = async (game: TestGame, board: string, body: string): Promise<any> =>
+    dataOf(await app.inject({ method: 'POST', url: `/admin/games/${game.gameId}/import?board=${board}`, payload: body, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' } }))
+  for (const board of ['lap', 'last', 'coins']) {
+    const file = await exportOf(from, board)
+    t.match(await importInto(to, board, file), { board, imported: 2, refused: 0 })
+    t.same(await names(to, board), await names(from, board), `${board}: the same board`)
+    t.match(await importInto(to, board, file), { imported: 0, improved: 0, unchanged: 2 }, `${board}: the same file again changes nothing`)
+  }
+  t.same(await names(to, 'coins'), [['kim', 33], ['lou', 12]], 'a sum board\'s totals, not added to')
+  t.same(await names(to, 'last'), [['lou', 9], ['kim', 2]], 'a latest board\'s last scores')
+
+  // A later line replaces a latest board's value, worse or not; an earlier one does not.
+  const line = (player: string, score: number, at: string): string => JSON.stringify({ player_name: player, score, achieved_at: at }) + '\n'
+  t.match(await importInto(to, 'last', line('kim', 1, new Date().toISOString()) + line('lou', 1, '2020-01-01T00:00:00.000Z')), { improved: 1, unchanged: 1 })
+  t.same(await names(to, 'last'), [['lou', 9], ['kim', 1]])
+  t.match(await importInto(to, 'lap', line('max', 200_000, '2026-01-01T00:00:00.000Z')), { refused: 1, errors: [{ error: 'score_out_of_range', message: /the board's score_min to score_max/ }] }, 'the board\'s bounds')
+  t.equal(errorOf(await app.inject({ method: 'POST', url: `/admin/games/${to.gameId}/import?board=nope`, payload: line('x', 1, '2026-01-01T00:00:00.000Z'), headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' } })), 'invalid_param')
 })
