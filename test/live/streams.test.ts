@@ -82,6 +82,25 @@ t.test('hiding a player, a closed season, a period board: the frames follow', as
   t.same(JSON.parse((await all.frame(2)).data), { game_id: game.gameId, total: 0, items: [] }, 'a new season starts empty')
 })
 
+t.test('a named board\'s stream: its top in its own order, following its submits, a hide, and its deletion ends it', async t => {
+  const game = await createGame(app)
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/boards`, { board_id: 'lap', order: 'asc' }))
+  dataOf(await submit(app, game, { player: 'ana', score: 61_000, board: 'lap' }))
+  const stream = await live(t, liveUrl(base, game, { board: 'lap' }))
+  const first = JSON.parse((await stream.frame(0)).data)
+  t.match(first, { total: 1, board: 'lap' }, 'the frame names the board')
+  dataOf(await submit(app, game, { player: 'bo', score: 59_000, board: 'lap' }))
+  t.same(names(await stream.frame(1)), ['bo', 'ana'], 'lower is better on this board')
+  dataOf(await submit(app, game, { player: 'cy', score: 5 }))
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}/players/bo`, { hidden: true, board: 'lap' }))
+  await waitFor(() => stream.frames.length > 2 && names(stream.frames[stream.frames.length - 1]!).join() === 'ana', { what: 'a frame without bo' })
+  t.pass('the hide reached the named board\'s stream')
+  dataOf(await admin(app, 'DELETE', `/admin/games/${game.gameId}/boards/lap`))
+  await waitFor(() => stream.frames.some(frame => frame.event === 'error'), { what: 'an error frame' })
+  t.match(JSON.parse(stream.frames.find(frame => frame.event === 'error')!.data), { ok: false, error: 'invalid_param', message: /no board "lap"/ }, 'a deleted board\'s stream says why it ends')
+  await stream.ended
+})
+
 t.test('a stream on one instance sees a submit handled by another', { timeout: 40_000 }, async t => {
   const { apps } = await buildTestApps(t, 2, HEARTBEAT)
   const [one, two] = apps as [FastifyInstance, FastifyInstance]
