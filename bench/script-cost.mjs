@@ -29,6 +29,8 @@ const { keys } = await import('./lib/compiled.mjs')
 const { createLeaderboard } = await import('../dist/src/store/leaderboard.js')
 const { createRecordStore, DEFAULT_CAPS } = await import('../dist/src/store/games-and-keys.js')
 const { createActivity } = await import('../dist/src/store/activity.js')
+const { createBoardStore } = await import('../dist/src/store/named-boards.js')
+const { DEFAULT_BOARD_SETTINGS } = await import('../dist/src/rules/boards.js')
 const { DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, DEFAULT_RUNS } = await import('../dist/src/rules/games.js')
 const { playerName } = await import('./lib/seed.mjs')
 const { randInt } = await import('./lib/random.mjs')
@@ -70,6 +72,15 @@ try {
   await records.createGame({ ...game, game_id: `${gameId}_full`, runs: 'optional' })
   const fullGame = await records.game(`${gameId}_full`)
   if (fullGame === null) throw new Error('the game was not made')
+  // Named boards of the plain game (docs/decisions.md#70): a best one and a sum one, seeded like its own board.
+  const namedBoards = createBoardStore(redis)
+  for (const [boardId, operator] of [['level', 'best'], ['coins', 'sum']]) {
+    const made = await namedBoards.create(gameId, { board_id: boardId, name: boardId, ...DEFAULT_BOARD_SETTINGS, operator, periods: [], created_at: createdAt })
+    if (typeof made === 'string') throw new Error(`the board ${boardId} was not made: ${made}`)
+  }
+  const boards = await namedBoards.boards(gameId, { fresh: true })
+  const level = boards.get('level')
+  const coins = boards.get('coins')
   const minimalBoard = `minimal:{game:${gameId}}:board`
   redis.defineCommand('minimalSubmit', { numberOfKeys: 1, lua: MINIMAL_SUBMIT })
   redis.defineCommand('minimalTop', { numberOfKeys: 1, lua: MINIMAL_TOP })
@@ -83,6 +94,7 @@ try {
   for (let i = 0; i < PLAYERS; i++) {
     const score = randInt(1_000_000)
     for (const seeded of [game, fullGame]) await leaderboard.submit(seeded, playerName(i), score, undefined, { signed: { ts: String(Math.floor(Date.now() / 1000)), sign: randomBytes(32).toString('hex') } })
+    for (const board of [level, coins]) await leaderboard.submit(game, playerName(i), score, undefined, { board })
     await redis.zadd(minimalBoard, score, playerName(i))
   }
   // About half the submits raise a best (as the bench's scenarios): a score around the player's own.
@@ -95,6 +107,22 @@ try {
     'submit, full script (runs optional, no run sent)': async () => {
       const ts = String(Math.floor(Date.now() / 1000))
       await leaderboard.submit(fullGame, playerName(randInt(PLAYERS)), score(), undefined, { signed: { ts, sign: randomBytes(32).toString('hex') }, limits: limits() })
+    },
+    'submit, named board (best)': async () => {
+      const ts = String(Math.floor(Date.now() / 1000))
+      await leaderboard.submit(game, playerName(randInt(PLAYERS)), score(), undefined, { signed: { ts, sign: randomBytes(32).toString('hex') }, limits: limits(), board: level })
+    },
+    'submit, named board (sum)': async () => {
+      const ts = String(Math.floor(Date.now() / 1000))
+      await leaderboard.submit(game, playerName(randInt(PLAYERS)), randInt(100), undefined, { signed: { ts, sign: randomBytes(32).toString('hex') }, limits: limits(), board: coins })
+    },
+    'submit, 2 boards in one call (own + best)': async () => {
+      const ts = String(Math.floor(Date.now() / 1000))
+      await leaderboard.submitMany(game, playerName(randInt(PLAYERS)), [{ board: undefined, score: score() }, { board: level, score: score() }], undefined, { signed: { ts, sign: randomBytes(32).toString('hex') }, limits: limits() })
+    },
+    'submit, 3 boards in one call (own + best + sum)': async () => {
+      const ts = String(Math.floor(Date.now() / 1000))
+      await leaderboard.submitMany(game, playerName(randInt(PLAYERS)), [{ board: undefined, score: score() }, { board: level, score: score() }, { board: coins, score: randInt(100) }], undefined, { signed: { ts, sign: randomBytes(32).toString('hex') }, limits: limits() })
     },
     'submit, session mode (no replay marker)': async () => {
       await leaderboard.submit(game, playerName(randInt(PLAYERS)), score(), undefined, { limits: readLimits() })

@@ -68,6 +68,8 @@ export interface SubmitResult {
   best_score: number | null
   /** null while the player is hidden (or has no entry yet). */
   rank: number | null
+  /** With a named board: the board the score went to (best_score is its stored value: a sum's total, a latest board's last score). */
+  board?: string
   /** Only when the score was held for review (fair play): it is on no board until an operator approves it. */
   held?: true
   /** Only for a game that keeps periods: the current board of each period it keeps. */
@@ -79,12 +81,31 @@ export interface SubmitResult {
 }
 
 /**
+ * One board's part of a submit of several boards' scores (submitBoards): its
+ * standing as a submit to it alone answers, or its refusal (error, message);
+ * the other boards are stored all the same.
+ */
+export interface BoardSubmitted {
+  board: string
+  score: number
+  improved?: boolean
+  best_score?: number | null
+  rank?: number | null
+  held?: true
+  periods?: SubmitResult['periods']
+  error?: ErrorCode
+  message?: string
+}
+
+/**
  * Which board to read (default: the all-time board, its current season).
  * `period` reads a period's current board; `periodId` a kept one, current or
  * past ('2026-11-23', '2026-W48', '2026-11'; the form says which period);
  * `seasonId` a season of the all-time board, closed or current.
  */
 export interface BoardChoice {
+  /** A named board of the game (operators make them); none, or 'default', for the game's own. */
+  board?: string
   period?: 'all' | Period
   periodId?: string
   seasonId?: number
@@ -97,6 +118,8 @@ export interface BoardChoice {
  * current season read without seasonId.
  */
 export interface BoardFields {
+  /** With board: the named board read. */
+  board?: string
   period?: Period
   period_id?: string
   /** ISO 8601 UTC: the period's first instant (midnight in the game's time zone). */
@@ -161,6 +184,8 @@ export interface PeriodInfo {
 
 export interface PeriodsResult {
   game_id: string
+  /** With board: the named board whose periods these are. */
+  board?: string
   /** The IANA zone whose midnights start the periods. */
   timezone: string
   /** Past periods of each kind kept readable. */
@@ -179,6 +204,8 @@ export interface Season {
 
 export interface SeasonsResult {
   game_id: string
+  /** With board: the named board. */
+  board?: string
   /** The current season. */
   season_id: number
   /** Oldest first, the current one last. */

@@ -9,7 +9,7 @@
  * browser game can be read by any player, who can then submit any score.
  */
 
-import type { AroundResult, BoardChoice, ErrorCode, MeResult, PeriodsResult, RunReported, RunStarted, SeasonsResult, SubmitResult, TopResult } from './answers.js'
+import type { AroundResult, BoardChoice, BoardSubmitted, ErrorCode, MeResult, PeriodsResult, RunReported, RunStarted, SeasonsResult, SubmitResult, TopResult } from './answers.js'
 
 export type * from './answers.js'
 
@@ -75,6 +75,7 @@ const encoder = new TextEncoder()
 
 /** Adds the board choice to a request's fields, as the service names them. */
 function withBoardChoice (fields: Record<string, string>, choice: BoardChoice): Record<string, string> {
+  if (choice.board !== undefined) fields.board = choice.board
   if (choice.period !== undefined) fields.period = choice.period
   if (choice.periodId !== undefined) fields.period_id = choice.periodId
   if (choice.seasonId !== undefined) fields.season_id = String(choice.seasonId)
@@ -158,21 +159,48 @@ export function createRankingClient (options: RankingClientOptions) {
       return await call<SubmitResult>('POST', 'submit-run', body)
     },
 
-    /** Submits a score (with the run that earned it, when given); resolves with the stored best and rank, rejects with a RankingError. */
-    async submit (input: { gameId: string, playerName: string, score: number | bigint | string, meta?: unknown, runId?: string }): Promise<SubmitResult> {
+    /**
+     * Submits a score (to a named board with `board`; with the run that
+     * earned it, when given); resolves with the stored best and rank,
+     * rejects with a RankingError.
+     */
+    async submit (input: { gameId: string, playerName: string, score: number | bigint | string, board?: string, meta?: unknown, runId?: string }): Promise<SubmitResult> {
       if (options.apiSecret === undefined) throw new RankingError('missing_param', 'submit needs apiSecret (on a server you control).')
-      const fields = {
+      const fields: { api_key: string, game_id: string, player_name: string, score: string, ts: string, board?: string } = {
         api_key: options.apiKey,
         game_id: input.gameId,
         player_name: input.playerName,
         score: String(input.score),
         ts: String(Math.floor((now() + clockOffsetMs) / 1000))
       }
+      if (input.board !== undefined) fields.board = input.board
       const sign = await hmacSha256Hex(options.apiSecret, signatureBase(fields))
       const body: Record<string, string> = { ...fields, sign }
       if (input.meta !== undefined) body.meta = typeof input.meta === 'string' ? input.meta : JSON.stringify(input.meta)
       if (input.runId !== undefined) body.run_id = input.runId
       return await call<SubmitResult>('POST', 'submit', body)
+    },
+
+    /**
+     * Submits one score for each of 2 to 10 boards ('default' for the game's
+     * own) in one signed request, stored in one step: each board takes or
+     * refuses its score on its own, and the answer gives each board's part
+     * in the order given (docs/interface.md#one-submit-several-boards).
+     */
+    async submitBoards (input: { gameId: string, playerName: string, scores: Array<{ board: string, score: number | bigint | string }>, meta?: unknown }): Promise<{ boards: BoardSubmitted[] }> {
+      if (options.apiSecret === undefined) throw new RankingError('missing_param', 'submitBoards needs apiSecret (on a server you control).')
+      const fields = {
+        api_key: options.apiKey,
+        game_id: input.gameId,
+        player_name: input.playerName,
+        score: input.scores.map(({ score }) => String(score)).join(','),
+        ts: String(Math.floor((now() + clockOffsetMs) / 1000)),
+        board: input.scores.map(({ board }) => board).join(',')
+      }
+      const sign = await hmacSha256Hex(options.apiSecret, signatureBase(fields))
+      const body: Record<string, string> = { ...fields, sign }
+      if (input.meta !== undefined) body.meta = typeof input.meta === 'string' ? input.meta : JSON.stringify(input.meta)
+      return await call<{ boards: BoardSubmitted[] }>('POST', 'submit', body)
     },
 
     async top (input: BoardChoice & { gameId: string, limit?: number, offset?: number }): Promise<TopResult> {
@@ -204,14 +232,14 @@ export function createRankingClient (options: RankingClientOptions) {
       return await call<TopResult>('POST', 'players', withBoardChoice(fields, input))
     },
 
-    /** The periods the game keeps, current and past, with their bounds. */
-    async periods (input: { gameId: string }): Promise<PeriodsResult> {
-      return await call<PeriodsResult>('GET', 'periods', { api_key: options.apiKey, game_id: input.gameId })
+    /** The periods the game (or its named board `board`) keeps, current and past, with their bounds. */
+    async periods (input: { gameId: string, board?: string }): Promise<PeriodsResult> {
+      return await call<PeriodsResult>('GET', 'periods', withBoardChoice({ api_key: options.apiKey, game_id: input.gameId }, { board: input.board }))
     },
 
-    /** The seasons of the all-time board, oldest first. */
-    async seasons (input: { gameId: string }): Promise<SeasonsResult> {
-      return await call<SeasonsResult>('GET', 'seasons', { api_key: options.apiKey, game_id: input.gameId })
+    /** The seasons of the all-time board, oldest first (a named board's from the season it was made in). */
+    async seasons (input: { gameId: string, board?: string }): Promise<SeasonsResult> {
+      return await call<SeasonsResult>('GET', 'seasons', withBoardChoice({ api_key: options.apiKey, game_id: input.gameId }, { board: input.board }))
     },
 
     /**

@@ -83,6 +83,28 @@ const SubmitResult = Type.Object({
   }, { description: 'only for a game that keeps periods: the current board of each' }))
 })
 
+/**
+ * One board's part of a submit of several boards' scores
+ * (docs/interface.md#one-submit-several-boards): the answer a submit to it
+ * alone would give, or its refusal (error and message); the others are
+ * stored all the same.
+ */
+const BoardSubmitted = Type.Object({
+  board: Type.String({ description: 'the board, as named in the request (default: the game\'s own)' }),
+  score: Type.Integer({ description: 'the score submitted to it' }),
+  improved: Type.Optional(SubmitResult.properties.improved),
+  best_score: Type.Optional(SubmitResult.properties.best_score),
+  rank: Type.Optional(SubmitResult.properties.rank),
+  total_players: Type.Optional(Type.Integer({ description: 'session mode: visible players on the board' })),
+  held: SubmitResult.properties.held,
+  periods: SubmitResult.properties.periods,
+  error: Type.Optional(Type.String({ description: 'only when this board refused its score: the error code a submit to it alone would get' })),
+  message: Type.Optional(Type.String({ description: 'with error: why' }))
+})
+const ManySubmitted = {
+  boards: Type.Array(BoardSubmitted, { description: 'one per board, in the order of the request' })
+}
+
 export const PERIOD = Type.Union([Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly')])
 /** What an answer adds about the board it read: a period, or a season read by its id. */
 export const BoardFields = {
@@ -153,15 +175,16 @@ const apiKeyFields = { api_key: Text('the issued key'), game_id: Text('game iden
 export const Empty = Type.Object({})
 export const gameParams = Type.Object({ game_id: Type.String() })
 export const routeSchemas = {
-  submit: envelope(SubmitResult, [...API_KEY, 'expired_ts', 'invalid_signature', 'invalid_player_name', 'invalid_score', 'score_out_of_range', 'invalid_meta', 'run_required', 'invalid_run', 'implausible_score', 'quota_exceeded'], 'Submit a score (API key, signed)', {
+  submit: envelope(Type.Union([SubmitResult, Type.Object(ManySubmitted)]), [...API_KEY, 'expired_ts', 'invalid_signature', 'invalid_player_name', 'invalid_score', 'score_out_of_range', 'invalid_meta', 'run_required', 'invalid_run', 'implausible_score', 'quota_exceeded'], 'Submit a score (API key, signed)', {
     tags: ['api-key'],
     querystring: action('submit'),
     body: Type.Object({
       ...apiKeyFields,
       player_name: Text('1 to 30 characters'),
-      score: IntegerText('base-10 integer within ±9007199254740991'),
+      score: IntegerText('base-10 integer within ±9007199254740991; with several boards, one per board, comma-separated in their order'),
       ts: IntegerText('UNIX time in seconds, within ±300 s of the server clock'),
-      sign: Text('lowercase hex HMAC-SHA256 of api_key|game_id|player_name|score|ts keyed with api_secret'),
+      sign: Text('lowercase hex HMAC-SHA256 of api_key|game_id|player_name|score|ts keyed with api_secret (|board after ts, exactly as sent, when board names a named board or several)'),
+      board: Type.Optional(Text('a named board (default, or none: the game\'s own); or 2 to 10 boards, comma-separated, for one score each')),
       meta: Type.Optional(Text('JSON text, at most 2048 bytes')),
       run_id: Type.Optional(Text('the run that earned the score (run-start); not signed'))
     })
@@ -237,7 +260,7 @@ export const routeSchemas = {
     tags: ['api-key'],
     querystring: Type.Object({ ...action('live').properties, ...apiKeyFields, limit: Type.Optional(IntegerText('default 20, at most 100')), ...BoardChoice })
   }),
-  submitSelf: envelope(Type.Object({ ...SubmitResult.properties, ...SessionFlags }), [...SESSION, 'invalid_score', 'score_out_of_range', 'invalid_meta', 'run_required', 'invalid_run', 'implausible_score', 'quota_exceeded'], 'Submit a score as the logged-in user (session)', {
+  submitSelf: envelope(Type.Union([Type.Object({ ...SubmitResult.properties, ...SessionFlags }), Type.Object({ ...ManySubmitted, is_dev_record: SessionFlags.is_dev_record, is_admin_record: SessionFlags.is_admin_record })]), [...SESSION, 'invalid_score', 'score_out_of_range', 'invalid_meta', 'run_required', 'invalid_run', 'implausible_score', 'quota_exceeded'], 'Submit a score as the logged-in user (session)', {
     tags: ['session'],
     querystring: action('submit-self'),
     body: Type.Object({ game_id: Text('game identifier'), score: IntegerText('base-10 integer'), meta: Type.Optional(Text('JSON text, at most 2048 bytes')), run_id: Type.Optional(Text('the run that earned the score (run-start-self)')) })

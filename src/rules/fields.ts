@@ -295,6 +295,39 @@ export function parseScore (value: string): number {
   return score === 0 ? 0 : score
 }
 
+/** How many boards one submit may carry scores for (board=a,b,c&score=1,2,3). */
+export const SUBMIT_BOARDS_MAX = 10
+
+/**
+ * A submit of several boards' scores (docs/interface.md#one-submit-several-boards):
+ * `board` a comma list of 2 to SUBMIT_BOARDS_MAX different board ids
+ * (`default` for the game's own) and `score` as many scores, in the same
+ * order. Undefined for a submit of one score (no comma in either), which
+ * reads them as before. Each board's id is undefined for the game's own.
+ */
+export function parseBoardScores (params: Params): Array<{ board: string | undefined, score: number }> | undefined {
+  const boards = optional(params, 'board')
+  const scores = optional(params, 'score') ?? ''
+  if (boards === undefined || !boards.includes(',')) return undefined
+  const ids = boards.split(',')
+  const values = scores.split(',')
+  if (ids.length > SUBMIT_BOARDS_MAX) fail('invalid_param', `Parameter "board" is not valid: at most ${SUBMIT_BOARDS_MAX} boards in one submit.`)
+  if (values.length !== ids.length) fail('invalid_param', `Parameter "score" is not valid: ${ids.length} boards need ${ids.length} scores, comma-separated in the same order (${values.length} given).`)
+  const seen = new Set<string>()
+  return ids.map((id, index) => {
+    if (id !== DEFAULT_BOARD && !isBoardId(id)) fail('invalid_param', `Parameter "board" is not valid: item ${index + 1} is not a board id (1 to 32 of a-z 0-9 _ -, or default for the game's own board).`)
+    if (seen.has(id)) fail('invalid_param', `Parameter "board" is not valid: board "${id}" is named twice.`)
+    seen.add(id)
+    let score: number
+    try {
+      score = parseScore(values[index] as string)
+    } catch {
+      throw new ApiError('invalid_score', `score ${index + 1} (for board "${id}") must be a base-10 integer within plus or minus 9007199254740991.`)
+    }
+    return { board: id === DEFAULT_BOARD ? undefined : id, score }
+  })
+}
+
 export const META_MAX_BYTES = 2048
 
 export function parseMeta (value: string | undefined): string | undefined {

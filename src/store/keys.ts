@@ -103,9 +103,10 @@ export const keys = {
   /**
    * STRING, one per accepted signed submit, until its ts leaves the ±300 s
    * window: a replay of the same request is answered without storing
-   * anything. Named by the first 128 bits of the signature.
+   * anything. Named by the first 128 bits of the signature; a submit of
+   * several boards' scores keeps one per board (`board`: its id, or default).
    */
-  seenSubmission: (gameId: string, sign: string) => `${PREFIX}:{game:${gameId}}:seen:${sign.slice(0, 32)}`,
+  seenSubmission: (gameId: string, sign: string, board?: string) => `${PREFIX}:{game:${gameId}}:seen:${sign.slice(0, 32)}${board === undefined ? '' : `:${board}`}`,
   /**
    * STRING: when (UNIX seconds) an operator deleted this player's entry, kept
    * as long as a submit signed before then could still arrive; such submits

@@ -1,6 +1,6 @@
 import type { RedisClient as Redis } from './redis-client.js'
 import { readPipeline } from './redis-client.js'
-import { fail } from '../errors.js'
+import { ApiError, fail } from '../errors.js'
 import { TIME_DIGITS, boardScopes, keys, reviewKeys } from './keys.js'
 import { TS_TOLERANCE_S } from '../rules/fields.js'
 import { defineScript, luaScript } from './script-loader.js'
@@ -8,7 +8,7 @@ import { defineLimitedScript } from './limits.js'
 import type { Limits } from './limits.js'
 import { child, metrics } from '../lib/metrics.js'
 import { chooseAnyBoard, currentPeriod, everyScopeOf, periodExpiry, type BoardRef, type ChosenBoard } from './board-choice.js'
-import { NO_BOARDS, gameWithBoard, type BoardOperator, type Boards, type NamedBoard } from '../rules/boards.js'
+import { DEFAULT_BOARD, NO_BOARDS, gameWithBoard, type BoardOperator, type Boards, type NamedBoard } from '../rules/boards.js'
 import { boardCheck } from './named-boards.js'
 import { type BoardChoice } from '../rules/fields.js'
 import type { Period } from '../rules/periods.js'
@@ -33,6 +33,12 @@ export const REVIEW_DECIDED_KEPT = 10_000
 const SUBMIT_CONSTANTS = { TIME_DIGITS, REVIEW_QUEUE_MAX, REVIEW_DECIDED_KEPT, OUTBOX_MAX, LIVE_TOP }
 const SUBMIT = luaScript('submit', SUBMIT_CONSTANTS, 'full')
 const SUBMIT_PLAIN = luaScript('submit', SUBMIT_CONSTANTS, 'plain')
+/**
+ * Several boards' scores in one call (lua/submit-many.lua): the full submit
+ * script as a function it calls once per board. On submit.lua's first line,
+ * so Redis's line numbers in its errors are still the file's.
+ */
+const SUBMIT_MANY = `local function submitOne (KEYS, ARGV) ${SUBMIT}\nend\n${luaScript('submit-many')}`
 const ME = luaScript('me')
 const TOP = luaScript('top')
 const AROUND = luaScript('around')
@@ -75,6 +81,7 @@ export interface LeaderboardOptions {
 export function createLeaderboard (redis: Redis, { freshGame, freshBoards = async () => NO_BOARDS, clock, activity }: LeaderboardOptions) {
   // The high-traffic actions count their rate limits in the same call (store/limits.ts).
   const submitScript = defineLimitedScript<Array<string | number>>(redis, 'rankSubmit', SUBMIT, { writes: true })
+  const manyScript = defineLimitedScript<Array<string | number | Array<string | number>>>(redis, 'rankSubmitMany', SUBMIT_MANY, { writes: true })
   const plainSubmitScript = defineLimitedScript<Array<string | number>>(redis, 'rankSubmitPlain', SUBMIT_PLAIN, { writes: true })
   const meScript = defineLimitedScript<[string, string, number, number] | ['moved']>(redis, 'rankMe', ME)
   const topScript = defineLimitedScript<Array<string | number>>(redis, 'rankTop', TOP)
@@ -301,6 +308,27 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
         instant = Number(reply[1])
       }
     }
+    if (approve === undefined) countSubmit(game, player, signed, reply)
+    return resultOf(game, reply, periods)
+  }
+
+  /**
+   * A submit's score counted in the metrics (one per board) and, when it was
+   * taken or held, in the game's activity (once per request: `activityToo`);
+   * a replay or an approval is not. Returns whether it counted in the activity.
+   */
+  function countSubmit (game: GameRecord, player: string, signed: Signed | undefined, reply: Array<string | number>, activityToo = true): boolean {
+    const [answered, improved] = reply
+    const outcome = answered === 'held-again' ? 'held' : answered
+    if (!['ok', 'replay', 'held'].includes(outcome as string)) return false
+    child(metrics.submits, signed === undefined ? 'session' : 'api_key', answered === 'replay' || answered === 'held-again' ? 'replay' : outcome === 'held' ? 'held' : improved === 1 ? 'improved' : 'unchanged').inc()
+    const counts = answered === 'ok' || answered === 'held'
+    if (counts && activityToo) activity.count(game.game_id, player, 'submissions', 1, now())
+    return counts
+  }
+
+  /** What the submit script answered for one board: the standing (on it and its `periods`), or the refusal as an ApiError. */
+  function resultOf (game: GameRecord, reply: Array<string | number>, periods: Period[]): SubmitResult {
     const [answered, improved, best, , rank, total] = reply
     // A replay of a held submit is answered as held, and counted as a replay.
     const outcome = answered === 'held-again' ? 'held' : answered
@@ -319,10 +347,6 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
         : `The score is more than ${String(best)} s of verified play allow at this game's ${game.max_score_rate ?? 0} per second. Nothing was stored.`)
     }
     if (outcome === 'decided') fail('not_found', String(improved) === 'unknown' ? 'No such held score.' : `That held score is no longer pending: it was ${String(improved)}.`)
-    if (approve === undefined) {
-      child(metrics.submits, signed === undefined ? 'session' : 'api_key', answered === 'replay' || answered === 'held-again' ? 'replay' : outcome === 'held' ? 'held' : improved === 1 ? 'improved' : 'unchanged').inc()
-      if (answered === 'ok' || answered === 'held') activity.count(game.game_id, player, 'submissions', 1, now())
-    }
     const standings: Partial<Record<PeriodKind, PeriodStanding>> = {}
     periods.forEach((period, i) => {
       const [periodImproved, periodBest, periodRank] = reply.slice(6 + 3 * i, 9 + 3 * i)
@@ -363,6 +387,83 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
      */
     async submit (game: GameRecord, player: string, score: number, meta: string | undefined, { signed, limits, run, board }: { signed?: Signed, limits?: Limits, run?: ScoreRun, board?: NamedBoard } = {}): Promise<SubmitResult> {
       return await storeScore(game, { player, score, meta, signed, limits, run, board })
+    },
+
+    /**
+     * One request's scores for several boards (the game's own: board
+     * undefined), in one script call (lua/submit-many.lua): nothing is
+     * written unless every board is still as chosen; then each board takes
+     * or refuses its score on its own, as a submit to it alone would. Each
+     * board's answer is its standing or its refusal (an ApiError), in the
+     * order given. A board deleted while the request was on its way is
+     * refused (invalid_param); the others are stored.
+     */
+    async submitMany (game: GameRecord, player: string, scores: Array<{ board: NamedBoard | undefined, score: number }>, meta: string | undefined, { signed, limits }: { signed?: Signed, limits?: Limits } = {}): Promise<Array<SubmitResult | ApiError>> {
+      const answers: Array<SubmitResult | ApiError | undefined> = scores.map(() => undefined)
+      let pending = scores.map((score, index) => ({ ...score, index }))
+      let instant: number | undefined
+      // Counted by the first call only.
+      let limitsLeft = limits
+      for (let attempt = 1; pending.length > 0; attempt++) {
+        const at = instant ?? now()
+        const gameId = game.game_id
+        const boards = pending.map(({ board, score, index }) => {
+          const view = board === undefined ? game : gameWithBoard(game, board)
+          const prefix = board === undefined ? '' : boardScopes.named(board.board_id)
+          return { board, score, index, view, prefix, scope: prefix + boardScopes.season(game.season), periods: view.periods.map(kind => currentPeriod(view, kind, at)) }
+        })
+        const reply = await manyScript([
+          keys.game(gameId), keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.deletedPlayer(gameId, player), keys.live(gameId), keys.boardsVersion(gameId),
+          ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.boards(gameId),
+          ...boards.flatMap(({ board, scope, prefix, periods }) => [
+            keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope), keys.usage(gameId, scope), keys.seenSubmission(gameId, signed?.sign ?? '', board?.board_id ?? DEFAULT_BOARD),
+            ...periods.flatMap(period => {
+              const periodScope = prefix + boardScopes.period(period.kind, period.id)
+              return [keys.board(gameId, periodScope), keys.entries(gameId, player, periodScope)]
+            })
+          ])
+        ], [
+          String(game.season), player, meta ?? '', meta === undefined ? '0' : '1', game.max_entries, game.max_meta_bytes,
+          signed?.ts ?? '', signed === undefined ? 0 : (Number(signed.ts) + TS_TOLERANCE_S + 1) * 1000, clock === undefined && instant === undefined ? '' : at, game.season, boards.length,
+          ...boards.flatMap(({ board, score, view, periods }) => [
+            board === undefined ? game.order : `${boardCheck(board)} ${board.board_id}`, String(score), boardScoreOf(score, view.order), periods.length,
+            ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(view, period), period.kind, period.id])
+          ])
+        ], limitsLeft)
+        limitsLeft = undefined
+        if (reply[0] === 'boards') {
+          let counted = false
+          boards.forEach(({ index, periods }, i) => {
+            const boardReply = reply[i + 1] as Array<string | number>
+            counted = countSubmit(game, player, signed, boardReply, !counted) || counted
+            try {
+              answers[index] = resultOf(game, boardReply, periods)
+            } catch (error) {
+              if (!(error instanceof ApiError)) throw error
+              answers[index] = error
+            }
+          })
+          break
+        }
+        if (attempt === ATTEMPTS) throw new Error(`the settings of game ${game.game_id} kept changing`)
+        if (reply[0] === MOVED) {
+          // The game's or a board's settings changed: choose again; a board gone since is refused, the others go on.
+          game = await refreshed(game.game_id)
+          const fresh = pending.some(({ board }) => board !== undefined) ? await freshBoards(game.game_id) : NO_BOARDS
+          pending = pending.flatMap(item => {
+            if (item.board === undefined) return [item]
+            const board = fresh.get(item.board.board_id)
+            if (board === undefined) {
+              answers[item.index] = new ApiError('invalid_param', `Parameter "board" is not valid: this game has no board "${item.board.board_id}".`)
+              return []
+            }
+            return [{ ...item, board }]
+          })
+        } else {
+          instant = Number(reply[1])
+        }
+      }
+      return answers as Array<SubmitResult | ApiError>
     },
 
     /**

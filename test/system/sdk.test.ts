@@ -68,6 +68,26 @@ t.test('a browser game without a server: startRun, reportRun and submitRun with 
   t.equal(used.code, 'invalid_run', 'a run takes one score')
 })
 
+t.test('named boards: submit and read with board, and submitBoards signs several boards\' scores once', { timeout: 30_000 }, async t => {
+  const { app, baseUrl } = await listeningApp(t)
+  const game = await createGame(app)
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/boards`, { board_id: 'lap', order: 'asc', periods: ['daily'] }))
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/boards`, { board_id: 'coins', operator: 'sum', score_max: 100 }))
+  const client = createRankingClient({ baseUrl, apiKey: game.apiKey, apiSecret: game.apiSecret })
+  t.match(await client.submit({ gameId: game.gameId, playerName: 'ann', score: 61_000, board: 'lap' }), { board: 'lap', best_score: 61_000, rank: 1 })
+  const many = await client.submitBoards({ gameId: game.gameId, playerName: 'ann', scores: [{ board: 'default', score: 5 }, { board: 'lap', score: 60_000 }, { board: 'coins', score: 500 }] })
+  t.match(many.boards, [
+    { board: 'default', best_score: 5, rank: 1 },
+    { board: 'lap', improved: true, best_score: 60_000, periods: { daily: { best_score: 60_000 } } },
+    { board: 'coins', error: 'score_out_of_range' }
+  ], 'each board answered; the board that refused says why')
+  t.match(await client.top({ gameId: game.gameId, board: 'lap' }), { board: 'lap', total: 1, items: [{ player_name: 'ann', score: 60_000 }] })
+  t.match(await client.me({ gameId: game.gameId, playerName: 'ann', board: 'lap', period: 'daily' }), { board: 'lap', period: 'daily', best_score: 60_000 })
+  t.match(await client.periods({ gameId: game.gameId, board: 'lap' }), { board: 'lap', items: [{ period: 'daily', current: true }] })
+  t.match(await client.seasons({ gameId: game.gameId, board: 'coins' }), { board: 'coins', season_id: 1 })
+  await t.rejects(client.top({ gameId: game.gameId, board: 'nope' }), { code: 'invalid_param' })
+})
+
 t.test('errors are typed RankingErrors with the service\'s code', { timeout: 30_000 }, async t => {
   // Counted: the bad signature and the unknown game (missing_param is answered before the limit).
   const { app, baseUrl } = await listeningApp(t, { RATE_LIMIT_MAX: '2' })

@@ -1,19 +1,19 @@
 import cors from '@fastify/cors'
 import type { FastifyInstance, FastifyReply, FastifySchema, RouteHandlerMethod } from 'fastify'
 import { ApiError, fail, ok } from '../../errors.js'
-import { optional, param, parseBoardChoice, parseLimit, parseMeta, parseNeighbours, parseOffset, parsePlayerName, parsePlayerNames, parseRunId, parseScore, parseSeconds, type Params } from '../../rules/fields.js'
+import { optional, param, parseBoardChoice, parseBoardScores, parseLimit, parseMeta, parseNeighbours, parseOffset, parsePlayerName, parsePlayerNames, parseRunId, parseScore, parseSeconds, type Params } from '../../rules/fields.js'
 import { API_KEY_ACTIONS, RANK_ACTIONS, actionConstraint, actionOf, explainRankMiss, type RankAction } from './action.js'
 import { routeSchemas } from '../schemas.js'
 import { HELMET } from '../../../plugins/external/security-headers.js'
 import { keptPeriodsOf, type ChosenBoard } from '../../store/board-choice.js'
-import type { SubmitResult } from '../../store/board-format.js'
+import type { Signed, SubmitResult } from '../../store/board-format.js'
 import type { Limits } from '../../store/limits.js'
 import { apiKeyHandler, sessionHandler, type Action, type ApiKeyActionSpec, type KeyCaller, type SessionCaller } from '../public-action.js'
 import { clientAddress } from '../../../plugins/app/rate-limit.js'
 import { livePlaces, type LiveGuard } from '../../live/streams.js'
 import { boardFields, iso } from '../../store/board-fields.js'
 import { checkScoreRange, keyAcceptedFor, runsKept, type GameRecord } from '../../rules/games.js'
-import { gameWithBoard, type Boards, type NamedBoard } from '../../rules/boards.js'
+import { DEFAULT_BOARD, gameWithBoard, type Boards, type NamedBoard } from '../../rules/boards.js'
 
 /** The body limit of players and players-self (64 KiB). */
 export const PLAYERS_BODY_LIMIT = 65_536
@@ -118,8 +118,59 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     return named
   }
 
+  /** A board's part of a submit of several: its id as named, the board, the score, and its refusal when it refuses before any write. */
+  interface BoardScore { id: string, board: NamedBoard | undefined, score: number, refused?: ApiError }
+
+  /**
+   * The boards of a submit of several boards' scores (parseBoardScores): an
+   * unknown board refuses the whole request; an archived board, or a score
+   * outside a board's bounds, only that board's score.
+   */
+  function boardScoresOf (scores: Array<{ board: string | undefined, score: number }>, game: GameRecord, boards: Boards): BoardScore[] {
+    return scores.map(({ board: boardId, score }) => {
+      const named = namedBoardOf({ board: boardId ?? DEFAULT_BOARD }, boards)
+      const id = boardId ?? DEFAULT_BOARD
+      try {
+        if (named?.archived === true) fail('invalid_param', `Board "${id}" is archived; it takes no new scores.`)
+        checkScoreRange(named === undefined ? game : gameWithBoard(game, named), score)
+        return { id, board: named, score }
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error
+        return { id, board: named, score, refused: error }
+      }
+    })
+  }
+
+  /**
+   * Stores the scores of a submit of several boards, in one script call, and
+   * answers each board in the request's order: its standing (`extra` adds
+   * what a submit to it alone adds in this mode) or its refusal.
+   */
+  async function submitBoards (game: GameRecord, player: string, scores: BoardScore[], meta: string | undefined, options: { signed?: Signed, limits?: Limits }, extra: (result: SubmitResult) => Record<string, unknown> = () => ({})): Promise<Array<Record<string, unknown>>> {
+    const taken = scores.filter(item => item.refused === undefined)
+    // The request counts against its limits even when no board takes its score.
+    if (taken.length === 0 && options.limits !== undefined) await fastify.rateLimits.countAlone(options.limits)
+    const results = taken.length === 0 ? [] : await leaderboard.submitMany(game, player, taken.map(({ board, score }) => ({ board, score })), meta, options)
+    let next = 0
+    return scores.map(({ id, board, score, refused }) => {
+      const result = refused ?? results[next++] as SubmitResult | ApiError
+      if (result instanceof ApiError) return { board: id, score, error: result.code, message: result.message }
+      const periods = board?.periods ?? game.periods
+      return { board: id, score, improved: result.improved, best_score: result.bestScore, rank: result.rank, ...extra(result), ...(result.held ? { held: true } : {}), ...(periods.length === 0 ? {} : { periods: result.periods }) }
+    })
+  }
+
   apiKeyAction('submit', routeSchemas.submit, ['api_key', 'game_id', 'player_name', 'score', 'ts', 'sign'], (fields, { game, boards, limits }) => {
     const player = parsePlayerName(param(fields, 'player_name'))
+    const many = parseBoardScores(fields)
+    if (many !== undefined) {
+      // A run's score goes to one board (docs/interface.md#runs).
+      if (optional(fields, 'run_id') !== undefined) fail('invalid_param', 'Parameter "run_id" is not valid with several boards: a run\'s score goes to one board.')
+      const scores = boardScoresOf(many, game, boards)
+      const meta = parseMeta(optional(fields, 'meta'))
+      const signed = { ts: param(fields, 'ts'), sign: param(fields, 'sign') }
+      return async () => ok({ boards: await submitBoards(game, player, scores, meta, { signed, limits }) })
+    }
     const score = parseScore(param(fields, 'score'))
     const board = scoreBoard(fields, game, boards, score)
     const meta = parseMeta(optional(fields, 'meta'))
@@ -273,6 +324,17 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     await runStarted(reply, await fastify.runs.start(game.game_id, user.username)))
 
   sessionAction('submit-self', routeSchemas.submitSelf, ['score'], (fields, { game, boards, user }) => {
+    const many = parseBoardScores(fields)
+    if (many !== undefined) {
+      if (optional(fields, 'run_id') !== undefined) fail('invalid_param', 'Parameter "run_id" is not valid with several boards: a run\'s score goes to one board.')
+      const scores = boardScoresOf(many, game, boards)
+      const meta = parseMeta(optional(fields, 'meta'))
+      return async () => ok({
+        boards: await submitBoards(game, user.username, scores, meta, {}, result => ({ total_players: result.totalPlayers })),
+        is_dev_record: game.developer === user.username,
+        is_admin_record: user.is_admin
+      })
+    }
     const score = parseScore(param(fields, 'score'))
     const board = scoreBoard(fields, game, boards, score)
     const meta = parseMeta(optional(fields, 'meta'))

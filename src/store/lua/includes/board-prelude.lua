@@ -7,25 +7,12 @@
 -- board (docs/decisions.md#70), '<order> <operator> <state> <board id>',
 -- checked against the game record's field board:<id>, gone with the board.
 -- CHOSEN_ORDER is the order the caller chose by, ORDER_FIELD the record's
--- field that holds it. `clock()` is the Redis clock in ms. KEYS[1] is the
--- game's record.
---- @include "season-of"
-local BOARD_ID = string.match(ARGV[1], ' ([^ ]+)$')
-local CHOSEN = BOARD_ID and string.sub(ARGV[1], 1, -#BOARD_ID - 2) or ARGV[1]
-local CHOSEN_ORDER = string.match(CHOSEN, '^%a+')
-local ORDER_FIELD = BOARD_ID and 'board:' .. BOARD_ID or 'order'
+-- field that holds it (board-check.lua). KEYS[1] is the game's record.
+--- @include "board-check"
+local BOARD_ID, CHOSEN, CHOSEN_ORDER, ORDER_FIELD = boardChosenBy(ARGV[1])
 local function movedFrom (stored)
-  if BOARD_ID then
-    if stored[1] ~= CHOSEN then return true end
-  elseif (stored[1] == 'asc' and 'asc' or 'desc') ~= CHOSEN then
-    return true
-  end
-  return ARGV[2] ~= '' and seasonOf(stored[2]) ~= tonumber(ARGV[2])
+  return chosenMoved(BOARD_ID, CHOSEN, ARGV[2], stored)
 end
 local function moved ()
   return movedFrom(redis.call('HMGET', KEYS[1], ORDER_FIELD, 'season'))
-end
-local function clock ()
-  local time = redis.call('TIME')
-  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
