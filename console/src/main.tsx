@@ -8,7 +8,7 @@ import { UsersPage } from './pages/users.js'
 import { AuditPage } from './pages/audit.js'
 import './style.css'
 
-/** The page the hash names: #/games, #/games/<id>/<tab>, #/users, #/audit. */
+/** The page the hash names: #/games, #/games/<id>/<tab>, #/games/<id>/board/<board id>, #/users, #/audit. */
 function useRoute (): string[] {
   const read = (): string[] => location.hash.replace(/^#\/?/, '').split('/').filter(part => part !== '').map(part => decodeURIComponent(part))
   const [route, setRoute] = useState(read)
@@ -74,10 +74,10 @@ function App () {
     setOperator(null)
     location.hash = ''
   }
-  const [section = 'games', gameId, tab = 'overview'] = route
+  const [section = 'games', gameId, tab = 'overview', boardId] = route
   const current = (name: string): 'page' | undefined => section === name ? 'page' : undefined
   let page
-  if (section === 'games' && gameId !== undefined) page = <GamePage gameId={gameId} tab={tab} />
+  if (section === 'games' && gameId !== undefined) page = <GamePage gameId={gameId} tab={tab} boardId={boardId} />
   else if (section === 'users') page = <UsersPage />
   else if (section === 'audit') page = <AuditPage />
   else page = <GamesPage />

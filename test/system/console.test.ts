@@ -161,10 +161,10 @@ t.test('an operator signs in, makes a game, a key and a score, watches it live, 
   await page.screenshot({ path: join(folder, 'console-overview-desktop.png'), fullPage: true })
 
   // The board: hide a score.
-  await page.getByRole('link', { name: 'Board' }).click()
+  await page.getByRole('link', { name: 'Board', exact: true }).click()
   await page.locator('#board-table', { hasText: 'vega' }).waitFor()
   await page.getByRole('button', { name: 'Hide vega' }).click()
-  await page.getByText('vega is hidden.').waitFor()
+  await page.getByText('vega is hidden on every board of the game.').waitFor()
   await page.locator('tr', { hasText: 'vega' }).locator('.badge', { hasText: 'hidden' }).waitFor()
   t.equal(await page.locator('tr', { hasText: 'vega' }).locator('td').first().innerText(), 'hidden', 'hidden: no rank')
   await page.getByLabel('Around a player').fill('altair')
@@ -194,7 +194,7 @@ t.test('an operator signs in, makes a game, a key and a score, watches it live, 
   await page.locator('#review-table', { hasText: 'rigel' }).waitFor()
   await page.getByRole('button', { name: 'Approve rigel\'s 5000' }).click()
   await page.getByText('rigel\'s 5000 is approved and on the boards.').waitFor()
-  await page.getByRole('link', { name: 'Board' }).click()
+  await page.getByRole('link', { name: 'Board', exact: true }).click()
   await page.locator('#board-table', { hasText: 'rigel' }).waitFor()
   t.match(await page.locator('#board-table tbody tr').first().innerText(), /1\s+rigel\s+5000/, 'the approved score leads the board')
 
@@ -236,6 +236,56 @@ t.test('webhooks: add one, send a test event, read the delivery log, send it aga
   await page.getByText('It is sent again, from now.').waitFor()
   const again = await receiver.waitForAccepted(2)
   t.equal(again[1]!.headers['webhook-id'], again[0]!.headers['webhook-id'], 'the same message, sent again')
+  t.same(problems, [])
+})
+
+t.test('named boards: make one, read its entries with the board switch, hide a player there, archive it', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  const { page, context, problems } = await signedIn(ADMIN)
+  t.teardown(async () => { await context.close() })
+  await page.goto(`${baseUrl}/console/#/games/space_race/boards`)
+  await page.getByText('No boards besides the game\'s own.').waitFor()
+  await page.getByText('Make a board').click()
+  await page.getByLabel('Board id').fill('lap-1')
+  await page.getByLabel('Name players see').fill('Lap of the moon')
+  await page.getByLabel('Which scores are better').selectOption('asc')
+  await page.getByLabel('daily').check()
+  await page.getByRole('button', { name: 'Make board' }).click()
+  await page.getByText('The board lap-1 is made').waitFor()
+  const row = page.locator('#boards-table tr', { hasText: 'lap-1' })
+  t.match(await row.innerText(), /Lap of the moon[\s\S]*lower is better, best score kept[\s\S]*daily/, 'listed with what it does')
+
+  // Scores on it, signed with the board (docs/interface.md#signature).
+  const headers = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }
+  const key = (await (await fetch(`${baseUrl}/admin/keys`, { method: 'POST', headers, body: JSON.stringify({ game_id: 'space_race' }) })).json()).data
+  for (const [player, score] of [['deneb', 61_000], ['mira', 59_500]] as const) {
+    const fields = { api_key: key.api_key, game_id: 'space_race', player_name: player, score: String(score), ts: String(Math.floor(Date.now() / 1000)), board: 'lap-1' }
+    const answer = await (await fetch(`${baseUrl}/api/rank?action=submit`, { method: 'POST', body: new URLSearchParams({ ...fields, sign: computeSignature(key.api_secret, fields) }) })).json()
+    t.match(answer, { ok: true, data: { board: 'lap-1' } })
+  }
+  await row.getByRole('link', { name: 'Entries' }).click()
+  await page.locator('#board-table').waitFor()
+  t.equal(await page.getByLabel('Which board').inputValue(), 'lap-1', 'the board switch shows the board linked to')
+  t.same(await page.locator('#board-table tbody th').allInnerTexts(), ['mira', 'deneb'], 'its entries, lower first')
+  await page.getByRole('button', { name: 'Hide mira' }).click()
+  await page.getByText('mira is hidden on every board of the game.').waitFor()
+  await page.getByRole('button', { name: 'Show mira' }).waitFor()
+  t.equal(await page.locator('#board-table tr', { hasText: 'mira' }).locator('.badge').innerText(), 'hidden')
+  await page.getByLabel('Which board').selectOption('')
+  t.ok(page.url().endsWith('/board'), 'the hash follows the switch')
+  await page.getByLabel('Which board').selectOption('lap-1')
+  await page.getByRole('button', { name: 'Show mira' }).click()
+  await page.getByRole('button', { name: 'Hide mira' }).waitFor()
+
+  await page.goto(`${baseUrl}/console/#/games/space_race/boards`)
+  await page.getByRole('button', { name: 'Archive lap-1' }).click()
+  await page.getByText('lap-1 is archived').waitFor()
+  t.equal(await page.locator('#boards-table tr', { hasText: 'lap-1' }).locator('.badge').innerText(), 'archived')
+  await page.getByRole('button', { name: 'Change lap-1' }).click()
+  t.ok(await page.getByLabel('Board id').isDisabled(), 'an id cannot change')
+  await page.getByLabel('Which scores are better').selectOption('desc')
+  await page.getByRole('button', { name: 'Save board' }).click()
+  await page.getByText(/its order and operator can change only while it is empty/).waitFor()
+  t.pass('a board with entries keeps its order, and the operator is told why')
   t.same(problems, [])
 })
 
@@ -292,7 +342,7 @@ t.test('a viewer sees everything and can change nothing', { timeout: BROWSER_TES
   await page.getByRole('link', { name: 'Settings' }).click()
   t.ok(await page.getByLabel('Name', { exact: true }).isDisabled(), 'settings are read-only')
   t.ok(await page.getByRole('button', { name: 'Save settings' }).isDisabled())
-  await page.getByRole('link', { name: 'Board' }).click()
+  await page.getByRole('link', { name: 'Board', exact: true }).click()
   await page.locator('#board-table').waitFor()
   t.ok(await page.getByRole('button', { name: 'Delete altair' }).isDisabled(), 'deleting an entry is disabled')
   // Even a write sent by hand with the viewer token is refused by the service.

@@ -3,14 +3,17 @@ import { api, gamePath, withQuery } from '../api.js'
 import { Confirm, More, Notice, Problem, TableBox, WriteButton, formatTime, usePaged, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
 import type { ListedEntry as Entry } from '../../../src/routes/admin/records.js'
+import type { NamedBoard } from '../../../src/rules/boards.js'
 import type { AroundResult as Around, SeasonsResult as Seasons } from '../../../sdk/answers.js'
 
-/** Which board: the all-time one (this season or an archived one) or a calendar period. */
-interface Choice { period?: string, period_id?: string, season_id?: number }
+/** Which board: the game's own or a named one (board), its all-time board (this season or an archived one) or a calendar period. */
+interface Choice { board?: string, period?: string, period_id?: string, season_id?: number }
 
-/** A board of the game: page by page or by name, around a player; hide, show, delete. */
-export function BoardTab ({ game }: { game: GameWithStats }) {
-  const [choice, setChoice] = useState<Choice>({})
+/** A board of the game (its own, or the named board `boardId`): page by page or by name, around a player; hide, show, delete. */
+export function BoardTab ({ game, boardId }: { game: GameWithStats, boardId?: string }) {
+  const [choice, setChoice] = useState<Choice>(boardId === undefined ? {} : { board: boardId })
+  const named = useRead(async () => await api<{ items: NamedBoard[] }>('GET', gamePath(game.game_id, '/boards')), [game.game_id])
+  const board = named.data?.items.find(item => item.board_id === choice.board)
   const [prefix, setPrefix] = useState('')
   const [aroundName, setAroundName] = useState('')
   const [around, setAround] = useState<Around | null>(null)
@@ -18,14 +21,15 @@ export function BoardTab ({ game }: { game: GameWithStats }) {
   const seasons = useRead(async () => await api<Seasons>('GET', gamePath(game.game_id, '/seasons')), [game.game_id])
   const write = useWrite()
   // The first page says how many players are visible (not a name search's).
-  const board = usePaged<Entry, { total?: number }>(cursor => withQuery(gamePath(game.game_id, '/players'), { ...choice, prefix, limit: 50, cursor }), [game.game_id, JSON.stringify(choice), prefix])
-  const entries = board.items
+  const page = usePaged<Entry, { total?: number }>(cursor => withQuery(gamePath(game.game_id, '/players'), { ...choice, prefix, limit: 50, cursor }), [game.game_id, JSON.stringify(choice), prefix])
+  const entries = page.items
   const playerPath = (name: string): string => withQuery(gamePath(game.game_id, '/player'), { player_name: name })
   async function setHidden (entry: Entry, hidden: boolean): Promise<void> {
-    if (await write.run(async () => await api('PATCH', playerPath(entry.player_name), { hidden }), `${entry.player_name} is ${hidden ? 'hidden' : 'shown again'}.`)) board.reload()
+    // A hide reaches every board of the game; the answer is the entry on the board shown.
+    if (await write.run(async () => await api('PATCH', playerPath(entry.player_name), { hidden, ...(choice.board === undefined ? {} : { board: choice.board }) }), `${entry.player_name} is ${hidden ? 'hidden' : 'shown again'} on every board of the game.`)) page.reload()
   }
   async function remove (name: string): Promise<void> {
-    if (await write.run(async () => await api('DELETE', playerPath(name)), `${name}'s entry is deleted.`)) board.reload()
+    if (await write.run(async () => await api('DELETE', playerPath(name)), `${name}'s entries are deleted.`)) page.reload()
     setDeleting(null)
   }
   async function findAround (event: Event): Promise<void> {
@@ -34,30 +38,48 @@ export function BoardTab ({ game }: { game: GameWithStats }) {
   }
 
   const boardValue = choice.period !== undefined ? `period:${choice.period}` : choice.season_id !== undefined ? `season:${choice.season_id}` : 'all'
+  const onBoard = choice.board === undefined ? {} : { board: choice.board }
   function chooseBoard (value: string): void {
     const [kind, id] = value.split(':')
     setAround(null)
-    if (kind === 'period') setChoice({ period: id })
-    else if (kind === 'season') setChoice({ season_id: Number(id) })
-    else setChoice({})
+    if (kind === 'period') setChoice({ ...onBoard, period: id })
+    else if (kind === 'season') setChoice({ ...onBoard, season_id: Number(id) })
+    else setChoice(onBoard)
   }
-  const archives = (seasons.data?.items ?? []).filter(season => season.ended_at !== null).reverse()
+  function chooseNamed (value: string): void {
+    setAround(null)
+    setChoice(value === '' ? {} : { board: value })
+    // The hash names the board, so the page can be linked to and reloaded.
+    history.replaceState(null, '', `#/games/${encodeURIComponent(game.game_id)}/board${value === '' ? '' : `/${value}`}`)
+  }
+  // A named board keeps its own periods, and the game's seasons from the one it was made in.
+  const periods = board?.periods ?? game.periods
+  const archives = (seasons.data?.items ?? []).filter(season => season.ended_at !== null && season.season_id >= (board?.first_season ?? 1)).reverse()
 
   return (
     <>
       <form class='toolbar' onSubmit={event => { event.preventDefault() }}>
+        {(named.data?.items.length ?? 0) > 0 && (
+          <div class='field'>
+            <label for='named-board'>Which board</label>
+            <select id='named-board' value={choice.board ?? ''} onChange={event => { chooseNamed(event.currentTarget.value) }}>
+              <option value=''>The game's own</option>
+              {named.data?.items.map(item => <option key={item.board_id} value={item.board_id}>{item.name === item.board_id ? item.board_id : `${item.name} (${item.board_id})`}{item.archived ? ', archived' : ''}</option>)}
+            </select>
+          </div>
+        )}
         <div class='field'>
           <label for='board-choice'>Board</label>
           <select id='board-choice' value={boardValue} onChange={event => { chooseBoard(event.currentTarget.value) }}>
             <option value='all'>All-time (season {game.season})</option>
-            {game.periods.map(kind => <option key={kind} value={`period:${kind}`}>{kind[0]!.toUpperCase() + kind.slice(1)} (current)</option>)}
+            {periods.map(kind => <option key={kind} value={`period:${kind}`}>{kind[0]!.toUpperCase() + kind.slice(1)} (current)</option>)}
             {archives.map(season => <option key={season.season_id} value={`season:${season.season_id}`}>Season {season.season_id} (archive, ended {formatTime(season.ended_at)})</option>)}
           </select>
         </div>
         {choice.period !== undefined && (
           <div class='field'>
             <label for='period-id'>Past period</label>
-            <input id='period-id' placeholder={choice.period === 'daily' ? '2026-11-23' : choice.period === 'weekly' ? '2026-W48' : '2026-11'} value={choice.period_id ?? ''} onChange={event => { const value = event.currentTarget.value.trim(); setChoice({ period: choice.period, ...(value === '' ? {} : { period_id: value }) }) }} aria-describedby='period-id-hint' />
+            <input id='period-id' placeholder={choice.period === 'daily' ? '2026-11-23' : choice.period === 'weekly' ? '2026-W48' : '2026-11'} value={choice.period_id ?? ''} onChange={event => { const value = event.currentTarget.value.trim(); setChoice({ ...onBoard, period: choice.period, ...(value === '' ? {} : { period_id: value }) }) }} aria-describedby='period-id-hint' />
             <small id='period-id-hint' class='hint'>Empty for the current one.</small>
           </div>
         )}
@@ -73,7 +95,7 @@ export function BoardTab ({ game }: { game: GameWithStats }) {
         </div>
         <div class='actions'><button type='submit' class='button secondary'>Show around</button></div>
       </form>
-      <Problem text={board.problem ?? write.problem} />
+      <Problem text={page.problem ?? named.problem ?? write.problem} />
       <Notice text={write.notice} />
       {around !== null && (
         <section class='card' aria-labelledby='around-title'>
@@ -90,8 +112,8 @@ export function BoardTab ({ game }: { game: GameWithStats }) {
           <button type='button' class='button secondary' onClick={() => { setAround(null) }}>Close</button>
         </section>
       )}
-      {board.first?.total !== undefined && <p class='muted'>{board.first.total} visible players{prefix === '' ? '' : `; showing names that begin with “${prefix}”`}.</p>}
-      {entries.length === 0 && !board.loading && board.problem === null && <p>No entries{prefix === '' ? ' on this board yet' : ' with that name'}.</p>}
+      {page.first?.total !== undefined && <p class='muted'>{page.first.total} visible players{prefix === '' ? '' : `; showing names that begin with “${prefix}”`}.</p>}
+      {entries.length === 0 && !page.loading && page.problem === null && <p>No entries{prefix === '' ? ' on this board yet' : ' with that name'}.</p>}
       {entries.length > 0 && (
         <TableBox label='Board entries'>
           <table id='board-table'>
@@ -116,7 +138,7 @@ export function BoardTab ({ game }: { game: GameWithStats }) {
           </table>
         </TableBox>
       )}
-      <More paged={board} />
+      <More paged={page} />
       <Confirm open={deleting !== null} title={`Delete ${deleting ?? ''}'s entry?`} confirm='Delete the entry' busy={write.busy} onCancel={() => { setDeleting(null) }} onConfirm={() => { void remove(deleting!) }}>
         <p>The entry leaves every board of this game, periods and archives included. A submit signed before now cannot bring it back. This cannot be undone.</p>
       </Confirm>

@@ -4,6 +4,7 @@ import { ChartBox } from '../charts.js'
 import { followLive } from '../live.js'
 import { Problem, TableBox, formatSeconds, formatTime, useRead } from '../ui.js'
 import { BoardTab } from './board.js'
+import { BoardsTab } from './boards.js'
 import { ReviewTab } from './review.js'
 import { KeysTab } from './keys.js'
 import { WebhooksTab } from './webhooks.js'
@@ -13,10 +14,10 @@ import type { GameWithStats } from '../../../src/rules/games.js'
 import type { GameActivity as Stats, ScoreSpread as Spread } from '../../../src/routes/admin/records.js'
 import type { TopResult as Top } from '../../../sdk/answers.js'
 
-const TABS: Array<[string, string]> = [['overview', 'Overview'], ['board', 'Board'], ['review', 'Review'], ['keys', 'API keys'], ['webhooks', 'Webhooks'], ['settings', 'Settings'], ['audit', 'Audit log']]
+const TABS: Array<[string, string]> = [['overview', 'Overview'], ['board', 'Board'], ['boards', 'Boards'], ['review', 'Review'], ['keys', 'API keys'], ['webhooks', 'Webhooks'], ['settings', 'Settings'], ['audit', 'Audit log']]
 
-/** One game: its tabs, each a page of its own (#/games/<id>/<tab>). */
-export function GamePage ({ gameId, tab }: { gameId: string, tab: string }) {
+/** One game: its tabs, each a page of its own (#/games/<id>/<tab>; the board tab may name a board: #/games/<id>/board/<board id>). */
+export function GamePage ({ gameId, tab, boardId }: { gameId: string, tab: string, boardId?: string }) {
   const game = useRead(async () => await api<GameWithStats>('GET', gamePath(gameId)), [gameId])
   const base = `#/games/${encodeURIComponent(gameId)}`
   const record = game.data
@@ -28,23 +29,23 @@ export function GamePage ({ gameId, tab }: { gameId: string, tab: string }) {
         {TABS.map(([name, label]) => <a key={name} href={`${base}/${name}`} aria-current={tab === name ? 'page' : undefined}>{label}</a>)}
       </nav>
       <Problem text={game.problem} />
-      {record !== undefined && (
-        tab === 'board'
-          ? <BoardTab game={record} />
-          : tab === 'review'
-            ? <ReviewTab game={record} />
-            : tab === 'keys'
-              ? <KeysTab game={record} />
-              : tab === 'webhooks'
-                ? <WebhooksTab game={record} />
-                : tab === 'settings'
-                  ? <SettingsTab game={record} onSaved={game.reload} />
-                  : tab === 'audit'
-                    ? <AuditList gameId={record.game_id} />
-                    : <Overview game={record} />
-      )}
+      {record !== undefined && <TabContent game={record} tab={tab} boardId={boardId} onSaved={game.reload} />}
     </>
   )
+}
+
+/** The page of one tab. */
+function TabContent ({ game, tab, boardId, onSaved }: { game: GameWithStats, tab: string, boardId: string | undefined, onSaved: () => void }) {
+  switch (tab) {
+    case 'board': return <BoardTab game={game} boardId={boardId} />
+    case 'boards': return <BoardsTab game={game} />
+    case 'review': return <ReviewTab game={game} />
+    case 'keys': return <KeysTab game={game} />
+    case 'webhooks': return <WebhooksTab game={game} />
+    case 'settings': return <SettingsTab game={game} onSaved={onSaved} />
+    case 'audit': return <AuditList gameId={game.game_id} />
+    default: return <Overview game={game} />
+  }
 }
 
 const REFRESH_MS = 30_000

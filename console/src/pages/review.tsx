@@ -48,12 +48,13 @@ export function ReviewTab ({ game }: { game: GameWithStats }) {
       {list.data !== undefined && list.data.items.length > 0 && (
         <TableBox label='Held scores'>
           <table id='review-table'>
-            <thead><tr><th scope='col'>Player</th><th scope='col' class='number'>Score</th><th scope='col'>Why held</th><th scope='col'>Submitted</th><th scope='col'>{status === 'pending' ? <span class='visually-hidden'>Decide</span> : 'Decision'}</th></tr></thead>
+            <thead><tr><th scope='col'>Player</th><th scope='col' class='number'>Score</th><th scope='col'>Board</th><th scope='col'>Why held</th><th scope='col'>Submitted</th><th scope='col'>{status === 'pending' ? <span class='visually-hidden'>Decide</span> : 'Decision'}</th></tr></thead>
             <tbody>
               {list.data.items.map(held => (
                 <tr key={held.held_id}>
                   <th scope='row'>{held.player_name}</th>
                   <td class='number'>{held.score}</td>
+                  <td>{held.board_id === null ? <span class='muted'>the game's own</span> : <code>{held.board_id}</code>}</td>
                   <td>{RULES[held.rule] ?? held.rule}{held.run !== null && <RunTimeline run={held.run} submittedAt={held.submitted_at} />}</td>
                   <td>{formatTime(held.submitted_at)}</td>
                   <td class='row-actions'>

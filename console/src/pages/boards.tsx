@@ -1,0 +1,131 @@
+import { useState } from 'preact/hooks'
+import { api, gamePath } from '../api.js'
+import { Confirm, Field, Notice, Problem, TableBox, WriteButton, formatTime, useOperator, useRead, useWrite } from '../ui.js'
+import type { GameWithStats } from '../../../src/rules/games.js'
+import type { NamedBoard } from '../../../src/rules/boards.js'
+
+const PERIODS = ['daily', 'weekly', 'monthly'] as const
+const OPERATORS: Array<[string, string]> = [['best', 'Best score kept'], ['latest', 'Last score kept'], ['sum', 'Scores added up (a running total)']]
+/** The settings an empty field clears (null: none). */
+const NUMBERS = ['score_min', 'score_max', 'review_above', 'review_below', 'review_factor'] as const
+type Form = Record<string, string | string[]>
+
+const emptyForm = (): Form => ({ board_id: '', name: '', order: 'desc', operator: 'best', periods: [], ...Object.fromEntries(NUMBERS.map(name => [name, ''])) })
+function formOf (board: NamedBoard): Form {
+  return { board_id: board.board_id, name: board.name, order: board.order, operator: board.operator, periods: board.periods, ...Object.fromEntries(NUMBERS.map(name => [name, board[name] === null ? '' : String(board[name])])) }
+}
+/** The form as the API takes it: numbers as numbers, an empty number as null (no bound, no rule). */
+function bodyOf (form: Form, { withId }: { withId: boolean }): Record<string, unknown> {
+  const body: Record<string, unknown> = { name: (form.name as string).trim() === '' ? form.board_id : (form.name as string).trim(), order: form.order, operator: form.operator, periods: form.periods }
+  if (withId) body.board_id = (form.board_id as string).trim()
+  for (const name of NUMBERS) body[name] = (form[name] as string).trim() === '' ? null : Number(form[name])
+  return body
+}
+const describe = (board: NamedBoard): string => `${board.order === 'asc' ? 'lower is better' : 'higher is better'}, ${OPERATORS.find(([operator]) => operator === board.operator)?.[1].toLowerCase() ?? board.operator}`
+
+/** The game's named boards (docs/interface.md#named-boards): make one, change, archive or delete it. */
+export function BoardsTab ({ game }: { game: GameWithStats }) {
+  const list = useRead(async () => await api<{ items: NamedBoard[] }>('GET', gamePath(game.game_id, '/boards')), [game.game_id])
+  const write = useWrite()
+  const viewer = useOperator().role === 'viewer'
+  const [form, setForm] = useState<Form>(emptyForm)
+  const [editing, setEditing] = useState<string | null>(null)
+  const [removing, setRemoving] = useState<NamedBoard | null>(null)
+  const set = (name: string, value: string | string[]): void => { setForm({ ...form, [name]: value }) }
+  const input = (name: string) => ({ id: `board-${name}`, name, value: form[name] as string, disabled: viewer, onInput: (event: Event) => { set(name, (event.currentTarget as HTMLInputElement).value) } })
+
+  async function save (event: Event): Promise<void> {
+    event.preventDefault()
+    const done = editing === null
+      ? await write.run(async () => await api('POST', gamePath(game.game_id, '/boards'), bodyOf(form, { withId: true })), `The board ${String(form.board_id)} is made: games send its scores with board=${String(form.board_id)}.`)
+      : await write.run(async () => await api('PATCH', gamePath(game.game_id, `/boards/${editing}`), bodyOf(form, { withId: false })), `The board ${editing} is saved.`)
+    if (done) {
+      setForm(emptyForm())
+      setEditing(null)
+      list.reload()
+    }
+  }
+  async function archive (board: NamedBoard, archived: boolean): Promise<void> {
+    if (await write.run(async () => await api('PATCH', gamePath(game.game_id, `/boards/${board.board_id}`), { archived }), archived ? `${board.board_id} is archived: read as before, no new scores.` : `${board.board_id} takes scores again.`)) list.reload()
+  }
+  async function remove (board: NamedBoard): Promise<void> {
+    if (await write.run(async () => await api('DELETE', gamePath(game.game_id, `/boards/${board.board_id}`)), `The board ${board.board_id} is deleted, with every entry of it.`)) list.reload()
+    setRemoving(null)
+  }
+  const boards = list.data?.items ?? []
+
+  return (
+    <>
+      <details class='card' open={editing !== null ? true : undefined}>
+        <summary>{editing === null ? 'Make a board' : `Change ${editing}`}</summary>
+        <form class='form-grid' onSubmit={save}>
+          <Field id='board-board_id' label='Board id' hint='1 to 32 of a-z 0-9 _ -: what games send as board=. It cannot change.'>
+            <input {...input('board_id')} required pattern='[a-z0-9][a-z0-9_\-]{0,31}' maxLength={32} disabled={viewer || editing !== null} aria-describedby='board-board_id-hint' />
+          </Field>
+          <Field id='board-name' label='Name players see'><input {...input('name')} maxLength={64} placeholder={form.board_id as string} /></Field>
+          <Field id='board-order' label='Which scores are better' hint='Order and kind change only while the board is empty.'>
+            <select id='board-order' value={form.order as string} disabled={viewer} onChange={event => { set('order', event.currentTarget.value) }} aria-describedby='board-order-hint'>
+              <option value='desc'>Higher (points)</option>
+              <option value='asc'>Lower (times, strokes)</option>
+            </select>
+          </Field>
+          <Field id='board-operator' label='What a score does'>
+            <select id='board-operator' value={form.operator as string} disabled={viewer} onChange={event => { set('operator', event.currentTarget.value) }}>
+              {OPERATORS.map(([operator, label]) => <option key={operator} value={operator}>{label}</option>)}
+            </select>
+          </Field>
+          <fieldset class='field'>
+            <legend>Calendar boards</legend>
+            <div class='checks'>
+              {PERIODS.map(kind => (
+                <span class='check' key={kind}>
+                  <input id={`board-period-${kind}`} type='checkbox' disabled={viewer} checked={(form.periods as string[]).includes(kind)} onChange={event => { set('periods', PERIODS.filter(one => one === kind ? event.currentTarget.checked : (form.periods as string[]).includes(one))) }} />
+                  <label for={`board-period-${kind}`}>{kind}</label>
+                </span>
+              ))}
+            </div>
+          </fieldset>
+          <Field id='board-score_min' label='Lowest score taken'><input {...input('score_min')} inputMode='numeric' placeholder='none' /></Field>
+          <Field id='board-score_max' label='Highest score taken'><input {...input('score_max')} inputMode='numeric' placeholder='none' /></Field>
+          <Field id='board-review_above' label='Hold for review above'><input {...input('review_above')} inputMode='numeric' placeholder='no rule' /></Field>
+          <Field id='board-review_below' label='Hold for review below'><input {...input('review_below')} inputMode='numeric' placeholder='no rule' /></Field>
+          <Field id='board-review_factor' label='Hold when this many times the best'><input {...input('review_factor')} inputMode='decimal' placeholder='no rule' /></Field>
+          <div class='actions wide'>
+            <WriteButton type='submit' busy={write.busy}>{editing === null ? 'Make board' : 'Save board'}</WriteButton>
+            {editing !== null && <button type='button' class='button secondary' onClick={() => { setEditing(null); setForm(emptyForm()) }}>Cancel</button>}
+          </div>
+        </form>
+      </details>
+      <Problem text={list.problem ?? write.problem} />
+      <Notice text={write.notice} />
+      <p class='muted'>The game's own board (its settings are the game's) is always there; up to 1000 boards more, one per level, mode or statistic. Time zone, seasons, caps and hidden players are the game's.</p>
+      {list.data !== undefined && boards.length === 0 && <p>No boards besides the game's own.</p>}
+      {boards.length > 0 && (
+        <TableBox label='Named boards'>
+          <table id='boards-table'>
+            <thead><tr><th scope='col'>Board</th><th scope='col'>Kind</th><th scope='col'>Calendar</th><th scope='col'>Made</th><th scope='col'><span class='visually-hidden'>Actions</span></th></tr></thead>
+            <tbody>
+              {boards.map(board => (
+                <tr key={board.board_id} class={board.archived ? 'hidden-entry' : undefined}>
+                  <th scope='row'><code>{board.board_id}</code> {board.name !== board.board_id && <span>{board.name}</span>} {board.archived && <span class='badge waiting'>archived</span>}</th>
+                  <td>{describe(board)}</td>
+                  <td>{board.periods.join(', ') || 'none'}</td>
+                  <td>{formatTime(board.created_at)}</td>
+                  <td class='row-actions'>
+                    <a class='button secondary' href={`#/games/${encodeURIComponent(game.game_id)}/board/${board.board_id}`}>Entries</a>
+                    <WriteButton kind='secondary' busy={write.busy} onClick={() => { setEditing(board.board_id); setForm(formOf(board)) }} label={`Change ${board.board_id}`}>Change</WriteButton>
+                    <WriteButton kind='secondary' busy={write.busy} onClick={() => { void archive(board, !board.archived) }} label={`${board.archived ? 'Unarchive' : 'Archive'} ${board.board_id}`}>{board.archived ? 'Unarchive' : 'Archive'}</WriteButton>
+                    <WriteButton kind='danger' busy={write.busy} onClick={() => { setRemoving(board) }} label={`Delete ${board.board_id}`}>Delete</WriteButton>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableBox>
+      )}
+      <Confirm open={removing !== null} title={`Delete the board ${removing?.board_id ?? ''}?`} confirm='Delete the board' busy={write.busy} onCancel={() => { setRemoving(null) }} onConfirm={() => { void remove(removing!) }}>
+        <p>Every entry of it goes, in every season and period; its held scores can only be rejected. This cannot be undone: archive it instead to keep it readable.</p>
+      </Confirm>
+    </>
+  )
+}
