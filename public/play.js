@@ -1,7 +1,7 @@
 // The play page: leaderboard, own rank, rating widget and play-time reports
 // around the game's iframe. It reads what the server injected into
-// window.__platform (gameId, username, canSubmit, periods, order) and
-// window.__play.
+// window.__platform (gameId, username, canSubmit, periods, order, boards,
+// periodNames) and window.__play.
 (() => {
   'use strict'
   const platform = window.__platform
@@ -16,9 +16,11 @@
   }
 
   // Leaderboard, own rank and neighbourhood ---------------------------------
-  // All on the board the switch chose: 'all', or one of platform.periods. The
-  // switch is only there for a game that keeps calendar boards, and nothing
-  // remembers the choice.
+  // All on the board the switches chose: the game's own board ('') or one of
+  // platform.boards (its named boards), and 'all' or one of the periods that
+  // board keeps. The switches are only there for a game that has named boards
+  // or calendar boards, and nothing remembers the choice.
+  let board = ''
   let period = 'all'
   let resetsAt = null
   let latest = 0 // the newest refresh: the answers to an older one are dropped
@@ -64,15 +66,28 @@
     return $(`.board-switch button[data-period="${period}"]`)?.textContent.toLowerCase()
   }
 
-  function showBoard (board) {
+  // The named board chosen, if any ({ id, name, periods, order }).
+  const namedBoard = () => platform.boards.find(named => named.id === board)
+
+  // The request's board choice, as a query: board and period, each only when chosen.
+  function chosenQuery () {
+    const fields = new URLSearchParams()
+    if (board !== '') fields.set('board', board)
+    if (period !== 'all') fields.set('period', period)
+    return fields.toString()
+  }
+
+  function showBoard (answer) {
     const name = boardName()
-    for (const suffix of document.querySelectorAll('.board-period')) suffix.textContent = name === undefined ? '' : ` — ${name}`
+    // "Top 10 — Lap 1, today": the named board's name, then the period's.
+    const label = [namedBoard()?.name, name].filter(part => part !== undefined).join(', ')
+    for (const suffix of document.querySelectorAll('.board-period')) suffix.textContent = label === '' ? '' : ` — ${label}`
     const when = period === 'all' ? '' : ` ${name}`
-    fillList($('#board'), board.ok ? board.data.items : [])
-    $('#board-status').textContent = !board.ok
-      ? board.message
-      : board.data.total === 0 ? `No scores${when} yet: be the first.` : `${board.data.total} player${board.data.total === 1 ? '' : 's'}`
-    resetsAt = board.ok && board.data.resets_at !== undefined ? Date.parse(board.data.resets_at) : null
+    fillList($('#board'), answer.ok ? answer.data.items : [])
+    $('#board-status').textContent = !answer.ok
+      ? answer.message
+      : answer.data.total === 0 ? `No scores${when} yet: be the first.` : `${answer.data.total} player${answer.data.total === 1 ? '' : 's'}`
+    resetsAt = answer.ok && answer.data.resets_at !== undefined ? Date.parse(answer.data.resets_at) : null
     showResets()
   }
 
@@ -84,7 +99,8 @@
   function watchBoard () {
     stream?.close()
     const game = encodeURIComponent(platform.gameId)
-    const chosen = period === 'all' ? '' : `?period=${period}`
+    const query = chosenQuery()
+    const chosen = query === '' ? '' : `?${query}`
     const watching = stream = new window.EventSource(`/play/${game}/live${chosen}`)
     watching.addEventListener('top', (event) => {
       if (watching !== stream) return
@@ -102,7 +118,7 @@
   async function refreshStanding () {
     const request = ++latest
     const game = encodeURIComponent(platform.gameId)
-    const chosen = period === 'all' ? '' : `period=${period}`
+    const chosen = chosenQuery()
     const [mine, around] = await Promise.all([
       platform.username === null ? null : api('GET', `/api/rank?action=me-self&game_id=${game}${chosen && `&${chosen}`}`),
       $('#around') === null ? null : api('GET', `/api/rank?action=around-self&game_id=${game}&before=2&after=2${chosen && `&${chosen}`}`)
@@ -129,8 +145,8 @@
     }
   }
 
-  // The board switch: buttons that say which one is pressed ----------------
-  function buildSwitch () {
+  // The board switches: which board (a select), and which period of it (buttons that say which one is pressed)
+  function wirePeriods () {
     const buttons = document.querySelectorAll('.board-switch button')
     for (const button of buttons) {
       button.addEventListener('click', () => {
@@ -140,8 +156,36 @@
         watchBoard()
       })
     }
+  }
+
+  // The period buttons of the board chosen: its own periods (a named board keeps its own), none without.
+  function periodButtons () {
+    const group = $('.board-switch')
+    if (group === null) return
+    const periods = namedBoard()?.periods ?? platform.periods
+    group.replaceChildren(...(periods.length === 0 ? [] : ['all', ...periods]).map(kind => {
+      const button = document.createElement('button')
+      button.type = 'button'
+      button.dataset.period = kind
+      button.setAttribute('aria-pressed', String(kind === 'all'))
+      button.setAttribute('aria-controls', 'board')
+      button.textContent = platform.periodNames[kind]
+      return button
+    }))
+    group.hidden = periods.length === 0
+    wirePeriods()
+  }
+
+  function buildSwitch () {
+    wirePeriods()
+    $('#board-choice')?.addEventListener('change', (event) => {
+      board = event.currentTarget.value
+      period = 'all'
+      periodButtons()
+      watchBoard()
+    })
     // The reset line counts down; once the period is over, the stream moves on to the new one.
-    if (buttons.length > 0) setInterval(showResets, 30_000)
+    if ($('.board-switch') !== null) setInterval(showResets, 30_000)
   }
 
   // Rating: ten half-star buttons, 1..10 -------------------------------------

@@ -29,7 +29,7 @@ t.test('a player logs in, plays the demo game, rates it, and play time is report
   page.on('console', message => { if (/Content Security Policy|Refused to/i.test(message.text())) pageErrors.push(message.text()) })
 
   await page.goto(`${baseUrl}/play/demo`)
-  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: null, canSubmit: false, periods: [], order: 'desc', runs: 'off' }))
+  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: null, canSubmit: false, periods: [], order: 'desc', runs: 'off', boards: [], periodNames: { all: 'All time', daily: 'Today', weekly: 'This week', monthly: 'This month' } }))
   t.equal(await page.locator('input[type=password]').count(), 0, 'no password field beside the game')
   // Logging in happens on a page of its own, then leads back to the game.
   await Promise.all([page.waitForURL(`${baseUrl}/login?next=%2Fplay%2Fdemo`), page.click('a#login')])
@@ -37,7 +37,7 @@ t.test('a player logs in, plays the demo game, rates it, and play time is report
   await page.fill('input[name=password]', 'lovelace-1843')
   await Promise.all([page.waitForURL(`${baseUrl}/play/demo`, { waitUntil: 'load' }), page.click('form.login button[type=submit]')])
   await page.getByText('Logged in as').waitFor()
-  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: 'ada', canSubmit: true, periods: [], order: 'desc', runs: 'off' }))
+  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: 'ada', canSubmit: true, periods: [], order: 'desc', runs: 'off', boards: [], periodNames: { all: 'All time', daily: 'Today', weekly: 'This week', monthly: 'This month' } }))
 
   // Three rounds of Reaction: click as soon as the button turns green.
   const frame = page.frameLocator('#game')
@@ -183,7 +183,7 @@ t.test('the board switch and the around-me view at desktop and phone size', { ti
     const buttons = page.locator('.board-switch button')
     t.same(await buttons.allTextContents(), ['All time', 'Today', 'This week'], `${size}: one button per board the game keeps`)
     for (let i = 0; i < 3; i++) t.ok(await buttons.nth(i).isVisible(), `${size}: switch button ${i + 1} is visible`)
-    t.ok(await page.getByRole('group', { name: 'Which board' }).isVisible(), `${size}: the switch is a labelled group`)
+    t.ok(await page.getByRole('group', { name: 'Which period' }).isVisible(), `${size}: the switch is a labelled group`)
     t.same(await pressed(), ['All time'], `${size}: all time is pressed first`)
     t.equal(await page.locator('#board-title').textContent(), 'Top 10 — all time', `${size}: the heading names the board`)
     t.equal(await page.locator('#board li').count(), 10, `${size}: ten on the all-time board`)
@@ -270,6 +270,61 @@ t.test('the board switch and the around-me view at desktop and phone size', { ti
     t.equal(await page.locator('.board-switch, .board-switch button, #board-resets').count(), 0, `${size}: no switch for a game without periods`)
     t.equal(await page.locator('#board-title').textContent(), 'Top 10')
     t.ok(await overflow() <= 0, `${size} without periods: nothing overflows sideways`)
+    t.same(problems, [], `${size}: no script errors and no blocked content`)
+    await context.close()
+  }
+})
+
+t.test('the play page\'s board switch: the game\'s named boards, each with its own periods, live', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  const { app, baseUrl } = await listeningApp(t)
+  const game = await createGame(app, { gameId: 'demo' })
+  dataOf(await admin(app, 'PATCH', '/admin/games/demo', { periods: ['weekly'] }))
+  dataOf(await admin(app, 'POST', '/admin/games/demo/boards', { board_id: 'lap-1', name: 'Lap 1, the long way round the moon', order: 'asc', periods: ['daily'] }))
+  dataOf(await admin(app, 'POST', '/admin/games/demo/boards', { board_id: 'coins', name: 'Coins', operator: 'sum' }))
+  dataOf(await admin(app, 'POST', '/admin/users', { username: 'grace', password: 'grace-pw-1' }))
+  const grace = dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'grace' }))
+  for (const [player, own, lap, coins] of [['grace', 300, 61_000, 40], ['ada', 500, 59_000, 12]] as const) {
+    dataOf(await submit(app, game, { player: String(player), score: own }))
+    dataOf(await submit(app, game, { player: String(player), score: lap, board: 'lap-1' }))
+    dataOf(await submit(app, game, { player: String(player), score: coins, board: 'coins' }))
+  }
+  const folder = screenshotFolder(t)
+  const browser = await launchBrowser(t)
+  for (const [size, viewport] of VIEWPORTS) {
+    const { context, page, problems, overflow } = await watchedPage(browser, viewport)
+    await context.addCookies([{ name: 'sid', value: grace.session_id, url: baseUrl }])
+    await page.goto(`${baseUrl}/play/demo`)
+    await page.locator('#board li').first().waitFor()
+    const choice = page.getByLabel('Board', { exact: true })
+    t.ok(await choice.isVisible(), `${size}: the board select is there`)
+    t.same(await choice.locator('option').allTextContents(), ['Main board', 'Coins', 'Lap 1, the long way round the moon'], `${size}: the game's own board, then its named boards`)
+    t.same(await page.locator('.board-switch button').allTextContents(), ['All time', 'This week'], `${size}: the game's own periods`)
+    t.same(await page.locator('#board li').allTextContents(), ['ada — 500', 'grace — 300'])
+
+    await choice.selectOption('lap-1')
+    await page.locator('#board-title').filter({ hasText: 'Top 10 — Lap 1, the long way round the moon, all time' }).waitFor()
+    t.same(await page.locator('#board li').allTextContents(), ['ada — 59000', 'grace — 61000'], `${size}: the lap board, lower first`)
+    t.same(await page.locator('.board-switch button').allTextContents(), ['All time', 'Today'], `${size}: the lap board's own periods`)
+    await page.locator('#my-rank').filter({ hasText: 'Your best: 61000, rank 2 of 2' }).waitFor()
+    await page.getByRole('button', { name: 'Today' }).click()
+    await page.locator('#board-title').filter({ hasText: 'Top 10 — Lap 1, the long way round the moon, today' }).waitFor()
+    await page.locator('#my-rank').filter({ hasText: 'Your best today: 61000, rank 2 of 2' }).waitFor()
+    t.ok(await page.locator('#board-resets').isVisible(), `${size}: its daily board resets`)
+    t.ok(await overflow() <= 0, `${size} lap board: nothing overflows sideways`)
+    await page.screenshot({ path: join(folder, `board-named-${size}.png`), fullPage: true })
+
+    await choice.selectOption('coins')
+    await page.locator('#board-title').filter({ hasText: 'Top 10 — Coins' }).waitFor()
+    t.notOk(await page.locator('.board-switch').isVisible(), `${size}: a board without periods has no period switch`)
+    t.same(await page.locator('#board li').allTextContents(), ['grace — 40', 'ada — 12'])
+    // Live: a score to this board shows up without a reload.
+    dataOf(await submit(app, game, { player: 'ada', score: 50, board: 'coins' }))
+    await page.locator('#board li').filter({ hasText: 'ada — 62' }).waitFor()
+    t.pass(`${size}: the coins board follows a submit (a sum: 12 + 50)`)
+    dataOf(await submit(app, game, { player: 'ada', score: -50, board: 'coins' }))
+    await choice.selectOption('')
+    await page.locator('#board-title').filter({ hasText: 'Top 10 — all time' }).waitFor()
+    t.same(await page.locator('.board-switch button').allTextContents(), ['All time', 'This week'], `${size}: back on the game's own board and its periods`)
     t.same(problems, [], `${size}: no script errors and no blocked content`)
     await context.close()
   }

@@ -15,6 +15,8 @@ import { routeSchemas } from '../schemas.js'
 import { boardFields } from '../../store/board-fields.js'
 import { collectParams, parseBoardChoice } from '../../rules/fields.js'
 import { HELMET, framedBy } from '../../../plugins/external/security-headers.js'
+import { NO_BOARDS, type NamedBoard } from '../../rules/boards.js'
+import type { ChosenBoard } from '../../store/board-choice.js'
 
 /** What the login page says when an OpenID Connect sign-in came back failed (/login?signin=…): fixed sentences, never the provider's text. */
 const SIGNIN_FAILURES: Record<string, string> = Object.assign(Object.create(null), {
@@ -35,15 +37,32 @@ export const PLAY_BOARD_SIZE = 10
 const BOARD_NAMES: Record<'all' | PeriodKind, string> = { all: 'All time', daily: 'Today', weekly: 'This week', monthly: 'This month' }
 
 /**
- * The board switch above the board, for a game that keeps calendar boards:
- * All time, then the kinds in the game's order; nothing for a game without.
+ * The switches above the board: which of the game's boards, for a game with
+ * named boards (a select: the game's own, then each named board), and which
+ * period of it, for a board that keeps calendar boards (All time, then the
+ * kinds in the board's order; the page's script makes them again for the
+ * board chosen). Nothing for a game with neither.
  */
-function boardSwitch (game: GameRecord): string {
-  if (game.periods.length === 0) return ''
-  const buttons = (['all', ...game.periods] as const).map(kind =>
-    `<button type="button" data-period="${kind}" aria-pressed="${String(kind === 'all')}" aria-controls="board">${BOARD_NAMES[kind]}</button>`)
-  return `<div class="board-switch" role="group" aria-label="Which board">${buttons.join('')}</div>
+function boardSwitch (game: GameRecord, boards: NamedBoard[]): string {
+  const choose = boards.length === 0
+    ? ''
+    : `<p class="board-choice"><label for="board-choice">Board</label> <select id="board-choice" aria-controls="board">
+      <option value="">${MAIN_BOARD}</option>
+      ${boards.map(board => `<option value="${board.board_id}">${html(board.name)}</option>`).join('')}
+    </select></p>`
+  const periodic = game.periods.length > 0 || boards.some(board => board.periods.length > 0)
+  if (!periodic) return choose
+  const buttons = game.periods.length === 0 ? [] : (['all', ...game.periods] as const).map(kind => periodButton(kind, kind === 'all'))
+  return `${choose}<div class="board-switch" role="group" aria-label="Which period"${buttons.length === 0 ? ' hidden' : ''}>${buttons.join('')}</div>
     <p id="board-resets" class="muted" hidden></p>`
+}
+
+/** The name the play page gives the game's own board beside its named ones. */
+const MAIN_BOARD = 'Main board'
+
+/** A button of the period switch (the page's script makes the same for another board: public/play.js). */
+function periodButton (kind: 'all' | PeriodKind, pressed: boolean): string {
+  return `<button type="button" data-period="${kind}" aria-pressed="${String(pressed)}" aria-controls="board">${BOARD_NAMES[kind]}</button>`
 }
 
 /**
@@ -138,7 +157,9 @@ export default async function playRoutes (fastify: FastifyInstance): Promise<voi
     // A guest plays only the games that take guests.
     const plays = user !== null && (!user.guest || game.guests !== 'off')
     // runs: whether the game ties scores to runs; the page adds startRun() and reportPlay() for the game (docs/interface.md#host-injected-context).
-    const platform = { gameId: game.game_id, username: user?.username ?? null, canSubmit: isPlayable(game) && plays, periods: game.periods, order: game.order, runs: game.runs }
+    // boards: the game's named boards, for the board switch, with the periods each keeps (docs/interface.md#named-boards).
+    const boards = [...(await fastify.namedBoards.boards(game.game_id)).values()]
+    const platform = { gameId: game.game_id, username: user?.username ?? null, canSubmit: isPlayable(game) && plays, periods: game.periods, order: game.order, runs: game.runs, boards: boards.map(board => ({ id: board.board_id, name: board.name, periods: board.periods, order: board.order })), periodNames: BOARD_NAMES }
     const here = `/play/${encodeURIComponent(game.game_id)}`
     const next = `next=${encodeURIComponent(here)}`
     const signup = fastify.config.signup === 'open'
@@ -177,7 +198,7 @@ ${account}
 <aside>
   <section aria-labelledby="board-title">
     <h2 id="board-title">Top ${PLAY_BOARD_SIZE}<span class="board-period"></span></h2>
-    ${boardSwitch(game)}
+    ${boardSwitch(game, boards)}
     <ol id="board"></ol>
     <p id="board-status" class="muted" role="status"></p>
     <p id="my-rank" role="status"></p>
@@ -277,10 +298,16 @@ ${back}
     return page(title, `<main class="narrow unavailable"><h1>${title}</h1><p>${text}</p></main>`)
   })
 
+  /** The board a play page's read chooses: board (a named board, read from the record cache), period, period_id, season_id. */
+  async function playBoard (game: GameRecord, query: unknown): Promise<ChosenBoard> {
+    const choice = parseBoardChoice(collectParams(query as Record<string, unknown>, undefined))
+    return fastify.leaderboard.choose(game, choice, choice.board === undefined ? NO_BOARDS : await fastify.namedBoards.boards(game.game_id))
+  }
+
   // The same board, live (Server-Sent Events): the page shows each new top as it comes.
   fastify.get<WithGame>('/play/:game_id/live', { schema: routeSchemas.playLive, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate, sse: 'manual' }, async (request, reply) => {
     const game = playableGame(await fastify.records.game(request.params.game_id))
-    const chosen = fastify.leaderboard.choose(game, parseBoardChoice(collectParams(request.query, undefined)))
+    const chosen = await playBoard(game, request.query)
     const { total, items, board } = await fastify.leaderboard.top(game, chosen, 0, PLAY_BOARD_SIZE)
     if (request.method === 'HEAD') return ok({ game_id: game.game_id, total, items, ...await boardFields(fastify.leaderboard, game, board) })
     await fastify.live.open(reply, { game, choice: chosen.choice, limit: PLAY_BOARD_SIZE, places: livePlaces.page(clientAddress(request), fastify.config.liveStreamsPerAddress), first: { total, items }, board })
@@ -289,7 +316,7 @@ ${back}
   // The board beside the game: public, like the page itself.
   fastify.get<WithGame>('/play/:game_id/board', { schema: routeSchemas.playBoard, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate }, async (request) => {
     const game = playableGame(await fastify.records.game(request.params.game_id))
-    const chosen = fastify.leaderboard.choose(game, parseBoardChoice(collectParams(request.query, undefined)))
+    const chosen = await playBoard(game, request.query)
     const { total, items, board } = await fastify.leaderboard.top(game, chosen, 0, PLAY_BOARD_SIZE)
     return ok({ game_id: game.game_id, total, items, ...await boardFields(fastify.leaderboard, game, board) })
   })
