@@ -31,6 +31,7 @@ const { createRecordStore, DEFAULT_CAPS } = await import('../dist/src/store/game
 const { createActivity } = await import('../dist/src/store/activity.js')
 const { createBoardStore } = await import('../dist/src/store/named-boards.js')
 const { DEFAULT_BOARD_SETTINGS } = await import('../dist/src/rules/boards.js')
+const { createAchievementStore } = await import('../dist/src/store/achievements.js')
 const { DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, DEFAULT_RUNS } = await import('../dist/src/rules/games.js')
 const { playerName } = await import('./lib/seed.mjs')
 const { randInt } = await import('./lib/random.mjs')
@@ -81,6 +82,15 @@ try {
   const boards = await namedBoards.boards(gameId, { fresh: true })
   const level = boards.get('level')
   const coins = boards.get('coins')
+  // The plain game again, with achievements (docs/decisions.md#71): three thresholds on its own board, far above the scores (checked, none reached).
+  await records.createGame({ ...game, game_id: `${gameId}_achievements` })
+  const achievementsGame = await records.game(`${gameId}_achievements`)
+  if (achievementsGame === null) throw new Error('the game was not made')
+  const achievementStore = createAchievementStore(redis)
+  for (const [i, threshold] of [1e9, 2e9, 3e9].entries()) {
+    const made = await achievementStore.create(achievementsGame.game_id, { achievement_id: `a${i}`, name: `a${i}`, description: '', points: 0, hidden: false, rule: { board: 'default', at_least: threshold, at_most: null }, icon: null, created_at: createdAt })
+    if (typeof made === 'string') throw new Error(`the achievement was not made: ${made}`)
+  }
   const minimalBoard = `minimal:{game:${gameId}}:board`
   redis.defineCommand('minimalSubmit', { numberOfKeys: 1, lua: MINIMAL_SUBMIT })
   redis.defineCommand('minimalTop', { numberOfKeys: 1, lua: MINIMAL_TOP })
@@ -95,6 +105,7 @@ try {
     const score = randInt(1_000_000)
     for (const seeded of [game, fullGame]) await leaderboard.submit(seeded, playerName(i), score, undefined, { signed: { ts: String(Math.floor(Date.now() / 1000)), sign: randomBytes(32).toString('hex') } })
     for (const board of [level, coins]) await leaderboard.submit(game, playerName(i), score, undefined, { board })
+    await leaderboard.submit(achievementsGame, playerName(i), score, undefined, { signed: { ts: String(Math.floor(Date.now() / 1000)), sign: randomBytes(32).toString('hex') } })
     await redis.zadd(minimalBoard, score, playerName(i))
   }
   // About half the submits raise a best (as the bench's scenarios): a score around the player's own.
@@ -107,6 +118,10 @@ try {
     'submit, full script (runs optional, no run sent)': async () => {
       const ts = String(Math.floor(Date.now() / 1000))
       await leaderboard.submit(fullGame, playerName(randInt(PLAYERS)), score(), undefined, { signed: { ts, sign: randomBytes(32).toString('hex') }, limits: limits() })
+    },
+    'submit, game with achievements (3 thresholds, none reached)': async () => {
+      const ts = String(Math.floor(Date.now() / 1000))
+      await leaderboard.submit(achievementsGame, playerName(randInt(PLAYERS)), score(), undefined, { signed: { ts, sign: randomBytes(32).toString('hex') }, limits: limits() })
     },
     'submit, named board (best)': async () => {
       const ts = String(Math.floor(Date.now() / 1000))

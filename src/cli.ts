@@ -3,7 +3,7 @@ import type { RedisClient as Redis } from './store/redis-client.js'
 import { userInfo } from 'node:os'
 import { once } from 'node:events'
 import { constants, createReadStream } from 'node:fs'
-import { access } from 'node:fs/promises'
+import { access, readFile } from 'node:fs/promises'
 import { createAdmin, type AdminOperations } from './operations/index.js'
 import { readInput, schemas, textFields } from './operations/input.js'
 import { importLines } from './operations/import-export.js'
@@ -23,6 +23,7 @@ import { createReviewQueue } from './store/review.js'
 import { createWebhookStore } from './store/webhooks.js'
 import { createEvents } from './store/events.js'
 import { createBoardStore } from './store/named-boards.js'
+import { createAchievementStore } from './store/achievements.js'
 
 export const USAGE = `Usage: npm run cli -- <command> [arguments] [--flag value ...]
 
@@ -98,6 +99,17 @@ Users and sessions:
                                         when each of the user's sessions expires
   sessions end <username>               logs the user out everywhere
   (A new password, users update --password..., also ends the user's sessions.)
+
+Achievements (a game's; an icon is a PNG, JPEG, GIF or WebP file of at most 64 KiB):
+  achievements list <game_id>
+  achievements get <game_id> <achievement_id>
+  achievements create <game_id> <achievement_id> [--name N] [--description D] [--points 0-1000] [--hidden true|false]
+                      [--board default|ID --at_least N | --at_most N]
+                                        unlocked when the board's stored score reaches N; without a
+                                        threshold only the game unlocks it (action=unlock)
+  achievements update <game_id> <achievement_id> [the same flags] [--rule none]
+  achievements delete <game_id> <achievement_id>
+  achievements icon <game_id> <achievement_id> --file PATH   (--clear true removes it)
 
 Board entries:
   players export <game_id> [--format ndjson|csv] [--board ID] [--period ...] [--period_id ID] [--season_id N]
@@ -183,6 +195,20 @@ function fieldsOf (flags: Record<string, string | undefined>, extra: Record<stri
   return textFields({ ...fields, ...extra })
 }
 
+/**
+ * An achievement's flags as the operations take them: the threshold from
+ * --board with --at_least or --at_most (--rule none: only the game unlocks
+ * it), the rest as text fields.
+ */
+function achievementFields ({ board, at_least: atLeast, at_most: atMost, rule, ...flags }: Record<string, string | undefined>, extra: Record<string, string> = {}): unknown {
+  const number = (text: string | undefined): number | string | undefined => text === undefined ? undefined : /^-?\d{1,16}$/.test(text) ? Number(text) : text
+  const fields = fieldsOf(flags, extra) as Record<string, unknown>
+  if (rule === 'none') fields.rule = null
+  else if (rule !== undefined) fields.rule = rule
+  else if (board !== undefined || atLeast !== undefined || atMost !== undefined) fields.rule = { board: board ?? 'default', ...(atLeast === undefined ? {} : { at_least: number(atLeast) }), ...(atMost === undefined ? {} : { at_most: number(atMost) }) }
+  return fields
+}
+
 function argument (args: string[], index: number, name: string): string {
   const value = args[index]
   if (value === undefined || value === '') throw new ApiError('missing_param', `Argument <${name}> is required.`)
@@ -219,6 +245,18 @@ const COMMANDS: Record<string, Command> = {
   'review list': async (admin, args, flags) => await admin.reviewList(argument(args, 0, 'game_id'), fieldsOf(flags)),
   'review approve': async (admin, args, flags) => await admin.approveHeld(argument(args, 0, 'game_id'), argument(args, 1, 'held_id'), fieldsOf(flags)),
   'review reject': async (admin, args, flags) => await admin.rejectHeld(argument(args, 0, 'game_id'), argument(args, 1, 'held_id'), fieldsOf(flags)),
+  'achievements list': async (admin, args) => await admin.achievements(argument(args, 0, 'game_id')),
+  'achievements get': async (admin, args) => await admin.achievement(argument(args, 0, 'game_id'), argument(args, 1, 'achievement_id')),
+  'achievements create': async (admin, args, flags) => await admin.createAchievement(argument(args, 0, 'game_id'), achievementFields(flags, { achievement_id: argument(args, 1, 'achievement_id') })),
+  'achievements update': async (admin, args, flags) => await admin.updateAchievement(argument(args, 0, 'game_id'), argument(args, 1, 'achievement_id'), achievementFields(flags)),
+  'achievements delete': async (admin, args) => await admin.deleteAchievement(argument(args, 0, 'game_id'), argument(args, 1, 'achievement_id')),
+  'achievements icon': async (admin, args, { file, clear }) => {
+    const [gameId, id] = [argument(args, 0, 'game_id'), argument(args, 1, 'achievement_id')]
+    if (clear === 'true') return await admin.deleteAchievementIcon(gameId, id)
+    if (file === undefined) throw new ApiError('missing_param', 'Give the image: --file PATH (or --clear true to remove the icon).')
+    const bytes = await readFile(file).catch((error: Error) => fail('invalid_param', `Cannot read --file: ${error.message}`))
+    return await admin.setAchievementIcon(gameId, id, bytes)
+  },
   'boards list': async (admin, args) => await admin.boards(argument(args, 0, 'game_id')),
   'boards get': async (admin, args) => await admin.board(argument(args, 0, 'game_id'), argument(args, 1, 'board_id')),
   'boards create': async (admin, args, flags) => await admin.createBoard(argument(args, 0, 'game_id'), fieldsOf(flags, { board_id: argument(args, 1, 'board_id') })),
@@ -320,6 +358,11 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
         revoked: { type: 'string' },
         cursor: { type: 'string' },
         board: { type: 'string' },
+        at_least: { type: 'string' },
+        at_most: { type: 'string' },
+        rule: { type: 'string' },
+        points: { type: 'string' },
+        clear: { type: 'string' },
         period: { type: 'string' },
         period_id: { type: 'string' },
         season_id: { type: 'string' },
@@ -372,6 +415,7 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
     const admin = createAdmin({
       records,
       namedBoards,
+      achievements: createAchievementStore(connection.redis),
       review: createReviewQueue(connection.redis),
       webhooks: createWebhookStore(connection.redis),
       events: createEvents(connection.redis),

@@ -47,14 +47,19 @@ export function withQuery (path: string, query: Query = {}): string {
   return text === '' ? path : `${path}?${text}`
 }
 
-/** Calls the operator API; resolves with `data`, rejects with an ApiProblem whose message is a sentence. */
-export async function api<T = any> (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, token = savedToken()): Promise<T> {
+/**
+ * Calls the operator API; resolves with `data`, rejects with an ApiProblem
+ * whose message is a sentence. A Blob (a file) is sent as its bytes, with
+ * its type; anything else as JSON.
+ */
+export async function api<T = any> (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown, token = savedToken()): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' }
   if (token !== null) headers.authorization = `Bearer ${token}`
-  if (body !== undefined) headers['content-type'] = 'application/json'
+  const file = body instanceof Blob
+  if (body !== undefined) headers['content-type'] = file ? (body.type === '' ? 'application/octet-stream' : body.type) : 'application/json'
   let response: Response
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'omit', cache: 'no-store' })
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : file ? body : JSON.stringify(body), credentials: 'omit', cache: 'no-store' })
   } catch {
     throw new ApiProblem('offline', 'The service did not answer. Check that it is running and that this computer is online.')
   }

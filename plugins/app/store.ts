@@ -15,12 +15,14 @@ import { createSignupChallenges, type SignupChallenges } from '../../src/store/s
 import { createSigninFlows, type SigninFlows } from '../../src/store/signin-flows.js'
 import { createRuns, type Runs } from '../../src/store/runs.js'
 import { createBoardStore, type BoardStore } from '../../src/store/named-boards.js'
+import { createAchievementStore, type AchievementStore } from '../../src/store/achievements.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
     records: RecordStore
     /** The games' named boards (docs/decisions.md#70). */
     namedBoards: BoardStore
+    achievements: AchievementStore
     users: UserStore
     leaderboard: Leaderboard
     ratings: Ratings
@@ -52,6 +54,8 @@ export default fp<StoreOptions>(async (fastify, { clock }) => {
   const records = createRecordStore(redis, cache)
   const namedBoards = createBoardStore(redis, cache)
   fastify.decorate('namedBoards', namedBoards)
+  const achievements = createAchievementStore(redis, cache)
+  fastify.decorate('achievements', achievements)
   const users = createUserStore(redis, cache)
   const activity = createActivity(redis)
   fastify.addHook('onClose', activity.close)
@@ -70,5 +74,5 @@ export default fp<StoreOptions>(async (fastify, { clock }) => {
   fastify.decorate('signupChallenges', createSignupChallenges(redis, { work: config.signupWork }))
   fastify.decorate('signinFlows', createSigninFlows(redis))
   fastify.decorate('runs', createRuns(redis))
-  fastify.decorate('admin', createAdmin({ records, namedBoards, review: createReviewQueue(redis), webhooks, events: createEvents(redis), webhookAllowPrivate: config.webhooks.allowPrivate, users, leaderboard, sessionTtlS: config.sessionTtlS, guestTtlS: config.guestTtlS, sessionCookie: config.sessionCookie, audit: createAuditLog(redis, { retentionMs: config.auditRetentionMs }), ratings, playtime, activity }))
+  fastify.decorate('admin', createAdmin({ records, namedBoards, achievements, review: createReviewQueue(redis), webhooks, events: createEvents(redis), webhookAllowPrivate: config.webhooks.allowPrivate, users, leaderboard, sessionTtlS: config.sessionTtlS, guestTtlS: config.guestTtlS, sessionCookie: config.sessionCookie, audit: createAuditLog(redis, { retentionMs: config.auditRetentionMs }), ratings, playtime, activity }))
 }, { name: 'store', dependencies: ['redis'] })

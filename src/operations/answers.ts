@@ -103,6 +103,8 @@ export interface ErasureCounts {
   metas: number
   /** Held scores, pending or decided. */
   held: number
+  /** Achievements unlocked (docs/decisions.md#71). */
+  achievements: number
 }
 
 /** A page of a listing: its items, and the cursor of the next page (null after the last). */

@@ -103,7 +103,7 @@ export function boardsOperations ({ leaderboard, audit, eraseFromEveryGame, choo
         fail('invalid_param', 'Parameter "player_name" is not valid: 1 to 30 characters, as a submit takes them.')
       }
       const erased = await eraseFromEveryGame(player, false)
-      const counts = { games: erased.games, entries: erased.entries, metas: erased.metas, held: erased.held }
+      const counts = { games: erased.games, entries: erased.entries, metas: erased.metas, held: erased.held, achievements: erased.achievements }
       await audit({ action: 'player.erase', game_id: null, target: null, before: null, after: counts })
       return counts
     },

@@ -14,6 +14,7 @@ import type { HeldScore, ReviewQueue } from '../store/review.js'
 import { type StoredWebhook, type WebhookStore } from '../store/webhooks.js'
 import { type Events } from '../store/events.js'
 import { type BoardStore } from '../store/named-boards.js'
+import { type AchievementStore } from '../store/achievements.js'
 import { DEFAULT_BOARD, NO_BOARDS } from '../rules/boards.js'
 import { Auditor, ListPage, PublicKey, WEBHOOK_ID_PATTERN, publicKey } from './answers.js'
 import { BoardQuery, cursors, schemas } from './input.js'
@@ -22,6 +23,8 @@ export interface AdminDeps {
   records: RecordStore
   /** The games' named boards (docs/decisions.md#70). */
   namedBoards: BoardStore
+  /** The games' achievements (docs/decisions.md#71). */
+  achievements: AchievementStore
   review: ReviewQueue
   webhooks: WebhookStore
   events: Events
@@ -46,7 +49,7 @@ const BOARD_BATCH = 200
  * What every operation works with: the stores, the actor's audit, and the
  * helpers that several resources share. One per actor (createAdmin().as).
  */
-export function operationContext ({ records, namedBoards, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, guestTtlS, sessionCookie, audit: auditLog, ratings, playtime, activity }: AdminDeps, actor: Actor) {
+export function operationContext ({ records, namedBoards, achievements, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, guestTtlS, sessionCookie, audit: auditLog, ratings, playtime, activity }: AdminDeps, actor: Actor) {
   const audit: Auditor = async (change, unmasked) => { await auditLog.record(actor, change, unmasked) }
 
   /**
@@ -95,14 +98,15 @@ export function operationContext ({ records, namedBoards, review, webhooks, even
    * something of theirs.
    */
   async function eraseFromEveryGame (player: string, user: boolean): Promise<ErasedFromGame & { games: number }> {
-    const total = { entries: 0, metas: 0, held: 0, ratings: 0, playtimeSeconds: 0, games: 0 }
+    const total = { entries: 0, metas: 0, held: 0, ratings: 0, playtimeSeconds: 0, achievements: 0, games: 0 }
     for (const one of await forEveryGame(async game => await leaderboard.erasePlayer(game, player, { user }))) {
       total.entries += one.entries
       total.metas += one.metas
       total.held += one.held
       total.ratings += one.ratings
       total.playtimeSeconds += one.playtimeSeconds
-      if (one.entries + one.held + one.ratings + one.playtimeSeconds > 0) total.games++
+      total.achievements += one.achievements
+      if (one.entries + one.held + one.ratings + one.playtimeSeconds + one.achievements > 0) total.games++
     }
     return total
   }
@@ -135,7 +139,7 @@ export function operationContext ({ records, namedBoards, review, webhooks, even
     return await records.game(gameId, { fresh: true }) ?? fail('not_found', 'No such game.')
   }
 
-  return { records, namedBoards, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, guestTtlS, sessionCookie, auditLog, ratings, playtime, activity, audit, applyUserHidden, forEveryGame, notPending, pendingHeld, existingWebhook, eraseFromEveryGame, auditPage, changeKey, chooseBoard, existingGame }
+  return { records, namedBoards, achievements, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, guestTtlS, sessionCookie, auditLog, ratings, playtime, activity, audit, applyUserHidden, forEveryGame, notPending, pendingHeld, existingWebhook, eraseFromEveryGame, auditPage, changeKey, chooseBoard, existingGame }
 }
 
 export type OperationContext = ReturnType<typeof operationContext>

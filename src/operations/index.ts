@@ -5,6 +5,7 @@ import { keysOperations } from './keys.js'
 import { usersOperations } from './users.js'
 import { boardsOperations } from './boards.js'
 import { namedBoardsOperations } from './named-boards.js'
+import { achievementsOperations } from './achievements.js'
 import { reviewOperations } from './review.js'
 import { webhooksOperations } from './webhooks.js'
 import { auditOperations } from './audit.js'
@@ -26,6 +27,7 @@ export function createAdmin (deps: AdminDeps) {
       ...usersOperations(context),
       ...boardsOperations(context),
       ...namedBoardsOperations(context),
+      ...achievementsOperations(context),
       ...reviewOperations(context),
       ...webhooksOperations(context),
       ...auditOperations(context)

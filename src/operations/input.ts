@@ -8,6 +8,7 @@ import { MAX_KEEP_PERIODS, PERIOD_KINDS } from '../rules/periods.js'
 import { ENTRY_BUCKETS } from '../store/keys.js'
 import { ACTIVITY_DAYS_KEPT, ACTIVITY_MINUTES_KEPT_S } from '../store/activity.js'
 import { BOARD_ID_PATTERN, BOARD_OPERATORS, DEFAULT_BOARD, MAX_BOARDS } from '../rules/boards.js'
+import { ACHIEVEMENT_ID_PATTERN, MAX_ACHIEVEMENTS } from '../rules/achievements.js'
 import { EVENT_TYPES } from '../store/events.js'
 import { MAX_URL_LENGTH } from '../webhooks/send.js'
 
@@ -129,6 +130,20 @@ const boardSettings = {
   review_factor: fairPlaySettings.review_factor
 }
 
+// Achievements (docs/decisions.md#71).
+const AchievementRuleSchema = Type.Object({
+  board: Type.String({ pattern: BOARD_ID_PATTERN.source, description: `the board whose stored score unlocks it: ${DEFAULT_BOARD} (the game's own) or a named board's id` }),
+  at_least: Type.Optional(Type.Integer({ minimum: -9007199254740991, maximum: 9007199254740991, description: 'unlocked when the stored score is at least this' })),
+  at_most: Type.Optional(Type.Integer({ minimum: -9007199254740991, maximum: 9007199254740991, description: 'unlocked when the stored score is at most this (one of at_least, at_most)' }))
+}, { additionalProperties: false })
+const achievementSettings = {
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'what players see, 1 to 64 characters (default: the id)' })),
+  description: Type.Optional(Type.String({ maxLength: 500, description: 'up to 500 characters' })),
+  points: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, description: '0 to 1000 (default 0)' })),
+  hidden: Type.Optional(Type.Boolean({ description: 'shown to players only once unlocked (default false)' })),
+  rule: Type.Optional(Type.Union([AchievementRuleSchema, Type.Null()], { description: 'the threshold that unlocks it; null (the default): only the game unlocks it (action=unlock)' }))
+}
+
 const KeyRateLimit = Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000_000 }), Type.Null()], {
   description: 'requests per window from one address with this key, 1 to 1000000000; null (or "default" as text) for the global RATE_LIMIT_MAX'
 })
@@ -159,6 +174,8 @@ export const schemas = {
   }, { additionalProperties: false }),
   createBoard: Type.Object({ board_id: BoardId, ...boardSettings }, { additionalProperties: false }),
   updateBoard: Type.Object({ ...boardSettings, archived: Type.Optional(Type.Boolean({ description: 'true: the board is read as before and takes no new scores' })) }, { additionalProperties: false }),
+  createAchievement: Type.Object({ achievement_id: Type.String({ pattern: ACHIEVEMENT_ID_PATTERN.source, description: `1 to 32 of a-z 0-9 _ -, beginning with a letter or digit; up to ${MAX_ACHIEVEMENTS} a game` }), ...achievementSettings }, { additionalProperties: false }),
+  updateAchievement: Type.Object(achievementSettings, { additionalProperties: false }),
   createKey: Type.Object({ game_id: Type.String(), rate_limit: Type.Optional(KeyRateLimit) }, { additionalProperties: false }),
   updateKey: Type.Object({ rate_limit: Type.Optional(KeyRateLimit) }, { additionalProperties: false }),
   createUser: Type.Object({

@@ -268,7 +268,7 @@ export function usersOperations ({ users, records, sessionTtlS, guestTtlS, sessi
       if (!USERNAME_PATTERN.test(username)) fail('invalid_param', 'Parameter "username" is not valid: 1 to 30 characters from A-Z a-z 0-9 _ . -.')
       const account = await users.eraseUser(username)
       const erased = await eraseFromEveryGame(username, true)
-      const counts = { user: account.user ? 1 : 0, sessions: account.sessions, games: erased.games, entries: erased.entries, metas: erased.metas, held: erased.held, ratings: erased.ratings, playtime_seconds: erased.playtimeSeconds }
+      const counts = { user: account.user ? 1 : 0, sessions: account.sessions, games: erased.games, entries: erased.entries, metas: erased.metas, held: erased.held, ratings: erased.ratings, playtime_seconds: erased.playtimeSeconds, achievements: erased.achievements }
       await audit({ action: 'user.erase', game_id: null, target: null, before: null, after: counts })
       return counts
     }

@@ -59,8 +59,8 @@ export interface ApiKeyActionSpec {
    * submit-run when neither is sent).
    */
   signed?: boolean | ((game: GameRecord, fields: Params) => boolean)
-  /** What stands for `score` in the signed values of an action that sends none (`run-start`: the text run-start). */
-  signedAs?: string
+  /** What stands for `score` in the signed values of an action that sends none (`run-start`: the text run-start; `unlock`: unlock:<achievement_id>). */
+  signedAs?: string | ((fields: Params) => string)
   action: Action<KeyCaller>
 }
 
@@ -134,13 +134,13 @@ async function admitGuest (fastify: FastifyInstance, user: StoredUser, game: Gam
 }
 
 /** `submit`: the timestamp is fresh and the signature is the key's (src/rules/signature.ts). */
-function checkSignature (key: KeyRecord, game: GameRecord, fields: Params, signedAs?: string): void {
+function checkSignature (key: KeyRecord, game: GameRecord, fields: Params, signedAs?: string | ((fields: Params) => string)): void {
   checkTimestamp(param(fields, 'ts'))
   const signed = {
     api_key: key.api_key,
     game_id: game.game_id,
     player_name: param(fields, 'player_name'),
-    score: signedAs ?? param(fields, 'score'),
+    score: typeof signedAs === 'function' ? signedAs(fields) : signedAs ?? param(fields, 'score'),
     ts: param(fields, 'ts'),
     // A named board is signed too, so a request cannot be sent again to another board.
     board: fields.board

@@ -2,6 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox'
 import type { FastifySchema } from 'fastify'
 import type {} from '@fastify/swagger' // adds summary, tags and security to FastifySchema
 import type { ErrorCode } from '../errors.js'
+import { ICON_TYPES } from '../rules/achievements.js'
 
 /*
  * The route schemas, in one place. They document the API (the OpenAPI
@@ -36,9 +37,9 @@ export function envelope (data: TSchema, codes: ErrorCode[], summary: string, ex
 }
 
 /** A route whose success is a file, not the envelope (its failures before the first byte still are). */
-export function fileAnswer (schema: FastifySchema, description: string): FastifySchema {
+export function fileAnswer (schema: FastifySchema, description: string, types: readonly string[] = ['application/x-ndjson', 'text/csv']): FastifySchema {
   const file = Type.String({ description })
-  return { ...schema, response: { ...(schema.response as object), 200: { description, content: { 'application/x-ndjson': { schema: file }, 'text/csv': { schema: file } } } } }
+  return { ...schema, response: { ...(schema.response as object), 200: { description, content: Object.fromEntries(types.map(type => [type, { schema: file }])) } } }
 }
 
 /** What run-start answers (docs/interface.md#runs). */
@@ -76,6 +77,7 @@ const SubmitResult = Type.Object({
   rank: Nullable(Type.Integer({ minimum: 1, description: 'null while the player is hidden (or has no entry yet)' })),
   board: Type.Optional(Type.String({ description: 'with board: the named board the score went to; best_score is its stored value (the total of a sum board, the last score of a latest one)' })),
   held: Type.Optional(Type.Literal(true, { description: 'only when the score was held for review (fair play): it is on no board until an operator approves it, and the standing above is unchanged' })),
+  unlocked: Type.Optional(Type.Array(Type.String(), { description: 'only when the score unlocked achievements (their thresholds): their ids' })),
   periods: Type.Optional(Type.Object({
     daily: Type.Optional(PeriodStanding),
     weekly: Type.Optional(PeriodStanding),
@@ -97,6 +99,7 @@ const BoardSubmitted = Type.Object({
   rank: Type.Optional(SubmitResult.properties.rank),
   total_players: Type.Optional(Type.Integer({ description: 'session mode: visible players on the board' })),
   held: SubmitResult.properties.held,
+  unlocked: SubmitResult.properties.unlocked,
   periods: SubmitResult.properties.periods,
   error: Type.Optional(Type.String({ description: 'only when this board refused its score: the error code a submit to it alone would get' })),
   message: Type.Optional(Type.String({ description: 'with error: why' }))
@@ -104,6 +107,32 @@ const BoardSubmitted = Type.Object({
 const ManySubmitted = {
   boards: Type.Array(BoardSubmitted, { description: 'one per board, in the order of the request' })
 }
+
+/** An achievement as a player sees it: a hidden one not yet unlocked is masked (every field null but hidden). */
+const PlayerAchievement = Type.Object({
+  achievement_id: Nullable(Type.String()),
+  name: Nullable(Type.String()),
+  description: Nullable(Type.String()),
+  points: Nullable(Type.Integer()),
+  hidden: Type.Boolean({ description: 'a hidden achievement: masked until unlocked' }),
+  icon_url: Nullable(Type.String({ description: 'the icon (a path on this service), or null' })),
+  unlocked_at: Nullable(Type.String({ format: 'date-time', description: 'when the player unlocked it; null when not' })),
+  rarity: Nullable(Type.Number({ description: 'the share of the game\'s players who have it, in percent (2 decimals)' }))
+})
+const AchievementList = Type.Object({
+  game_id: Type.String(),
+  player_name: Type.Optional(Type.String()),
+  players: Type.Integer({ description: 'the game\'s players the achievements know: rarity\'s denominator' }),
+  unlocked: Type.Integer({ description: 'how many the player unlocked' }),
+  points: Type.Integer({ description: 'the points of those' }),
+  items: Type.Array(PlayerAchievement, { description: 'in id order, hidden ones that are still locked last' })
+})
+const Unlocked = Type.Object({
+  achievement_id: Type.String(),
+  player_name: Type.String(),
+  unlocked: Type.Boolean({ description: 'true when this request unlocked it; false when it was unlocked before' }),
+  unlocked_at: Type.String({ format: 'date-time' })
+})
 
 export const PERIOD = Type.Union([Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly')])
 /** What an answer adds about the board it read: a period, or a season read by its id. */
@@ -219,6 +248,24 @@ export const routeSchemas = {
       run_id: Text('the run that earned the score (run-start with this api_key)'),
       meta: Type.Optional(Text('JSON text, at most 2048 bytes'))
     })
+  }),
+  achievements: envelope(AchievementList, [...API_KEY, 'invalid_player_name'], "The game's achievements, each with its rarity, and what a player unlocked (API key)", {
+    tags: ['api-key'],
+    querystring: Type.Object({ ...action('achievements').properties, ...apiKeyFields, player_name: Type.Optional(Text('1 to 30 characters: whose unlocks; without it, every achievement as a player with none sees it')) })
+  }),
+  achievementsSelf: envelope(AchievementList, [...SESSION], "The game's achievements and what the logged-in user unlocked (session)", {
+    tags: ['session'],
+    querystring: Type.Object({ ...action('achievements-self').properties, game_id: Text('game identifier') })
+  }),
+  unlock: envelope(Unlocked, [...API_KEY, 'expired_ts', 'invalid_signature', 'invalid_player_name', 'invalid_param'], 'Unlock an achievement for a player (API key, signed with unlock:<achievement_id> in the score\'s place); unlocking it again changes nothing', {
+    tags: ['api-key'],
+    querystring: action('unlock'),
+    body: Type.Object({ ...apiKeyFields, player_name: Text('1 to 30 characters'), achievement_id: Text('the achievement'), ts: IntegerText('UNIX time in seconds, within ±300 s of the server clock'), sign: Text('lowercase hex HMAC-SHA256 of api_key|game_id|player_name|unlock:<achievement_id>|ts keyed with api_secret') })
+  }),
+  unlockSelf: envelope(Unlocked, [...SESSION, 'invalid_param'], 'Unlock an achievement for the logged-in user (session: a hosted game); unlocking it again changes nothing', {
+    tags: ['session'],
+    querystring: action('unlock-self'),
+    body: Type.Object({ game_id: Text('game identifier'), achievement_id: Text('the achievement') })
   }),
   runStartSelf: envelope(RunStarted, [...SESSION, 'forbidden'], 'Start a run of the logged-in user: the game session a score is tied to (session)', {
     tags: ['session'],
@@ -371,6 +418,11 @@ export const routeSchemas = {
     tags: ['operations'],
     querystring: Type.Object({ detail: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) })
   }),
+  achievementIcon: fileAnswer(envelope(Type.Null(), ['invalid_game', 'not_found', 'rate_limited'], "An achievement's icon, as its image type (a hidden one's only with v, its version, which a player's list gives once it is unlocked)", {
+    tags: ['platform'],
+    params: Type.Object({ game_id: Type.String(), achievement_id: Type.String() }),
+    querystring: Type.Object({ v: Type.Optional(Text('the icon\'s version (icon_url has it): cached for a year')) })
+  }), 'The image (PNG, JPEG, GIF or WebP)', ICON_TYPES),
   playBoard: envelope(Board, ['invalid_game'], 'The top 10 shown on the play page; period or period_id pick a period board', { tags: ['platform'], params: gameParams, querystring: Type.Object(BoardChoice) }),
   playLive: envelope(Board, ['invalid_game', 'rate_limited'], 'The play page\'s board, live (Server-Sent Events): the top 10 at once, then again whenever it changes', { tags: ['platform'], params: gameParams, querystring: Type.Object(BoardChoice) }),
   playPage: { summary: 'The play page of a hosted game (HTML)', tags: ['platform'], params: gameParams } as FastifySchema,

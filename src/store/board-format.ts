@@ -121,6 +121,8 @@ export interface ErasedFromGame {
   /** 1 when the user had rated the game. */
   ratings: number
   playtimeSeconds: number
+  /** Achievements the person had unlocked (docs/decisions.md#71). */
+  achievements: number
 }
 
 /** A signed submit's `ts` and `sign`: what makes a replay recognisable. */
@@ -140,6 +142,8 @@ export interface SubmitResult {
   periods: Partial<Record<PeriodKind, PeriodStanding>>
   /** Held for review (fair play): on no board; the standing above is unchanged. */
   held: boolean
+  /** The achievements this submit unlocked (docs/decisions.md#71), when it unlocked any. */
+  unlocked?: string[]
 }
 
 export interface PlayerStanding {

@@ -30,7 +30,8 @@ export const EVENT_TYPES = [
   'score.held', 'score.approved', 'score.rejected',
   'period.closed', 'season.closed',
   'player.hidden', 'player.shown',
-  'rating.changed'
+  'rating.changed',
+  'achievement.unlocked'
 ] as const
 
 export type EventType = typeof EVENT_TYPES[number]

@@ -82,6 +82,22 @@ export const keys = {
   entryRunBucket: (gameId: string, bucket: number, scope = '') => `${PREFIX}:{game:${gameId}}:${scope}entry-runs:${bucket}`,
   /** HASH board id -> a named board's settings, as JSON (rules/boards.ts NamedBoard; store/named-boards.ts). */
   boards: (gameId: string) => `${PREFIX}:{game:${gameId}}:boards`,
+  /** HASH achievement id -> its settings, as JSON (rules/achievements.ts Achievement; store/achievements.ts). */
+  achievements: (gameId: string) => `${PREFIX}:{game:${gameId}}:achievements`,
+  /** STRING: an achievement's icon, the image's bytes (its type and hash are in its settings). */
+  achievementIcon: (gameId: string, achievementId: string) => `${PREFIX}:{game:${gameId}}:achievement-icon:${achievementId}`,
+  /**
+   * HASH board ('default' or a named board's id) -> the thresholds on it, as
+   * the submit script reads them: "<id> >= <value>" or "<id> <= <value>",
+   * one per line; made again from keys.achievements by each write of them.
+   */
+  achievementRules: (gameId: string) => `${PREFIX}:{game:${gameId}}:achievement-rules`,
+  /** HASH player_name -> what the player unlocked: "<id> <ms>" pairs, one per line ('' for a player with none yet), in the player's bucket. */
+  achieved: (gameId: string, player: string) => `${PREFIX}:{game:${gameId}}:achieved:${entryBucket(player)}`,
+  /** The achieved hash of one bucket, for a walk over every player. */
+  achievedBucket: (gameId: string, bucket: number) => `${PREFIX}:{game:${gameId}}:achieved:${bucket}`,
+  /** HASH achievement id -> how many players unlocked it; '#players' -> how many players the game's achievements know (rarity's denominator). */
+  achievementCounts: (gameId: string) => `${PREFIX}:{game:${gameId}}:achievement-counts`,
   /** HASH season number -> "started_at|ended_at" (ISO) of each closed season. */
   seasons: (gameId: string) => `${PREFIX}:{game:${gameId}}:seasons`,
   /**

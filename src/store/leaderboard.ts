@@ -92,7 +92,7 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
   const deleteScript = defineScript<[number, number]>(redis, 'rankDeleteEntry', DELETE_ENTRY, { writes: true })
   const listing = createBoardListing(redis)
   const importScript = defineScript<string[]>(redis, 'rankImportEntries', IMPORT_ENTRIES, { writes: true })
-  const eraseScript = defineScript<[number, number, number, number, number]>(redis, 'rankErasePlayer', ERASE_PLAYER, { writes: true })
+  const eraseScript = defineScript<[number, number, number, number, number, number]>(redis, 'rankErasePlayer', ERASE_PLAYER, { writes: true })
   const knownScript = defineScript<number>(redis, 'rankPlayerKnown', PLAYER_KNOWN)
   const seasonsScript = defineScript<[number, string, string[]]>(redis, 'rankSeasons', SEASONS)
   const claimScript = defineScript<[number, number, number, number]>(redis, 'rankClaimPlayer', CLAIM_PLAYER, { writes: true })
@@ -178,6 +178,9 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
     if (group.length > 0) groups.push(group)
     return groups
   }
+
+  /** What the full submit script checks a game's achievements with (lua/includes/achievements.lua): their thresholds, the player's unlocks, their counts. */
+  const achievementKeys = (gameId: string, player: string): string[] => [keys.achievementRules(gameId), keys.achieved(gameId, player), keys.achievementCounts(gameId)]
 
   /** The keys removeEntries (lua/includes/remove-entries.lua) takes: every season's four, then every period's two, of the boards given. */
   function removalKeys (gameId: string, player: string, boards: EveryScope[]): string[] {
@@ -286,7 +289,7 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
       reply = takesPlainScript(game, storing)
         ? await plainSubmitScript(plainKeys, plainArgs, limits)
         : await submitScript(
-          [...plainKeys, ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.boards(gameId), ...periodKeys,
+          [...plainKeys, ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.boards(gameId), ...achievementKeys(gameId, player), ...periodKeys,
             // A submit without a run (every v1 one) sends neither; an approval sends both (its held score may be a run's).
             ...(run === undefined && approve === undefined ? [] : [keys.playerRuns(gameId, player, run?.byKey), keys.entryRun(gameId, player, scope)])],
           [...plainArgs, periods.length, approve?.id ?? '', approve?.note ?? '', season,
@@ -352,7 +355,9 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
       const [periodImproved, periodBest, periodRank] = reply.slice(6 + 3 * i, 9 + 3 * i)
       standings[period.kind] = { best_score: periodBest === '' ? null : Number(periodBest), rank: rankOrNull(periodRank as number), improved: periodImproved === 1 }
     })
-    return { improved: improved === 1, bestScore: best === '' ? null : Number(best), rank: rankOrNull(rank as number ?? -1), totalPlayers: total as number ?? 0, periods: standings, held: outcome === 'held' }
+    // A game with achievements answers the ones this submit unlocked after the periods.
+    const unlocked = reply[6 + 3 * periods.length] as unknown as string[] | undefined
+    return { improved: improved === 1, bestScore: best === '' ? null : Number(best), rank: rankOrNull(rank as number ?? -1), totalPlayers: total as number ?? 0, periods: standings, held: outcome === 'held', ...(unlocked === undefined || unlocked.length === 0 ? {} : { unlocked }) }
   }
 
   return {
@@ -414,7 +419,7 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
         })
         const reply = await manyScript([
           keys.game(gameId), keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.deletedPlayer(gameId, player), keys.live(gameId), keys.boardsVersion(gameId),
-          ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.boards(gameId),
+          ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.boards(gameId), ...achievementKeys(gameId, player),
           ...boards.flatMap(({ board, scope, prefix, periods }) => [
             keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope), keys.usage(gameId, scope), keys.seenSubmission(gameId, signed?.sign ?? '', board?.board_id ?? DEFAULT_BOARD),
             ...periods.flatMap(period => {
@@ -615,9 +620,10 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
     async erasePlayer (game: GameRecord, player: string, { user }: { user: boolean }): Promise<ErasedFromGame> {
       const gameId = game.game_id
       const own = everyBoard(game)
-      let [entries, metas, held, ratings, playtimeSeconds] = await eraseScript([
+      let [entries, metas, held, ratings, playtimeSeconds, achievements] = await eraseScript([
         keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.deletedPlayer(gameId, player), keys.live(gameId), ...reviewKeys(gameId),
         keys.ratings(gameId), keys.ratingStats(gameId), keys.playtime(gameId), keys.game(gameId), keys.boardsVersion(gameId),
+        keys.achievements(gameId), keys.achieved(gameId, player), keys.achievementCounts(gameId),
         ...removalKeys(gameId, player, [own])
       ], [player, 2 * TS_TOLERANCE_S + 1, own.seasons.length, user ? '1' : '0'])
       // The named boards' entries, a group at a time, as an operator's delete removes them.
@@ -631,7 +637,7 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
       await forgetRuns(gameId, [...own.seasons, ...named.flatMap(seasonsOf)], player, (pipeline) => {
         pipeline.del(keys.playerRuns(gameId, player), keys.runStarts(gameId, player), keys.playerRuns(gameId, player, true), keys.runStarts(gameId, player, true))
       })
-      return { entries, metas, held, ratings, playtimeSeconds }
+      return { entries, metas, held, ratings, playtimeSeconds, achievements }
     },
 
     /**
@@ -641,7 +647,8 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
      */
     async claimPlayer (game: GameRecord, guest: string, user: string): Promise<{ boards: number, rated: number, playtimeSeconds: number, held: number }> {
       const gameId = game.game_id
-      const claimKeys = [keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.live(gameId), keys.ratings(gameId), keys.ratingStats(gameId), keys.playtime(gameId), ...reviewKeys(gameId), keys.boardsVersion(gameId)]
+      const claimKeys = [keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.live(gameId), keys.ratings(gameId), keys.ratingStats(gameId), keys.playtime(gameId), ...reviewKeys(gameId), keys.boardsVersion(gameId),
+        keys.achievements(gameId), keys.achieved(gameId, guest), keys.achieved(gameId, user), keys.achievementCounts(gameId)]
       const call = async (boards: EveryScope[], final: boolean): Promise<[number, number, number, number]> => await claimScript([...claimKeys,
         ...boards.flatMap(board => [
           ...board.seasons.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, guest, scope), keys.entries(gameId, user, scope), keys.meta(gameId, guest, scope), keys.meta(gameId, user, scope), keys.usage(gameId, scope)]),

@@ -24,6 +24,8 @@ dataOf(await admin(app, 'PATCH', '/admin/games/space_race/players/vega', { hidde
 dataOf(await admin(app, 'POST', '/admin/users', { username: 'bob' }))
 dataOf(await admin(app, 'POST', '/admin/games/space_race/boards', { board_id: 'lap-of-the-outer-rim-circuit', name: 'The long lap of the outer rim circuit, reversed', order: 'asc', periods: ['daily', 'weekly'] }))
 dataOf(await admin(app, 'POST', '/admin/games/space_race/boards', { board_id: 'coins', operator: 'sum' }))
+dataOf(await admin(app, 'POST', '/admin/games/space_race/achievements', { achievement_id: 'ace-of-the-outer-rim-circuit', name: 'Ace of the outer rim circuit, the long way round', points: 100, rule: { board: 'lap-of-the-outer-rim-circuit', at_most: 62_000 } }))
+dataOf(await admin(app, 'POST', '/admin/games/space_race/achievements', { achievement_id: 'secret', hidden: true }))
 dataOf(await submit(app, game, { player: 'altair', score: 61_250, board: 'lap-of-the-outer-rim-circuit' }))
 
 async function signedIn (viewport: { width: number, height: number }) {
@@ -39,7 +41,7 @@ async function signedIn (viewport: { width: number, height: number }) {
 t.test('every page fits a phone (390x844) and a desktop: no sideways scrolling', { timeout: 140_000 }, async t => {
   for (const [size, viewport] of VIEWPORTS) {
     const { page, context, overflow, problems, settled } = await signedIn(viewport)
-    for (const [name, hash] of [['games', '#/games'], ['overview', '#/games/space_race'], ['board', '#/games/space_race/board'], ['boards', '#/games/space_race/boards'], ['named-board', '#/games/space_race/board/lap-of-the-outer-rim-circuit'], ['review', '#/games/space_race/review'], ['keys', '#/games/space_race/keys'], ['webhooks', '#/games/space_race/webhooks'], ['settings', '#/games/space_race/settings'], ['users', '#/users'], ['audit', '#/audit']]) {
+    for (const [name, hash] of [['games', '#/games'], ['overview', '#/games/space_race'], ['board', '#/games/space_race/board'], ['boards', '#/games/space_race/boards'], ['achievements', '#/games/space_race/achievements'], ['named-board', '#/games/space_race/board/lap-of-the-outer-rim-circuit'], ['review', '#/games/space_race/review'], ['keys', '#/games/space_race/keys'], ['webhooks', '#/games/space_race/webhooks'], ['settings', '#/games/space_race/settings'], ['users', '#/users'], ['audit', '#/audit']]) {
       await page.goto(`${baseUrl}/console/${hash}`)
       await page.locator('main h1').first().waitFor()
       // What the page shows is read before it is measured ('networkidle' never comes: the live board keeps its stream open).

@@ -5,6 +5,7 @@ import { followLive } from '../live.js'
 import { Problem, TableBox, formatSeconds, formatTime, useRead } from '../ui.js'
 import { BoardTab } from './board.js'
 import { BoardsTab } from './boards.js'
+import { AchievementsTab } from './achievements.js'
 import { ReviewTab } from './review.js'
 import { KeysTab } from './keys.js'
 import { WebhooksTab } from './webhooks.js'
@@ -14,7 +15,7 @@ import type { GameWithStats } from '../../../src/rules/games.js'
 import type { GameActivity as Stats, ScoreSpread as Spread } from '../../../src/routes/admin/records.js'
 import type { TopResult as Top } from '../../../sdk/answers.js'
 
-const TABS: Array<[string, string]> = [['overview', 'Overview'], ['board', 'Board'], ['boards', 'Boards'], ['review', 'Review'], ['keys', 'API keys'], ['webhooks', 'Webhooks'], ['settings', 'Settings'], ['audit', 'Audit log']]
+const TABS: Array<[string, string]> = [['overview', 'Overview'], ['board', 'Board'], ['boards', 'Boards'], ['achievements', 'Achievements'], ['review', 'Review'], ['keys', 'API keys'], ['webhooks', 'Webhooks'], ['settings', 'Settings'], ['audit', 'Audit log']]
 
 /** One game: its tabs, each a page of its own (#/games/<id>/<tab>; the board tab may name a board: #/games/<id>/board/<board id>). */
 export function GamePage ({ gameId, tab, boardId }: { gameId: string, tab: string, boardId?: string }) {
@@ -39,6 +40,7 @@ function TabContent ({ game, tab, boardId, onSaved }: { game: GameWithStats, tab
   switch (tab) {
     case 'board': return <BoardTab game={game} boardId={boardId} />
     case 'boards': return <BoardsTab game={game} />
+    case 'achievements': return <AchievementsTab game={game} />
     case 'review': return <ReviewTab game={game} />
     case 'keys': return <KeysTab game={game} />
     case 'webhooks': return <WebhooksTab game={game} />

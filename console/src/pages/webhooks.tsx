@@ -4,7 +4,7 @@ import { Confirm, Field, Notice, Problem, TableBox, WriteButton, formatTime, use
 import type { GameWithStats } from '../../../src/rules/games.js'
 import type { Delivery, Webhook } from '../../../src/routes/admin/records.js'
 
-const EVENTS = ['score.best', 'board.first', 'board.overtaken', 'score.held', 'score.approved', 'score.rejected', 'period.closed', 'season.closed', 'player.hidden', 'player.shown', 'rating.changed']
+const EVENTS = ['score.best', 'board.first', 'board.overtaken', 'score.held', 'score.approved', 'score.rejected', 'period.closed', 'season.closed', 'player.hidden', 'player.shown', 'rating.changed', 'achievement.unlocked']
 
 /** The game's webhooks: add one (its signing secret shown once), test it, read its deliveries, send one again. */
 export function WebhooksTab ({ game }: { game: GameWithStats }) {

@@ -8,9 +8,13 @@ import { requireParams } from '../../rules/fields.js'
 import { adminSchemas } from './schemas.js'
 import { type AdminOperations } from '../../operations/index.js'
 import { readInput, schemas, textFields } from '../../operations/input.js'
+import { ICON_TYPES, MAX_ICON_BYTES } from '../../rules/achievements.js'
 
 /** The media types of a board import: NDJSON. */
 const IMPORT_TYPES = ['application/x-ndjson', 'application/jsonl']
+
+/** The media types an icon upload may be sent as (its bytes decide what it is: rules/achievements.ts iconTypeOf). */
+const ICON_UPLOAD_TYPES = [...ICON_TYPES, 'application/octet-stream']
 
 /** Admin bodies may be up to 1 MiB (docs/interface.md#operator-api). */
 export const ADMIN_BODY_LIMIT = 1_048_576
@@ -86,6 +90,21 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   fastify.get<WithGame>('/admin/games/:game_id/review', { schema: adminSchemas.reviewList }, async (request) => ok(await admin(request).reviewList(request.params.game_id, textFields(request.query))))
   fastify.post<WithHeld>('/admin/games/:game_id/review/:held_id/approve', body(adminSchemas.approveHeld), async (request) => ok(await admin(request).approveHeld(request.params.game_id, request.params.held_id, input(request))))
   fastify.post<WithHeld>('/admin/games/:game_id/review/:held_id/reject', body(adminSchemas.rejectHeld), async (request) => ok(await admin(request).rejectHeld(request.params.game_id, request.params.held_id, input(request))))
+  // Achievements (docs/interface.md#achievements); an icon is the image's bytes as the body, read whole up to MAX_ICON_BYTES.
+  type WithAchievement = { Params: { game_id: string, achievement_id: string } }
+  const achievement = '/admin/games/:game_id/achievements/:achievement_id'
+  fastify.get<WithGame>('/admin/games/:game_id/achievements', { schema: adminSchemas.listAchievements }, async (request) => ok(await admin(request).achievements(request.params.game_id)))
+  fastify.post<WithGame>('/admin/games/:game_id/achievements', body(adminSchemas.createAchievement), async (request) => ok(await admin(request).createAchievement(request.params.game_id, input(request))))
+  fastify.get<WithAchievement>(achievement, { schema: adminSchemas.getAchievement }, async (request) => ok(await admin(request).achievement(request.params.game_id, request.params.achievement_id)))
+  fastify.patch<WithAchievement>(achievement, body(adminSchemas.updateAchievement), async (request) => ok(await admin(request).updateAchievement(request.params.game_id, request.params.achievement_id, input(request))))
+  fastify.delete<WithAchievement>(achievement, body(adminSchemas.deleteAchievement), async (request) => ok(await admin(request).deleteAchievement(request.params.game_id, request.params.achievement_id, input(request))))
+  fastify.addContentTypeParser(ICON_UPLOAD_TYPES, { parseAs: 'buffer', bodyLimit: MAX_ICON_BYTES }, (_request, payload, done) => { done(null, payload) })
+  fastify.put<WithAchievement>(`${achievement}/icon`, { schema: adminSchemas.setAchievementIcon, bodyLimit: MAX_ICON_BYTES }, async (request) => {
+    if (!Buffer.isBuffer(request.body)) fail('invalid_body', `An icon is the image's bytes as the body, sent as ${ICON_UPLOAD_TYPES.join(', ')}.`)
+    return ok(await admin(request).setAchievementIcon(request.params.game_id, request.params.achievement_id, request.body))
+  })
+  fastify.delete<WithAchievement>(`${achievement}/icon`, body(adminSchemas.deleteAchievementIcon), async (request) => ok(await admin(request).deleteAchievementIcon(request.params.game_id, request.params.achievement_id, input(request))))
+
   const namedBoard = '/admin/games/:game_id/boards/:board_id'
   fastify.get<WithGame>('/admin/games/:game_id/boards', { schema: adminSchemas.listBoards }, async (request) => ok(await admin(request).boards(request.params.game_id)))
   fastify.post<WithGame>('/admin/games/:game_id/boards', body(adminSchemas.createBoard), async (request) => ok(await admin(request).createBoard(request.params.game_id, input(request))))

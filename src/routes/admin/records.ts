@@ -26,6 +26,25 @@ export const NamedBoardSchema = Type.Object({
   first_season: Type.Integer({ minimum: 1, description: "the game's season when the board was made" })
 })
 
+export const AchievementSchema = Type.Object({
+  achievement_id: Type.String(),
+  name: Type.String({ description: 'what players see' }),
+  description: Type.String(),
+  points: Type.Integer({ minimum: 0, maximum: 1000 }),
+  hidden: Type.Boolean({ description: 'shown to players only once unlocked' }),
+  rule: Nullable(Type.Object({
+    board: Type.String({ description: 'default (the game\'s own) or a named board' }),
+    at_least: Nullable(Type.Integer()),
+    at_most: Nullable(Type.Integer())
+  }, { description: 'the threshold of a board\'s stored score that unlocks it; null: only the game unlocks it' })),
+  icon: Nullable(Type.Object({
+    content_type: Type.String(),
+    bytes: Type.Integer(),
+    etag: Type.String({ description: 'a hash of the image: the icon URL\'s version' })
+  })),
+  created_at: Type.String({ format: 'date-time' })
+})
+
 export const GameSchema = Type.Object({
   game_id: Type.String(),
   name: Type.String(),

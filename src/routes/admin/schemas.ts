@@ -3,7 +3,7 @@ import { schemas as adminBodies } from '../../operations/input.js'
 import type { ErrorCode } from '../../errors.js'
 import { OUTBOX_MAX } from '../../store/events.js'
 import { Around, Board, BoardChoice, BoardFields, Empty, IntegerText, Nullable, Season, Sides, Text, envelope, fileAnswer, gameParams } from '../schemas.js'
-import { AuditEntrySchema, DeliverySchema, EntrySchema, GameActivitySchema, GameSchema, GameEventSchema, GameWithFiguresSchema, HeldScoreSchema, KeySchema, NamedBoardSchema, KeyRateLimitSchema, ListedEntrySchema, OperatorSchema, ScoreSpreadSchema, UserSchema, WebhookSchema } from './records.js'
+import { AuditEntrySchema, DeliverySchema, EntrySchema, GameActivitySchema, GameSchema, GameEventSchema, GameWithFiguresSchema, HeldScoreSchema, KeySchema, NamedBoardSchema, AchievementSchema, KeyRateLimitSchema, ListedEntrySchema, OperatorSchema, ScoreSpreadSchema, UserSchema, WebhookSchema } from './records.js'
 
 /** The operator API's route schemas (/admin): what each answers, for the OpenAPI document. */
 
@@ -16,6 +16,7 @@ const ADMIN: ErrorCode[] = ['unauthorized', 'missing_param', 'invalid_param', 'n
 const WRITE: ErrorCode[] = ['unauthorized', 'forbidden', 'missing_param', 'invalid_param', 'not_found']
 const adminSecurity = { security: [{ adminToken: [] }], tags: ['admin'] }
 const playerParams = Type.Object({ game_id: Type.String(), player_name: Type.String() })
+const achievementParams = Type.Object({ game_id: Type.String(), achievement_id: Type.String() })
 const Page = {
   cursor: Type.Optional(Text('the next_cursor of the page before, unchanged')),
   limit: Type.Optional(IntegerText('1 to 100, default 50'))
@@ -26,7 +27,8 @@ const Erased = {
   games: Type.Integer({ description: 'games that held something of the person\'s' }),
   entries: Type.Integer({ description: 'board entries removed, one per season or period board' }),
   metas: Type.Integer(),
-  held: Type.Integer({ description: 'held scores removed, pending or decided' })
+  held: Type.Integer({ description: 'held scores removed, pending or decided' }),
+  achievements: Type.Integer({ description: 'achievements the person had unlocked' })
 }
 const playerQuery = Type.Object({ player_name: Type.String({ description: 'the name exactly as stored; clients rewrite "." and ".." in paths, never in a query' }) })
 const entryBoard = { board: BoardChoice.board }
@@ -94,6 +96,18 @@ export const adminSchemas = {
   createBoard: envelope(NamedBoardSchema, [...WRITE, 'already_exists'], 'Add a named board to the game', { ...adminSecurity, params: gameParams, body: adminBodies.createBoard }),
   updateBoard: envelope(NamedBoardSchema, WRITE, "Change a named board's settings (its order and operator only while it is empty), or archive it", { ...adminSecurity, params: boardParams, body: adminBodies.updateBoard }),
   deleteBoard: envelope(Empty, WRITE, 'Delete a named board and every entry of it, on every season and period', { ...adminSecurity, params: boardParams }),
+  listAchievements: envelope(Type.Object({
+    game_id: Type.String(),
+    total: Type.Integer(),
+    players: Type.Integer({ description: "the game's players its achievements know: rarity's denominator" }),
+    items: Type.Array(Type.Object({ ...AchievementSchema.properties, unlocked: Type.Integer({ description: 'players who unlocked it' }), rarity: Type.Number({ description: 'their share of the players, in percent (2 decimals)' }) }))
+  }), ADMIN, "The game's achievements, in id order, each with how many players unlocked it and its rarity", { ...adminSecurity, params: gameParams }),
+  getAchievement: envelope(AchievementSchema, ADMIN, 'An achievement', { ...adminSecurity, params: achievementParams }),
+  createAchievement: envelope(AchievementSchema, [...WRITE, 'already_exists'], 'Add an achievement to the game', { ...adminSecurity, params: gameParams, body: adminBodies.createAchievement }),
+  updateAchievement: envelope(AchievementSchema, WRITE, "Change an achievement's settings", { ...adminSecurity, params: achievementParams, body: adminBodies.updateAchievement }),
+  deleteAchievement: envelope(Empty, WRITE, 'Delete an achievement, its icon and its count (its unlocks no longer count)', { ...adminSecurity, params: achievementParams }),
+  setAchievementIcon: envelope(AchievementSchema, [...WRITE, 'invalid_body', 'payload_too_large'], "Set an achievement's icon: the image's bytes as the body (PNG, JPEG, GIF or WebP, at most 64 KiB)", { ...adminSecurity, params: achievementParams }),
+  deleteAchievementIcon: envelope(AchievementSchema, WRITE, "Remove an achievement's icon", { ...adminSecurity, params: achievementParams }),
   createWebhook: envelope(Type.Object({ ...WebhookSchema.properties, secret: Type.String({ description: 'the signing secret (whsec_…), shown this once' }) }), WRITE, "Add a webhook for the game's events (Standard Webhooks: signed, retried)", { ...adminSecurity, params: gameParams, body: adminBodies.createWebhook }),
   listWebhooks: envelope(Type.Object({ game_id: Type.String(), items: Type.Array(WebhookSchema) }), ADMIN, "The game's webhooks, oldest first", { ...adminSecurity, params: gameParams }),
   getWebhook: envelope(WebhookSchema, ADMIN, 'A webhook', { ...adminSecurity, params: webhookParams }),

@@ -3,7 +3,7 @@ import { livePlaces } from '../../live/streams.js'
 import { clientAddress } from '../../../plugins/app/rate-limit.js'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { ApiError, ok } from '../../errors.js'
+import { ApiError, fail, ok } from '../../errors.js'
 import { isPlayable, playableGame } from '../../rules/games.js'
 import { html, page, scriptJson } from '../../lib/html.js'
 import { sendError } from '../../../plugins/app/envelope.js'
@@ -311,6 +311,20 @@ ${back}
     const { total, items, board } = await fastify.leaderboard.top(game, chosen, 0, PLAY_BOARD_SIZE)
     if (request.method === 'HEAD') return ok({ game_id: game.game_id, total, items, ...await boardFields(fastify.leaderboard, game, board) })
     await fastify.live.open(reply, { game, choice: chosen.choice, limit: PLAY_BOARD_SIZE, places: livePlaces.page(clientAddress(request), fastify.config.liveStreamsPerAddress), first: { total, items }, board })
+  })
+
+  // An achievement's icon (docs/interface.md#achievements), as its type: a hidden
+  // one's only with its version (v), which a player gets once they unlocked it.
+  fastify.get<{ Params: { game_id: string, achievement_id: string }, Querystring: { v?: unknown } }>('/play/:game_id/achievements/:achievement_id/icon', { schema: routeSchemas.achievementIcon, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate }, async (request, reply) => {
+    const game = playableGame(await fastify.records.game(request.params.game_id))
+    const achievement = (await fastify.achievements.achievements(game.game_id)).get(request.params.achievement_id)
+    const version = typeof request.query.v === 'string' ? request.query.v : undefined
+    const icon = achievement?.icon ?? fail('not_found', 'No such icon.')
+    if (achievement?.hidden === true && version !== icon.etag) fail('not_found', 'No such icon.')
+    const bytes = await fastify.achievements.icon(game.game_id, request.params.achievement_id) ?? fail('not_found', 'No such icon.')
+    // The versioned URL never changes what it names; the bare one may, when the operator uploads another.
+    reply.type(icon.content_type).header('etag', `"${icon.etag}"`).header('cache-control', version === icon.etag ? 'public, max-age=31536000, immutable' : 'public, max-age=300')
+    return await reply.send(bytes)
   })
 
   // The board beside the game: public, like the page itself.

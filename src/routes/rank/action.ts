@@ -30,13 +30,18 @@ export const RANK_ACTIONS = {
   'run-start-self': 'POST',
   'run-report': 'POST',
   // A browser game's score without the secret: only where the game allows it.
-  'submit-run': 'POST'
+  'submit-run': 'POST',
+  // Achievements (docs/interface.md#achievements): a player's list, and the game unlocking one.
+  achievements: 'GET',
+  'achievements-self': 'GET',
+  unlock: 'POST',
+  'unlock-self': 'POST'
 } as const satisfies Record<string, 'GET' | 'POST' | readonly ['GET', 'POST']>
 
 export type RankAction = keyof typeof RANK_ACTIONS
 
 /** The actions of API-key mode (the others are session mode): these answer other sites (CORS). */
-export const API_KEY_ACTIONS: ReadonlySet<string> = new Set<RankAction>(['submit', 'top', 'me', 'around', 'players', 'periods', 'seasons', 'live', 'run-start', 'run-report', 'submit-run'])
+export const API_KEY_ACTIONS: ReadonlySet<string> = new Set<RankAction>(['submit', 'top', 'me', 'around', 'players', 'periods', 'seasons', 'live', 'run-start', 'run-report', 'submit-run', 'achievements', 'unlock'])
 
 export function isRankAction (action: string): action is RankAction {
   return Object.hasOwn(RANK_ACTIONS, action)

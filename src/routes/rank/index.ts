@@ -14,6 +14,7 @@ import { livePlaces, type LiveGuard } from '../../live/streams.js'
 import { boardFields, iso } from '../../store/board-fields.js'
 import { checkScoreRange, keyAcceptedFor, runsKept, type GameRecord } from '../../rules/games.js'
 import { DEFAULT_BOARD, gameWithBoard, type Boards, type NamedBoard } from '../../rules/boards.js'
+import { ACHIEVEMENT_ID_PATTERN } from '../../rules/achievements.js'
 
 /** The body limit of players and players-self (64 KiB). */
 export const PLAYERS_BODY_LIMIT = 65_536
@@ -24,7 +25,7 @@ export const PLAYERS_BODY_LIMIT = 65_536
  */
 function submitExtras (game: GameRecord, result: SubmitResult, board?: NamedBoard): Record<string, unknown> {
   const periods = board?.periods ?? game.periods
-  return { ...(board === undefined ? {} : { board: board.board_id }), ...(result.held ? { held: true } : {}), ...(periods.length === 0 ? {} : { periods: result.periods }) }
+  return { ...(board === undefined ? {} : { board: board.board_id }), ...(result.held ? { held: true } : {}), ...(result.unlocked === undefined ? {} : { unlocked: result.unlocked }), ...(periods.length === 0 ? {} : { periods: result.periods }) }
 }
 
 /** What submit and submit-run answer (v1's fields, then submitExtras). */
@@ -82,7 +83,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
    * An API-key action (the request path: ../public-action.ts). Other sites'
    * pages read these answers (CORS), so they may be loaded cross-origin.
    */
-  function apiKeyAction (name: RankAction, schema: FastifySchema, required: readonly string[], action: Action<KeyCaller>, { signed = false, signedAs, ...options }: { signed?: ApiKeyActionSpec['signed'], signedAs?: string, bodyLimit?: number, sse?: 'manual' } = {}): void {
+  function apiKeyAction (name: RankAction, schema: FastifySchema, required: readonly string[], action: Action<KeyCaller>, { signed = false, signedAs, ...options }: { signed?: ApiKeyActionSpec['signed'], signedAs?: ApiKeyActionSpec['signedAs'], bodyLimit?: number, sse?: 'manual' } = {}): void {
     actionRoute(name, schema, { helmet: HELMET.crossOrigin, config: { rateLimitPolicy: 'apiKey' }, ...options }, apiKeyHandler(fastify, { required, signed, signedAs, action }))
   }
 
@@ -156,7 +157,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
       const result = refused ?? results[next++] as SubmitResult | ApiError
       if (result instanceof ApiError) return { board: id, score, error: result.code, message: result.message }
       const periods = board?.periods ?? game.periods
-      return { board: id, score, improved: result.improved, best_score: result.bestScore, rank: result.rank, ...extra(result), ...(result.held ? { held: true } : {}), ...(periods.length === 0 ? {} : { periods: result.periods }) }
+      return { board: id, score, improved: result.improved, best_score: result.bestScore, rank: result.rank, ...extra(result), ...(result.held ? { held: true } : {}), ...(result.unlocked === undefined ? {} : { unlocked: result.unlocked }), ...(periods.length === 0 ? {} : { periods: result.periods }) }
     })
   }
 
@@ -320,6 +321,79 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   })
 
   // Session mode: the player is the logged-in user, on the same boards.
+  /**
+   * The game's achievements as a player sees them (docs/interface.md#achievements):
+   * each with its rarity and when the player unlocked it; a hidden one still
+   * locked is masked, every field null (its id too: an id can give it away).
+   */
+  async function achievementList (game: GameRecord, player: string | undefined) {
+    const all = await fastify.achievements.achievements(game.game_id)
+    const { unlocks, counts, players } = await fastify.achievements.progress(game.game_id, player, all)
+    let points = 0
+    const shown = []
+    let masked = 0
+    for (const achievement of all.values()) {
+      const at = unlocks.get(achievement.achievement_id)
+      if (at !== undefined) points += achievement.points
+      if (achievement.hidden && at === undefined) {
+        masked++
+        continue
+      }
+      const count = counts.get(achievement.achievement_id) ?? 0
+      shown.push({
+        achievement_id: achievement.achievement_id,
+        name: achievement.name,
+        description: achievement.description,
+        points: achievement.points,
+        hidden: achievement.hidden,
+        icon_url: achievement.icon === null ? null : `/play/${encodeURIComponent(game.game_id)}/achievements/${achievement.achievement_id}/icon?v=${achievement.icon.etag}`,
+        unlocked_at: at === undefined ? null : iso(at),
+        rarity: players === 0 ? 0 : Math.round(10_000 * Math.min(count, players) / players) / 100
+      })
+    }
+    const hidden = Array.from({ length: masked }, () => ({ achievement_id: null, name: null, description: null, points: null, hidden: true, icon_url: null, unlocked_at: null, rarity: null }))
+    return { game_id: game.game_id, ...(player === undefined ? {} : { player_name: player }), players, unlocked: unlocks.size, points, items: [...shown, ...hidden] }
+  }
+
+  /** An achievement id as a request gives it (unknown is invalid_param, by the store). */
+  function achievementIdOf (fields: Params): string {
+    const id = param(fields, 'achievement_id')
+    if (!ACHIEVEMENT_ID_PATTERN.test(id)) fail('invalid_param', 'Parameter "achievement_id" is not valid: 1 to 32 of a-z 0-9 _ -, beginning with a letter or digit.')
+    return id
+  }
+
+  /** The game unlocks an achievement for a player: the answer says whether this request did, and when it was. */
+  async function unlockFor (game: GameRecord, id: string, player: string) {
+    const done = await fastify.achievements.unlock(game.game_id, id, player) ?? fail('invalid_param', `Parameter "achievement_id" is not valid: this game has no achievement "${id}".`)
+    return ok({ achievement_id: id, player_name: player, unlocked: done.unlocked, unlocked_at: iso(done.at) })
+  }
+
+  apiKeyAction('achievements', routeSchemas.achievements, ['api_key', 'game_id'], (fields, { game, limits }) => {
+    const name = optional(fields, 'player_name')
+    const player = name === undefined ? undefined : parsePlayerName(name)
+    return async () => {
+      await fastify.rateLimits.countAlone(limits)
+      return ok(await achievementList(game, player))
+    }
+  })
+
+  sessionAction('achievements-self', routeSchemas.achievementsSelf, [], (_fields, { game, user }) => async () => ok(await achievementList(game, user.username)))
+
+  // Signed like a submit, with unlock:<achievement_id> where the score goes: a signature for one achievement unlocks no other.
+  apiKeyAction('unlock', routeSchemas.unlock, ['api_key', 'game_id', 'player_name', 'achievement_id', 'ts', 'sign'], (fields, { game, limits }) => {
+    const player = parsePlayerName(param(fields, 'player_name'))
+    const id = achievementIdOf(fields)
+    return async () => {
+      await fastify.rateLimits.countAlone(limits)
+      return await unlockFor(game, id, player)
+    }
+  }, { signed: true, signedAs: (fields: Params) => `unlock:${fields.achievement_id ?? ''}` })
+
+  sessionAction('unlock-self', routeSchemas.unlockSelf, ['achievement_id'], (fields, { game, user }) => {
+    const id = achievementIdOf(fields)
+    return async () => await unlockFor(game, id, user.username)
+  })
+
   sessionAction('run-start-self', routeSchemas.runStartSelf, [], (_fields, { game, user }, reply) => async () =>
     await runStarted(reply, await fastify.runs.start(game.game_id, user.username)))
 

@@ -1,6 +1,7 @@
 --- @constants REVIEW_DECIDED_KEPT
 --- @include "review-decide"
 --- @include "boards-changed"
+--- @include "achievements"
 -- A guest's play becomes a user's, in one game (docs/guide.md#guests): on
 -- every board given, the two entries become one under the user's name, as
 -- the board's operator would have kept them (best: the better, an equal
@@ -16,9 +17,13 @@
 -- (docs/decisions.md#70): the named boards' first, then the final one
 -- (ARGV[4] = '1') with the default board, which moves the hide, the
 -- rating, the play time and the held scores; each call is atomic.
+-- The guest's achievements join the user's in the final call: one the user
+-- has already keeps the user's time (the count loses the guest), the others
+-- move with their times (docs/decisions.md#71).
 -- KEYS: hidden, hidden users, live, ratings, rating stats, play time, the
 -- four review keys (record, pending, decided, players), the boards version,
--- then for each board: per season its board, the guest's and the user's
+-- the achievements, the guest's and the user's achieved buckets, their
+-- counts, then for each board: per season its board, the guest's and the user's
 -- entries and meta buckets and its usage, then per period its board and
 -- the two entries buckets.
 -- ARGV: guest, user, now (ms), '1' for the final call, then for each board
@@ -27,7 +32,7 @@
 -- Returns {boards that held an entry of the guest, rating moved 0/1, play-time seconds, held scores}.
 local hidden, hiddenUsers, live, ratings, ratingStats, playtime = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local reviewKeys = {KEYS[7], KEYS[8], KEYS[9], KEYS[10]}
-local FIRST_BOARD_KEY, FIRST_BOARD_ARG = 12, 5
+local FIRST_BOARD_KEY, FIRST_BOARD_ARG = 16, 5
 local guest, user, now, final = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4] == '1'
 -- The largest total a sum keeps (2^53 - 1, as submit.lua refuses past it).
 local MAX_TOTAL = 9007199254740991
@@ -168,6 +173,30 @@ if moved > 0 or guestHidden then
   boardsChanged(KEYS[11])
 end
 if not final then return {moved, 0, 0, 0} end
+
+-- Achievements: the guest's, made since, join the user's.
+local achievementSettings, guestAchieved, userAchieved, achievementCounts = KEYS[12], KEYS[13], KEYS[14], KEYS[15]
+local guestField = redis.call('HGET', guestAchieved, guest)
+if guestField then
+  local userField = redis.call('HGET', userAchieved, user)
+  local joined = {}
+  if userField and userField ~= '' then joined[1] = userField end
+  for id, ms in string.gmatch(guestField, '([^ \n]+) (%d+)') do
+    local settings = redis.call('HGET', achievementSettings, id)
+    local since = settings and (tonumber(cjson.decode(settings).since) or 0)
+    if since and unlockedAt(guestField, id, since) == ms then
+      if unlockedAt(userField, id, since) then
+        redis.call('HINCRBY', achievementCounts, id, -1)
+      else
+        joined[#joined + 1] = id .. ' ' .. ms
+      end
+    end
+  end
+  redis.call('HDEL', guestAchieved, guest)
+  redis.call('HSET', userAchieved, user, table.concat(joined, '\n'))
+  -- Two of the game's players became one.
+  if userField then redis.call('HINCRBY', achievementCounts, PLAYERS_FIELD, -1) end
+end
 
 -- The rating: the user's own stays; else the guest's becomes theirs (the sums are the same).
 local rated = 0

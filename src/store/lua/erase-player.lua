@@ -1,3 +1,4 @@
+--- @include "achievements"
 --- @include "pending-field"
 --- @include "remove-entries"
 --- @include "boards-changed"
@@ -8,19 +9,22 @@
 -- game's total follows) and their place in the game's copy of hidden users.
 -- Like a delete, it remembers when (ARGV[2] seconds), so signed submits made
 -- before then cannot bring an entry back; the live boards are told.
+-- Their achievements go too (docs/decisions.md#71): each one counted in
+-- its players no more, and the player no more among the game's players.
 -- KEYS: hidden, hidden users, deleted, live, review, review pending, review
 -- decided, review players, ratings, rating stats, play time, the game's
 -- record (its deleted_at, as delete-entry.lua keeps it), its boards
--- version, then the boards
+-- version, its achievements, the player's achieved bucket, the
+-- achievements' counts, then the boards
 -- as removeEntries (includes/remove-entries.lua) takes them.
 -- ARGV: player, how long deleted is kept, the number of seasons, '1' for a user.
--- Returns {boards that held an entry, metas, held scores, ratings, play-time seconds}.
+-- Returns {boards that held an entry, metas, held scores, ratings, play-time seconds, achievements}.
 local hidden, hiddenUsers, deleted, live = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local review, reviewPending, reviewDecided, reviewPlayers = KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 local ratings, ratingStats, playtime = KEYS[9], KEYS[10], KEYS[11]
 local player, isUser = ARGV[1], ARGV[4] == '1'
 
-local entries, metas = removeEntries(player, 14, tonumber(ARGV[3]))
+local entries, metas = removeEntries(player, 17, tonumber(ARGV[3]))
 if entries > 0 then
   redis.call('SPUBLISH', live, 'deleted')
   local at = redis.call('TIME')[1]
@@ -67,4 +71,19 @@ if isUser then
   end
   redis.call('HDEL', playtime, 'u:' .. player, 'c:' .. player)
 end
-return {entries, metas, held, rated, seconds}
+-- Achievements: the counts of those the player's field holds (made since), then the field.
+local achievements, achieved, achievementCounts = KEYS[14], KEYS[15], KEYS[16]
+local unlocked = 0
+local field = redis.call('HGET', achieved, player)
+if field then
+  for id in string.gmatch(field, '([^ \n]+) %d+') do
+    local settings = redis.call('HGET', achievements, id)
+    if settings and unlockedAt(field, id, tonumber(cjson.decode(settings).since) or 0) then
+      redis.call('HINCRBY', achievementCounts, id, -1)
+      unlocked = unlocked + 1
+    end
+  end
+  redis.call('HDEL', achieved, player)
+  redis.call('HINCRBY', achievementCounts, PLAYERS_FIELD, -1)
+end
+return {entries, metas, held, rated, seconds, unlocked}

@@ -10,7 +10,8 @@
 -- a replay marker of its own (a replay answers each board as a replay).
 -- KEYS: game, hidden, hidden users, deleted, live channel, the boards
 -- version, the four review keys, the review sequence, the outbox, the
--- named boards; then per board its board, entries, metas, usage and replay
+-- named boards, the achievements' thresholds, the player's achieved bucket
+-- and the achievements' counts; then per board its board, entries, metas, usage and replay
 -- marker, then a board and an entries bucket per period of it.
 -- ARGV: the season (moved() checks it), player, meta, has meta, max
 -- entries, max meta bytes, ts, seen until, at (ms; '' for the Redis
@@ -20,7 +21,7 @@
 -- its keys expire, its kind and its id.
 -- Returns {'moved'}, {'period', ms}, or {'boards', then each board's
 -- answer as submit.lua gives it, a refusal or a standing}.
-local SHARED_KEYS, SHARED_ARGS = 13, 11
+local SHARED_KEYS, SHARED_ARGS = 16, 11
 local BOARD_KEYS, BOARD_ARGS, PERIOD_KEYS, PERIOD_ARGS = 5, 4, 2, 5
 local now = ARGV[9] ~= '' and tonumber(ARGV[9]) or clock()
 local at = string.format('%.0f', now)
@@ -45,7 +46,7 @@ for _, board in ipairs(boards) do
   local bk, ba = board.k, board.a
   -- As submit.lua numbers them (its KEYS and ARGV comments).
   local keys = {KEYS[1], KEYS[bk], KEYS[bk + 1], KEYS[bk + 2], KEYS[2], KEYS[3], KEYS[bk + 3], KEYS[bk + 4], KEYS[4], KEYS[5], KEYS[6],
-    KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13]}
+    KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14], KEYS[15], KEYS[16]}
   for i = 0, PERIOD_KEYS * board.periods - 1 do keys[#keys + 1] = KEYS[bk + BOARD_KEYS + i] end
   local args = {ARGV[ba], ARGV[1], ARGV[2], ARGV[ba + 1], ARGV[ba + 2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8], at,
     board.periods, '', '', ARGV[10]}

@@ -6,6 +6,7 @@
 --- @include "review-decide"
 --- @include "events"
 --- @include "runs"
+--- @include "achievements"
 --- @end
 -- One submit, atomically: the replay and deletion checks of a signed submit,
 -- the game's review rules, its caps, compare-and-store, rank, count; on the
@@ -72,19 +73,21 @@ end
 --- @if plain
 -- Never an approval, so always the current season.
 local keysSeason = tonumber(ARGV[2])
-local stored = redis.call('HMGET', KEYS[1], ORDER_FIELD, 'season', 'deleted_at', 'hides', 'metas', 'review_above', 'review_below', 'review_factor', 'webhooks', 'runs')
+local stored = redis.call('HMGET', KEYS[1], ORDER_FIELD, 'season', 'deleted_at', 'hides', 'metas', 'review_above', 'review_below', 'review_factor', 'webhooks', 'runs', 'achievements')
 --- @end
 --- @if full
 local reviewKeys, reviewPlayers, reviewSequence = {KEYS[12], KEYS[13], KEYS[14], KEYS[15]}, KEYS[15], KEYS[16]
 local review, reviewPending = reviewKeys[1], reviewKeys[2]
 local outbox = outboxOf(KEYS[1], KEYS[17])
--- KEYS[18]: the game's named boards (a named board's review rules).
-local FIRST_PERIOD_KEY = 19
+-- KEYS[18]: the game's named boards (a named board's review rules); 19 to
+-- 21: the achievements' thresholds, the player's achieved bucket, their counts.
+local achievementRules, achieved, achievementCounts = KEYS[19], KEYS[20], KEYS[21]
+local FIRST_PERIOD_KEY = 22
 local periodCount, approving, note, keysSeason = tonumber(ARGV[13]), ARGV[14], ARGV[15], tonumber(ARGV[16])
 local FIRST_PERIOD_ARG, PERIOD_ARGS = 17, 5
 local runId, runKey = ARGV[FIRST_PERIOD_ARG + PERIOD_ARGS * periodCount], ARGV[FIRST_PERIOD_ARG + PERIOD_ARGS * periodCount + 1]
 local playerRuns, entryRun = KEYS[FIRST_PERIOD_KEY + 2 * periodCount], KEYS[FIRST_PERIOD_KEY + 2 * periodCount + 1]
-local stored = redis.call('HMGET', KEYS[1], ORDER_FIELD, 'season', 'deleted_at', 'hides', 'metas', 'review_above', 'review_below', 'review_factor', 'webhooks', 'runs', 'notify_top', 'min_run_seconds', 'max_score_rate', 'implausible')
+local stored = redis.call('HMGET', KEYS[1], ORDER_FIELD, 'season', 'deleted_at', 'hides', 'metas', 'review_above', 'review_below', 'review_factor', 'webhooks', 'runs', 'notify_top', 'min_run_seconds', 'max_score_rate', 'implausible', 'achievements')
 --- @end
 if movedFrom(stored) then return {'moved'} end
 -- The game's review rules and runs (fair play), read once for both scripts:
@@ -94,7 +97,7 @@ local reviewAbove, reviewBelow, reviewFactor = tonumber(stored[6] or ''), tonumb
 if reviewFactor and reviewFactor <= 1 then reviewFactor = nil end
 local runsKept = stored[10] == 'optional' or stored[10] == 'required'
 --- @if plain
-if reviewAbove or reviewBelow or reviewFactor or runsKept or hasWebhooks(stored[9]) then return {'full'} end
+if reviewAbove or reviewBelow or reviewFactor or runsKept or hasWebhooks(stored[9]) or (tonumber(stored[11] or '') or 0) > 0 then return {'full'} end
 --- @end
 --- @if full
 -- The outbox is written while the game has webhooks (their count is kept in its record).
@@ -111,6 +114,8 @@ if BOARD_ID then
   if reviewFactor and reviewFactor <= 1 then reviewFactor = nil end
 end
 local notifyTop = notifyTopOf(stored[11])
+-- The game has achievements (their count is kept in its record): its players are counted, and a board's thresholds checked.
+local achievementsOn = (tonumber(stored[15] or '') or 0) > 0
 --- @end
 
 local now
@@ -222,6 +227,19 @@ local function periods (result, store)
   return result
 end
 --- @end
+--- @if full
+-- The achievements this submit unlocked (docs/decisions.md#71), answered after the periods.
+local unlockedNow = {}
+-- The board's thresholds its stored value now reaches (the value taken, or the one it keeps).
+local function reach (value)
+  if not achievementsOn then return end
+  now = now or clock()
+  unlockedNow = reachAchievements(redis.call('HGET', achievementRules, BOARD_ID or 'default'), achieved, achievementCounts, player, value, now)
+  if eventsOn then
+    for _, id in ipairs(unlockedNow) do emit(outbox, 'achievement.unlocked', { player_name = player, achievement_id = id, board_id = BOARD_ID }) end
+  end
+end
+--- @end
 -- `index`: the entry's rank on the board when the caller knows it (false: not on it).
 local function answer (outcome, improved, store, index)
   local rank = index
@@ -231,6 +249,9 @@ local function answer (outcome, improved, store, index)
   periods(result, store)
 --- @end
   if boardWritten then boardsChanged(boardsVersion) end
+--- @if full
+  if achievementsOn then table.insert(result, unlockedNow) end
+--- @end
   return result
 end
 -- Whether this call took the replay marker, and the refusal that gives it back.
@@ -419,6 +440,7 @@ if value == nil then
 --- @if full
   approve()
   takeRun()
+  reach(entry and best or nil)
 --- @end
   return answer('ok', 0, true)
 end
@@ -482,5 +504,6 @@ if eventsOn then
 end
 approve()
 takeRun()
+reach(value)
 --- @end
 return answer('ok', 1, true, newIndex or false)

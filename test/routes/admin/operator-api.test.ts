@@ -364,7 +364,7 @@ t.test('erasure: a user is removed from every board of every game, with ratings,
 
   const erased = dataOf(await admin(app, 'DELETE', `/admin/users/${person}?erase=true`))
   // Game one: season 1, season 2, the daily and weekly boards of both submits; game two: one entry.
-  t.same(erased, { user: 1, sessions: 1, games: 2, entries: 5, metas: 2, held: 2, ratings: 1, playtime_seconds: 30 })
+  t.same(erased, { user: 1, sessions: 1, games: 2, entries: 5, metas: 2, held: 2, ratings: 1, playtime_seconds: 30, achievements: 0 })
 
   t.match(dataOf(await admin(app, 'GET', `/admin/games/${one.gameId}`)), { rating_avg: 8, rating_count: 1, playtime_seconds: 20 }, "the game's sums follow")
   expectError(t, await admin(app, 'GET', `/admin/users/${person}`), 'not_found', 'the user is gone')
@@ -383,7 +383,7 @@ t.test('erasure: a user is removed from every board of every game, with ratings,
   t.match(entry, { action: 'user.erase', target: null, before: null, after: erased })
   t.notOk(JSON.stringify(entry).includes(person), 'the erasure\'s audit entry does not keep the name')
 
-  t.same(dataOf(await admin(app, 'DELETE', `/admin/users/${person}?erase=true`)), { user: 0, sessions: 0, games: 0, entries: 0, metas: 0, held: 0, ratings: 0, playtime_seconds: 0 }, 'a second call erases nothing more')
+  t.same(dataOf(await admin(app, 'DELETE', `/admin/users/${person}?erase=true`)), { user: 0, sessions: 0, games: 0, entries: 0, metas: 0, held: 0, ratings: 0, playtime_seconds: 0, achievements: 0 }, 'a second call erases nothing more')
   t.match(dataOf(await admin(app, 'GET', `/admin/games/${one.gameId}`)), { rating_avg: 8, rating_count: 1, playtime_seconds: 20 }, 'and corrects nothing twice')
 })
 
@@ -395,10 +395,10 @@ t.test('erasure: an API-key player name, from every game; any name through the q
     await submit(app, game, { player: '..', score: 2 })
     await submit(app, game, { player: 'kim', score: 1 })
   }
-  t.same(dataOf(await admin(app, 'DELETE', '/admin/players/pat')), { games: 2, entries: 2, metas: 2, held: 0 })
-  t.same(dataOf(await admin(app, 'DELETE', `/admin/players?player_name=${encodeURIComponent('..')}`)), { games: 2, entries: 2, metas: 0, held: 0 })
+  t.same(dataOf(await admin(app, 'DELETE', '/admin/players/pat')), { games: 2, entries: 2, metas: 2, held: 0, achievements: 0 })
+  t.same(dataOf(await admin(app, 'DELETE', `/admin/players?player_name=${encodeURIComponent('..')}`)), { games: 2, entries: 2, metas: 0, held: 0, achievements: 0 })
   for (const game of [one, two]) t.same(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players`)).items.map((entry: any) => entry.player_name), ['kim'])
-  t.same(dataOf(await admin(app, 'DELETE', '/admin/players/pat')), { games: 0, entries: 0, metas: 0, held: 0 }, 'idempotent')
+  t.same(dataOf(await admin(app, 'DELETE', '/admin/players/pat')), { games: 0, entries: 0, metas: 0, held: 0, achievements: 0 }, 'idempotent')
   expectError(t, await admin(app, 'DELETE', '/admin/players?player_name=a&player_name=b'), 'invalid_param', 'a name sent twice')
   expectError(t, await admin(app, 'DELETE', `/admin/players/${'x'.repeat(31)}`), 'invalid_param', 'a name no submit takes')
   // A signed submit made before the erasure cannot bring the entry back.

@@ -245,6 +245,28 @@ t.test('on named boards, a claimed guest\'s entry joins the account\'s as each b
   t.equal(errorOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players/${guest.name}?board=coins`)), 'not_found', 'nothing left under the guest\'s name')
 })
 
+t.test('a claimed guest\'s achievements join the account\'s: one the account had keeps its time, the counts follow', async t => {
+  const { app } = await buildTestApp(t)
+  const game = await guestGame(app, 'listed')
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/achievements`, { achievement_id: 'ten', rule: { board: 'default', at_least: 10 } }))
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/achievements`, { achievement_id: 'door' }))
+  await admin(app, 'POST', '/admin/users', { username: 'ivy', password: STRONG })
+  const ivy = cookieOf(await asSession(app, '', '/auth/login', { username: 'ivy', password: STRONG }))
+  await asSession(app, ivy, '/api/rank?action=submit-self', { game_id: game.gameId, score: '20' })
+  const list = async (cookie: string): Promise<any> => dataOf(await app.inject({ method: 'GET', url: `/api/rank?action=achievements-self&game_id=${game.gameId}`, headers: { cookie } }))
+  const ivyTen = (await list(ivy)).items.find((item: any) => item.achievement_id === 'ten').unlocked_at
+  await new Promise(resolve => setTimeout(resolve, 5))
+  const guest = await newGuest(app, game)
+  await asSession(app, guest.cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '30' })
+  await asSession(app, guest.cookie, '/api/rank?action=unlock-self', { game_id: game.gameId, achievement_id: 'door' })
+  t.match(await list(guest.cookie), { players: 2, unlocked: 2 })
+  const signedIn = cookieOf(await asSession(app, guest.cookie, '/auth/login', { username: 'ivy', password: STRONG }))
+  const joined = await list(signedIn)
+  t.match(joined, { player_name: 'ivy', players: 1, unlocked: 2 }, 'two players became one')
+  t.same(joined.items.map((item: any) => [item.achievement_id, item.rarity]), [['door', 100], ['ten', 100]], 'each counted once')
+  t.equal(joined.items.find((item: any) => item.achievement_id === 'ten').unlocked_at, ivyTen, 'the account\'s own time stays')
+})
+
 t.test('sign-up refuses the guests\' names', async t => {
   const { app } = await buildTestApp(t, { SIGNUP: 'open' })
   const answer = await app.inject({ method: 'POST', url: '/auth/signup', payload: formBody({ username: 'guest-123456', password: STRONG, altcha: 'x' }), headers: FORM })

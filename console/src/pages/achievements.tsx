@@ -1,0 +1,160 @@
+import { useMemo, useState } from 'preact/hooks'
+import { api, gamePath } from '../api.js'
+import { ChartBox } from '../charts.js'
+import { Confirm, Field, Notice, Problem, TableBox, WriteButton, useOperator, useRead, useWrite } from '../ui.js'
+import type { GameWithStats } from '../../../src/rules/games.js'
+import type { Achievement } from '../../../src/rules/achievements.js'
+import type { NamedBoard } from '../../../src/rules/boards.js'
+
+type Listed = Achievement & { unlocked: number, rarity: number }
+type Form = Record<string, string | boolean>
+
+const emptyForm = (): Form => ({ achievement_id: '', name: '', description: '', points: '0', hidden: false, board: '', kind: 'at_least', value: '' })
+function formOf (achievement: Achievement): Form {
+  const rule = achievement.rule
+  return {
+    achievement_id: achievement.achievement_id,
+    name: achievement.name,
+    description: achievement.description,
+    points: String(achievement.points),
+    hidden: achievement.hidden,
+    board: rule?.board ?? '',
+    kind: rule?.at_most !== null && rule?.at_most !== undefined ? 'at_most' : 'at_least',
+    value: rule === null ? '' : String(rule.at_least ?? rule.at_most)
+  }
+}
+/** The form as the API takes it: no board means only the game unlocks it (rule null). */
+function bodyOf (form: Form, { withId }: { withId: boolean }): Record<string, unknown> {
+  const name = (form.name as string).trim()
+  const body: Record<string, unknown> = {
+    name: name === '' ? form.achievement_id : name,
+    description: (form.description as string).trim(),
+    points: Number(form.points),
+    hidden: form.hidden,
+    rule: form.board === '' ? null : { board: form.board, [form.kind as string]: Number(form.value) }
+  }
+  if (withId) body.achievement_id = (form.achievement_id as string).trim()
+  return body
+}
+function ruleText (achievement: Achievement): string {
+  const rule = achievement.rule
+  if (rule === null) return 'unlocked by the game'
+  const board = rule.board === 'default' ? "the game's own board" : rule.board
+  return rule.at_least !== null ? `${board} reaches ${rule.at_least}` : `${board} at most ${rule.at_most ?? ''}`
+}
+
+/** The game's achievements (docs/interface.md#achievements): make, change, give an icon, delete; how rare each one is. */
+export function AchievementsTab ({ game }: { game: GameWithStats }) {
+  const list = useRead(async () => await api<{ items: Listed[], players: number }>('GET', gamePath(game.game_id, '/achievements')), [game.game_id])
+  const boards = useRead(async () => await api<{ items: NamedBoard[] }>('GET', gamePath(game.game_id, '/boards')), [game.game_id])
+  const write = useWrite()
+  const viewer = useOperator().role === 'viewer'
+  const [form, setForm] = useState<Form>(emptyForm)
+  const [editing, setEditing] = useState<string | null>(null)
+  const [removing, setRemoving] = useState<Listed | null>(null)
+  const set = (name: string, value: string | boolean): void => { setForm({ ...form, [name]: value }) }
+  const input = (name: string) => ({ id: `achievement-${name}`, name, value: form[name] as string, disabled: viewer, onInput: (event: Event) => { set(name, (event.currentTarget as HTMLInputElement).value) } })
+  const items = list.data?.items ?? []
+  const rarity = useMemo(() => ({ labels: items.map(item => item.name), values: items.map(item => item.rarity) }), [list.data])
+
+  async function save (event: Event): Promise<void> {
+    event.preventDefault()
+    const done = editing === null
+      ? await write.run(async () => await api('POST', gamePath(game.game_id, '/achievements'), bodyOf(form, { withId: true })), `The achievement ${String(form.achievement_id)} is made.`)
+      : await write.run(async () => await api('PATCH', gamePath(game.game_id, `/achievements/${editing}`), bodyOf(form, { withId: false })), `The achievement ${editing} is saved.`)
+    if (done) {
+      setForm(emptyForm())
+      setEditing(null)
+      list.reload()
+    }
+  }
+  async function upload (achievement: Listed, file: File | undefined): Promise<void> {
+    if (file === undefined) return
+    if (await write.run(async () => await api('PUT', gamePath(game.game_id, `/achievements/${achievement.achievement_id}/icon`), file), `${achievement.achievement_id} has its icon.`)) list.reload()
+  }
+  async function remove (achievement: Listed): Promise<void> {
+    if (await write.run(async () => await api('DELETE', gamePath(game.game_id, `/achievements/${achievement.achievement_id}`)), `The achievement ${achievement.achievement_id} is deleted.`)) list.reload()
+    setRemoving(null)
+  }
+
+  return (
+    <>
+      <details class='card' open={editing !== null ? true : undefined}>
+        <summary>{editing === null ? 'Make an achievement' : `Change ${editing}`}</summary>
+        <form class='form-grid' onSubmit={save}>
+          <Field id='achievement-achievement_id' label='Achievement id' hint='1 to 32 of a-z 0-9 _ -: what games send to unlock it. Players of a hidden one do not see it.'>
+            <input {...input('achievement_id')} required pattern='[a-z0-9][a-z0-9_\-]{0,31}' maxLength={32} disabled={viewer || editing !== null} aria-describedby='achievement-achievement_id-hint' />
+          </Field>
+          <Field id='achievement-name' label='Name players see'><input {...input('name')} maxLength={64} placeholder={form.achievement_id as string} /></Field>
+          <Field id='achievement-description' label='Description'><input {...input('description')} maxLength={500} /></Field>
+          <Field id='achievement-points' label='Points'><input {...input('points')} type='number' min={0} max={1000} required /></Field>
+          <Field id='achievement-board' label='Unlocked when a board' hint='None: only the game unlocks it.'>
+            <select id='achievement-board' value={form.board as string} disabled={viewer} onChange={event => { set('board', event.currentTarget.value) }} aria-describedby='achievement-board-hint'>
+              <option value=''>None</option>
+              <option value='default'>The game's own board</option>
+              {boards.data?.items.map(board => <option key={board.board_id} value={board.board_id}>{board.name === board.board_id ? board.board_id : `${board.name} (${board.board_id})`}</option>)}
+            </select>
+          </Field>
+          {form.board !== '' && (
+            <>
+              <Field id='achievement-kind' label='Its stored score is'>
+                <select id='achievement-kind' value={form.kind as string} disabled={viewer} onChange={event => { set('kind', event.currentTarget.value) }}>
+                  <option value='at_least'>at least</option>
+                  <option value='at_most'>at most</option>
+                </select>
+              </Field>
+              <Field id='achievement-value' label='Threshold'><input {...input('value')} inputMode='numeric' required /></Field>
+            </>
+          )}
+          <div class='field check wide'>
+            <input id='achievement-hidden' type='checkbox' checked={form.hidden as boolean} disabled={viewer} onChange={event => { set('hidden', event.currentTarget.checked) }} />
+            <label for='achievement-hidden'>Hidden: players see it only once they unlock it</label>
+          </div>
+          <div class='actions wide'>
+            <WriteButton type='submit' busy={write.busy}>{editing === null ? 'Make achievement' : 'Save achievement'}</WriteButton>
+            {editing !== null && <button type='button' class='button secondary' onClick={() => { setEditing(null); setForm(emptyForm()) }}>Cancel</button>}
+          </div>
+        </form>
+      </details>
+      <Problem text={list.problem ?? write.problem} />
+      <Notice text={write.notice} />
+      {list.data !== undefined && items.length === 0 && <p>No achievements yet.</p>}
+      {items.length > 0 && (
+        <>
+          <ChartBox id='rarity-chart' title={`Rarity: share of the ${list.data?.players ?? 0} player${list.data?.players === 1 ? '' : 's'} who have each`} kind='bar' unit='%' series={rarity} summary={items.map(item => `${item.name}: ${item.rarity}%`).join('; ')} />
+          <TableBox label='Achievements'>
+            <table id='achievements-table'>
+              <thead><tr><th scope='col'>Achievement</th><th scope='col' class='number'>Points</th><th scope='col'>Unlocked</th><th scope='col' class='number'>Players</th><th scope='col'>Icon</th><th scope='col'><span class='visually-hidden'>Actions</span></th></tr></thead>
+              <tbody>
+                {items.map(item => (
+                  <tr key={item.achievement_id}>
+                    <th scope='row'><code>{item.achievement_id}</code> {item.name !== item.achievement_id && <span>{item.name}</span>} {item.hidden && <span class='badge waiting'>hidden</span>}</th>
+                    <td class='number'>{item.points}</td>
+                    <td>{ruleText(item)}</td>
+                    <td class='number'>{item.unlocked} ({item.rarity}%)</td>
+                    <td>
+                      {item.icon !== null && <img class='icon' src={`/play/${encodeURIComponent(game.game_id)}/achievements/${item.achievement_id}/icon?v=${item.icon.etag}`} alt='' width={32} height={32} />}
+                      {!viewer && (
+                        <label class='button secondary upload'>
+                          {item.icon === null ? 'Add icon' : 'New icon'}
+                          <input type='file' accept='image/png,image/jpeg,image/gif,image/webp' class='visually-hidden' aria-label={`Icon for ${item.achievement_id}`} onChange={event => { void upload(item, event.currentTarget.files?.[0]) }} />
+                        </label>
+                      )}
+                    </td>
+                    <td class='row-actions'>
+                      <WriteButton kind='secondary' busy={write.busy} onClick={() => { setEditing(item.achievement_id); setForm(formOf(item)) }} label={`Change ${item.achievement_id}`}>Change</WriteButton>
+                      <WriteButton kind='danger' busy={write.busy} onClick={() => { setRemoving(item) }} label={`Delete ${item.achievement_id}`}>Delete</WriteButton>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableBox>
+        </>
+      )}
+      <Confirm open={removing !== null} title={`Delete the achievement ${removing?.achievement_id ?? ''}?`} confirm='Delete the achievement' busy={write.busy} onCancel={() => { setRemoving(null) }} onConfirm={() => { void remove(removing!) }}>
+        <p>Its icon and count go, and no player has it any more; one made again with the same id starts with no one. This cannot be undone.</p>
+      </Confirm>
+    </>
+  )
+}

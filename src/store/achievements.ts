@@ -1,0 +1,157 @@
+import type { RedisClient as Redis } from './redis-client.js'
+import { createHash } from 'node:crypto'
+import { defineScript, luaScript } from './script-loader.js'
+import { TIME_DIGITS, keys } from './keys.js'
+import { OUTBOX_MAX } from './events.js'
+import { changeRecord, type RecordCache } from './cache.js'
+import { ICON_TYPES, MAX_ACHIEVEMENTS, PLAYERS_FIELD, type Achievement, type AchievementIcon, type AchievementRule } from '../rules/achievements.js'
+
+/*
+ * A game's achievements (docs/decisions.md#71): their settings, one JSON
+ * value each in keys.achievements, read into the record cache (kind
+ * 'achievements'); the thresholds the submit script reads, made again by
+ * every write (lua/achievement-write.lua); each player's unlocks in their
+ * bucket of keys.achieved and the counts rarity is worked out from.
+ */
+
+const WRITE = luaScript('achievement-write')
+const UNLOCK = luaScript('achievement-unlock', { TIME_DIGITS, OUTBOX_MAX })
+
+const safeInteger = (value: unknown): number | null => typeof value === 'number' && Number.isSafeInteger(value) ? value : null
+
+function ruleOf (value: unknown): AchievementRule | null {
+  if (typeof value !== 'object' || value === null) return null
+  const rule = value as Record<string, unknown>
+  const atLeast = safeInteger(rule.at_least)
+  const atMost = safeInteger(rule.at_most)
+  if (typeof rule.board !== 'string' || (atLeast === null) === (atMost === null)) return null
+  return { board: rule.board, at_least: atLeast, at_most: atMost }
+}
+
+function iconOf (value: unknown): AchievementIcon | null {
+  if (typeof value !== 'object' || value === null) return null
+  const icon = value as Record<string, unknown>
+  const type = ICON_TYPES.find(one => one === icon.content_type)
+  if (type === undefined || typeof icon.bytes !== 'number' || typeof icon.etag !== 'string') return null
+  return { content_type: type, bytes: icon.bytes, etag: icon.etag }
+}
+
+/** A stored achievement, read as the operations write it; a value that is not theirs (written by hand) reads as its default. */
+export function achievementFromStored (achievementId: string, text: string): Achievement {
+  let parsed: unknown
+  try { parsed = JSON.parse(text) } catch { parsed = {} }
+  const stored = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>
+  const points = safeInteger(stored.points)
+  return {
+    achievement_id: achievementId,
+    name: typeof stored.name === 'string' && stored.name !== '' ? stored.name : achievementId,
+    description: typeof stored.description === 'string' ? stored.description : '',
+    points: points !== null && points >= 0 && points <= 1000 ? points : 0,
+    hidden: stored.hidden === true,
+    rule: ruleOf(stored.rule),
+    icon: iconOf(stored.icon),
+    created_at: typeof stored.created_at === 'string' ? stored.created_at : ''
+  }
+}
+
+/** As stored: the id is the field's name; `since` (ms) is when it was made, which an unlock must not be before (lua/includes/achievements.lua). */
+function storedAchievement ({ achievement_id: _id, ...settings }: Achievement): string {
+  return JSON.stringify({ ...settings, since: Date.parse(settings.created_at) || 0 })
+}
+
+/** An icon's hash, its URL's version and ETag. */
+export const iconEtag = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('base64url').slice(0, 16)
+
+/** What a write answers besides success. */
+export type AchievementWriteRefusal = 'no_game' | 'exists' | 'full' | 'no_achievement'
+
+/** What an icon write does: keep the stored icon, take new bytes, or remove it. */
+export type IconChange = 'keep' | 'clear' | Uint8Array
+
+const ATTEMPTS = 3
+
+/** One player's unlocks: achievement id -> when (ms), only those at or after the achievement was made. */
+export type Unlocks = Map<string, number>
+
+export function createAchievementStore (redis: Redis, cache?: RecordCache) {
+  const writeScript = defineScript<number>(redis, 'achievementWrite', WRITE, { writes: true })
+  const unlockScript = defineScript<[string, string?]>(redis, 'achievementUnlock', UNLOCK, { writes: true })
+
+  async function write (gameId: string, op: 'create' | 'update' | 'delete', id: string, settings: string, icon: IconChange, before = ''): Promise<number> {
+    const iconArgs: Array<string | Buffer> = icon === 'keep' ? ['', ''] : icon === 'clear' ? ['clear', ''] : ['set', Buffer.from(icon)]
+    return await changeRecord(redis, cache, 'achievements', gameId, async () => await writeScript(
+      [keys.game(gameId), keys.achievements(gameId), keys.achievementRules(gameId), keys.achievementIcon(gameId, id), keys.achievementCounts(gameId)],
+      [op, id, settings, MAX_ACHIEVEMENTS, ...iconArgs as string[], before]))
+  }
+
+  return {
+    /** The game's achievements by id (from the cache unless `fresh`), in id order. */
+    async achievements (gameId: string, { fresh = false } = {}): Promise<Map<string, Achievement>> {
+      const cached = fresh ? undefined : cache?.get<Map<string, Achievement>>('achievements', gameId)
+      if (cached !== undefined) return cached
+      const stamp = cache?.stamp() ?? 0
+      const stored = await redis.hgetall(keys.achievements(gameId))
+      const achievements = new Map(Object.keys(stored).sort().map(id => [id, achievementFromStored(id, stored[id] as string)]))
+      cache?.set('achievements', gameId, achievements, stamp)
+      return achievements
+    },
+
+    /** Adds an achievement (with its icon's bytes, when given); the stored one, or why not. */
+    async create (gameId: string, achievement: Achievement, icon?: Uint8Array): Promise<Achievement | AchievementWriteRefusal> {
+      const made = await write(gameId, 'create', achievement.achievement_id, storedAchievement(achievement), icon ?? 'keep')
+      if (made === 1) return achievement
+      return made === 0 ? 'no_game' : made === -1 ? 'exists' : 'full'
+    },
+
+    /** Replaces an achievement's settings with `change(before)`'s, and its icon as `icon` says; made again when another write came between. */
+    async update (gameId: string, id: string, change: (before: Achievement) => Achievement, icon: IconChange = 'keep'): Promise<{ before: Achievement, after: Achievement } | AchievementWriteRefusal> {
+      for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+        const stored = await redis.hget(keys.achievements(gameId), id)
+        if (stored === null) return 'no_achievement'
+        const before = achievementFromStored(id, stored)
+        const after = change(before)
+        const written = await write(gameId, 'update', id, storedAchievement(after), icon, stored)
+        if (written === 1) return { before, after }
+        if (written === 0) return 'no_game'
+        if (written === -3) return 'no_achievement'
+      }
+      throw new Error(`achievement ${id} of game ${gameId} kept changing`)
+    },
+
+    /** Deletes an achievement and its icon; its unlocks no longer count (one made again with its id starts anew). */
+    async remove (gameId: string, id: string): Promise<boolean> {
+      return await write(gameId, 'delete', id, '', 'keep') === 1
+    },
+
+    /** An achievement's icon: its bytes, or null. */
+    async icon (gameId: string, id: string): Promise<Buffer | null> {
+      return await redis.getBuffer(keys.achievementIcon(gameId, id))
+    },
+
+    /** The game unlocks an achievement for a player: whether it was unlocked now, and when it was; null for no such achievement. */
+    async unlock (gameId: string, id: string, player: string): Promise<{ unlocked: boolean, at: number } | null> {
+      const [outcome, at] = await unlockScript([keys.game(gameId), keys.achievements(gameId), keys.achieved(gameId, player), keys.achievementCounts(gameId), keys.events(gameId)], [id, player])
+      if (outcome === 'unknown') return null
+      return { unlocked: outcome === 'unlocked', at: Number(at) }
+    },
+
+    /** What a player unlocked (counted from when each achievement was made), and the counts rarity comes from. */
+    async progress (gameId: string, player: string | undefined, achievements: Map<string, Achievement>): Promise<{ unlocks: Unlocks, counts: Map<string, number>, players: number }> {
+      const [field, counts] = await Promise.all([
+        player === undefined ? null : redis.hget(keys.achieved(gameId, player), player),
+        redis.hgetall(keys.achievementCounts(gameId))
+      ])
+      const unlocks: Unlocks = new Map()
+      for (const line of (field ?? '').split('\n')) {
+        const [id, ms] = line.split(' ')
+        const achievement = achievements.get(id ?? '')
+        if (achievement === undefined || ms === undefined) continue
+        if (Number(ms) >= (Date.parse(achievement.created_at) || 0)) unlocks.set(achievement.achievement_id, Number(ms))
+      }
+      const numbers = new Map(Object.entries(counts).map(([id, count]) => [id, Number(count)]))
+      return { unlocks, counts: numbers, players: numbers.get(PLAYERS_FIELD) ?? 0 }
+    }
+  }
+}
+
+export type AchievementStore = ReturnType<typeof createAchievementStore>

@@ -1,0 +1,54 @@
+-- Writes one of a game's achievements (docs/decisions.md#71) and makes the
+-- thresholds the submit script reads (KEYS[3]) again from all of them, and
+-- the game's record's count `achievements` (the submit script checks
+-- thresholds and counts players only while it is above 0), in one step.
+-- KEYS: the game's record, its achievements, their thresholds, this one's
+-- icon, their counts.
+-- ARGV: 'create', 'update' or 'delete'; the id; the settings (JSON; '' to
+-- delete); the most a game may have; what to do with the icon: '' keep it,
+-- 'set' (ARGV[6], its bytes), 'clear'; for an update, the settings it was
+-- made from (ARGV[7]: another write since, and it is made again).
+-- Returns 1 when written, 0 (no such game), -1 (the id is taken), -2 (the
+-- game has its most), -3 (no such achievement), -4 (changed meanwhile).
+local game, achievements, rules, icon, counts = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local op, id, settings = ARGV[1], ARGV[2], ARGV[3]
+if redis.call('EXISTS', game) == 0 then return 0 end
+local exists = redis.call('HEXISTS', achievements, id) == 1
+if op == 'create' then
+  if exists then return -1 end
+  if redis.call('HLEN', achievements) >= tonumber(ARGV[4]) then return -2 end
+elseif not exists then
+  return -3
+elseif op == 'update' and redis.call('HGET', achievements, id) ~= ARGV[7] then
+  return -4
+end
+if op == 'delete' then
+  redis.call('HDEL', achievements, id)
+  redis.call('DEL', icon)
+  -- Its players' pairs stay in their fields and no longer count (unlockedAt: made again, it starts anew).
+  redis.call('HDEL', counts, id)
+else
+  redis.call('HSET', achievements, id, settings)
+  if ARGV[5] == 'set' then redis.call('SET', icon, ARGV[6]) elseif ARGV[5] == 'clear' then redis.call('DEL', icon) end
+end
+-- The thresholds, by board, from every achievement that has one.
+local byBoard = {}
+local all = redis.call('HGETALL', achievements)
+for i = 1, #all, 2 do
+  local achievement = cjson.decode(all[i + 1])
+  local rule = achievement.rule
+  if type(rule) == 'table' then
+    local since = achievement.since or 0
+    local line
+    if type(rule.at_least) == 'number' then line = string.format('%s >= %.0f %.0f', all[i], rule.at_least, since) end
+    if type(rule.at_most) == 'number' then line = string.format('%s <= %.0f %.0f', all[i], rule.at_most, since) end
+    if line then
+      local board = rule.board or 'default'
+      byBoard[board] = (byBoard[board] and byBoard[board] .. '\n' or '') .. line
+    end
+  end
+end
+redis.call('DEL', rules)
+for board, lines in pairs(byBoard) do redis.call('HSET', rules, board, lines) end
+redis.call('HSET', game, 'achievements', redis.call('HLEN', achievements))
+return 1
