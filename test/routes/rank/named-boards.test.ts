@@ -169,3 +169,14 @@ t.test('periods and seasons take board: a named board\'s own periods, and the se
   t.equal(errorOf(await read(game, 'seasons', { board: 'nope' })), 'invalid_param')
   t.equal(errorOf(await read(game, 'periods', { board: 'a}b' })), 'invalid_param')
 })
+
+t.test('closing a season closes it on every board: a named board starts the new season empty, its last one readable by season_id', async t => {
+  const game = await createGame(app)
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/boards`, { board_id: 'coins', operator: 'sum', periods: ['daily'] }))
+  dataOf(await submit(app, game, { player: 'ann', score: 30, board: 'coins' }))
+  dataOf(await submit(app, game, { player: 'ann', score: 12, board: 'coins' }))
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/seasons`, {}))
+  t.equal(dataOf(await read(game, 'top', { board: 'coins' })).total, 0, 'the new season: empty')
+  t.match(dataOf(await read(game, 'top', { board: 'coins', season_id: '1' })), { board: 'coins', season_id: 1, items: [{ player_name: 'ann', score: 42 }] }, 'the closed one, as it was')
+  t.match(dataOf(await submit(app, game, { player: 'ann', score: 5, board: 'coins' })), { best_score: 5, periods: { daily: { best_score: 47 } } }, 'a new total in the new season; the day\'s board runs on')
+})
