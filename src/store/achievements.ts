@@ -4,6 +4,8 @@ import { defineScript, luaScript } from './script-loader.js'
 import { TIME_DIGITS, keys } from './keys.js'
 import { OUTBOX_MAX } from './events.js'
 import { changeRecord, type RecordCache } from './cache.js'
+import { fail } from '../errors.js'
+import { invalidRun } from './runs.js'
 import { ICON_TYPES, MAX_ACHIEVEMENTS, PLAYERS_FIELD, type Achievement, type AchievementIcon, type AchievementRule } from '../rules/achievements.js'
 
 /*
@@ -128,10 +130,17 @@ export function createAchievementStore (redis: Redis, cache?: RecordCache) {
       return await redis.getBuffer(keys.achievementIcon(gameId, id))
     },
 
-    /** The game unlocks an achievement for a player: whether it was unlocked now, and when it was; null for no such achievement. */
-    async unlock (gameId: string, id: string, player: string): Promise<{ unlocked: boolean, at: number } | null> {
-      const [outcome, at] = await unlockScript([keys.game(gameId), keys.achievements(gameId), keys.achieved(gameId, player), keys.achievementCounts(gameId), keys.events(gameId)], [id, player])
+    /**
+     * The game unlocks an achievement for a player (with the run it was
+     * earned in: `run`, started with the game's keys when `byKey`, by
+     * session otherwise): whether it was unlocked now, and when it was; null
+     * for no such achievement. run_required and invalid_run as a submit's.
+     */
+    async unlock (gameId: string, id: string, player: string, { run, byKey = false }: { run?: string, byKey?: boolean } = {}): Promise<{ unlocked: boolean, at: number } | null> {
+      const [outcome, at] = await unlockScript([keys.game(gameId), keys.achievements(gameId), keys.achieved(gameId, player), keys.achievementCounts(gameId), keys.events(gameId), keys.playerRuns(gameId, player, byKey)], [id, player, run ?? ''])
       if (outcome === 'unknown') return null
+      if (outcome === 'run_required') fail('run_required', 'This game takes an unlock only with the run_id of the run it was earned in (action=run-start).')
+      if (outcome === 'invalid_run') invalidRun(String(at))
       return { unlocked: outcome === 'unlocked', at: Number(at) }
     },
 

@@ -362,9 +362,9 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     return id
   }
 
-  /** The game unlocks an achievement for a player: the answer says whether this request did, and when it was. */
-  async function unlockFor (game: GameRecord, id: string, player: string) {
-    const done = await fastify.achievements.unlock(game.game_id, id, player) ?? fail('invalid_param', `Parameter "achievement_id" is not valid: this game has no achievement "${id}".`)
+  /** The game unlocks an achievement for a player (with its run, where the game keeps runs): the answer says whether this request did, and when it was. */
+  async function unlockFor (game: GameRecord, id: string, player: string, run: { run?: string, byKey: boolean }) {
+    const done = await fastify.achievements.unlock(game.game_id, id, player, run) ?? fail('invalid_param', `Parameter "achievement_id" is not valid: this game has no achievement "${id}".`)
     return ok({ achievement_id: id, player_name: player, unlocked: done.unlocked, unlocked_at: iso(done.at) })
   }
 
@@ -383,15 +383,17 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   apiKeyAction('unlock', routeSchemas.unlock, ['api_key', 'game_id', 'player_name', 'achievement_id', 'ts', 'sign'], (fields, { game, limits }) => {
     const player = parsePlayerName(param(fields, 'player_name'))
     const id = achievementIdOf(fields)
+    const run = parseRunId(optional(fields, 'run_id'))
     return async () => {
       await fastify.rateLimits.countAlone(limits)
-      return await unlockFor(game, id, player)
+      return await unlockFor(game, id, player, { run, byKey: true })
     }
   }, { signed: true, signedAs: (fields: Params) => `unlock:${fields.achievement_id ?? ''}` })
 
   sessionAction('unlock-self', routeSchemas.unlockSelf, ['achievement_id'], (fields, { game, user }) => {
     const id = achievementIdOf(fields)
-    return async () => await unlockFor(game, id, user.username)
+    const run = parseRunId(optional(fields, 'run_id'))
+    return async () => await unlockFor(game, id, user.username, { run, byKey: false })
   })
 
   sessionAction('run-start-self', routeSchemas.runStartSelf, [], (_fields, { game, user }, reply) => async () =>

@@ -2,20 +2,36 @@
 --- @include "events"
 --- @include "achievements"
 --- @include "board-check"
+--- @include "runs"
 -- The game unlocks an achievement for a player (action=unlock, unlock-self:
 -- docs/interface.md#achievements), once: a second unlock changes nothing.
 -- While the game has webhooks the outbox says so (achievement.unlocked).
+-- A game that keeps runs takes an unlock with the run it was earned in
+-- (ARGV[3]): one of the player's (KEYS[6]: their runs started with the
+-- game's keys for an API-key unlock, by session for unlock-self), not expired (a run that took its score
+-- still counts: an achievement is often won on the way to it); a game that
+-- requires runs takes none without.
 -- KEYS: the game's record, its achievements, the player's achieved bucket,
--- the achievements' counts, the outbox.
--- ARGV: the achievement's id, the player.
--- Returns {'unknown'} (no such achievement), or {'unlocked', ms} (now) or
--- {'already', ms} (when it was).
+-- the achievements' counts, the outbox, the player's runs.
+-- ARGV: the achievement's id, the player, the run id ('' for none).
+-- Returns {'unknown'} (no such achievement), {'run_required'},
+-- {'invalid_run', why}, or {'unlocked', ms} (now) or {'already', ms} (when it was).
 local game, achievements, achieved, counts, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4], outboxOf(KEYS[1], KEYS[5])
-local id, player = ARGV[1], ARGV[2]
+local id, player, runId = ARGV[1], ARGV[2], ARGV[3]
 local settings = redis.call('HGET', achievements, id)
 if not settings then return {'unknown'} end
 local since = tonumber(cjson.decode(settings).since) or 0
 local now = clock()
+local runs = redis.call('HGET', game, 'runs')
+if runId == '' then
+  if runs == 'required' then return {'run_required'} end
+elseif runs ~= 'optional' and runs ~= 'required' then
+  return {'invalid_run', 'off'}
+else
+  local run = readRun(KEYS[6], runId)
+  if not run then return {'invalid_run', 'unknown'} end
+  if now >= run.expires then return {'invalid_run', 'expired'} end
+end
 if unlock(achieved, counts, player, id, since, now) then
   if hasWebhooks(redis.call('HGET', game, 'webhooks')) then emit(outbox, 'achievement.unlocked', { player_name = player, achievement_id = id }) end
   return {'unlocked', string.format('%.0f', now)}

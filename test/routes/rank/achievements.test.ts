@@ -19,10 +19,10 @@ const listOf = async (game: TestGame, player?: string): Promise<any> =>
   dataOf(await get(app, '/api/rank', { action: 'achievements', api_key: game.apiKey, game_id: game.gameId, ...(player === undefined ? {} : { player_name: player }) }))
 
 /** A signed unlock, as a game server sends it: unlock:<id> signed where the score goes. */
-async function unlock (game: TestGame, player: string, id: string, signedId = id): Promise<any> {
+async function unlock (game: TestGame, player: string, id: string, signedId = id, extra: Record<string, string> = {}): Promise<any> {
   const fields = { api_key: game.apiKey, game_id: game.gameId, player_name: player, ts: String(Math.floor(Date.now() / 1000)) }
   const sign = computeSignature(game.apiSecret, { ...fields, score: `unlock:${signedId}` })
-  return await app.inject({ method: 'POST', url: '/api/rank?action=unlock', payload: formBody({ ...fields, achievement_id: id, sign }), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+  return await app.inject({ method: 'POST', url: '/api/rank?action=unlock', payload: formBody({ ...fields, achievement_id: id, sign, ...extra }), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
 }
 
 // The smallest PNG: a 1x1 transparent pixel.
@@ -179,4 +179,19 @@ t.test('erasure takes a player\'s achievements and their counts; one deleted and
   dataOf(await admin(app, 'DELETE', `/admin/games/${game.gameId}/achievements/hundred`))
   await make(game, { achievement_id: 'hundred', rule: { board: 'default', at_least: 1000 } })
   t.match(await listOf(game, 'hal'), { unlocked: 0, items: [{ achievement_id: 'hundred', unlocked_at: null, rarity: 0 }] }, 'made again: the old unlock does not count')
+})
+
+t.test('a game that requires runs takes an unlock only with a run of the player', async t => {
+  const game = await createGame(app)
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { runs: 'required' }))
+  await make(game, { achievement_id: 'boss' })
+  t.equal(errorOf(await unlock(game, 'kai', 'boss')), 'run_required')
+  const ts = String(Math.floor(Date.now() / 1000))
+  const startFields = { api_key: game.apiKey, game_id: game.gameId, player_name: 'kai', ts }
+  const started = dataOf(await app.inject({ method: 'POST', url: '/api/rank?action=run-start', payload: formBody({ ...startFields, sign: computeSignature(game.apiSecret, { ...startFields, score: 'run-start' }) }), headers: { 'content-type': 'application/x-www-form-urlencoded' } }))
+  t.equal(errorOf(await unlock(game, 'kai', 'boss', 'boss', { run_id: 'A'.repeat(22) })), 'invalid_run', 'an unknown run')
+  t.equal(errorOf(await unlock(game, 'lea', 'boss', 'boss', { run_id: started.run_id })), 'invalid_run', 'another player\'s run')
+  t.match(dataOf(await unlock(game, 'kai', 'boss', 'boss', { run_id: started.run_id })), { unlocked: true })
+  dataOf(await submit(app, game, { player: 'kai', score: 5, extra: { run_id: started.run_id } }))
+  t.match(dataOf(await unlock(game, 'kai', 'boss', 'boss', { run_id: started.run_id })), { unlocked: false }, 'a run that took its score still vouches')
 })
