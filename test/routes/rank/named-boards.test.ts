@@ -180,3 +180,29 @@ t.test('closing a season closes it on every board: a named board starts the new 
   t.match(dataOf(await read(game, 'top', { board: 'coins', season_id: '1' })), { board: 'coins', season_id: 1, items: [{ player_name: 'ann', score: 42 }] }, 'the closed one, as it was')
   t.match(dataOf(await submit(app, game, { player: 'ann', score: 5, board: 'coins' })), { best_score: 5, periods: { daily: { best_score: 47 } } }, 'a new total in the new season; the day\'s board runs on')
 })
+
+t.test('ties on latest and sum boards of both orders: whoever reached the stored value first ranks first', async t => {
+  const game = await createGame(app)
+  for (const [id, order, operator] of [['last-desc', 'desc', 'latest'], ['last-asc', 'asc', 'latest'], ['sum-desc', 'desc', 'sum'], ['sum-asc', 'asc', 'sum']]) {
+    dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/boards`, { board_id: id, order, operator }))
+  }
+  const pause = async (): Promise<void> => { await new Promise(resolve => setTimeout(resolve, 3)) }
+  for (const board of ['last-desc', 'last-asc']) {
+    dataOf(await submit(app, game, { player: 'ann', score: 80, board }))
+    await pause()
+    dataOf(await submit(app, game, { player: 'ann', score: 50, board }))
+    await pause()
+    dataOf(await submit(app, game, { player: 'bob', score: 50, board }))
+    await pause()
+    t.match(dataOf(await submit(app, game, { player: 'ann', score: 50, board })), { improved: false }, `${board}: the same score again changes nothing, its time included`)
+    t.same(dataOf(await read(game, 'top', { board })).items.map((item: any) => item.player_name), ['ann', 'bob'], `${board}: ann reached 50 first`)
+  }
+  for (const board of ['sum-desc', 'sum-asc']) {
+    dataOf(await submit(app, game, { player: 'bob', score: 5, board }))
+    await pause()
+    dataOf(await submit(app, game, { player: 'ann', score: 20, board }))
+    await pause()
+    dataOf(await submit(app, game, { player: 'bob', score: 15, board }))
+    t.same(dataOf(await read(game, 'top', { board })).items.map((item: any) => [item.player_name, item.score]), [['ann', 20], ['bob', 20]], `${board}: ann's total reached 20 first`)
+  }
+})
