@@ -309,9 +309,45 @@
     else $('#guest-status').textContent = made.message
   })
 
+  // Achievements: a toast when the player unlocks one ------------------------
+  // The page knows what the player had; after each score the game reports, it
+  // reads the list again and shows what is new (docs/interface.md#achievements).
+  let unlockedIds = null
+  async function checkAchievements () {
+    if (platform.username === null || !platform.achievements) return
+    const answer = await api('GET', `/api/rank?action=achievements-self&game_id=${encodeURIComponent(platform.gameId)}`)
+    if (!answer.ok) return
+    const unlocked = answer.data.items.filter(item => item.unlocked_at !== null)
+    if (unlockedIds !== null) for (const item of unlocked) if (!unlockedIds.has(item.achievement_id)) showToast(item)
+    unlockedIds = new Set(unlocked.map(item => item.achievement_id))
+  }
+
+  function showToast (item) {
+    const toast = document.createElement('div')
+    toast.className = 'toast'
+    if (item.icon_url !== null) {
+      const icon = document.createElement('img')
+      icon.src = item.icon_url
+      icon.alt = ''
+      icon.width = 40
+      icon.height = 40
+      toast.append(icon)
+    }
+    const text = document.createElement('p')
+    const title = document.createElement('strong')
+    title.textContent = item.name
+    text.append('Achievement unlocked: ', title, item.points > 0 ? ` (+${item.points})` : '')
+    toast.append(text)
+    $('#toasts').append(toast)
+    setTimeout(() => { toast.remove() }, 8000)
+  }
+
   // The game tells the page when it has submitted a score.
   window.addEventListener('message', (event) => {
-    if (event.origin === window.location.origin && event.data?.type === 'ranking:submitted') refreshStanding()
+    if (event.origin === window.location.origin && event.data?.type === 'ranking:submitted') {
+      refreshStanding()
+      checkAchievements()
+    }
   })
 
   buildSwitch()
@@ -319,4 +355,5 @@
   watchBoard()
   loadRating()
   startPlaytime()
+  checkAchievements()
 })()

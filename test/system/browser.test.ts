@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import { keys } from '../../src/store/keys.js'
-import { admin, createGame, dataOf, get, submit } from '../helpers/app.js'
+import { ADMIN_TOKEN, admin, createGame, dataOf, get, submit } from '../helpers/app.js'
 import { BROWSER_TEST_TIMEOUT_MS, CHROMIUM, STEP_TIMEOUT_MS, VIEWPORTS, launchBrowser, screenshotFolder, watchedPage } from '../helpers/browser.js'
 import { listeningApp } from '../helpers/listening.js'
 
@@ -29,7 +29,7 @@ t.test('a player logs in, plays the demo game, rates it, and play time is report
   page.on('console', message => { if (/Content Security Policy|Refused to/i.test(message.text())) pageErrors.push(message.text()) })
 
   await page.goto(`${baseUrl}/play/demo`)
-  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: null, canSubmit: false, periods: [], order: 'desc', runs: 'off', boards: [], periodNames: { all: 'All time', daily: 'Today', weekly: 'This week', monthly: 'This month' } }))
+  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: null, canSubmit: false, periods: [], order: 'desc', runs: 'off', boards: [], periodNames: { all: 'All time', daily: 'Today', weekly: 'This week', monthly: 'This month' }, achievements: false }))
   t.equal(await page.locator('input[type=password]').count(), 0, 'no password field beside the game')
   // Logging in happens on a page of its own, then leads back to the game.
   await Promise.all([page.waitForURL(`${baseUrl}/login?next=%2Fplay%2Fdemo`), page.click('a#login')])
@@ -37,7 +37,7 @@ t.test('a player logs in, plays the demo game, rates it, and play time is report
   await page.fill('input[name=password]', 'lovelace-1843')
   await Promise.all([page.waitForURL(`${baseUrl}/play/demo`, { waitUntil: 'load' }), page.click('form.login button[type=submit]')])
   await page.getByText('Logged in as').waitFor()
-  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: 'ada', canSubmit: true, periods: [], order: 'desc', runs: 'off', boards: [], periodNames: { all: 'All time', daily: 'Today', weekly: 'This week', monthly: 'This month' } }))
+  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: 'ada', canSubmit: true, periods: [], order: 'desc', runs: 'off', boards: [], periodNames: { all: 'All time', daily: 'Today', weekly: 'This week', monthly: 'This month' }, achievements: false }))
 
   // Three rounds of Reaction: click as soon as the button turns green.
   const frame = page.frameLocator('#game')
@@ -325,6 +325,37 @@ t.test('the play page\'s board switch: the game\'s named boards, each with its o
     await choice.selectOption('')
     await page.locator('#board-title').filter({ hasText: 'Top 10 — all time' }).waitFor()
     t.same(await page.locator('.board-switch button').allTextContents(), ['All time', 'This week'], `${size}: back on the game's own board and its periods`)
+    t.same(problems, [], `${size}: no script errors and no blocked content`)
+    await context.close()
+  }
+})
+
+t.test('an achievement unlocked by a score shows as a toast on the play page, at desktop and phone size', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  const { app, baseUrl } = await listeningApp(t)
+  await createGame(app, { gameId: 'demo' })
+  dataOf(await admin(app, 'POST', '/admin/games/demo/achievements', { achievement_id: 'first-score', name: 'On the board', points: 10, rule: { board: 'default', at_least: 1 } }))
+  await app.inject({ method: 'PUT', url: '/admin/games/demo/achievements/first-score/icon', payload: Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000100000500010d0a2db40000000049454e44ae426082', 'hex'), headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'image/png' } })
+  const folder = screenshotFolder(t)
+  const browser = await launchBrowser(t)
+  for (const [size, viewport] of VIEWPORTS) {
+    dataOf(await admin(app, 'POST', '/admin/users', { username: `kim-${size}`, password: 'kim-pw-1' }))
+    const kim = dataOf(await admin(app, 'POST', '/admin/sessions', { username: `kim-${size}` }))
+    const { context, page, problems, overflow } = await watchedPage(browser, viewport)
+    await context.addCookies([{ name: 'sid', value: kim.session_id, url: baseUrl }])
+    await page.goto(`${baseUrl}/play/demo`)
+    const frame = page.frameLocator('#game')
+    await frame.locator('#target').click()
+    for (let round = 0; round < 3; round++) {
+      await frame.locator('#target[data-state="go"]').waitFor()
+      await frame.locator('#target').click()
+    }
+    const toast = page.locator('#toasts .toast')
+    await toast.waitFor()
+    t.equal(await toast.innerText(), 'Achievement unlocked: On the board (+10)', `${size}: the toast names it`)
+    t.ok(await toast.locator('img').evaluate(image => (image as HTMLImageElement).complete && (image as HTMLImageElement).naturalWidth === 1), `${size}: with its icon`)
+    t.ok(await toast.isVisible(), `${size}: visible`)
+    t.ok(await overflow() <= 0, `${size}: nothing overflows sideways`)
+    await page.screenshot({ path: join(folder, `achievement-toast-${size}.png`) })
     t.same(problems, [], `${size}: no script errors and no blocked content`)
     await context.close()
   }

@@ -159,7 +159,7 @@ export default async function playRoutes (fastify: FastifyInstance): Promise<voi
     // runs: whether the game ties scores to runs; the page adds startRun() and reportPlay() for the game (docs/interface.md#host-injected-context).
     // boards: the game's named boards, for the board switch, with the periods each keeps (docs/interface.md#named-boards).
     const boards = [...(await fastify.namedBoards.boards(game.game_id)).values()]
-    const platform = { gameId: game.game_id, username: user?.username ?? null, canSubmit: isPlayable(game) && plays, periods: game.periods, order: game.order, runs: game.runs, boards: boards.map(board => ({ id: board.board_id, name: board.name, periods: board.periods, order: board.order })), periodNames: BOARD_NAMES }
+    const platform = { gameId: game.game_id, username: user?.username ?? null, canSubmit: isPlayable(game) && plays, periods: game.periods, order: game.order, runs: game.runs, boards: boards.map(board => ({ id: board.board_id, name: board.name, periods: board.periods, order: board.order })), periodNames: BOARD_NAMES, achievements: (await fastify.achievements.achievements(game.game_id)).size > 0 }
     const here = `/play/${encodeURIComponent(game.game_id)}`
     const next = `next=${encodeURIComponent(here)}`
     const signup = fastify.config.signup === 'open'
@@ -212,6 +212,7 @@ ${account}
   <p id="playtime" class="muted" role="status"></p>
 </aside>
 </main>
+<div id="toasts" role="status" aria-live="polite"></div>
 <script nonce="${reply.cspNonce.script}">window.__platform = ${scriptJson(platform)}; window.__play = ${scriptJson({ playtimeReportMs: fastify.config.playtimeReportS * 1000 })}</script>
 <script src="/static/play.js" defer></script>`)
   })
