@@ -312,9 +312,14 @@
   // Achievements: a toast when the player unlocks one ------------------------
   // The page knows what the player had; after each score the game reports, it
   // reads the list again and shows what is new (docs/interface.md#achievements).
+  // One read at a time, in order: the first is what the player had, each later one shows what is new.
   let unlockedIds = null
-  async function checkAchievements () {
+  let checking = Promise.resolve()
+  function checkAchievements () {
     if (platform.username === null || !platform.achievements) return
+    checking = checking.then(readAchievements).catch(() => {})
+  }
+  async function readAchievements () {
     const answer = await api('GET', `/api/rank?action=achievements-self&game_id=${encodeURIComponent(platform.gameId)}`)
     if (!answer.ok) return
     const unlocked = answer.data.items.filter(item => item.unlocked_at !== null)

@@ -80,11 +80,11 @@ export function achievementsOperations ({ achievements, namedBoards, audit, exis
     async updateAchievement (gameId: string, id: string, input: unknown): Promise<Achievement> {
       const body = readInput(schemas.updateAchievement, input)
       const game = await existingGame(gameId)
-      await existingAchievement(game.game_id, id)
+      // Checked before anything is written: the change as it would be made from what is stored now.
+      await checkRuleBoard(game.game_id, settingsOver(await existingAchievement(game.game_id, id), body))
       const changed = await achievements.update(game.game_id, id, before => settingsOver(before, body))
       if (changed === 'no_achievement' || changed === 'no_game') fail('not_found', 'No such achievement for this game.')
       if (typeof changed === 'string') throw new Error(`unexpected answer ${changed}`)
-      await checkRuleBoard(game.game_id, changed.after)
       await audit({ action: 'achievement.update', game_id: game.game_id, target: id, before: changed.before, after: changed.after })
       return changed.after
     },

@@ -251,7 +251,13 @@ export const routeSchemas = {
   }),
   achievements: envelope(AchievementList, [...API_KEY, 'invalid_player_name'], "The game's achievements, each with its rarity, and what a player unlocked (API key)", {
     tags: ['api-key'],
-    querystring: Type.Object({ ...action('achievements').properties, ...apiKeyFields, player_name: Type.Optional(Text('1 to 30 characters: whose unlocks; without it, every achievement as a player with none sees it')) })
+    querystring: Type.Object({
+      ...action('achievements').properties,
+      ...apiKeyFields,
+      player_name: Type.Optional(Text('1 to 30 characters: whose unlocks; without it, every achievement as a player with none sees it')),
+      ts: Type.Optional(IntegerText('with sign: UNIX time in seconds, within ±300 s of the server clock')),
+      sign: Type.Optional(Text('optional: HMAC-SHA256 of api_key|game_id|player_name|achievements|ts keyed with api_secret; signed, the list shows the hidden achievements the player unlocked'))
+    })
   }),
   achievementsSelf: envelope(AchievementList, [...SESSION], "The game's achievements and what the logged-in user unlocked (session)", {
     tags: ['session'],

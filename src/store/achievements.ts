@@ -39,7 +39,7 @@ function iconOf (value: unknown): AchievementIcon | null {
 }
 
 /** A stored achievement, read as the operations write it; a value that is not theirs (written by hand) reads as its default. */
-export function achievementFromStored (achievementId: string, text: string): Achievement {
+export function achievementFromStored (achievementId: string, text: string): StoredAchievement {
   let parsed: unknown
   try { parsed = JSON.parse(text) } catch { parsed = {} }
   const stored = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>
@@ -52,14 +52,18 @@ export function achievementFromStored (achievementId: string, text: string): Ach
     hidden: stored.hidden === true,
     rule: ruleOf(stored.rule),
     icon: iconOf(stored.icon),
-    created_at: typeof stored.created_at === 'string' ? stored.created_at : ''
+    created_at: typeof stored.created_at === 'string' ? stored.created_at : '',
+    since: safeInteger(stored.since) ?? 0
   }
 }
 
-/** As stored: the id is the field's name; `since` (ms) is when it was made, which an unlock must not be before (lua/includes/achievements.lua). */
-function storedAchievement ({ achievement_id: _id, ...settings }: Achievement): string {
-  return JSON.stringify({ ...settings, since: Date.parse(settings.created_at) || 0 })
+/** As stored: the id is the field's name; the write script adds `since` (lua/achievement-write.lua), so nothing else may come last. */
+function storedAchievement ({ achievement_id: _id, since: _since, ...settings }: Achievement & { since?: number }): string {
+  return JSON.stringify(settings)
 }
+
+/** An achievement as the store keeps it: `since`, the ms (Redis clock) from which an unlock of it counts. */
+export type StoredAchievement = Achievement & { since: number }
 
 /** An icon's hash, its URL's version and ETag. */
 export const iconEtag = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('base64url').slice(0, 16)
@@ -88,8 +92,8 @@ export function createAchievementStore (redis: Redis, cache?: RecordCache) {
 
   return {
     /** The game's achievements by id (from the cache unless `fresh`), in id order. */
-    async achievements (gameId: string, { fresh = false } = {}): Promise<Map<string, Achievement>> {
-      const cached = fresh ? undefined : cache?.get<Map<string, Achievement>>('achievements', gameId)
+    async achievements (gameId: string, { fresh = false } = {}): Promise<Map<string, StoredAchievement>> {
+      const cached = fresh ? undefined : cache?.get<Map<string, StoredAchievement>>('achievements', gameId)
       if (cached !== undefined) return cached
       const stamp = cache?.stamp() ?? 0
       const stored = await redis.hgetall(keys.achievements(gameId))
@@ -145,7 +149,7 @@ export function createAchievementStore (redis: Redis, cache?: RecordCache) {
     },
 
     /** What a player unlocked (counted from when each achievement was made), and the counts rarity comes from. */
-    async progress (gameId: string, player: string | undefined, achievements: Map<string, Achievement>): Promise<{ unlocks: Unlocks, counts: Map<string, number>, players: number }> {
+    async progress (gameId: string, player: string | undefined, achievements: Map<string, StoredAchievement>): Promise<{ unlocks: Unlocks, counts: Map<string, number>, players: number }> {
       const [field, counts] = await Promise.all([
         player === undefined ? null : redis.hget(keys.achieved(gameId, player), player),
         redis.hgetall(keys.achievementCounts(gameId))
@@ -155,7 +159,7 @@ export function createAchievementStore (redis: Redis, cache?: RecordCache) {
         const [id, ms] = line.split(' ')
         const achievement = achievements.get(id ?? '')
         if (achievement === undefined || ms === undefined) continue
-        if (Number(ms) >= (Date.parse(achievement.created_at) || 0)) unlocks.set(achievement.achievement_id, Number(ms))
+        if (Number(ms) >= achievement.since) unlocks.set(achievement.achievement_id, Number(ms))
       }
       const numbers = new Map(Object.entries(counts).map(([id, count]) => [id, Number(count)]))
       return { unlocks, counts: numbers, players: numbers.get(PLAYERS_FIELD) ?? 0 }

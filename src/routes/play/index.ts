@@ -316,7 +316,8 @@ ${back}
 
   // An achievement's icon (docs/interface.md#achievements), as its type: a hidden
   // one's only with its version (v), which a player gets once they unlocked it.
-  fastify.get<{ Params: { game_id: string, achievement_id: string }, Querystring: { v?: unknown } }>('/play/:game_id/achievements/:achievement_id/icon', { schema: routeSchemas.achievementIcon, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate }, async (request, reply) => {
+  // Other sites' pages show it too (an API-key game's list gives its URL): a cross-origin resource.
+  fastify.get<{ Params: { game_id: string, achievement_id: string }, Querystring: { v?: unknown } }>('/play/:game_id/achievements/:achievement_id/icon', { schema: routeSchemas.achievementIcon, helmet: HELMET.crossOrigin, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate }, async (request, reply) => {
     const game = playableGame(await fastify.records.game(request.params.game_id))
     const achievement = (await fastify.achievements.achievements(game.game_id)).get(request.params.achievement_id)
     const version = typeof request.query.v === 'string' ? request.query.v : undefined

@@ -323,10 +323,13 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   // Session mode: the player is the logged-in user, on the same boards.
   /**
    * The game's achievements as a player sees them (docs/interface.md#achievements):
-   * each with its rarity and when the player unlocked it; a hidden one still
-   * locked is masked, every field null (its id too: an id can give it away).
+   * each with its rarity and when the player unlocked it; a hidden one is
+   * masked, every field null (its id too: an id can give it away), unless
+   * the player unlocked it and the request is theirs (`own`: their session,
+   * or signed by the game's server): an API key is public, and anyone could
+   * read someone else's list with it.
    */
-  async function achievementList (game: GameRecord, player: string | undefined) {
+  async function achievementList (game: GameRecord, player: string | undefined, { own }: { own: boolean }) {
     const all = await fastify.achievements.achievements(game.game_id)
     const { unlocks, counts, players } = await fastify.achievements.progress(game.game_id, player, all)
     let points = 0
@@ -335,7 +338,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     for (const achievement of all.values()) {
       const at = unlocks.get(achievement.achievement_id)
       if (at !== undefined) points += achievement.points
-      if (achievement.hidden && at === undefined) {
+      if (achievement.hidden && (at === undefined || !own)) {
         masked++
         continue
       }
@@ -368,16 +371,18 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     return ok({ achievement_id: id, player_name: player, unlocked: done.unlocked, unlocked_at: iso(done.at) })
   }
 
+  // Signed (optional: the text achievements in the score's place), a player's list shows the hidden ones they unlocked.
   apiKeyAction('achievements', routeSchemas.achievements, ['api_key', 'game_id'], (fields, { game, limits }) => {
     const name = optional(fields, 'player_name')
     const player = name === undefined ? undefined : parsePlayerName(name)
+    const signed = optional(fields, 'sign') !== undefined
     return async () => {
       await fastify.rateLimits.countAlone(limits)
-      return ok(await achievementList(game, player))
+      return ok(await achievementList(game, player, { own: signed }))
     }
-  })
+  }, { signed: (_game, fields) => optional(fields, 'sign') !== undefined, signedAs: 'achievements' })
 
-  sessionAction('achievements-self', routeSchemas.achievementsSelf, [], (_fields, { game, user }) => async () => ok(await achievementList(game, user.username)))
+  sessionAction('achievements-self', routeSchemas.achievementsSelf, [], (_fields, { game, user }) => async () => ok(await achievementList(game, user.username, { own: true })))
 
   // Signed like a submit, with unlock:<achievement_id> where the score goes: a signature for one achievement unlocks no other.
   apiKeyAction('unlock', routeSchemas.unlock, ['api_key', 'game_id', 'player_name', 'achievement_id', 'ts', 'sign'], (fields, { game, limits }) => {

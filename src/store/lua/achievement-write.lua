@@ -8,6 +8,9 @@
 -- delete); the most a game may have; what to do with the icon: '' keep it,
 -- 'set' (ARGV[6], its bytes), 'clear'; for an update, the settings it was
 -- made from (ARGV[7]: another write since, and it is made again).
+-- The settings come without `since`, the ms from which an unlock counts
+-- (lua/includes/achievements.lua): a new achievement's is now by the Redis
+-- clock, the clock unlocks are stamped by; a changed one keeps its own.
 -- Returns 1 when written, 0 (no such game), -1 (the id is taken), -2 (the
 -- game has its most), -3 (no such achievement), -4 (changed meanwhile).
 local game, achievements, rules, icon, counts = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
@@ -21,6 +24,17 @@ elseif not exists then
   return -3
 elseif op == 'update' and redis.call('HGET', achievements, id) ~= ARGV[7] then
   return -4
+end
+if op ~= 'delete' then
+  local since
+  if op == 'create' then
+    local time = redis.call('TIME')
+    since = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+  else
+    since = tonumber(cjson.decode(redis.call('HGET', achievements, id)).since) or 0
+  end
+  -- Appended to the JSON text as it is: decoding and encoding it again would round its large numbers (cjson keeps 14 digits).
+  settings = string.sub(settings, 1, -2) .. string.format(',"since":%.0f}', since)
 end
 if op == 'delete' then
   redis.call('HDEL', achievements, id)

@@ -76,9 +76,10 @@ local achievements, achieved, achievementCounts = KEYS[14], KEYS[15], KEYS[16]
 local unlocked = 0
 local field = redis.call('HGET', achieved, player)
 if field then
-  for id in string.gmatch(field, '([^ \n]+) %d+') do
+  for id, ms in string.gmatch(field, '([^ \n]+) (%d+)') do
     local settings = redis.call('HGET', achievements, id)
-    if settings and unlockedAt(field, id, tonumber(cjson.decode(settings).since) or 0) then
+    -- The pair that counts (a field may also hold an older, stale pair of the same id).
+    if settings and unlockedAt(field, id, tonumber(cjson.decode(settings).since) or 0) == ms then
       redis.call('HINCRBY', achievementCounts, id, -1)
       unlocked = unlocked + 1
     end

@@ -232,7 +232,8 @@ end
 local unlockedNow = {}
 -- The board's thresholds its stored value now reaches (the value taken, or the one it keeps).
 local function reach (value)
-  if not achievementsOn then return end
+  -- Thresholds are on the current season's boards: an approval into a closed season reaches none.
+  if not achievementsOn or ARGV[2] == '' then return end
   now = now or clock()
   unlockedNow = reachAchievements(redis.call('HGET', achievementRules, BOARD_ID or 'default'), achieved, achievementCounts, player, value, now)
   if eventsOn then

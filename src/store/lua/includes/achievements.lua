@@ -22,7 +22,10 @@ local function knownPlayer (achieved, counts, player)
   return ''
 end
 -- Unlocks `id` for the player at `now` (ms) unless it is unlocked already; true when it was unlocked now.
+-- Never stamped before `since` (an approved held score takes the time it was
+-- submitted, which may be before the achievement was made): it would not count.
 local function unlock (achieved, counts, player, id, since, now)
+  now = math.max(now, since)
   local field = knownPlayer(achieved, counts, player)
   if unlockedAt(field, id, since) then return false end
   local kept = {}
