@@ -669,10 +669,19 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
     /** Whether the name is a player's in this game: an entry on any board, hidden, or a held score (a script call per group of boards). */
     async playerKnown (game: GameRecord, player: string): Promise<boolean> {
       const gameId = game.game_id
-      for (const group of [[everyBoard(game)], ...await everyNamedBoard(game)]) {
-        const known = await knownScript([keys.hiddenPlayers(gameId), keys.reviewPlayers(gameId), ...group.flatMap(board => [...board.seasons, ...board.periods]).map(scope => keys.entries(gameId, player, scope))],
-          [player, ...group.map(board => board.boardId ?? '')])
+      const own = everyBoard(game)
+      if (await knownScript([keys.hiddenPlayers(gameId), keys.reviewPlayers(gameId), ...[...own.seasons, ...own.periods].map(scope => keys.entries(gameId, player, scope))], [player, '']) === 1) return true
+      // The named boards' seasons only: an entry on a period board has one on its season's board too (a submit
+      // and an approval write both; a delete, an erasure or a claim takes both). Anyone can make this walk
+      // happen (a sign-up's name check), so it stays a key per board and season, KEYS_PER_CALL a call.
+      const named = [...(await freshBoards(gameId)).values()]
+      const scopes = named.flatMap(board => everyScopeOf(game, board, now()).seasons)
+      for (let from = 0; from === 0 || from < scopes.length; from += KEYS_PER_CALL) {
+        const known = await knownScript([keys.hiddenPlayers(gameId), keys.reviewPlayers(gameId), ...scopes.slice(from, from + KEYS_PER_CALL).map(scope => keys.entries(gameId, player, scope))],
+          // A held score pending on a named board: its field names the board (lua/includes/pending-field.lua).
+          from === 0 ? [player, ...named.map(board => board.board_id)] : [player])
         if (known === 1) return true
+        if (scopes.length === 0) break
       }
       return false
     },

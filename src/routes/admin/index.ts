@@ -121,7 +121,7 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   fastify.post<WithDelivery>(`${webhook}/deliveries/:delivery_id/redeliver`, body(adminSchemas.redeliver), async (request) => ok(await admin(request).redeliver(request.params.game_id, request.params.webhook_id, request.params.delivery_id, input(request))))
   fastify.get<WithGame>('/admin/games/:game_id/events', { schema: adminSchemas.listEvents }, async (request) => ok(await admin(request).events(request.params.game_id, textFields(request.query))))
   const player = '/admin/games/:game_id/players/:player_name'
-  fastify.get<WithPlayer>(player, { schema: adminSchemas.getPlayer }, async (request) => ok(await admin(request).player(request.params.game_id, request.params.player_name, textFields(request.query))))
+  fastify.get<WithPlayer>(player, { schema: adminSchemas.getPlayer }, async (request) => ok(await admin(request).player(request.params.game_id, request.params.player_name, { board: (request.query as Record<string, unknown>).board })))
   fastify.patch<WithPlayer>(player, body(adminSchemas.setPlayer), async (request) => ok(await admin(request).setPlayer(request.params.game_id, request.params.player_name, input(request))))
   fastify.delete<WithPlayer>(player, body(adminSchemas.deletePlayer), async (request) => ok(await admin(request).deletePlayer(request.params.game_id, request.params.player_name, input(request))))
 
@@ -136,7 +136,8 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   fastify.post<WithGame>('/admin/games/:game_id/import', { schema: adminSchemas.importBoard, bodyLimit: fastify.config.importMaxBytes }, async (request) => {
     const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
     if (!IMPORT_TYPES.includes(type)) fail('invalid_body', `An import is NDJSON: send it as ${IMPORT_TYPES.join(' or ')}, one entry per line.`)
-    return ok(await admin(request).importBoard(request.params.game_id, importLines(request.body as IncomingMessage, fastify.config.importMaxBytes), textFields(request.query)))
+    // Only board is read from the query: other parameters (a cache-buster) are let be, as before it was read.
+    return ok(await admin(request).importBoard(request.params.game_id, importLines(request.body as IncomingMessage, fastify.config.importMaxBytes), { board: (request.query as Record<string, unknown>).board }))
   })
 
   // A player named in the query: any name, "." and ".." too.

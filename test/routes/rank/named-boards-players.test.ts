@@ -196,3 +196,17 @@ t.test('export and import take board: an export of each operator\'s board, impor
   t.match(await importInto(to, 'lap', line('max', 200_000, '2026-01-01T00:00:00.000Z')), { refused: 1, errors: [{ error: 'score_out_of_range', message: /the board's score_min to score_max/ }] }, 'the board\'s bounds')
   t.equal(errorOf(await app.inject({ method: 'POST', url: `/admin/games/${to.gameId}/import?board=nope`, payload: line('x', 1, '2026-01-01T00:00:00.000Z'), headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' } })), 'invalid_param')
 })
+
+t.test('a name is a player\'s when it has an entry or a pending held score on a named board only (the name check of a sign-up)', async t => {
+  const game = await createGame(app)
+  await createBoard(game, { board_id: 'lap', order: 'asc', periods: ['daily'] })
+  await createBoard(game, { board_id: 'held', review_above: 10 })
+  const record = await app.records.game(game.gameId, { fresh: true })
+  t.notOk(await app.leaderboard.playerKnown(record!, 'ola'), 'unknown at first')
+  await send(game, 'ola', 60_000, 'lap')
+  t.ok(await app.leaderboard.playerKnown(record!, 'ola'), 'an entry on a named board')
+  t.match(await send(game, 'pia', 50, 'held'), { held: true })
+  t.ok(await app.leaderboard.playerKnown(record!, 'pia'), 'a score held on a named board')
+  dataOf(await admin(app, 'DELETE', '/admin/players/ola'))
+  t.notOk(await app.leaderboard.playerKnown(record!, 'ola'), 'erased: free again')
+})
