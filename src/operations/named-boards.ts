@@ -34,7 +34,7 @@ function settingsOver (board: Omit<NamedBoard, 'first_season'>, body: BoardBody)
   return next
 }
 
-export function namedBoardsOperations ({ namedBoards, achievements, audit, existingGame }: OperationContext) {
+export function namedBoardsOperations ({ namedBoards, achievements, review, audit, existingGame }: OperationContext) {
   /** The board, or not_found (the default board is the game's own: its settings are the game's). */
   async function existingBoard (gameId: string, boardId: string): Promise<NamedBoard> {
     if (boardId === DEFAULT_BOARD) fail('not_found', `"${DEFAULT_BOARD}" is the game's own board: its settings are the game's (PATCH /admin/games/:game_id).`)
@@ -90,6 +90,9 @@ export function namedBoardsOperations ({ namedBoards, achievements, audit, exist
       // An achievement's threshold on it would be left naming no board (and a board made again with its id would take it over).
       const unlocking = [...(await achievements.achievements(game.game_id, { fresh: true })).values()].filter(achievement => achievement.rule?.board === boardId)
       if (unlocking.length > 0) fail('invalid_param', `Achievements unlock on this board (${unlocking.map(achievement => achievement.achievement_id).join(', ')}): change or delete their rules first.`)
+      // A held score would be left to be rejected only: the operator decides it first (a score held while the board goes is still refused on approval).
+      const pending = await review.pendingOnBoard(game.game_id, boardId)
+      if (pending > 0) fail('invalid_param', `${pending} held score(s) on this board wait for review: approve or reject them first.`)
       const { seasons, periods } = everyScopeOf(game, before, Date.now())
       if (!await namedBoards.remove(game.game_id, boardId, [...seasons, ...periods])) fail('not_found', 'No such board for this game.')
       await audit({ action: 'board.delete', game_id: game.game_id, target: boardId, before, after: null })

@@ -110,6 +110,14 @@ export function createReviewQueue (redis: Redis) {
       return { total, items }
     },
 
+    /** How many held scores wait on a named board (review-players fields are `name\nboard` there: include/pending-field.lua). */
+    async pendingOnBoard (gameId: string, boardId: string): Promise<number> {
+      let count = 0
+      // Board ids hold no glob characters (rules/boards.ts BOARD_ID_PATTERN), so the pattern matches exactly those fields.
+      for await (const fields of redis.hscanStream(keys.reviewPlayers(gameId), { match: `*\n${boardId}`, count: 500 })) count += (fields as string[]).length / 2
+      return count
+    },
+
     async held (gameId: string, heldId: string): Promise<HeldScore | null> {
       if (!HELD_ID_PATTERN.test(heldId)) return null
       return heldFrom(heldId, await redis.hget(keys.review(gameId), heldId))

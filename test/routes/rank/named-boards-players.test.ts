@@ -109,7 +109,7 @@ t.test('a score held on a named board: by its own rule, one pending per player a
   t.match(dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/review/${ownHeld.held_id as string}/reject`, {})), { status: 'rejected', board_id: null })
 })
 
-t.test('a held score whose board was deleted can only be rejected; one whose board is archived waits', async t => {
+t.test('a board with held scores waiting cannot be deleted until they are decided; one whose board is archived waits', async t => {
   const game = await createGame(app)
   await createBoard(game, { board_id: 'gone', review_above: 10 })
   await createBoard(game, { board_id: 'shelf', review_above: 10 })
@@ -117,11 +117,13 @@ t.test('a held score whose board was deleted can only be rejected; one whose boa
   await send(game, 'hal', 60, 'shelf')
   const held = dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/review`)).items
   const on = (board: string): string => held.find((item: any) => item.board_id === board).held_id
-  dataOf(await admin(app, 'DELETE', `/admin/games/${game.gameId}/boards/gone`))
-  const refused = await admin(app, 'POST', `/admin/games/${game.gameId}/review/${on('gone')}/approve`, {})
-  t.equal(errorOf(refused), 'not_found')
-  t.match(refused.json().message, /"gone"\) was deleted: the score can only be rejected/)
+  const refused = await admin(app, 'DELETE', `/admin/games/${game.gameId}/boards/gone`)
+  t.equal(errorOf(refused), 'invalid_param', 'a held score waits on it')
+  t.match(refused.json().message, /1 held score\(s\) on this board wait for review/)
+  t.ok(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/boards/gone`)), 'the board is still there')
   t.match(dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/review/${on('gone')}/reject`, {})), { status: 'rejected' })
+  dataOf(await admin(app, 'DELETE', `/admin/games/${game.gameId}/boards/gone`))
+  t.equal(errorOf(await admin(app, 'GET', `/admin/games/${game.gameId}/boards/gone`)), 'not_found', 'deleted once the score is decided')
 
   dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}/boards/shelf`, { archived: true }))
   t.equal(errorOf(await admin(app, 'POST', `/admin/games/${game.gameId}/review/${on('shelf')}/approve`, {})), 'invalid_param', 'archived: it takes no score')
