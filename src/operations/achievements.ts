@@ -1,6 +1,6 @@
 import { type Static } from '@sinclair/typebox'
 import { fail } from '../errors.js'
-import { DEFAULT_BOARD } from '../rules/boards.js'
+import { DEFAULT_BOARD, noSuchBoard } from '../rules/boards.js'
 import { MAX_ACHIEVEMENTS, iconTypeOf, MAX_ICON_BYTES, type Achievement } from '../rules/achievements.js'
 import { iconEtag } from '../store/achievements.js'
 import { OperationContext } from './context.js'
@@ -34,7 +34,7 @@ export function achievementsOperations ({ achievements, namedBoards, audit, exis
   async function checkRuleBoard (gameId: string, achievement: Achievement): Promise<void> {
     const board = achievement.rule?.board
     if (board === undefined || board === DEFAULT_BOARD) return
-    if (!(await namedBoards.boards(gameId, { fresh: true })).has(board)) fail('invalid_param', `Parameter "rule" is not valid: this game has no board "${board}".`)
+    if (!(await namedBoards.boards(gameId, { fresh: true })).has(board)) throw noSuchBoard(board, 'rule')
   }
 
   async function existingAchievement (gameId: string, id: string): Promise<Achievement> {

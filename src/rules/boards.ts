@@ -1,3 +1,4 @@
+import { ApiError } from '../errors.js'
 import type { PeriodKind } from './periods.js'
 import type { BoardOrder, GameRecord } from './games.js'
 
@@ -16,6 +17,11 @@ export const MAX_BOARDS = 1000
 
 /** 1 to 32 of a-z 0-9 _ -, beginning with a letter or digit: part of Redis key names and URL paths, so no `:`, `{`, `}`, `/` or `.`. */
 export const BOARD_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/
+
+/** The answer to a request naming a board the game does not have (`parameter` is where it was named). */
+export function noSuchBoard (boardId: string, parameter = 'board'): ApiError {
+  return new ApiError('invalid_param', `Parameter "${parameter}" is not valid: this game has no board "${boardId}".`)
+}
 
 /** A named board's id, as a request or an operator gives it: the pattern, and not the default board's name. */
 export function isBoardId (text: string): boolean {

@@ -3,7 +3,7 @@ import { boardScopes } from './keys.js'
 import { PERIOD_KINDS, keptPeriods, periodAt, periodOfId, type Period, type PeriodKind } from '../rules/periods.js'
 import type { BoardChoice } from '../rules/fields.js'
 import type { GameRecord } from '../rules/games.js'
-import { gameWithBoard, type NamedBoard } from '../rules/boards.js'
+import { gameWithBoard, noSuchBoard, type NamedBoard } from '../rules/boards.js'
 
 /*
  * A game's boards (docs/guide.md, seasons and periods): the all-time board,
@@ -70,7 +70,7 @@ export function boardView (game: GameRecord, board: BoardRef): GameRecord {
  */
 export function chooseAnyBoard (game: GameRecord, choice: BoardChoice, now: number, named: NamedBoard | undefined): BoardRef {
   if (choice.board === undefined) return chooseBoard(game, choice, now)
-  if (named === undefined || named.board_id !== choice.board) fail('invalid_param', `Parameter "board" is not valid: this game has no board "${choice.board}".`)
+  if (named === undefined || named.board_id !== choice.board) throw noSuchBoard(choice.board)
   const board = chooseBoard(gameWithBoard(game, named), choice, now, `board "${named.board_id}"`)
   return { ...board, scope: boardScopes.named(named.board_id) + board.scope, named }
 }

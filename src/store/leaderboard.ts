@@ -8,7 +8,7 @@ import { defineLimitedScript } from './limits.js'
 import type { Limits } from './limits.js'
 import { child, metrics } from '../lib/metrics.js'
 import { chooseAnyBoard, currentPeriod, everyScopeOf, periodExpiry, type BoardRef, type ChosenBoard } from './board-choice.js'
-import { DEFAULT_BOARD, NO_BOARDS, gameWithBoard, type BoardOperator, type Boards, type NamedBoard } from '../rules/boards.js'
+import { DEFAULT_BOARD, NO_BOARDS, gameWithBoard, noSuchBoard, type BoardOperator, type Boards, type NamedBoard } from '../rules/boards.js'
 import { boardCheck } from './named-boards.js'
 import { type BoardChoice } from '../rules/fields.js'
 import type { Period } from '../rules/periods.js'
@@ -28,9 +28,11 @@ export const LIVE_TOP = 100
 
 /** Most scores a game holds for review at once; a score to hold past it is quota_exceeded. */
 export const REVIEW_QUEUE_MAX = 10_000
+/** The largest total a `sum` board keeps (2^53 - 1): a submit past it is refused, a guest's claim clamps to it. */
+const MAX_TOTAL = Number.MAX_SAFE_INTEGER
 /** How many decided held scores a game remembers (the oldest are forgotten). */
 export const REVIEW_DECIDED_KEPT = 10_000
-const SUBMIT_CONSTANTS = { TIME_DIGITS, REVIEW_QUEUE_MAX, REVIEW_DECIDED_KEPT, OUTBOX_MAX, LIVE_TOP }
+const SUBMIT_CONSTANTS = { TIME_DIGITS, REVIEW_QUEUE_MAX, REVIEW_DECIDED_KEPT, OUTBOX_MAX, LIVE_TOP, MAX_TOTAL }
 const SUBMIT = luaScript('submit', SUBMIT_CONSTANTS, 'full')
 const SUBMIT_PLAIN = luaScript('submit', SUBMIT_CONSTANTS, 'plain')
 /**
@@ -50,7 +52,7 @@ const ERASE_PLAYER = luaScript('erase-player')
 const PLAYER_KNOWN = luaScript('player-known')
 const SEASONS = luaScript('seasons')
 const IMPORT_ENTRIES = luaScript('import-entries')
-const CLAIM_PLAYER = luaScript('claim-player', { REVIEW_DECIDED_KEPT })
+const CLAIM_PLAYER = luaScript('claim-player', { REVIEW_DECIDED_KEPT, MAX_TOTAL })
 
 /** How often a call is chosen again after its script found the game's settings moved on. */
 const ATTEMPTS = 3
@@ -306,7 +308,11 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
       // The game's order or season changed, or the Redis clock is in other periods than ours: choose again.
       if (reply[0] === MOVED) {
         game = await refreshed(game.game_id)
-        if (named !== undefined) named = (await freshBoards(game.game_id)).get(named.board_id) ?? fail('invalid_param', `Parameter "board" is not valid: this game has no board "${named.board_id}".`)
+        if (named !== undefined) {
+          const boardId = named.board_id
+          named = (await freshBoards(game.game_id)).get(boardId)
+          if (named === undefined) throw noSuchBoard(boardId)
+        }
       } else {
         instant = Number(reply[1])
       }
@@ -338,7 +344,7 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
     if (outcome === 'stale') fail('expired_ts', 'This submission was signed before its entry was deleted; sign a new one.')
     if (outcome === 'closed') fail('expired_ts', 'This submission was accepted in a season that has closed since; sign a new one to play in the new season.')
     if (outcome === 'archived') fail('invalid_param', 'Parameter "board" is not valid: that board is archived; it takes no new scores.')
-    if (outcome === 'overflow') fail('invalid_score', 'The board\'s total would pass 9007199254740991: nothing was stored.')
+    if (outcome === 'overflow') fail('invalid_score', `The board's total would pass ${MAX_TOTAL}: nothing was stored.`)
     if (outcome === 'full_entries') fail('quota_exceeded', `This game's board is full (max_entries ${game.max_entries}); an operator can raise it.`)
     if (outcome === 'full_meta') fail('quota_exceeded', `This game's meta storage is full (max_meta_bytes ${game.max_meta_bytes}); submit without meta, or ask an operator to raise it.`)
     if (outcome === 'full_review') fail('quota_exceeded', `This game holds ${REVIEW_QUEUE_MAX} scores for review already; an operator must decide some first.`)
@@ -459,7 +465,7 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
             if (item.board === undefined) return [item]
             const board = fresh.get(item.board.board_id)
             if (board === undefined) {
-              answers[item.index] = new ApiError('invalid_param', `Parameter "board" is not valid: this game has no board "${item.board.board_id}".`)
+              answers[item.index] = noSuchBoard(item.board.board_id)
               return []
             }
             return [{ ...item, board }]

@@ -13,7 +13,7 @@ import { clientAddress } from '../../../plugins/app/rate-limit.js'
 import { livePlaces, type LiveGuard } from '../../live/streams.js'
 import { boardFields, iso } from '../../store/board-fields.js'
 import { checkScoreRange, keyAcceptedFor, runsKept, type GameRecord } from '../../rules/games.js'
-import { DEFAULT_BOARD, gameWithBoard, type Boards, type NamedBoard } from '../../rules/boards.js'
+import { DEFAULT_BOARD, gameWithBoard, noSuchBoard, type Boards, type NamedBoard } from '../../rules/boards.js'
 import { ACHIEVEMENT_ID_PATTERN } from '../../rules/achievements.js'
 
 /** The body limit of players and players-self (64 KiB). */
@@ -104,7 +104,10 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   /** The named board a request names with `board` (none: the game's own); unknown is invalid_param. */
   function namedBoardOf (fields: Params, boards: Boards): NamedBoard | undefined {
     const { board } = parseBoardChoice({ board: fields.board } as Params)
-    return board === undefined ? undefined : boards.get(board) ?? fail('invalid_param', `Parameter "board" is not valid: this game has no board "${board}".`)
+    if (board === undefined) return undefined
+    const named = boards.get(board)
+    if (named === undefined) throw noSuchBoard(board)
+    return named
   }
 
   /**

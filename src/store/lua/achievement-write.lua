@@ -13,6 +13,7 @@
 -- clock, the clock unlocks are stamped by; a changed one keeps its own.
 -- Returns 1 when written, 0 (no such game), -1 (the id is taken), -2 (the
 -- game has its most), -3 (no such achievement), -4 (changed meanwhile).
+--- @include "board-check"
 local game, achievements, rules, icon, counts = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local op, id, settings = ARGV[1], ARGV[2], ARGV[3]
 if redis.call('EXISTS', game) == 0 then return 0 end
@@ -28,8 +29,7 @@ end
 if op ~= 'delete' then
   local since
   if op == 'create' then
-    local time = redis.call('TIME')
-    since = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+    since = clock()
   else
     since = tonumber(cjson.decode(redis.call('HGET', achievements, id)).since) or 0
   end

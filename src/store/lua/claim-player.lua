@@ -1,4 +1,4 @@
---- @constants REVIEW_DECIDED_KEPT
+--- @constants REVIEW_DECIDED_KEPT MAX_TOTAL
 --- @include "review-decide"
 --- @include "boards-changed"
 --- @include "achievements"
@@ -34,8 +34,6 @@ local hidden, hiddenUsers, live, ratings, ratingStats, playtime = KEYS[1], KEYS[
 local reviewKeys = {KEYS[7], KEYS[8], KEYS[9], KEYS[10]}
 local FIRST_BOARD_KEY, FIRST_BOARD_ARG = 16, 5
 local guest, user, now, final = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4] == '1'
--- The largest total a sum keeps (2^53 - 1, as submit.lua refuses past it).
-local MAX_TOTAL = 9007199254740991
 
 local function split (entry)
   local bar = string.find(entry, '|', 1, true)

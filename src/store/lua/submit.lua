@@ -1,4 +1,4 @@
---- @constants TIME_DIGITS REVIEW_QUEUE_MAX REVIEW_DECIDED_KEPT OUTBOX_MAX LIVE_TOP
+--- @constants TIME_DIGITS REVIEW_QUEUE_MAX REVIEW_DECIDED_KEPT OUTBOX_MAX LIVE_TOP MAX_TOTAL
 --- @include "board-prelude"
 --- @include "boards-changed"
 --- @include "has-webhooks"
@@ -140,7 +140,6 @@ end
 -- operator; nil when it stays as it is: best, the better one (v1); latest,
 -- the new one; sum, the stored total plus the score. (The plain script is
 -- for the game's own board, whose operator is best.)
-local MAX_TOTAL = 9007199254740991
 local function nextValue (stored)
   if operator == 'best' then
     if stored == nil or better(score, stored) then return score end
