@@ -78,6 +78,8 @@ export interface SubmitResult {
     weekly?: PeriodStanding
     monthly?: PeriodStanding
   }
+  /** Only when this submit unlocked achievements (their thresholds): their ids. */
+  unlocked?: string[]
 }
 
 /**
@@ -93,6 +95,7 @@ export interface BoardSubmitted {
   rank?: number | null
   held?: true
   periods?: SubmitResult['periods']
+  unlocked?: string[]
   error?: ErrorCode
   message?: string
 }
@@ -228,4 +231,50 @@ export interface RunStarted {
   started_at: string
   /** After this the run takes no score. */
   expires_at: string
+}
+
+/**
+ * An achievement in a player's list (docs/interface.md#achievements). A
+ * hidden one that is not shown (not the player's, or an unsigned read) has
+ * every field null but `hidden`.
+ */
+export interface AchievementItem {
+  achievement_id: string | null
+  name: string | null
+  description: string | null
+  points: number | null
+  hidden: boolean
+  /** Relative to the service (/play/<game>/achievements/<id>/icon?v=…); null without an icon. */
+  icon_url: string | null
+  /** When the player unlocked it; null when they have not (or without a player). */
+  unlocked_at: string | null
+  /** The share of the game's players who have it, in percent. */
+  rarity: number | null
+}
+
+/** What `achievements` answers: the game's achievements, in id order, the hidden ones not shown last. */
+export interface AchievementsResult {
+  game_id: string
+  player_name?: string
+  /** The game's players since its first achievement (rarity's denominator). */
+  players: number
+  /** The player's unlocked achievements and their points. */
+  unlocked: number
+  points: number
+  items: AchievementItem[]
+}
+
+/** What `unlock` answers: `unlocked` false when the player had it already (`unlocked_at` stays the first time). */
+export interface Unlocked {
+  achievement_id: string
+  player_name: string
+  unlocked: boolean
+  unlocked_at: string
+}
+
+/** A live board's `achievement.unlocked` frame: the unlocks of a quarter second, `more` counting those left out past 20. */
+export interface AchievementUnlocks {
+  game_id: string
+  items: Array<Omit<AchievementItem, 'rarity' | 'unlocked_at'> & { player_name: string, unlocked_at: string }>
+  more: number
 }

@@ -9,7 +9,7 @@
  * browser game can be read by any player, who can then submit any score.
  */
 
-import type { AroundResult, BoardChoice, BoardSubmitted, ErrorCode, MeResult, PeriodsResult, RunReported, RunStarted, SeasonsResult, SubmitResult, TopResult } from './answers.js'
+import type { AchievementUnlocks, AchievementsResult, AroundResult, BoardChoice, BoardSubmitted, ErrorCode, MeResult, PeriodsResult, RunReported, RunStarted, SeasonsResult, SubmitResult, TopResult, Unlocked } from './answers.js'
 
 export type * from './answers.js'
 
@@ -41,6 +41,8 @@ export interface LiveHandlers {
    * itself; after any other (invalid_key, invalid_param...) it has ended.
    */
   onError?: (error: RankingError) => void
+  /** The game's achievement unlocks, as they happen (hidden achievements masked). */
+  onAchievement?: (unlocks: AchievementUnlocks) => void
 }
 
 /** The failures after which a live board connects again by itself. */
@@ -203,6 +205,31 @@ export function createRankingClient (options: RankingClientOptions) {
       return await call<{ boards: BoardSubmitted[] }>('POST', 'submit', body)
     },
 
+    /**
+     * The game's achievements, with a player's unlocks when `playerName` is
+     * given: signed with apiSecret (on a server), the hidden ones the player
+     * unlocked are shown; without it, every hidden one is masked.
+     */
+    async achievements (input: { gameId: string, playerName?: string }): Promise<AchievementsResult> {
+      const fields: Record<string, string> = { api_key: options.apiKey, game_id: input.gameId }
+      if (input.playerName === undefined) return await call<AchievementsResult>('GET', 'achievements', fields)
+      fields.player_name = input.playerName
+      if (options.apiSecret === undefined) return await call<AchievementsResult>('GET', 'achievements', fields)
+      const ts = String(Math.floor((now() + clockOffsetMs) / 1000))
+      // Signed like a submit, with the text achievements where the score goes.
+      const sign = await hmacSha256Hex(options.apiSecret, signatureBase({ api_key: options.apiKey, game_id: input.gameId, player_name: input.playerName, score: 'achievements', ts }))
+      return await call<AchievementsResult>('GET', 'achievements', { ...fields, ts, sign })
+    },
+
+    /** Unlocks an achievement for a player (once: again answers unlocked false), with the run it was earned in where the game keeps runs. */
+    async unlock (input: { gameId: string, playerName: string, achievementId: string, runId?: string }): Promise<Unlocked> {
+      if (options.apiSecret === undefined) throw new RankingError('missing_param', 'unlock needs apiSecret (on a server you control).')
+      const fields = { api_key: options.apiKey, game_id: input.gameId, player_name: input.playerName, achievement_id: input.achievementId, ts: String(Math.floor((now() + clockOffsetMs) / 1000)) }
+      // Signed like a submit, with unlock:<id> where the score goes: a signature unlocks no other achievement.
+      const sign = await hmacSha256Hex(options.apiSecret, signatureBase({ ...fields, score: `unlock:${input.achievementId}` }))
+      return await call<Unlocked>('POST', 'unlock', { ...fields, ...(input.runId === undefined ? {} : { run_id: input.runId }), sign })
+    },
+
     async top (input: BoardChoice & { gameId: string, limit?: number, offset?: number }): Promise<TopResult> {
       const fields: Record<string, string> = { api_key: options.apiKey, game_id: input.gameId }
       if (input.limit !== undefined) fields.limit = String(input.limit)
@@ -288,6 +315,7 @@ export function createRankingClient (options: RankingClientOptions) {
               buffered = buffered.slice(newline + 1)
               if (line === '') {
                 if (data.length > 0 && event === 'top') handlers.onTop(JSON.parse(data.join('\n')) as TopResult)
+                if (data.length > 0 && event === 'achievement.unlocked') handlers.onAchievement?.(JSON.parse(data.join('\n')) as AchievementUnlocks)
                 if (data.length > 0 && event === 'error') {
                   const envelope = JSON.parse(data.join('\n')) as { error: ErrorCode, message: string }
                   return fail(new RankingError(envelope.error, envelope.message))

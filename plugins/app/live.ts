@@ -23,6 +23,7 @@ export default fp(async (fastify) => {
     leaderboard: fastify.leaderboard,
     records: fastify.records,
     namedBoards: fastify.namedBoards,
+    achievements: fastify.achievements,
     heartbeatMs: fastify.config.liveHeartbeatMs,
     onRecordChange: fastify.onRecordChange,
     log: fastify.log.child({ component: 'live' })

@@ -10,11 +10,13 @@ import type { RecordStore } from '../store/games-and-keys.js'
 import type { GameRecord } from '../rules/games.js'
 import type { CachedKind } from '../store/cache.js'
 import { ApiError, fail } from '../errors.js'
-import { boardFields } from '../store/board-fields.js'
+import { boardFields, iso } from '../store/board-fields.js'
 import { isPlayable } from '../rules/games.js'
 import { metrics } from '../lib/metrics.js'
 import { NO_BOARDS } from '../rules/boards.js'
 import type { BoardStore } from '../store/named-boards.js'
+import type { AchievementStore } from '../store/achievements.js'
+import { MASKED_ACHIEVEMENT, achievementFacts } from '../rules/achievements.js'
 
 /*
  * Live boards (docs/interface.md#live-boards): a Server-Sent Events stream
@@ -29,6 +31,12 @@ import type { BoardStore } from '../store/named-boards.js'
  * from the last it got. Every process also reads its boards again each
  * heartbeat, which rolls a period board over at midnight and makes up for
  * a message missed while the subscriber reconnected.
+ *
+ * An unlocked achievement is a message of its own ("achievement …", from
+ * lua/includes/achievements.lua): the unlocks heard for a game within
+ * MIN_FRAME_INTERVAL_MS go to each of its streams as one
+ * `achievement.unlocked` frame, a hidden achievement masked (a stream is
+ * public: anyone with the API key may read it).
  */
 
 /** At most this many frames a second per game (coalesced). */
@@ -43,6 +51,8 @@ const RENEW_EVERY_MS = 20_000
  * 300 streams that read nothing hold about 20 MB instead of 300 MB.
  */
 export const MAX_UNREAD_BYTES = 65_536
+/** At most this many unlocks in one frame; more within its window are only counted (`more`), so a burst cannot flood a stream. */
+export const MAX_UNLOCKS_PER_FRAME = 20
 
 const LIVE_OPEN = luaScript('live-open')
 
@@ -113,19 +123,34 @@ export interface LiveOptions {
   records: RecordStore
   /** The games' named boards (a stream may show one). */
   namedBoards: Pick<BoardStore, 'boards'>
+  /** The games' achievements (an unlock frame names them). */
+  achievements: Pick<AchievementStore, 'achievements'>
   heartbeatMs: number
   /** Hears record changes on every instance (the record cache's channel). */
   onRecordChange: (listener: (kind: CachedKind | undefined, id: string | undefined) => void) => void
   log: FastifyBaseLogger
 }
 
-export function createLiveBoards ({ redis, leaderboard, records, namedBoards, heartbeatMs, onRecordChange, log }: LiveOptions) {
+/** An unlock as the channel tells it: who, when (ms), which achievements. */
+type HeardUnlock = [player: string, ms: string, ids: string[]]
+
+function heardUnlock (text: string): HeardUnlock | undefined {
+  try {
+    const heard = JSON.parse(text) as unknown
+    if (Array.isArray(heard) && typeof heard[0] === 'string' && typeof heard[1] === 'string' && Array.isArray(heard[2]) && heard[2].every(id => typeof id === 'string')) return heard as HeardUnlock
+  } catch {}
+  return undefined
+}
+
+export function createLiveBoards ({ redis, leaderboard, records, namedBoards, achievements, heartbeatMs, onRecordChange, log }: LiveOptions) {
   const openScript = defineScript<number>(redis, 'rankLiveOpen', LIVE_OPEN, { writes: true })
   const streamsOf = new Map<string, Set<Stream>>()
   /** Streams by the record their guard watches (`kind:id`). */
   const guarded = new Map<string, Set<Stream>>()
   const refreshAt = new Map<string, NodeJS.Timeout>()
   const lastRefresh = new Map<string, number>()
+  /** Unlocks heard and not yet sent, by game: the first MAX_UNLOCKS_PER_FRAME (player, ms, achievement id), and how many more. */
+  const unlocksOf = new Map<string, { heard: Array<[player: string, ms: string, id: string]>, more: number }>()
   const owner = `${process.pid}:${Math.random().toString(36).slice(2, 10)}`
   let nextId = 0
   let subscriber: Redis | undefined
@@ -136,9 +161,11 @@ export function createLiveBoards ({ redis, leaderboard, records, namedBoards, he
       ? redis.duplicate([], { shardedSubscribers: true, enableOfflineQueue: true })
       : redis.duplicate({ enableOfflineQueue: true })
     connection.on('error', () => {}) // the main client reports Redis outages; the heartbeat reads cover what is missed
-    connection.on('smessage', (channel: string) => {
+    connection.on('smessage', (channel: string, message: string) => {
       const gameId = /^rank:\{game:(.*)\}:live$/.exec(channel)?.[1]
-      if (gameId !== undefined) schedule(gameId)
+      if (gameId === undefined) return
+      if (message.startsWith('achievement ')) heard(gameId, message.slice('achievement '.length))
+      else schedule(gameId)
     })
     subscriber = connection
     return connection
@@ -152,6 +179,43 @@ export function createLiveBoards ({ redis, leaderboard, records, namedBoards, he
       lastRefresh.set(gameId, Date.now())
       refresh(gameId).catch((error: unknown) => { log.debug({ err: error, game_id: gameId }, 'a live board could not be read; the next change or heartbeat tries again') })
     }, wait))
+  }
+
+  function heard (gameId: string, text: string): void {
+    const unlock = heardUnlock(text)
+    if (unlock === undefined || !streamsOf.has(gameId)) return
+    const [player, ms, ids] = unlock
+    let pending = unlocksOf.get(gameId)
+    const first = pending === undefined
+    pending ??= { heard: [], more: 0 }
+    for (const id of ids) {
+      if (pending.heard.length < MAX_UNLOCKS_PER_FRAME) pending.heard.push([player, ms, id])
+      else pending.more++
+    }
+    unlocksOf.set(gameId, pending)
+    if (!first) return
+    setTimeout(() => {
+      const { heard, more } = unlocksOf.get(gameId) ?? { heard: [], more: 0 }
+      unlocksOf.delete(gameId)
+      announce(gameId, heard, more).catch((error: unknown) => { log.debug({ err: error, game_id: gameId }, 'unlocks could not be sent to the live streams') })
+    }, MIN_FRAME_INTERVAL_MS).unref()
+  }
+
+  /** Sends the game's streams one frame of the unlocks heard. */
+  async function announce (gameId: string, heard: Array<[player: string, ms: string, id: string]>, more: number): Promise<void> {
+    const streams = streamsOf.get(gameId)
+    if (streams === undefined) return
+    const all = await achievements.achievements(gameId)
+    const items = heard.flatMap(([player, ms, id]) => {
+      const achievement = all.get(id)
+      if (achievement === undefined) return [] // deleted since
+      const facts = achievement.hidden ? MASKED_ACHIEVEMENT : achievementFacts(gameId, achievement)
+      // Never before the achievement was made (an approved held score keeps the time it was sent).
+      return [{ player_name: player, ...facts, unlocked_at: iso(Math.max(Number(ms), achievement.since)) }]
+    })
+    if (items.length === 0) return
+    const data = JSON.stringify({ game_id: gameId, items, more })
+    for (const stream of streams) write(stream, { event: 'achievement.unlocked', data })
   }
 
   /**

@@ -66,3 +66,18 @@ export interface Achievement {
 
 /** The field of the achievements' counts that counts the game's players (an id never begins with #). */
 export const PLAYERS_FIELD = '#players'
+
+/** What players see of an achievement (its list, the live stream), once it is not masked. */
+export function achievementFacts (gameId: string, achievement: Achievement) {
+  return {
+    achievement_id: achievement.achievement_id,
+    name: achievement.name,
+    description: achievement.description,
+    points: achievement.points,
+    hidden: achievement.hidden,
+    icon_url: achievement.icon === null ? null : `/play/${encodeURIComponent(gameId)}/achievements/${achievement.achievement_id}/icon?v=${achievement.icon.etag}`
+  }
+}
+
+/** A hidden achievement as players see it until it is theirs: every field null, its id too (an id can give it away). */
+export const MASKED_ACHIEVEMENT = { achievement_id: null, name: null, description: null, points: null, hidden: true, icon_url: null } as const

@@ -141,7 +141,7 @@ export function createAchievementStore (redis: Redis, cache?: RecordCache) {
      * for no such achievement. run_required and invalid_run as a submit's.
      */
     async unlock (gameId: string, id: string, player: string, { run, byKey = false }: { run?: string, byKey?: boolean } = {}): Promise<{ unlocked: boolean, at: number } | null> {
-      const [outcome, at] = await unlockScript([keys.game(gameId), keys.achievements(gameId), keys.achieved(gameId, player), keys.achievementCounts(gameId), keys.events(gameId), keys.playerRuns(gameId, player, byKey)], [id, player, run ?? ''])
+      const [outcome, at] = await unlockScript([keys.game(gameId), keys.achievements(gameId), keys.achieved(gameId, player), keys.achievementCounts(gameId), keys.events(gameId), keys.playerRuns(gameId, player, byKey), keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.live(gameId)], [id, player, run ?? ''])
       if (outcome === 'unknown') return null
       if (outcome === 'run_required') fail('run_required', 'This game takes an unlock only with the run_id of the run it was earned in (action=run-start).')
       if (outcome === 'invalid_run') invalidRun(String(at))

@@ -1,7 +1,8 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import type { AddressInfo } from 'node:net'
-import { admin, buildTestApp, buildTestApps, createGame, dataOf, formBody, submit, type TestGame } from '../helpers/app.js'
+import { admin, buildTestApp, buildTestApps, createGame, dataOf, formBody, post, submit, type TestGame } from '../helpers/app.js'
+import { computeSignature } from '../../src/rules/signature.js'
 import { openStream, type EventStream } from '../helpers/sse.js'
 import { waitFor } from '../helpers/wait.js'
 
@@ -99,6 +100,47 @@ t.test('a named board\'s stream: its top in its own order, following its submits
   await waitFor(() => stream.frames.some(frame => frame.event === 'error'), { what: 'an error frame' })
   t.match(JSON.parse(stream.frames.find(frame => frame.event === 'error')!.data), { ok: false, error: 'invalid_param', message: /no board "lap"/ }, 'a deleted board\'s stream says why it ends')
   await stream.ended
+})
+
+t.test('achievement unlocks: a frame of their own on every stream of the game, hidden ones masked, a hidden player\'s not sent, a burst capped', async t => {
+  const game = await createGame(app)
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/boards`, { board_id: 'coins', operator: 'sum' }))
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/achievements`, { achievement_id: 'rich', name: 'Rich', points: 5, rule: { board: 'coins', at_least: 100 } }))
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/achievements`, { achievement_id: 'vault', name: 'The vault', hidden: true, rule: { board: 'coins', at_least: 200 } }))
+  const onDefault = await live(t, liveUrl(base, game))
+  const onCoins = await live(t, liveUrl(base, game, { board: 'coins' }))
+  await onDefault.frame(0)
+  await onCoins.frame(0)
+  const unlocks = (stream: EventStream): any[] => stream.frames.filter(frame => frame.event === 'achievement.unlocked').map(frame => JSON.parse(frame.data))
+
+  dataOf(await submit(app, game, { player: 'ann', score: 250, board: 'coins' }))
+  await waitFor(() => unlocks(onDefault).length > 0 && unlocks(onCoins).length > 0, { what: 'an unlock frame on both streams' })
+  const [frame] = unlocks(onDefault)
+  t.match(frame, { game_id: game.gameId, more: 0 })
+  t.same(frame.items.map((item: any) => ({ ...item, unlocked_at: typeof item.unlocked_at })), [
+    { player_name: 'ann', achievement_id: 'rich', name: 'Rich', description: '', points: 5, hidden: false, icon_url: null, unlocked_at: 'string' },
+    { player_name: 'ann', achievement_id: null, name: null, description: null, points: null, hidden: true, icon_url: null, unlocked_at: 'string' }
+  ], 'both unlocks of the submit in one frame, the hidden achievement masked')
+  t.same(unlocks(onCoins), unlocks(onDefault), 'the same frame whichever board the stream shows')
+  t.equal(onDefault.frames.find(one => one.event === 'achievement.unlocked')!.id, undefined, 'not counted with the tops')
+
+  dataOf(await submit(app, game, { player: 'cheat', score: 50, board: 'coins' }))
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}/players/cheat`, { hidden: true, board: 'coins' }))
+  t.match(dataOf(await submit(app, game, { player: 'cheat', score: 500, board: 'coins' })), { unlocked: ['rich', 'vault'] }, 'a hidden player unlocks')
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/achievements`, { achievement_id: 'gift' }))
+  const fields = { api_key: game.apiKey, game_id: game.gameId, player_name: 'cheat', ts: String(Math.floor(Date.now() / 1000)) }
+  const given = await post(app, '/api/rank?action=unlock', { ...fields, achievement_id: 'gift', sign: computeSignature(game.apiSecret, { ...fields, score: 'unlock:gift' }) })
+  t.match(dataOf(given), { unlocked: true }, 'and is given one by the game')
+  dataOf(await submit(app, game, { player: 'bo', score: 120, board: 'coins' }))
+  await waitFor(() => unlocks(onDefault).length === 2, { what: 'the second unlock frame' })
+  t.same(unlocks(onDefault)[1].items.map((item: any) => `${item.player_name as string}:${item.achievement_id as string}`), ['bo:rich'], 'a hidden player\'s unlocks (by threshold or by the game) are not sent')
+
+  for (let i = 0; i < 25; i++) dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/achievements`, { achievement_id: `tier-${String(i).padStart(2, '0')}`, rule: { board: 'default', at_least: i } }))
+  dataOf(await submit(app, game, { player: 'cy', score: 30 }))
+  await waitFor(() => unlocks(onDefault).length === 3, { what: 'the burst\'s frame' })
+  const burst = unlocks(onDefault)[2]
+  t.equal(burst.items.length, 20, 'at most 20 unlocks in a frame')
+  t.equal(burst.more, 5, 'the others counted')
 })
 
 t.test('a stream on one instance sees a submit handled by another', { timeout: 40_000 }, async t => {

@@ -88,6 +88,35 @@ t.test('named boards: submit and read with board, and submitBoards signs several
   await t.rejects(client.top({ gameId: game.gameId, board: 'nope' }), { code: 'invalid_param' })
 })
 
+t.test('achievements: a player\'s list (signed: their hidden unlocks shown), unlock signed per achievement, unlocks on the live board', { timeout: 30_000 }, async t => {
+  const { app, baseUrl } = await listeningApp(t, { LIVE_HEARTBEAT_MS: '200' })
+  const game = await createGame(app)
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/achievements`, { achievement_id: 'boss', name: 'The boss', points: 20 }))
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/achievements`, { achievement_id: 'secret', name: 'Secret room', hidden: true }))
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/achievements`, { achievement_id: 'hundred', rule: { board: 'default', at_least: 100 } }))
+  const client = createRankingClient({ baseUrl, apiKey: game.apiKey, apiSecret: game.apiSecret })
+  const frames: Array<{ items: Array<{ player_name: string, achievement_id: string | null }> }> = []
+  const board = client.live({ gameId: game.gameId }, { onTop: () => {}, onAchievement: unlocks => { frames.push(unlocks) } })
+  t.teardown(board.close)
+  await waitFor(() => app.live.size === 1, { what: 'the live board open' })
+
+  t.match(await client.unlock({ gameId: game.gameId, playerName: 'ann', achievementId: 'boss' }), { achievement_id: 'boss', player_name: 'ann', unlocked: true, unlocked_at: /Z$/ })
+  t.match(await client.unlock({ gameId: game.gameId, playerName: 'ann', achievementId: 'boss' }), { unlocked: false }, 'once')
+  t.match(await client.unlock({ gameId: game.gameId, playerName: 'ann', achievementId: 'secret' }), { unlocked: true })
+  t.match(await client.submit({ gameId: game.gameId, playerName: 'ann', score: 150 }), { unlocked: ['hundred'] }, 'a threshold reached, in the submit\'s answer')
+  await t.rejects(client.unlock({ gameId: game.gameId, playerName: 'ann', achievementId: 'nope' }), { code: 'invalid_param' })
+
+  const signed = await client.achievements({ gameId: game.gameId, playerName: 'ann' })
+  t.match(signed, { player_name: 'ann', unlocked: 3, points: 20 })
+  t.same(signed.items.map(item => item.achievement_id), ['boss', 'hundred', 'secret'], 'signed by the game\'s server: the player\'s hidden unlock shows')
+  const unsigned = await createRankingClient({ baseUrl, apiKey: game.apiKey }).achievements({ gameId: game.gameId, playerName: 'ann' })
+  t.same(unsigned.items.map(item => item.achievement_id), ['boss', 'hundred', null], 'with the public key alone: masked')
+  t.match((await client.achievements({ gameId: game.gameId })).items[0], { achievement_id: 'boss', unlocked_at: null, rarity: 100 })
+
+  await waitFor(() => frames.flatMap(frame => frame.items).length === 3, { what: () => `3 unlocks on the live board (${JSON.stringify(frames)})` })
+  t.same(frames.flatMap(frame => frame.items).map(item => `${item.player_name}:${String(item.achievement_id)}`), ['ann:boss', 'ann:null', 'ann:hundred'], 'onAchievement: each unlock once, the hidden one masked')
+})
+
 t.test('errors are typed RankingErrors with the service\'s code', { timeout: 30_000 }, async t => {
   // Counted: the bad signature and the unknown game (missing_param is answered before the limit).
   const { app, baseUrl } = await listeningApp(t, { RATE_LIMIT_MAX: '2' })

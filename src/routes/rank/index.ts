@@ -14,7 +14,7 @@ import { livePlaces, type LiveGuard } from '../../live/streams.js'
 import { boardFields, iso } from '../../store/board-fields.js'
 import { checkScoreRange, keyAcceptedFor, runsKept, type GameRecord } from '../../rules/games.js'
 import { DEFAULT_BOARD, gameWithBoard, noSuchBoard, type Boards, type NamedBoard } from '../../rules/boards.js'
-import { ACHIEVEMENT_ID_PATTERN } from '../../rules/achievements.js'
+import { ACHIEVEMENT_ID_PATTERN, MASKED_ACHIEVEMENT, achievementFacts } from '../../rules/achievements.js'
 
 /** The body limit of players and players-self (64 KiB). */
 export const PLAYERS_BODY_LIMIT = 65_536
@@ -347,17 +347,12 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
       }
       const count = counts.get(achievement.achievement_id) ?? 0
       shown.push({
-        achievement_id: achievement.achievement_id,
-        name: achievement.name,
-        description: achievement.description,
-        points: achievement.points,
-        hidden: achievement.hidden,
-        icon_url: achievement.icon === null ? null : `/play/${encodeURIComponent(game.game_id)}/achievements/${achievement.achievement_id}/icon?v=${achievement.icon.etag}`,
+        ...achievementFacts(game.game_id, achievement),
         unlocked_at: at === undefined ? null : iso(at),
         rarity: players === 0 ? 0 : Math.round(10_000 * Math.min(count, players) / players) / 100
       })
     }
-    const hidden = Array.from({ length: masked }, () => ({ achievement_id: null, name: null, description: null, points: null, hidden: true, icon_url: null, unlocked_at: null, rarity: null }))
+    const hidden = Array.from({ length: masked }, () => ({ ...MASKED_ACHIEVEMENT, unlocked_at: null, rarity: null }))
     return { game_id: game.game_id, ...(player === undefined ? {} : { player_name: player }), players, unlocked: unlocks.size, points, items: [...shown, ...hidden] }
   }
 

@@ -11,8 +11,10 @@
 -- game's keys for an API-key unlock, by session for unlock-self), not expired (a run that took its score
 -- still counts: an achievement is often won on the way to it); a game that
 -- requires runs takes none without.
+-- The live streams hear of it (announceUnlocks) unless the player is hidden.
 -- KEYS: the game's record, its achievements, the player's achieved bucket,
--- the achievements' counts, the outbox, the player's runs.
+-- the achievements' counts, the outbox, the player's runs, the game's
+-- hidden players and hidden users, its live channel.
 -- ARGV: the achievement's id, the player, the run id ('' for none).
 -- Returns {'unknown'} (no such achievement), {'run_required'},
 -- {'invalid_run', why}, or {'unlocked', ms} (now) or {'already', ms} (when it was).
@@ -34,6 +36,7 @@ else
 end
 if unlock(achieved, counts, player, id, since, now) then
   if hasWebhooks(redis.call('HGET', game, 'webhooks')) then emit(outbox, 'achievement.unlocked', { player_name = player, achievement_id = id }) end
+  if redis.call('SISMEMBER', KEYS[7], player) == 0 and redis.call('SISMEMBER', KEYS[8], player) == 0 then announceUnlocks(KEYS[9], player, {id}, now) end
   return {'unlocked', string.format('%.0f', now)}
 end
 return {'already', unlockedAt(redis.call('HGET', achieved, player), id, since)}

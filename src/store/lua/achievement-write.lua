@@ -45,24 +45,32 @@ else
   redis.call('HSET', achievements, id, settings)
   if ARGV[5] == 'set' then redis.call('SET', icon, ARGV[6]) elseif ARGV[5] == 'clear' then redis.call('DEL', icon) end
 end
--- The thresholds, by board, from every achievement that has one.
+-- The thresholds, by board, from every achievement that has one, in id
+-- order (so a submit that reaches several unlocks them in that order).
 local byBoard = {}
 local all = redis.call('HGETALL', achievements)
+local ids, settingsOf = {}, {}
 for i = 1, #all, 2 do
-  local achievement = cjson.decode(all[i + 1])
+  ids[#ids + 1] = all[i]
+  settingsOf[all[i]] = all[i + 1]
+end
+table.sort(ids)
+for _, achievementId in ipairs(ids) do
+  local achievement = cjson.decode(settingsOf[achievementId])
   local rule = achievement.rule
   if type(rule) == 'table' then
     local since = achievement.since or 0
     local line
-    if type(rule.at_least) == 'number' then line = string.format('%s >= %.0f %.0f', all[i], rule.at_least, since) end
-    if type(rule.at_most) == 'number' then line = string.format('%s <= %.0f %.0f', all[i], rule.at_most, since) end
+    if type(rule.at_least) == 'number' then line = string.format('%s >= %.0f %.0f', achievementId, rule.at_least, since) end
+    if type(rule.at_most) == 'number' then line = string.format('%s <= %.0f %.0f', achievementId, rule.at_most, since) end
     if line then
       local board = rule.board or 'default'
-      byBoard[board] = (byBoard[board] and byBoard[board] .. '\n' or '') .. line
+      byBoard[board] = byBoard[board] or {}
+      table.insert(byBoard[board], line)
     end
   end
 end
 redis.call('DEL', rules)
-for board, lines in pairs(byBoard) do redis.call('HSET', rules, board, lines) end
+for board, lines in pairs(byBoard) do redis.call('HSET', rules, board, table.concat(lines, '\n')) end
 redis.call('HSET', game, 'achievements', redis.call('HLEN', achievements))
 return 1

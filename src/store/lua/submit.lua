@@ -235,6 +235,8 @@ local function reach (value)
   if not achievementsOn or ARGV[2] == '' then return end
   now = now or clock()
   unlockedNow = reachAchievements(redis.call('HGET', achievementRules, BOARD_ID or 'default'), achieved, achievementCounts, player, value, now)
+  -- A hidden player's unlocks are not shown, as their scores are not.
+  if #unlockedNow > 0 and isVisible() then announceUnlocks(live, player, unlockedNow, now) end
   if eventsOn then
     for _, id in ipairs(unlockedNow) do emit(outbox, 'achievement.unlocked', { player_name = player, achievement_id = id, board_id = BOARD_ID }) end
   end

@@ -37,6 +37,11 @@ local function unlock (achieved, counts, player, id, since, now)
   redis.call('HINCRBY', counts, id, 1)
   return true
 end
+-- Tells the game's live streams (its channel, in its slot) that a player
+-- unlocked `ids` at `now`: "achievement [player, ms, ids]" (src/live/streams.ts).
+local function announceUnlocks (live, player, ids, now)
+  redis.call('SPUBLISH', live, 'achievement ' .. cjson.encode({player, string.format('%.0f', now), ids}))
+end
 -- The thresholds a board's stored value reaches (keys.achievementRules: "<id> >= <value> <since>" or
 -- "<id> <= <value> <since>" per line): unlocks each, and returns the ids unlocked now.
 local function reachAchievements (rules, achieved, counts, player, value, now)
