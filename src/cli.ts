@@ -24,6 +24,7 @@ import { createWebhookStore } from './store/webhooks.js'
 import { createEvents } from './store/events.js'
 import { createBoardStore } from './store/named-boards.js'
 import { createAchievementStore } from './store/achievements.js'
+import type { BoardExport } from './operations/answers.js'
 
 export const USAGE = `Usage: npm run cli -- <command> [arguments] [--flag value ...]
 
@@ -110,6 +111,7 @@ Achievements (a game's; an icon is a PNG, JPEG, GIF or WebP file of at most 64 K
   achievements update <game_id> <achievement_id> [the same flags] [--rule none]
   achievements delete <game_id> <achievement_id>
   achievements icon <game_id> <achievement_id> --file PATH   (--clear true removes it)
+  achievements unlocks <game_id> [--format ndjson|csv] [--player_name NAME] [--achievement_id ID]   (to standard output)
 
 Board entries:
   players export <game_id> [--format ndjson|csv] [--board ID] [--period ...] [--period_id ID] [--season_id N]
@@ -186,6 +188,13 @@ async function writeStdout (text: string): Promise<boolean> {
     stdoutClosed = true
   }
   return !stdoutClosed
+}
+
+/** Writes a file an operation gives (an export) to the CLI's output as it is read; stops when the reader goes. */
+async function writeFile (file: BoardExport, io: CliIo): Promise<undefined> {
+  const write = io.write ?? writeStdout
+  for await (const text of file.body) if (!await write(text)) break
+  return undefined
 }
 
 /** Flags become the same input fields the HTTP API takes (as text, like a form), so the rules are the admin module's. */
@@ -270,12 +279,8 @@ const COMMANDS: Record<string, Command> = {
   'webhooks redeliver': async (admin, args) => await admin.redeliver(argument(args, 0, 'game_id'), argument(args, 1, 'webhook_id'), argument(args, 2, 'delivery_id')),
   'events list': async (admin, args, flags) => await admin.events(argument(args, 0, 'game_id'), fieldsOf(flags)),
   'players delete': async (admin, args) => await admin.deletePlayer(argument(args, 0, 'game_id'), argument(args, 1, 'player_name')),
-  'players export': async (admin, args, flags, { io }) => {
-    const file = await admin.exportBoard(argument(args, 0, 'game_id'), fieldsOf(flags))
-    const write = io.write ?? writeStdout
-    for await (const text of file.body) if (!await write(text)) break
-    return undefined
-  },
+  'players export': async (admin, args, flags, { io }) => await writeFile(await admin.exportBoard(argument(args, 0, 'game_id'), fieldsOf(flags)), io),
+  'achievements unlocks': async (admin, args, flags, { io }) => await writeFile(await admin.exportUnlocks(argument(args, 0, 'game_id'), fieldsOf(flags)), io),
   'players import': async (admin, args, { file, ...flags }, { io, config }) => {
     const gameId = argument(args, 0, 'game_id')
     const query = fieldsOf(flags)
@@ -384,6 +389,8 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
         minutes: { type: 'string' },
         days: { type: 'string' },
         buckets: { type: 'string' },
+        player_name: { type: 'string' },
+        achievement_id: { type: 'string' },
         help: { type: 'boolean', short: 'h' }
       }
     })

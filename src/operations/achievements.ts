@@ -4,6 +4,9 @@ import { DEFAULT_BOARD, noSuchBoard } from '../rules/boards.js'
 import { MAX_ACHIEVEMENTS, iconTypeOf, MAX_ICON_BYTES, type Achievement } from '../rules/achievements.js'
 import { iconEtag } from '../store/achievements.js'
 import { OperationContext } from './context.js'
+import type { BoardExport } from './answers.js'
+import { exportHeader, unlockLines, UNLOCK_COLUMNS } from './import-export.js'
+import { parsePlayerName } from '../rules/fields.js'
 import { now } from './games.js'
 import { readInput, schemas } from './input.js'
 
@@ -42,6 +45,34 @@ export function achievementsOperations ({ achievements, namedBoards, audit, exis
   }
 
   return {
+    /**
+     * The game's unlocks as a file (NDJSON or CSV): a line per player and
+     * achievement, with when it was unlocked; `player_name`, `achievement_id`
+     * keep those only. Streamed as it is read, in no particular order.
+     */
+    async exportUnlocks (gameId: string, input?: unknown): Promise<BoardExport> {
+      const query = readInput(schemas.exportUnlocks, input)
+      const game = await existingGame(gameId)
+      const player = query.player_name === undefined ? undefined : parsePlayerName(query.player_name)
+      const all = await achievements.achievements(game.game_id, { fresh: true })
+      if (query.achievement_id !== undefined && !all.has(query.achievement_id)) fail('not_found', 'No such achievement for this game.')
+      const format = query.format ?? 'ndjson'
+      const only = query.achievement_id
+      async function * body (): AsyncGenerator<string> {
+        yield exportHeader(format, UNLOCK_COLUMNS)
+        for await (const players of achievements.everyUnlock(game.game_id, all, player)) {
+          yield unlockLines(format, players.flatMap(([name, unlocks]) => [...unlocks]
+            .filter(([id]) => only === undefined || id === only)
+            .map(([id, ms]) => ({ player_name: name, achievement_id: id, unlocked_at: new Date(ms).toISOString() }))))
+        }
+      }
+      return {
+        contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+        filename: `${game.game_id}-unlocks.${format}`,
+        body: body()
+      }
+    },
+
     /**
      * The game's achievements, in id order (all of them: at most
      * MAX_ACHIEVEMENTS), each with how many players unlocked it and its

@@ -62,7 +62,7 @@ export function publicKey ({ secret: _secret, rate_limit: rateLimit, ...key }: K
   return rateLimit === null ? key : { ...key, rate_limit: rateLimit }
 }
 
-/** A board export, ready to send: its body is read as it is sent. */
+/** A file an operator downloads (a board's export, the unlocks), ready to send: its body is read as it is sent. */
 export interface BoardExport {
   contentType: string
   filename: string

@@ -32,13 +32,27 @@ function csvCell (value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text
 }
 
-export function exportHeader (format: ExportFormat): string {
-  return format === 'csv' ? `${EXPORT_COLUMNS.join(',')}\r\n` : ''
+/** A file's header: the CSV header row (NDJSON has none). */
+export function exportHeader (format: ExportFormat, columns: readonly string[] = EXPORT_COLUMNS): string {
+  return format === 'csv' ? `${columns.join(',')}\r\n` : ''
+}
+
+/** Records as a file's lines: NDJSON objects, or CSV rows of `columns`. */
+function fileLines<Column extends string> (format: ExportFormat, columns: readonly Column[], records: Array<Record<Column, unknown>>): string {
+  if (format === 'ndjson') return records.map(record => `${JSON.stringify(record)}\n`).join('')
+  return records.map(record => `${columns.map(column => csvCell(record[column])).join(',')}\r\n`).join('')
 }
 
 export function exportLines (format: ExportFormat, entries: ListedEntry[]): string {
-  if (format === 'ndjson') return entries.map(entry => `${JSON.stringify(exportRecord(entry))}\n`).join('')
-  return entries.map(entry => `${EXPORT_COLUMNS.map(column => csvCell(exportRecord(entry)[column])).join(',')}\r\n`).join('')
+  return fileLines(format, EXPORT_COLUMNS, entries.map(exportRecord))
+}
+
+/** The columns of an export of a game's achievement unlocks (docs/interface.md#achievements-operators). */
+export const UNLOCK_COLUMNS = ['player_name', 'achievement_id', 'unlocked_at'] as const
+export type UnlockRecord = Record<(typeof UNLOCK_COLUMNS)[number], string>
+
+export function unlockLines (format: ExportFormat, unlocks: UnlockRecord[]): string {
+  return fileLines(format, UNLOCK_COLUMNS, unlocks)
 }
 
 /** The longest import line taken (a meta is at most 2048 bytes, escaped at most 6 times that). */

@@ -237,6 +237,11 @@ export const schemas = {
   }, { additionalProperties: false }),
   /** Which board an import goes to (its current season: the game's). */
   importBoard: Type.Object({ board: Type.Optional(BoardQuery.board) }, { additionalProperties: false }),
+  exportUnlocks: Type.Object({
+    format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('ndjson')], { description: 'csv or ndjson (the default)' })),
+    player_name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'only this player\'s unlocks' })),
+    achievement_id: Type.Optional(Type.String({ pattern: ACHIEVEMENT_ID_PATTERN.source, description: 'only the unlocks of this achievement' }))
+  }, { additionalProperties: false }),
   eraseUser: Type.Object({ erase: Type.Boolean({ description: 'true: deleting a user erases them everywhere' }) }, { additionalProperties: false }),
   gameAudit: Type.Object({ ...Page(50), ...AuditFilters }, { additionalProperties: false }),
   listAudit: Type.Object({ ...Page(50), game_id: Type.Optional(GameId), ...AuditFilters }, { additionalProperties: false }),

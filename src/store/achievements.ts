@@ -1,7 +1,7 @@
-import type { RedisClient as Redis } from './redis-client.js'
+import { readPipeline, type RedisClient as Redis } from './redis-client.js'
 import { createHash } from 'node:crypto'
 import { defineScript, luaScript } from './script-loader.js'
-import { TIME_DIGITS, keys } from './keys.js'
+import { ENTRY_BUCKETS, TIME_DIGITS, keys } from './keys.js'
 import { OUTBOX_MAX } from './events.js'
 import { changeRecord, type RecordCache } from './cache.js'
 import { fail } from '../errors.js'
@@ -79,6 +79,21 @@ const ATTEMPTS = 3
 /** One player's unlocks: achievement id -> when (ms), only those at or after the achievement was made. */
 export type Unlocks = Map<string, number>
 
+/** How many achieved buckets a walk over every player reads in one pipeline. */
+const BUCKETS_PER_READ = 64
+
+/** A player's field of keys.achieved ("<id> <ms>" lines: lua/includes/achievements.lua) as the unlocks that count. */
+function unlocksOf (field: string | null, achievements: Map<string, StoredAchievement>): Unlocks {
+  const unlocks: Unlocks = new Map()
+  for (const line of (field ?? '').split('\n')) {
+    const [id, ms] = line.split(' ')
+    const achievement = achievements.get(id ?? '')
+    if (achievement === undefined || ms === undefined) continue
+    if (Number(ms) >= achievement.since) unlocks.set(achievement.achievement_id, Number(ms))
+  }
+  return unlocks
+}
+
 export function createAchievementStore (redis: Redis, cache?: RecordCache) {
   const writeScript = defineScript<number>(redis, 'achievementWrite', WRITE, { writes: true })
   const unlockScript = defineScript<[string, string?]>(redis, 'achievementUnlock', UNLOCK, { writes: true })
@@ -154,15 +169,39 @@ export function createAchievementStore (redis: Redis, cache?: RecordCache) {
         player === undefined ? null : redis.hget(keys.achieved(gameId, player), player),
         redis.hgetall(keys.achievementCounts(gameId))
       ])
-      const unlocks: Unlocks = new Map()
-      for (const line of (field ?? '').split('\n')) {
-        const [id, ms] = line.split(' ')
-        const achievement = achievements.get(id ?? '')
-        if (achievement === undefined || ms === undefined) continue
-        if (Number(ms) >= achievement.since) unlocks.set(achievement.achievement_id, Number(ms))
-      }
+      const unlocks = unlocksOf(field, achievements)
       const numbers = new Map(Object.entries(counts).map(([id, count]) => [id, Number(count)]))
       return { unlocks, counts: numbers, players: numbers.get(PLAYERS_FIELD) ?? 0 }
+    },
+
+    /**
+     * Every player's unlocks that count (`player`: only theirs), a batch of
+     * players at a time, in no particular order: the game's achieved
+     * buckets walked with HSCAN, BUCKETS_PER_READ of them a pipeline, so a
+     * game of millions of players is read in pieces, never whole.
+     */
+    async * everyUnlock (gameId: string, achievements: Map<string, StoredAchievement>, player?: string): AsyncGenerator<Array<[player: string, unlocks: Unlocks]>> {
+      if (player !== undefined) {
+        const unlocks = unlocksOf(await redis.hget(keys.achieved(gameId, player), player), achievements)
+        if (unlocks.size > 0) yield [[player, unlocks]]
+        return
+      }
+      let walks = Array.from({ length: ENTRY_BUCKETS }, (_, bucket) => ({ bucket, cursor: '0' }))
+      while (walks.length > 0) {
+        const reading = walks.slice(0, BUCKETS_PER_READ)
+        const replies = await readPipeline(redis, pipeline => { for (const { bucket, cursor } of reading) pipeline.hscan(keys.achievedBucket(gameId, bucket), cursor, 'COUNT', 500) }) as Array<[string, string[]]>
+        const found: Array<[string, Unlocks]> = []
+        const going: typeof walks = []
+        replies.forEach(([next, fields], i) => {
+          for (let f = 0; f + 1 < fields.length; f += 2) {
+            const unlocks = unlocksOf(fields[f + 1] ?? null, achievements)
+            if (unlocks.size > 0) found.push([fields[f] as string, unlocks])
+          }
+          if (next !== '0') going.push({ bucket: reading[i]!.bucket, cursor: next })
+        })
+        walks = [...going, ...walks.slice(BUCKETS_PER_READ)]
+        if (found.length > 0) yield found
+      }
     }
   }
 }

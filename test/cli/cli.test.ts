@@ -172,8 +172,8 @@ t.test('the CLI exports a board to standard output, imports one from standard in
   t.match(JSON.parse((await cli(env, 'audit', 'list', '--action', 'user.erase')).out).items[0], { target: null, via: 'cli' })
 })
 
-t.test('achievements from the CLI: make one with a threshold, give it an icon, change, list, delete', { timeout: 30_000 }, async t => {
-  const { redis } = await buildTestApp(t)
+t.test('achievements from the CLI: make one with a threshold, give it an icon, change, list, export the unlocks, delete', { timeout: 30_000 }, async t => {
+  const { app, redis } = await buildTestApp(t)
   const env = { REDIS_URL: redis.url }
   t.equal((await cli(env, 'games', 'create', 'cli_game', '--approved', 'true')).code, 0)
   const made = await cli(env, 'achievements', 'create', 'cli_game', 'hundred', '--name', 'A hundred', '--points', '10', '--board', 'default', '--at_least', '100')
@@ -187,8 +187,14 @@ t.test('achievements from the CLI: make one with a threshold, give it an icon, c
   const notImage = join(folder, 'icon.txt')
   writeFileSync(notImage, 'hello')
   t.match((await cli(env, 'achievements', 'icon', 'cli_game', 'hundred', '--file', notImage)).err, /^error invalid_body: The icon is not a PNG/)
+  const key = JSON.parse((await cli(env, 'keys', 'create', 'cli_game')).out)
+  t.match(dataOf(await submit(app, { gameId: 'cli_game', apiKey: key.api_key, apiSecret: key.api_secret }, { player: 'ann', score: 150 })), { unlocked: ['hundred'] })
   t.match(JSON.parse((await cli(env, 'achievements', 'update', 'cli_game', 'hundred', '--rule', 'none', '--hidden', 'true')).out), { rule: null, hidden: true })
   t.equal(JSON.parse((await cli(env, 'achievements', 'list', 'cli_game')).out).total, 1)
+  let written = ''
+  t.equal(await runCli(['achievements', 'unlocks', 'cli_game', '--format', 'csv'], { out: () => {}, err: () => {}, env, readLine: async () => '', write: async text => { written += text; return true } }), 0)
+  t.match(written, /^player_name,achievement_id,unlocked_at\r\nann,hundred,\d{4}-.*Z\r\n$/, 'the unlocks, to standard output')
+  t.match((await cli(env, 'achievements', 'unlocks', 'cli_game', '--achievement_id', 'nope')).err, /^error not_found/)
   t.match((await cli(env, 'achievements', 'create', 'cli_game', 'x', '--board', 'default', '--at_least', 'lots')).err, /^error invalid_param/)
   t.equal((await cli(env, 'achievements', 'delete', 'cli_game', 'hundred')).code, 0)
   t.match((await cli(env, 'achievements', 'get', 'cli_game', 'hundred')).err, /^error not_found/)

@@ -51,6 +51,7 @@ t.test('the OpenAPI document validates and covers every public route', { timeout
     '/admin/games/{game_id}/boards/{board_id}': ['get', 'patch', 'delete'],
     '/admin/audit': ['get'],
     '/admin/games/{game_id}/seasons': ['post', 'get'],
+    '/admin/games/{game_id}/unlocks': ['get'],
     '/admin/keys': ['post'],
     '/admin/keys/{api_key}': ['get', 'patch'],
     '/admin/keys/{api_key}/revoke': ['post'],

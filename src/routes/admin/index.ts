@@ -1,12 +1,13 @@
 import type { IncomingMessage } from 'node:http'
 import { livePlaces } from '../../live/streams.js'
 import { Readable } from 'node:stream'
-import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify'
 import { importLines } from '../../operations/import-export.js'
 import { fail, ok } from '../../errors.js'
 import { requireParams } from '../../rules/fields.js'
 import { adminSchemas } from './schemas.js'
 import { type AdminOperations } from '../../operations/index.js'
+import type { BoardExport } from '../../operations/answers.js'
 import { readInput, schemas, textFields } from '../../operations/input.js'
 import { ICON_TYPES, MAX_ICON_BYTES } from '../../rules/achievements.js'
 
@@ -125,12 +126,13 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   fastify.patch<WithPlayer>(player, body(adminSchemas.setPlayer), async (request) => ok(await admin(request).setPlayer(request.params.game_id, request.params.player_name, input(request))))
   fastify.delete<WithPlayer>(player, body(adminSchemas.deletePlayer), async (request) => ok(await admin(request).deletePlayer(request.params.game_id, request.params.player_name, input(request))))
 
-  // A board's export streams as it is read; an import is read as it arrives (never held whole).
-  fastify.get<WithGame>('/admin/games/:game_id/export', { schema: adminSchemas.exportBoard }, async (request, reply) => {
-    const file = await admin(request).exportBoard(request.params.game_id, query(request))
+  // A board's export and the unlocks stream as they are read; an import is read as it arrives (never held whole).
+  const sendFile = async (reply: FastifyReply, file: BoardExport): Promise<FastifyReply> => {
     reply.type(file.contentType).header('content-disposition', `attachment; filename="${file.filename}"`)
     return await reply.send(Readable.from(file.body))
-  })
+  }
+  fastify.get<WithGame>('/admin/games/:game_id/export', { schema: adminSchemas.exportBoard }, async (request, reply) => await sendFile(reply, await admin(request).exportBoard(request.params.game_id, query(request))))
+  fastify.get<WithGame>('/admin/games/:game_id/unlocks', { schema: adminSchemas.exportUnlocks }, async (request, reply) => await sendFile(reply, await admin(request).exportUnlocks(request.params.game_id, query(request))))
   fastify.addContentTypeParser(IMPORT_TYPES, (_request, payload, done) => { done(null, payload) })
   // Fastify refuses a declared length past bodyLimit before the handler; importLines counts what arrives.
   fastify.post<WithGame>('/admin/games/:game_id/import', { schema: adminSchemas.importBoard, bodyLimit: fastify.config.importMaxBytes }, async (request) => {

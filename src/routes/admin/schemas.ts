@@ -108,6 +108,15 @@ export const adminSchemas = {
   deleteAchievement: envelope(Empty, WRITE, 'Delete an achievement, its icon and its count (its unlocks no longer count)', { ...adminSecurity, params: achievementParams }),
   setAchievementIcon: envelope(AchievementSchema, [...WRITE, 'invalid_body', 'payload_too_large'], "Set an achievement's icon: the image's bytes as the body (PNG, JPEG, GIF or WebP, at most 64 KiB)", { ...adminSecurity, params: achievementParams }),
   deleteAchievementIcon: envelope(AchievementSchema, WRITE, "Remove an achievement's icon", { ...adminSecurity, params: achievementParams }),
+  exportUnlocks: fileAnswer(envelope(Type.Null(), ADMIN, "The game's achievement unlocks as a file (NDJSON or CSV): streamed as it is read, in no particular order", {
+    ...adminSecurity,
+    params: gameParams,
+    querystring: Type.Object({
+      format: Type.Optional(Type.Union([Type.Literal('ndjson'), Type.Literal('csv')], { description: 'ndjson (default) or csv' })),
+      player_name: Type.Optional(Type.String({ description: "only this player's unlocks" })),
+      achievement_id: Type.Optional(Type.String({ description: 'only the unlocks of this achievement' }))
+    })
+  }), 'The file, as an attachment: one unlock per line with player_name, achievement_id, unlocked_at. A failure before the first byte is the envelope.'),
   createWebhook: envelope(Type.Object({ ...WebhookSchema.properties, secret: Type.String({ description: 'the signing secret (whsec_…), shown this once' }) }), WRITE, "Add a webhook for the game's events (Standard Webhooks: signed, retried)", { ...adminSecurity, params: gameParams, body: adminBodies.createWebhook }),
   listWebhooks: envelope(Type.Object({ game_id: Type.String(), items: Type.Array(WebhookSchema) }), ADMIN, "The game's webhooks, oldest first", { ...adminSecurity, params: gameParams }),
   getWebhook: envelope(WebhookSchema, ADMIN, 'A webhook', { ...adminSecurity, params: webhookParams }),

@@ -234,3 +234,42 @@ t.test('a held score approved after an achievement was made unlocks it at the ac
   dataOf(await submit(app, game, { player: 'nia', score: 10 }))
   t.equal(await redis.hget(keys.achievementCounts(game.gameId), 'big'), '1', 'a later submit does not count it again')
 })
+
+t.test('operators export the unlocks: every player\'s, or one player\'s, or one achievement\'s, as NDJSON or CSV', async t => {
+  const game = await createGame(app)
+  await make(game, { achievement_id: 'boss' })
+  await make(game, { achievement_id: 'gone' })
+  await make(game, { achievement_id: 'ten', rule: { board: 'default', at_least: 10 } })
+  const players = Array.from({ length: 300 }, (_, i) => `p${i}`)
+  for (const player of players) t.equal(dataOf(await unlock(game, player, 'boss')).unlocked, true)
+  dataOf(await submit(app, game, { player: '=cmd', score: 10 }))
+  dataOf(await unlock(game, '=cmd', 'gone'))
+  dataOf(await admin(app, 'DELETE', `/admin/games/${game.gameId}/achievements/gone`))
+
+  const file = async (query: string): Promise<{ type: string, disposition: string, lines: string[] }> => {
+    const response = await admin(app, 'GET', `/admin/games/${game.gameId}/unlocks${query}`)
+    t.equal(response.statusCode, 200)
+    return { type: String(response.headers['content-type']), disposition: String(response.headers['content-disposition']), lines: response.body.split(/\r?\n/).filter(line => line !== '') }
+  }
+  const all = await file('')
+  t.equal(all.type, 'application/x-ndjson; charset=utf-8')
+  t.equal(all.disposition, `attachment; filename="${game.gameId}-unlocks.ndjson"`)
+  const records = all.lines.map(line => JSON.parse(line))
+  t.equal(records.length, 301, 'every unlock that counts once, across the buckets (a deleted achievement\'s not)')
+  t.same(new Set(records.filter(record => record.achievement_id === 'boss').map(record => record.player_name)), new Set(players))
+  t.match(records.find(record => record.player_name === '=cmd'), { achievement_id: 'ten', unlocked_at: /^\d{4}-\d\d-\d\dT.*Z$/ })
+  t.same(Object.keys(records[0]), ['player_name', 'achievement_id', 'unlocked_at'])
+
+  const csv = await file('?format=csv&player_name=%3Dcmd')
+  t.equal(csv.type, 'text/csv; charset=utf-8')
+  t.same(csv.lines.map(line => line.replace(/,[^,]*Z$/, ',<at>')), ['player_name,achievement_id,unlocked_at', '\'=cmd,ten,<at>'], 'one player\'s; a formula is not run by a spreadsheet')
+  t.equal((await file('?achievement_id=ten')).lines.length, 1, 'one achievement\'s')
+  t.equal((await file('?player_name=nobody')).lines.length, 0, 'a player with none: an empty file')
+
+  t.equal(errorOf(await admin(app, 'GET', `/admin/games/${game.gameId}/unlocks?achievement_id=gone`)), 'not_found')
+  t.equal(errorOf(await admin(app, 'GET', `/admin/games/${game.gameId}/unlocks?format=xml`)), 'invalid_param')
+  t.equal(errorOf(await admin(app, 'GET', `/admin/games/${game.gameId}/unlocks?player_name=${'x'.repeat(65)}`)), 'invalid_param')
+  t.equal(errorOf(await admin(app, 'GET', `/admin/games/${game.gameId}/unlocks?player_name=a&player_name=b`)), 'invalid_param', 'a repeated parameter')
+  t.equal(errorOf(await admin(app, 'GET', '/admin/games/no_such_game/unlocks')), 'not_found')
+  t.equal(errorOf(await app.inject({ method: 'GET', url: `/admin/games/${game.gameId}/unlocks` })), 'unauthorized')
+})
