@@ -75,3 +75,34 @@ export async function api<T = any> (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | '
 }
 
 export const gamePath = (gameId: string, rest = ''): string => `/admin/games/${encodeURIComponent(gameId)}${rest}`
+
+/**
+ * A file the operator API sends as an attachment (an export), read whole
+ * (for what the console shows or saves), with the name the service gives
+ * it; a failure before it (the JSON envelope) as an ApiProblem.
+ */
+export async function apiFile (path: string, token = savedToken()): Promise<{ blob: Blob, filename: string }> {
+  let response: Response
+  try {
+    response = await fetch(path, { headers: token === null ? {} : { authorization: `Bearer ${token}` }, credentials: 'omit', cache: 'no-store' })
+  } catch {
+    throw new ApiProblem('offline', 'The service did not answer. Check that it is running and that this computer is online.')
+  }
+  if ((response.headers.get('content-type') ?? '').startsWith('application/json')) {
+    const answer = await response.json().catch(() => ({})) as { error?: string, message?: string }
+    const code = typeof answer.error === 'string' ? answer.error : 'unknown'
+    throw new ApiProblem(code, sentenceOf(code, answer.message))
+  }
+  const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'export'
+  return { blob: await response.blob(), filename }
+}
+
+/** Saves a file as the browser's download. */
+export function saveFile ({ blob, filename }: { blob: Blob, filename: string }): void {
+  const url = URL.createObjectURL(blob)
+  const link = document.createElement('a')
+  link.href = url
+  link.download = filename
+  link.click()
+  setTimeout(() => { URL.revokeObjectURL(url) }, 10_000)
+}

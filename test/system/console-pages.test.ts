@@ -48,6 +48,14 @@ t.test('every page fits a phone (390x844) and a desktop: no sideways scrolling',
       await settled()
       t.equal(await overflow(), 0, `${name} at ${size}: no sideways scrolling`)
       if (size === 'phone' || name !== 'overview') await page.screenshot({ path: join(folder, `console-${name}-${size}.png`), fullPage: true })
+      if (name === 'achievements') {
+        await page.getByLabel('Player name').fill('altair')
+        await page.getByRole('button', { name: 'Show their unlocks' }).click()
+        await page.locator('#unlocks-table').waitFor()
+        t.ok(await page.locator('#unlocks-table').isVisible(), `a player's unlocks at ${size}`)
+        t.equal(await overflow(), 0, `a player's unlocks at ${size}: no sideways scrolling`)
+        await page.locator('#unlocks-table').screenshot({ path: join(folder, `console-unlocks-${size}.png`) })
+      }
     }
     t.same(problems, [], `${size}: no script errors`)
     await context.close()

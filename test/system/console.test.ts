@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import type { Page } from 'playwright-core'
@@ -313,6 +313,22 @@ t.test('achievements: make one with a threshold, give it an icon, see how rare i
   await row.getByLabel('Icon for high-flyer').setInputFiles({ name: 'not.png', mimeType: 'image/png', buffer: Buffer.from('<svg/>') })
   await page.getByText(/not a PNG, JPEG, GIF or WebP image/).waitFor()
   t.pass('a file that is not an image is refused with a sentence')
+
+  // A score past the threshold unlocks it; the operator looks up who has it.
+  const headers = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }
+  const key = (await (await fetch(`${baseUrl}/admin/keys`, { method: 'POST', headers, body: JSON.stringify({ game_id: 'space_race' }) })).json()).data
+  t.match(await submitSigned(key.api_key, key.api_secret, 'space_race', 'altair', 310), { ok: true, data: { unlocked: ['high-flyer'] } })
+  await page.getByLabel('Player name').fill('altair')
+  await page.getByRole('button', { name: 'Show their unlocks' }).click()
+  await page.locator('#unlocks-table').waitFor()
+  t.match(await page.locator('#unlocks-table tbody').innerText(), /High flyer\s+high-flyer\s+\S/, 'the player\'s unlock, with when')
+  await page.getByLabel('Player name').fill('orion')
+  await page.getByRole('button', { name: 'Show their unlocks' }).click()
+  await page.getByText('orion has unlocked none of the achievements.').waitFor()
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download every unlock (CSV)' }).click()])
+  t.equal(download.suggestedFilename(), 'space_race-unlocks.csv')
+  const saved = await download.path()
+  t.match(readFileSync(saved, 'utf8'), /^player_name,achievement_id,unlocked_at\r\naltair,high-flyer,\d{4}-/, 'every unlock, as CSV')
   t.same(problems, [])
 })
 

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks'
-import { api, gamePath } from '../api.js'
+import { api, apiFile, gamePath, saveFile, withQuery } from '../api.js'
 import { ChartBox } from '../charts.js'
-import { Confirm, Field, Notice, Problem, TableBox, WriteButton, useOperator, useRead, useWrite } from '../ui.js'
+import { Confirm, Field, Notice, Problem, TableBox, WriteButton, formatTime, useOperator, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
 import type { Achievement } from '../../../src/rules/achievements.js'
 import type { NamedBoard } from '../../../src/rules/boards.js'
@@ -43,7 +43,55 @@ function ruleText (achievement: Achievement): string {
   return rule.at_least !== null ? `${board} reaches ${rule.at_least}` : `${board} at most ${rule.at_most ?? ''}`
 }
 
-/** The game's achievements (docs/interface.md#achievements): make, change, give an icon, delete; how rare each one is. */
+/** One line of the unlocks' file (GET …/unlocks: docs/interface.md#achievements-operators). */
+interface Unlock { player_name: string, achievement_id: string, unlocked_at: string }
+
+/** Who unlocked what: one player's unlocks shown, every unlock downloaded as CSV. */
+function UnlocksCard ({ game, achievements }: { game: GameWithStats, achievements: Listed[] }) {
+  const [player, setPlayer] = useState('')
+  const [shown, setShown] = useState<{ player: string, items: Unlock[] } | null>(null)
+  const read = useWrite()
+  const unlocksPath = (query: Record<string, string>): string => withQuery(gamePath(game.game_id, '/unlocks'), query)
+  async function look (event: Event): Promise<void> {
+    event.preventDefault()
+    const name = player.trim()
+    await read.run(async () => {
+      const text = await (await apiFile(unlocksPath({ player_name: name }))).blob.text()
+      setShown({ player: name, items: text.split('\n').filter(line => line !== '').map(line => JSON.parse(line) as Unlock) })
+    }, '')
+  }
+  const nameOf = (id: string): string => achievements.find(achievement => achievement.achievement_id === id)?.name ?? id
+  return (
+    <section class='card' aria-labelledby='unlocks-title'>
+      <h2 id='unlocks-title'>Players' unlocks</h2>
+      <form class='form-grid' onSubmit={look}>
+        <Field id='unlocks-player' label='Player name'>
+          <input id='unlocks-player' name='player_name' value={player} maxLength={64} required onInput={event => { setPlayer(event.currentTarget.value) }} />
+        </Field>
+        <div class='actions wide'>
+          <button type='submit' class='button primary' disabled={read.busy}>Show their unlocks</button>
+          <button type='button' class='button secondary' disabled={read.busy} onClick={() => { void read.run(async () => { saveFile(await apiFile(unlocksPath({ format: 'csv' }))) }, 'The unlocks are downloaded.') }}>Download every unlock (CSV)</button>
+        </div>
+      </form>
+      <Problem text={read.problem} />
+      {read.notice !== '' && <Notice text={read.notice} />}
+      {shown !== null && shown.items.length === 0 && <p id='unlocks-none'>{shown.player} has unlocked none of the achievements.</p>}
+      {shown !== null && shown.items.length > 0 && (
+        <TableBox label={`Unlocks of ${shown.player}`}>
+          <table id='unlocks-table'>
+            <caption>{shown.player}: {shown.items.length} unlocked</caption>
+            <thead><tr><th scope='col'>Achievement</th><th scope='col'>Unlocked</th></tr></thead>
+            <tbody>
+              {shown.items.map(item => <tr key={item.achievement_id}><th scope='row'>{nameOf(item.achievement_id)} <code>{item.achievement_id}</code></th><td>{formatTime(item.unlocked_at)}</td></tr>)}
+            </tbody>
+          </table>
+        </TableBox>
+      )}
+    </section>
+  )
+}
+
+/** The game's achievements (docs/interface.md#achievements): make, change, give an icon, delete; how rare each one is; who unlocked what. */
 export function AchievementsTab ({ game }: { game: GameWithStats }) {
   const list = useRead(async () => await api<{ items: Listed[], players: number }>('GET', gamePath(game.game_id, '/achievements')), [game.game_id])
   const boards = useRead(async () => await api<{ items: NamedBoard[] }>('GET', gamePath(game.game_id, '/boards')), [game.game_id])
@@ -152,6 +200,7 @@ export function AchievementsTab ({ game }: { game: GameWithStats }) {
           </TableBox>
         </>
       )}
+      {items.length > 0 && <UnlocksCard game={game} achievements={items} />}
       <Confirm open={removing !== null} title={`Delete the achievement ${removing?.achievement_id ?? ''}?`} confirm='Delete the achievement' busy={write.busy} onCancel={() => { setRemoving(null) }} onConfirm={() => { void remove(removing!) }}>
         <p>Its icon and count go, and no player has it any more; one made again with the same id starts with no one. This cannot be undone.</p>
       </Confirm>
