@@ -93,6 +93,7 @@ export async function apiFile (path: string, token = savedToken()): Promise<{ bl
     const code = typeof answer.error === 'string' ? answer.error : 'unknown'
     throw new ApiProblem(code, sentenceOf(code, answer.message))
   }
+  if (!response.ok) throw new ApiProblem('bad_answer', `The service answered with something that is not the API's (HTTP ${response.status}).`)
   const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'export'
   return { blob: await response.blob(), filename }
 }

@@ -215,7 +215,8 @@ export function createLiveBoards ({ redis, leaderboard, records, namedBoards, ac
     })
     if (items.length === 0) return
     const data = JSON.stringify({ game_id: gameId, items, more })
-    for (const stream of streams) write(stream, { event: 'achievement.unlocked', data })
+    // Never before a stream's first top (its frame sets `retry`).
+    for (const stream of streams) if (stream.frames > 0) write(stream, { event: 'achievement.unlocked', data })
   }
 
   /**

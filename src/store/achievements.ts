@@ -79,8 +79,9 @@ const ATTEMPTS = 3
 /** One player's unlocks: achievement id -> when (ms), only those at or after the achievement was made. */
 export type Unlocks = Map<string, number>
 
-/** How many achieved buckets a walk over every player reads in one pipeline. */
-const BUCKETS_PER_READ = 64
+/** How many achieved buckets a walk over every player reads in one pipeline, and how many fields of each an HSCAN step asks for: a few thousand players a round trip. */
+const BUCKETS_PER_READ = 32
+const FIELDS_PER_SCAN = 100
 
 /** A player's field of keys.achieved ("<id> <ms>" lines: lua/includes/achievements.lua) as the unlocks that count. */
 function unlocksOf (field: string | null, achievements: Map<string, StoredAchievement>): Unlocks {
@@ -186,18 +187,25 @@ export function createAchievementStore (redis: Redis, cache?: RecordCache) {
         if (unlocks.size > 0) yield [[player, unlocks]]
         return
       }
-      let walks = Array.from({ length: ENTRY_BUCKETS }, (_, bucket) => ({ bucket, cursor: '0' }))
+      // A bucket walked in more than one step may give a field twice (HSCAN's rule): its names are kept until its walk ends.
+      let walks: Array<{ bucket: number, cursor: string, seen?: Set<string> }> = Array.from({ length: ENTRY_BUCKETS }, (_, bucket) => ({ bucket, cursor: '0' }))
       while (walks.length > 0) {
         const reading = walks.slice(0, BUCKETS_PER_READ)
-        const replies = await readPipeline(redis, pipeline => { for (const { bucket, cursor } of reading) pipeline.hscan(keys.achievedBucket(gameId, bucket), cursor, 'COUNT', 500) }) as Array<[string, string[]]>
+        const replies = await readPipeline(redis, pipeline => { for (const { bucket, cursor } of reading) pipeline.hscan(keys.achievedBucket(gameId, bucket), cursor, 'COUNT', FIELDS_PER_SCAN) }) as Array<[string, string[]]>
         const found: Array<[string, Unlocks]> = []
         const going: typeof walks = []
         replies.forEach(([next, fields], i) => {
+          const walk = reading[i]!
+          const more = next !== '0'
+          if (more || walk.seen !== undefined) walk.seen ??= new Set()
           for (let f = 0; f + 1 < fields.length; f += 2) {
+            const name = fields[f] as string
+            if (walk.seen?.has(name) === true) continue
+            walk.seen?.add(name)
             const unlocks = unlocksOf(fields[f + 1] ?? null, achievements)
-            if (unlocks.size > 0) found.push([fields[f] as string, unlocks])
+            if (unlocks.size > 0) found.push([name, unlocks])
           }
-          if (next !== '0') going.push({ bucket: reading[i]!.bucket, cursor: next })
+          if (more) going.push({ ...walk, cursor: next })
         })
         walks = [...going, ...walks.slice(BUCKETS_PER_READ)]
         if (found.length > 0) yield found

@@ -23,6 +23,8 @@ export interface HeldScore {
   /** The named board it was submitted to and lands on when approved; null for the game's own board. */
   board_id: string | null
   rule: ReviewRule
+  /** How many submitted scores it is: more than 1 only on a sum board, where the scores held while one waits add up into one. */
+  parts: number
   status: HeldStatus
   decided_at: string | null
   note: string | null
@@ -81,6 +83,7 @@ function heldFrom (id: string, text: string | null): HeldScore | null {
     season_id: Number(record.season === '' || record.season === undefined ? 1 : record.season),
     board_id: record.board_id ?? null,
     rule: record.rule as ReviewRule,
+    parts: Number(record.parts ?? 1),
     status: record.status as HeldStatus,
     decided_at: iso(record.decided_at),
     note: record.note ?? null,

@@ -115,6 +115,7 @@ export const HeldScoreSchema = Type.Object({
   season_id: Type.Integer({ minimum: 1, description: 'the season it was submitted in, where it lands when approved' }),
   board_id: Nullable(Type.String({ description: 'the named board it was submitted to, where it lands when approved (docs/interface.md#named-boards); null for the game\'s own board' })),
   rule: Type.Union([Type.Literal('review_above'), Type.Literal('review_below'), Type.Literal('review_factor'), Type.Literal('run_short'), Type.Literal('run_rate')], { description: 'the review rule that held it (run_short, run_rate: its run, docs/interface.md#runs)' }),
+  parts: Type.Integer({ minimum: 1, description: 'how many submitted scores it is: 1, but on a sum board the scores held while one waits add up into one (score is their total)' }),
   run: Nullable(Type.Object({
     run_id: Type.String(),
     verified_seconds: Type.Integer({ description: 'its verified play when the score came' }),
@@ -122,7 +123,7 @@ export const HeldScoreSchema = Type.Object({
     reports: Type.Integer({ description: 'how many play reports credited it' }),
     timeline: Type.Array(Type.Object({ at: Type.String({ format: 'date-time', description: 'the end of what the report credited' }), credited_seconds: Type.Integer() }), { description: 'the last 20 reports, oldest first' })
   }, { description: 'the run the score came from: its verified play then, when it began and when its play was reported' })),
-  status: Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('superseded')], { description: 'superseded: a better score of the player was held instead' }),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('superseded')], { description: 'superseded: a better score of the player was held instead (on a latest board, a later one; on a sum board, one that adds both up)' }),
   decided_at: Nullable(Type.String({ format: 'date-time' })),
   note: Nullable(Type.String({ description: "the operator's note on the decision" }))
 })

@@ -108,7 +108,7 @@ export const adminSchemas = {
   deleteAchievement: envelope(Empty, WRITE, 'Delete an achievement, its icon and its count (its unlocks no longer count)', { ...adminSecurity, params: achievementParams }),
   setAchievementIcon: envelope(AchievementSchema, [...WRITE, 'invalid_body', 'payload_too_large'], "Set an achievement's icon: the image's bytes as the body (PNG, JPEG, GIF or WebP, at most 64 KiB)", { ...adminSecurity, params: achievementParams }),
   deleteAchievementIcon: envelope(AchievementSchema, WRITE, "Remove an achievement's icon", { ...adminSecurity, params: achievementParams }),
-  exportUnlocks: fileAnswer(envelope(Type.Null(), ADMIN, "The game's achievement unlocks as a file (NDJSON or CSV): streamed as it is read, in no particular order", {
+  exportUnlocks: fileAnswer(envelope(Type.Null(), [...ADMIN, 'invalid_player_name'], "The game's achievement unlocks as a file (NDJSON or CSV): streamed as it is read, in no particular order", {
     ...adminSecurity,
     params: gameParams,
     querystring: Type.Object({

@@ -139,19 +139,28 @@ end
 -- The value a board stores once this score is taken, by the board's
 -- operator; nil when it stays as it is: best, the better one (v1); latest,
 -- the new one; sum, the stored total plus the score. (The plain script is
--- for the game's own board, whose operator is best.)
-local function nextValue (stored)
+-- for the game's own board, whose operator is best.) An approved held score
+-- was achieved when it was sent (now): on a latest board it replaces only a
+-- value stored before then (`storedMs`), not a later score.
+local function nextValue (stored, storedMs)
   if operator == 'best' then
     if stored == nil or better(score, stored) then return score end
     return nil
   end
   if stored == nil then return score end
   if operator == 'latest' then
+    if approving ~= '' and storedMs and tonumber(storedMs) > now then return nil end
     if tonumber(score) ~= tonumber(stored) then return score end
     return nil
   end
   if tonumber(score) == 0 then return nil end
   return string.format('%.0f', tonumber(stored) + tonumber(score))
+end
+-- When a board's new value was achieved: now; a sum's total, which an
+-- approved held score sent before its last add joins, keeps that later time.
+local function achievedAt (storedMs)
+  if operator == 'sum' and storedMs and tonumber(storedMs) > now then return tonumber(storedMs) end
+  return now
 end
 -- Whether a sum would pass what a score may be on any of the player's boards.
 local function overflows (value)
@@ -194,14 +203,14 @@ local function periods (result, store)
     local periodBest, periodMs
     if periodEntry then periodBest, periodMs = split(periodEntry) end
     local improved = 0
-    local periodValue = store and nextValue(periodEntry and periodBest or nil)
+    local periodValue = store and nextValue(periodEntry and periodBest or nil, periodMs)
     if periodValue then
       local previousBest, oldIndex = periodBest, nil
       if periodEntry then
         if eventsOn then oldIndex = redis.call('ZRANK', periodBoard, periodMs .. player) or nil end
         if redis.call('ZREM', periodBoard, periodMs .. player) == 1 then boardWritten = true end
       end
-      periodBest, periodMs = periodValue, string.format('%0' .. TIME_DIGITS .. '.0f', now)
+      periodBest, periodMs = periodValue, string.format('%0' .. TIME_DIGITS .. '.0f', achievedAt(periodMs))
       redis.call('HSET', periodEntries, player, periodBest .. '|' .. periodMs)
       local arg = FIRST_PERIOD_ARG + PERIOD_ARGS * (i - 1)
       local newIndex
@@ -267,10 +276,14 @@ end
 -- Fair play: whether this score would change any board of the player, and
 -- which review rule (the game's settings or the named board's, read above) holds it, if any.
 local function improvesABoard ()
-  if nextValue(entry and best or nil) ~= nil then return true end
+  if nextValue(entry and best or nil, ms) ~= nil then return true end
   for i = 1, periodCount do
     local periodEntry = redis.call('HGET', KEYS[FIRST_PERIOD_KEY + 1 + 2 * (i - 1)], player)
-    if nextValue(periodEntry and (split(periodEntry)) or nil) ~= nil then return true end
+    if periodEntry then
+      if nextValue(split(periodEntry)) ~= nil then return true end
+    elseif nextValue(nil) ~= nil then
+      return true
+    end
   end
   return false
 end
@@ -299,15 +312,23 @@ local function takeRun ()
   run.used = score
   writeRun(playerRuns, runId, run)
 end
--- Holds the score: one pending score per player, the best held (a better
--- one supersedes it; another is answered held and dropped).
+-- Holds the score: one pending score per player and board. On a best
+-- board the best is held (a better one supersedes it; another is answered
+-- held and dropped); on a latest board the last one; on a sum board the
+-- scores held add up (the pending one is superseded by one for both, so
+-- no points are lost; `parts` counts them).
 local function hold (rule)
   now = now or clock()
+  local heldScore, parts = score, 1
   local pendingId = redis.call('HGET', reviewPlayers, pendingField(player, BOARD_ID))
   local pending = pendingId and redis.call('HGET', review, pendingId)
   if pending then
     local record = cjson.decode(pending)
-    if not better(score, record.score) then
+    if operator == 'sum' then
+      heldScore = string.format('%.0f', tonumber(record.score) + tonumber(score))
+      if overflows(heldScore) then return refuse({'overflow'}) end
+      parts = (tonumber(record.parts) or 1) + 1
+    elseif operator == 'best' and not better(score, record.score) then
       takeRun()
       if marked then redis.call('SET', seen, 'held', 'PXAT', seenUntil) end
       return answer('held', 0, false)
@@ -317,7 +338,8 @@ local function hold (rule)
     return refuse({'full_review'})
   end
   local id = tostring(redis.call('INCR', reviewSequence))
-  local record = { player_name = player, score = score, submitted_at = string.format('%.0f', now), season = ARGV[2], rule = rule, status = 'pending', board_id = BOARD_ID }
+  local record = { player_name = player, score = heldScore, submitted_at = string.format('%.0f', now), season = ARGV[2], rule = rule, status = 'pending', board_id = BOARD_ID }
+  if parts > 1 then record.parts = parts end
   if hasMeta == '1' then record.meta = meta end
   if runVerified ~= nil then
     record.run_id = runId
@@ -333,7 +355,7 @@ local function hold (rule)
   redis.call('HSET', reviewPlayers, pendingField(player, BOARD_ID), id)
   if eventsOn then
     -- Why: the rule, and for a run's score its verified play (never the run id: for some games it is the only credential).
-    local event = { held_id = id, player_name = player, score = score, rule = rule, board_id = BOARD_ID }
+    local event = { held_id = id, player_name = player, score = heldScore, rule = rule, board_id = BOARD_ID }
     if runVerified ~= nil then event.run_verified_seconds = runVerified end
     emit(outbox, 'score.held', event)
   end
@@ -428,7 +450,7 @@ if entry and not better(score, best) then value = nil end
 local valueScore = boardScore
 --- @end
 --- @if full
-local value = nextValue(entry and best or nil)
+local value = nextValue(entry and best or nil, ms)
 if overflows(value) then return refuse({'overflow'}) end
 if operator == 'sum' then
   for i = 1, periodCount do
@@ -477,7 +499,12 @@ if entry then
   if redis.call('ZREM', board, ms .. player) == 1 then boardWritten = true end
 end
 now = now or clock()
+--- @if plain
 ms = string.format('%0' .. TIME_DIGITS .. '.0f', now)
+--- @end
+--- @if full
+ms = string.format('%0' .. TIME_DIGITS .. '.0f', achievedAt(ms))
+--- @end
 best = value
 entry = best .. '|' .. ms
 redis.call('HSET', entries, player, entry)

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { computeSignature } from '../../../src/rules/signature.js'
-import { keys } from '../../../src/store/keys.js'
+import { entryBucket, keys } from '../../../src/store/keys.js'
 import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, errorOf, formBody, get, submit, type TestGame } from '../../helpers/app.js'
 
 /*
@@ -265,6 +265,14 @@ t.test('operators export the unlocks: every player\'s, or one player\'s, or one 
   t.same(csv.lines.map(line => line.replace(/,[^,]*Z$/, ',<at>')), ['player_name,achievement_id,unlocked_at', '\'=cmd,ten,<at>'], 'one player\'s; a formula is not run by a spreadsheet')
   t.equal((await file('?achievement_id=ten')).lines.length, 1, 'one achievement\'s')
   t.equal((await file('?player_name=nobody')).lines.length, 0, 'a player with none: an empty file')
+
+  // One bucket of many players is walked in several HSCAN steps: each of them once all the same.
+  const crowded = Array.from({ length: 700_000 }, (_, i) => `c${i}`).filter(name => entryBucket(name) === entryBucket('c0')).slice(0, 150)
+  t.equal(crowded.length, 150)
+  for (const player of crowded) dataOf(await unlock(game, player, 'boss'))
+  const crowd = (await file('?achievement_id=boss')).lines.map(line => JSON.parse(line).player_name as string)
+  t.equal(crowd.length, 450, 'every unlock once')
+  t.equal(new Set(crowd).size, 450, 'none twice')
 
   t.equal(errorOf(await admin(app, 'GET', `/admin/games/${game.gameId}/unlocks?achievement_id=gone`)), 'not_found')
   t.equal(errorOf(await admin(app, 'GET', `/admin/games/${game.gameId}/unlocks?format=xml`)), 'invalid_param')

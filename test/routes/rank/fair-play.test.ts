@@ -165,7 +165,7 @@ t.test('approve: the score goes on as of when it was submitted, so ties stay fai
   clock += 60_000
   const approved = dataOf(await decide(game, heldId, 'approve', { note: 'checked the replay' }))
   t.same(approved, {
-    held: { held_id: heldId, player_name: 'early', score: 5000, meta: null, submitted_at: submittedAt, season_id: 1, board_id: null, rule: 'review_factor', status: 'approved', decided_at: new Date(approved.held.decided_at).toISOString(), note: 'checked the replay', run: null },
+    held: { held_id: heldId, player_name: 'early', score: 5000, meta: null, submitted_at: submittedAt, season_id: 1, board_id: null, rule: 'review_factor', parts: 1, status: 'approved', decided_at: new Date(approved.held.decided_at).toISOString(), note: 'checked the replay', run: null },
     improved: true,
     best_score: 5000,
     rank: 1

@@ -109,6 +109,40 @@ t.test('a score held on a named board: by its own rule, one pending per player a
   t.match(dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/review/${ownHeld.held_id as string}/reject`, {})), { status: 'rejected', board_id: null })
 })
 
+t.test('held scores on latest and sum boards: a later score is not overwritten by an older approved one, a total keeps its time, held points add up', async t => {
+  const game = await createGame(app)
+  await createBoard(game, { board_id: 'last', operator: 'latest', review_above: 100 })
+  await createBoard(game, { board_id: 'coins', operator: 'sum', review_above: 100 })
+  const review = async (status = 'pending'): Promise<any[]> => dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/review?status=${status}`)).items
+  const approve = async (heldId: string): Promise<any> => dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/review/${heldId}/approve`, {}))
+  const entryOf = async (player: string, board: string): Promise<any> => dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/players/${player}?board=${board}`))
+
+  // latest: an older held score, approved after a later one was stored, leaves the later one.
+  t.match(await send(game, 'lia', 500, 'last'), { held: true })
+  t.match(await send(game, 'lia', 600, 'last'), { held: true }, 'a later held score')
+  const [lastHeld] = await review()
+  t.match(lastHeld, { board_id: 'last', score: 600, parts: 1 }, 'on a latest board the later held score is the one pending (the earlier superseded)')
+  await new Promise(resolve => setTimeout(resolve, 5))
+  t.match(await send(game, 'lia', 40, 'last'), { best_score: 40 })
+  t.match(await approve(lastHeld.held_id), { held: { status: 'approved' }, improved: false, best_score: 40 }, 'approved, but the score stored after it stays')
+  t.equal((await entryOf('lia', 'last')).best_score, 40)
+
+  // sum: the points held while one waits add up; approved, the total keeps the time of its last add.
+  t.match(await send(game, 'kit', 10, 'coins'), { best_score: 10 })
+  t.match(await send(game, 'kit', 150, 'coins'), { held: true })
+  t.match(await send(game, 'kit', 120, 'coins'), { held: true })
+  const pending = (await review()).find((held: any) => held.board_id === 'coins')
+  t.match(pending, { player_name: 'kit', score: 270, parts: 2, status: 'pending' }, 'one pending, the two held scores added up')
+  t.match((await review('decided')).find((held: any) => held.board_id === 'coins'), { score: 150, status: 'superseded' })
+  await new Promise(resolve => setTimeout(resolve, 5))
+  t.match(await send(game, 'kit', 5, 'coins'), { best_score: 15 })
+  const before = await entryOf('kit', 'coins')
+  t.match(await approve(pending.held_id), { improved: true, best_score: 285 }, 'no point lost')
+  const after = await entryOf('kit', 'coins')
+  t.equal(after.best_score, 285)
+  t.equal(after.achieved_at, before.achieved_at, 'the total keeps the time of its last add, not the held scores\' older one')
+})
+
 t.test('a board with held scores waiting cannot be deleted until they are decided; one whose board is archived waits', async t => {
   const game = await createGame(app)
   await createBoard(game, { board_id: 'gone', review_above: 10 })

@@ -55,5 +55,7 @@ local function reachAchievements (rules, achieved, counts, player, value, now)
       if unlock(achieved, counts, player, id, tonumber(since), now) then unlocked[#unlocked + 1] = id end
     end
   end
+  -- In id order (achievement-write.lua writes them so; rules written before it did may not be).
+  table.sort(unlocked)
   return unlocked
 end
