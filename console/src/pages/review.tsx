@@ -53,7 +53,7 @@ export function ReviewTab ({ game }: { game: GameWithStats }) {
               {list.data.items.map(held => (
                 <tr key={held.held_id}>
                   <th scope='row'>{held.player_name}</th>
-                  <td class='number'>{held.score}</td>
+                  <td class='number'>{held.score}{held.parts > 1 && <small class='hint'> ({held.parts} scores added up)</small>}</td>
                   <td>{held.board_id === null ? <span class='muted'>the game's own</span> : <code>{held.board_id}</code>}</td>
                   <td>{RULES[held.rule] ?? held.rule}{held.run !== null && <RunTimeline run={held.run} submittedAt={held.submitted_at} />}</td>
                   <td>{formatTime(held.submitted_at)}</td>
