@@ -97,7 +97,7 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
   const eraseScript = defineScript<[number, number, number, number, number, number]>(redis, 'rankErasePlayer', ERASE_PLAYER, { writes: true })
   const knownScript = defineScript<number>(redis, 'rankPlayerKnown', PLAYER_KNOWN)
   const seasonsScript = defineScript<[number, string, string[]]>(redis, 'rankSeasons', SEASONS)
-  const claimScript = defineScript<[number, number, number, number]>(redis, 'rankClaimPlayer', CLAIM_PLAYER, { writes: true })
+  const claimScript = defineScript<[number, number, number, number, number]>(redis, 'rankClaimPlayer', CLAIM_PLAYER, { writes: true })
   const now = clock ?? Date.now
   // Top pages kept in this process (store/top-cache.ts): all of them go when
   // the connection to Redis is lost or the cluster's nodes change (a restart
@@ -366,6 +366,24 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
     return { improved: improved === 1, bestScore: best === '' ? null : Number(best), rank: rankOrNull(rank as number ?? -1), totalPlayers: total as number ?? 0, periods: standings, held: outcome === 'held', ...(unlocked === undefined || unlocked.length === 0 ? {} : { unlocked }) }
   }
 
+  /**
+   * Sets or keeps ('') the player's two hidden flags (`flags`: the game's
+   * own, the copy of the user's), then puts the player's entries on the
+   * boards given on or off by them (lua/set-visibility.lua).
+   */
+  async function visibilityCall (game: GameRecord, player: string, boards: EveryScope[], flags: [string, string] = ['', '']): Promise<number> {
+    const gameId = game.game_id
+    return await visibilityScript(
+      [keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.game(gameId), keys.events(gameId), keys.live(gameId), keys.boardsVersion(gameId),
+        ...boards.flatMap(board => [...board.seasons, ...board.periods]).flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])],
+      [player, ...flags, ...boards.flatMap(board => [...board.seasons, ...board.periods].map(() => board.order))])
+  }
+
+  /** Brings the player's entries on every named board of the game in line with their hidden flags, a group of boards a call. */
+  async function namedBoardsFollow (game: GameRecord, player: string): Promise<void> {
+    for (const group of await everyNamedBoard(game)) await visibilityCall(game, player, group)
+  }
+
   return {
     /** The clock of periods (ms). */
     now,
@@ -556,14 +574,9 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
      */
     async setVisibility (game: GameRecord, player: string, flags: { boardHidden?: boolean, userHidden?: boolean }): Promise<boolean> {
       const flag = (value: boolean | undefined): string => value === undefined ? '' : value ? '1' : '0'
-      const gameId = game.game_id
-      const visibilityKeys = [keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.game(gameId), keys.events(gameId), keys.live(gameId), keys.boardsVersion(gameId)]
-      const call = async (boards: EveryScope[], flagged: boolean): Promise<number> => await visibilityScript(
-        [...visibilityKeys, ...boards.flatMap(board => [...board.seasons, ...board.periods]).flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, player, scope)])],
-        [player, flagged ? flag(flags.boardHidden) : '', flagged ? flag(flags.userHidden) : '', ...boards.flatMap(board => [...board.seasons, ...board.periods].map(() => board.order))])
       // The flags change with the game's own board; each group of named boards then follows them (flags kept).
-      const found = await call([everyBoard(game)], true) === 1
-      for (const group of await everyNamedBoard(game)) await call(group, false)
+      const found = await visibilityCall(game, player, [everyBoard(game)], [flag(flags.boardHidden), flag(flags.userHidden)]) === 1
+      await namedBoardsFollow(game, player)
       return found
     },
 
@@ -655,7 +668,7 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
       const gameId = game.game_id
       const claimKeys = [keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.live(gameId), keys.ratings(gameId), keys.ratingStats(gameId), keys.playtime(gameId), ...reviewKeys(gameId), keys.boardsVersion(gameId),
         keys.achievements(gameId), keys.achieved(gameId, guest), keys.achieved(gameId, user), keys.achievementCounts(gameId)]
-      const call = async (boards: EveryScope[], final: boolean): Promise<[number, number, number, number]> => await claimScript([...claimKeys,
+      const call = async (boards: EveryScope[], final: boolean): Promise<[number, number, number, number, number]> => await claimScript([...claimKeys,
         ...boards.flatMap(board => [
           ...board.seasons.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, guest, scope), keys.entries(gameId, user, scope), keys.meta(gameId, guest, scope), keys.meta(gameId, user, scope), keys.usage(gameId, scope)]),
           ...board.periods.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, guest, scope), keys.entries(gameId, user, scope)])
@@ -666,7 +679,10 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
       let namedBoards = 0
       for (const group of named) namedBoards += (await call(group, false))[0]
       const own = everyBoard(game)
-      const [boards, rated, playtimeSeconds, held] = await call([own], true)
+      const [boards, rated, playtimeSeconds, held, hidden] = await call([own], true)
+      // A hide of the guest that landed after the named boards were claimed moved to the user in the final call:
+      // the named boards follow it now (the entries they took were shown then).
+      if (hidden === 1 && named.length > 0) await namedBoardsFollow(game, user)
       // The guest's entries moved without their runs (an entry's run belongs to the name that played it).
       await forgetRuns(gameId, [...own.seasons, ...named.flatMap(seasonsOf)], guest)
       return { boards: boards + namedBoards, rated, playtimeSeconds, held }

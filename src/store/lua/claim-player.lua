@@ -29,7 +29,7 @@
 -- ARGV: guest, user, now (ms), '1' for the final call, then for each board
 -- its order (asc or desc), its operator (best, latest, sum), its number of
 -- seasons and of periods.
--- Returns {boards that held an entry of the guest, rating moved 0/1, play-time seconds, held scores}.
+-- Returns {boards that held an entry of the guest, rating moved 0/1, play-time seconds, held scores, the user hidden now 0/1}.
 local hidden, hiddenUsers, live, ratings, ratingStats, playtime = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local reviewKeys = {KEYS[7], KEYS[8], KEYS[9], KEYS[10]}
 local FIRST_BOARD_KEY, FIRST_BOARD_ARG = 16, 5
@@ -238,4 +238,7 @@ for i = 1, #records, 2 do
     end
   end
 end
-return {moved, rated, seconds, held}
+-- Whether the user is hidden now (the final call's caller then brings the
+-- named boards, claimed before a hide of the guest could land, in line).
+local hiddenNow = (redis.call('SISMEMBER', hidden, user) == 1 or redis.call('SISMEMBER', hiddenUsers, user) == 1) and 1 or 0
+return {moved, rated, seconds, held, hiddenNow}

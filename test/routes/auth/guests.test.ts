@@ -1,7 +1,7 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { admin, buildTestApp, createGame, dataOf, errorOf, formBody, keysMatching, submit, top, type TestGame } from '../../helpers/app.js'
-import { keys } from '../../../src/store/keys.js'
+import { TIME_DIGITS, boardScopes, keys } from '../../../src/store/keys.js'
 
 /*
  * Guests (docs/guide.md#guests): on a game that takes guests, a visitor plays
@@ -321,4 +321,35 @@ t.test('guests are counted per address and for everyone', async t => {
   const everyone = await newGuest(app, game, '2001:db8:1::2')
   t.equal(errorOf(everyone.answer), 'rate_limited', 'everyone together')
   t.equal(dataOf(await admin(app, 'GET', '/admin/users?guest=true')).items.length, 3, 'nothing half-made')
+})
+
+t.test('a hide of the guest that lands while its claim is under way reaches every board the claim moved, named ones too', async t => {
+  const { app } = await buildTestApp(t)
+  const game = await guestGame(app, 'listed')
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/boards`, { board_id: 'lap', order: 'asc' }))
+  const record = await app.records.game(game.gameId, { fresh: true })
+  if (record === null) throw new Error('no game')
+  const named = (await app.namedBoards.boards(game.gameId, { fresh: true })).get('lap')!
+  const onBoard = async (player: string, scope: string): Promise<boolean> =>
+    (await app.redis.zrange(keys.board(game.gameId, scope), 0, -1)).some(member => member.slice(TIME_DIGITS) === player)
+  let hiddenRounds = 0
+  // The claim is a call per group of named boards, then the final one: the hide may land before, between or after them.
+  for (let round = 0; round < 40; round++) {
+    const guest = `guest_${round}`
+    const user = `user_${round}`
+    await app.leaderboard.submit(record, guest, 10, undefined)
+    await app.leaderboard.submit(record, guest, 60_000, undefined, { board: named })
+    await Promise.all([
+      app.leaderboard.claimPlayer(record, guest, user),
+      new Promise(resolve => setTimeout(resolve, round % 4)).then(async () => await app.leaderboard.setVisibility(record, guest, { boardHidden: true }))
+    ])
+    const hidden = await app.redis.sismember(keys.hiddenPlayers(game.gameId), user) === 1
+    if (hidden) hiddenRounds++
+    const ownScope = boardScopes.season(record.season)
+    const lapScope = boardScopes.named('lap') + boardScopes.season(record.season)
+    t.equal(await onBoard(user, ownScope), !hidden, `round ${round}: the game's own board follows the user's flag (${hidden ? 'hidden' : 'shown'})`)
+    t.equal(await onBoard(user, lapScope), !hidden, `round ${round}: the named board too`)
+    t.notOk(await onBoard(guest, lapScope), `round ${round}: nothing left under the guest's name`)
+  }
+  t.ok(hiddenRounds > 0, `the hide moved to the user in ${hiddenRounds} of 40 rounds`)
 })
