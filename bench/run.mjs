@@ -54,10 +54,10 @@ const { measureScenario } = await import('./lib/measure.mjs')
 const { cleanupSync, exited, logTail, stopProcess } = await import('./lib/processes.mjs')
 const { parseInfo, redisClient, startRedis } = await import('./lib/redis.mjs')
 const { results, resultsFile, scenarioLine } = await import('./lib/report.mjs')
-const { createGame, createGames, createSessions, gameIdOf, measureMemory, memoryInfo, periodGameIdOf, seedBoard, seedPeriodGame, verifySeed } = await import('./lib/seed.mjs')
+const { createGame, createGames, createSessions, gameIdOf, measureMemory, memoryInfo, periodGameIdOf, seedBoard, seedNamedGame, seedPeriodGame, verifySeed } = await import('./lib/seed.mjs')
 const { startFloor, startService } = await import('./lib/service.mjs')
 const { minimalKey, seedMinimalBoard, startMinimal } = await import('./lib/minimal.mjs')
-const { floor: floorScenario, perBoard, perPass, scaling: scalingScenarios, submit: submitScenario, submitEvents, submitPeriods, versusMinimal } = await import('./scenarios/index.mjs')
+const { floor: floorScenario, perBoard, perPass, scaling: scalingScenarios, submit: submitScenario, submitBoardRows, submitEvents, submitPeriods, versusMinimal } = await import('./scenarios/index.mjs')
 const { drained, latency, startReceiver } = await import('./lib/receiver.mjs')
 const { adminCall } = await import('./lib/service.mjs')
 const { computeSignature } = await import('./lib/compiled.mjs')
@@ -161,6 +161,31 @@ try {
   }
   const notDelivered = async (madeBefore, pendingBefore, delivered) => (await deliveriesMade() - madeBefore) - delivered - (await deliveriesPending() - pendingBefore)
 
+  // Named boards and achievements (issue 31): a game with a named board `lap`
+  // holding the same players as its own board (one as large as the smallest
+  // board for the submit rows, one of up to 100,000 players whose memory per
+  // entry is measured), and a game with 3 achievement thresholds no score reaches.
+  let namedMemory
+  const namedGames = {}
+  for (const size of new Set([smallest, periodMemorySize])) {
+    const game = await createGame(service.base, `bench_named_${size}`, `Bench named ${sizeLabel(size)}`)
+    await adminCall(service.base, 'POST', `/admin/games/${game.gameId}/boards`, { board_id: 'lap' })
+    const seeded = await seedNamedGame(redis, game.gameId, size)
+    if (size === periodMemorySize) namedMemory = seeded.memory
+    await verifySeed(service, seeded.named, game.key.api_key, 'lap')
+    namedGames[size] = { ...game, ...seeded }
+  }
+  const achievementsGame = await createGame(service.base, `bench_achievements_${smallest}`, `Bench achievements ${sizeLabel(smallest)}`)
+  for (const i of [1, 2, 3]) await adminCall(service.base, 'POST', `/admin/games/${achievementsGame.gameId}/achievements`, { achievement_id: `far-${i}`, rule: { board: 'default', at_least: 1e15 + i } })
+  const achievementsBoard = await seedBoard(redis, achievementsGame.gameId, smallest)
+  await verifySeed(service, achievementsBoard, achievementsGame.key.api_key)
+  const boardRowCtx = {
+    'submit (named board)': { board: namedGames[smallest].named, key: namedGames[smallest].key, gameId: namedGames[smallest].gameId },
+    'submit (2 boards, one call)': { board: namedGames[smallest].board, key: namedGames[smallest].key, gameId: namedGames[smallest].gameId },
+    'submit (achievements)': { board: achievementsBoard, key: achievementsGame.key, gameId: achievementsGame.gameId }
+  }
+  console.log(`bench: seeded bench_named_${smallest} (its own board and a named board, ${int(smallest)} players each) and ${achievementsGame.gameId} (3 thresholds)`)
+
   // the minimal service's own key and board, as large as the smallest board (lib/minimal.mjs)
   const ownKey = minimalKey(gameIdOf(smallest))
   const minimalCtx = { board: await seedMinimalBoard(redis, ownKey, smallest), key: ownKey, gameId: ownKey.game_id }
@@ -240,6 +265,11 @@ try {
           const withEvents = await runScenario(submitEvents, { size: smallest, ctx: eventsCtx, into: runs, settings: measuringRounds })
           withEvents.minimal = base
           withEvents.plain = row
+          for (const scenario of submitBoardRows) {
+            const boardRow = await runScenario(scenario, { size: smallest, ctx: boardRowCtx[scenario.name], into: runs, settings: measuringRounds })
+            boardRow.minimal = base
+            boardRow.plain = row
+          }
           // What is left to deliver is delivered before the next run, which it would slow down.
           const ended = Date.now()
           drains.push(Math.max(0, (await drained(receiver, 1000) ?? ended) - ended))
@@ -350,7 +380,7 @@ try {
     for (const child of cluster?.children ?? []) await stopProcess(child)
   }
 
-  const body = results({ opts, passes, memory, periodMemory, failures, scaling, webhooks, operator, hotGame })
+  const body = results({ opts, passes, memory, periodMemory, namedMemory, failures, scaling, webhooks, operator, hotGame })
   console.log(`\n${body}`)
   console.log(`bench: finished in ${fmt((Date.now() - started) / 1000, 0)} s`)
 

@@ -68,7 +68,7 @@ function versusRows (versus) {
 }
 
 /** The targets: PASS, FAIL or n/a lines. */
-function targets (opts, passes, memory, periodMemory) {
+function targets (opts, passes, memory, periodMemory, namedMemory) {
   const checks = []
   const check = (pass, text) => checks.push(`${pass ? 'PASS' : 'FAIL'} ${text}`)
   for (const workers of [...new Set([1, 2, ...passes.map(pass => pass.workers)])].sort((a, b) => a - b)) {
@@ -129,6 +129,12 @@ function targets (opts, passes, memory, periodMemory) {
       check(perEntry <= 200, `a ${kind} board: ${fmt(perEntry, 1)} bytes per entry at ${sizeLabel(periodMemory.size)} (the all-time board's budget: <= 200; the all-time board of the same game: ${fmt(periodMemory.perEntry.all, 1)})`)
     }
   }
+  if (namedMemory !== undefined) {
+    const { own, named } = namedMemory.perEntry
+    // Below 100,000 players the 4,096 bucket keys' names (10 bytes longer on a named board) weigh on each entry; past it they are a rounding error.
+    if (namedMemory.size >= 100_000) check(named <= own * 1.05, `a named board: ${fmt(named, 1)} bytes per entry at ${sizeLabel(namedMemory.size)}, as on the game's own board (${fmt(own, 1)}; within 5%)`)
+    else checks.push(`n/a  a named board's bytes per entry as the own board's, held at 100k players or more: here ${sizeLabel(namedMemory.size)}, named ${fmt(named, 1)} vs own ${fmt(own, 1)} (the 4,096 bucket keys, each name 10 bytes longer, weigh on a small board)`)
+  }
   return checks
 }
 
@@ -136,7 +142,7 @@ function targets (opts, passes, memory, periodMemory) {
  * The results, printed at the end and written as the "Results" section of
  * bench/RESULTS.md. passes: { workers, processes, rows, floorRow, logLines }.
  */
-export function results ({ opts, passes, memory, periodMemory, failures, scaling = [], webhooks, operator, hotGame = [] }) {
+export function results ({ opts, passes, memory, periodMemory, namedMemory, failures, scaling = [], webhooks, operator, hotGame = [] }) {
   const report = []
   const push = (...lines) => report.push(...lines)
   push(`Scenarios: ${opts.connections} connections, pipelining 1, ${opts.warmup} s warm-up then ${opts.duration} s measured, each; ` +
@@ -222,6 +228,12 @@ export function results ({ opts, passes, memory, periodMemory, failures, scaling
       `${fmt(perEntry.all + perEntry.daily + perEntry.weekly + perEntry.monthly, 1)} bytes per player on all four. A period board keeps no meta, and holds only the players who submitted in that period.`, '')
   }
 
+  if (namedMemory !== undefined) {
+    const { perEntry } = namedMemory
+    push(`### Memory of a named board, at ${int(namedMemory.size)} players`, '')
+    push(`A game's own board, then its named board \`lap\` with the same players and bests; INFO memory used_memory growth per board: own **${fmt(perEntry.own, 1)}**, named **${fmt(perEntry.named, 1)}** bytes per entry (${fmt(perEntry.named - perEntry.own, 1)} bytes more: the longer scope in each key name, \`board:lap:\`, spread over the entries).`, '')
+  }
+
   if (webhooks !== undefined) {
     const { underLoad, light } = webhooks
     push('### Webhook delivery latency', '')
@@ -256,7 +268,7 @@ export function results ({ opts, passes, memory, periodMemory, failures, scaling
   }
 
   push('### Targets', '')
-  push(...targets(opts, passes, memory, periodMemory).map(line => `- ${line}`), '')
+  push(...targets(opts, passes, memory, periodMemory, namedMemory).map(line => `- ${line}`), '')
 
   if (failures.length > 0) {
     push('### FAILED responses', '')

@@ -181,8 +181,8 @@ function expectedRank (board, i) {
 }
 
 /** Checks a seeded board through the service's `me` (a few players) and `top` (the total). */
-export async function verifySeed (service, board, apiKey) {
-  const base = `${service.base}/api/rank?api_key=${apiKey}&game_id=${board.gameId}`
+export async function verifySeed (service, board, apiKey, boardId) {
+  const base = `${service.base}/api/rank?api_key=${apiKey}&game_id=${board.gameId}${boardId === undefined ? '' : `&board=${boardId}`}`
   const samples = [0, board.size - 1, randInt(board.size), randInt(board.size), randInt(board.size)]
   for (const i of samples) {
     const answer = await (await fetch(`${base}&action=me&player_name=${playerName(i)}`)).json()
@@ -220,4 +220,24 @@ export function scoreMix (board, users, size) {
     }
   }
   return { players, scores, commit }
+}
+
+/**
+ * A game's own board and its named board `lap` with the same players and
+ * bests (docs/decisions.md#70), and the bytes per entry of each, from INFO
+ * memory growth: a named board's keys are the own board's with a longer
+ * scope, so the two should be within a few bytes.
+ */
+export async function seedNamedGame (redis, gameId, size) {
+  let before = await memoryInfo(redis)
+  const board = await seedBoard(redis, gameId, size)
+  await sleep(200)
+  let after = await memoryInfo(redis)
+  const perEntry = { own: (Number(after.used_memory) - Number(before.used_memory)) / size }
+  before = after
+  const named = await seedBoard(redis, gameId, size, { scope: boardScopes.named('lap'), from: board })
+  await sleep(200)
+  after = await memoryInfo(redis)
+  perEntry.named = (Number(after.used_memory) - Number(before.used_memory)) / size
+  return { board, named, memory: { size, perEntry } }
 }

@@ -18,7 +18,7 @@ import { me } from './me.mjs'
 import { playtime } from './playtime.mjs'
 import { rateGet } from './rate-get.mjs'
 import { submitSelf } from './submit-self.mjs'
-import { submit, submitEvents, submitPeriods } from './submit.mjs'
+import { submit, submitAchievements, submitEvents, submitNamed, submitPeriods, submitTwoBoards } from './submit.mjs'
 import { top100, top20 } from './top.mjs'
 
 /** On the floor server, at the start and at the end of each pass. */
@@ -42,6 +42,9 @@ export const versusMinimal = [submit, top20]
  * submit are reported).
  */
 export { submitEvents, submitPeriods }
+
+/** Also after submit in those rounds: a named board, two boards in one call, a game with achievements (issue 31). */
+export const submitBoardRows = [submitNamed, submitTwoBoards, submitAchievements]
 
 /** One hot game: the service and the minimal service at increasing WORKERS (bench/run.mjs). */
 export { submit }
