@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { Redis } from 'ioredis'
-import { freePort, spawnRedisServer, waitForPing } from './redis.js'
+import { START_AGAIN, freePort, spawnRedisServer, waitForPing } from './redis.js'
 import { waitFor } from './wait.js'
 
 const run = promisify(execFile)
@@ -59,7 +59,7 @@ export async function startTestCluster (): Promise<TestCluster> {
     try {
       return await startClusterOnce()
     } catch (error) {
-      if (attempt === 3 || !/test redis-server exited/.test(String(error))) throw error
+      if (attempt === 3 || !START_AGAIN.test(String(error))) throw error
     }
   }
 }

@@ -45,7 +45,15 @@ export async function freePort (): Promise<number> {
   }
 }
 
-/** Until the server answers PING: a few ms on an idle machine; the bound is for a very busy one. */
+/** What a failed start says: the caller tries again on another port. */
+export const START_AGAIN = /test redis-server (exited|lost its port)/
+
+/**
+ * Until the server answers PING: a few ms on an idle machine; the bound is
+ * for a very busy one. The server that answers must be the child (INFO's
+ * process_id): on a busy machine another process's server may take the port
+ * between freePort and the child's bind, and answer in its place.
+ */
 export async function waitForPing (port: number, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 30_000
   while (Date.now() < deadline) {
@@ -54,8 +62,15 @@ export async function waitForPing (port: number, child: ChildProcess): Promise<v
     client.on('error', () => {})
     try {
       await client.connect()
-      if (await client.ping() === 'PONG') return
-    } catch {} finally {
+      if (await client.ping() === 'PONG') {
+        const pid = /process_id:(\d+)/.exec(await client.info('server'))?.[1]
+        if (pid === String(child.pid)) return
+        child.kill('SIGKILL')
+        throw new Error(`test redis-server lost its port ${port} to another server (pid ${pid ?? '?'})`)
+      }
+    } catch (error) {
+      if (START_AGAIN.test(String(error))) throw error
+    } finally {
       client.disconnect()
     }
     await new Promise(resolve => setTimeout(resolve, 20))
@@ -69,7 +84,7 @@ export async function startTestRedis (): Promise<TestRedis> {
     try {
       return await startTestRedisOn(await freePort())
     } catch (error) {
-      if (attempt === 3 || !/test redis-server exited/.test(String(error))) throw error
+      if (attempt === 3 || !START_AGAIN.test(String(error))) throw error
     }
   }
 }
