@@ -149,6 +149,8 @@ export function createLiveBoards ({ redis, leaderboard, records, namedBoards, ac
   const guarded = new Map<string, Set<Stream>>()
   const refreshAt = new Map<string, NodeJS.Timeout>()
   const lastRefresh = new Map<string, number>()
+  /** Each game's subscription to its channel, once asked for: a stream's first frame waits for it. */
+  const subscribed = new Map<string, Promise<unknown>>()
   /** Unlocks heard and not yet sent, by game: the first MAX_UNLOCKS_PER_FRAME (player, ms, achievement id), and how many more. */
   const unlocksOf = new Map<string, { heard: Array<[player: string, ms: string, id: string]>, more: number }>()
   const owner = `${process.pid}:${Math.random().toString(36).slice(2, 10)}`
@@ -311,6 +313,7 @@ export function createLiveBoards ({ redis, leaderboard, records, namedBoards, ac
     }
     if (streams.size === 0) {
       streamsOf.delete(stream.gameId)
+      subscribed.delete(stream.gameId)
       clearTimeout(refreshAt.get(stream.gameId))
       refreshAt.delete(stream.gameId)
       subscriber?.sunsubscribe(keys.live(stream.gameId)).catch(() => {})
@@ -361,24 +364,23 @@ export function createLiveBoards ({ redis, leaderboard, records, namedBoards, ac
         guarded.set(watched, (guarded.get(watched) ?? new Set()).add(stream))
       }
       let streams = streamsOf.get(game.game_id)
-      let subscribing: Promise<unknown> | undefined
+      const firstOfGame = streams === undefined
       if (streams === undefined) {
         streams = new Set()
         streamsOf.set(game.game_id, streams)
-        subscribing = subscriberConnection().ssubscribe(keys.live(game.game_id)).catch((error: unknown) => { log.debug({ err: error }, 'live subscription failed; heartbeats keep the board fresh') })
+        subscribed.set(game.game_id, subscriberConnection().ssubscribe(keys.live(game.game_id)).catch((error: unknown) => { log.debug({ err: error }, 'live subscription failed; heartbeats keep the board fresh') }))
       }
       streams.add(stream)
       metrics.liveStreams.inc()
       reply.sse.onClose(() => { remove(stream) })
       reply.sse.keepAlive()
+      // The first frame once the game's channel is heard: every change and
+      // unlock after it reaches the stream (an unlock is not read again).
+      await subscribed.get(game.game_id)
       await send(stream, game, first, board)
-      if (subscribing !== undefined) {
-        // A change made before the game's channel was heard would wait for the
-        // next heartbeat: once subscribed, the board is read again (a frame
-        // goes only if it differs from the first).
-        await subscribing
-        schedule(game.game_id)
-      }
+      // A change made before the channel was heard would wait for the next
+      // heartbeat: the board is read again (a frame goes only if it differs from the first).
+      if (firstOfGame) schedule(game.game_id)
     },
 
     /** Ends every stream (their clients reconnect, to another process) and the subscriber. */
