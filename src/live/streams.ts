@@ -53,6 +53,8 @@ const RENEW_EVERY_MS = 20_000
 export const MAX_UNREAD_BYTES = 65_536
 /** At most this many unlocks in one frame; more within its window are only counted (`more`), so a burst cannot flood a stream. */
 export const MAX_UNLOCKS_PER_FRAME = 20
+/** A stream's first frame waits at most this long for the game's channel (a Redis failing over): the heartbeat reads make up for what it misses. */
+const SUBSCRIBE_WAIT_MS = 2000
 
 const LIVE_OPEN = luaScript('live-open')
 
@@ -376,7 +378,9 @@ export function createLiveBoards ({ redis, leaderboard, records, namedBoards, ac
       reply.sse.keepAlive()
       // The first frame once the game's channel is heard: every change and
       // unlock after it reaches the stream (an unlock is not read again).
-      await subscribed.get(game.game_id)
+      let waited: NodeJS.Timeout | undefined
+      await Promise.race([subscribed.get(game.game_id), new Promise(resolve => { waited = setTimeout(resolve, SUBSCRIBE_WAIT_MS) })])
+      clearTimeout(waited)
       await send(stream, game, first, board)
       // A change made before the channel was heard would wait for the next
       // heartbeat: the board is read again (a frame goes only if it differs from the first).
@@ -389,7 +393,10 @@ export function createLiveBoards ({ redis, leaderboard, records, namedBoards, ac
       for (const streams of [...streamsOf.values()]) for (const stream of [...streams]) stream.reply.sse.close()
       for (const pending of refreshAt.values()) clearTimeout(pending)
       refreshAt.clear()
+      // A stream opened after this (the service closing, a test) subscribes on a new connection.
       subscriber?.disconnect()
+      subscriber = undefined
+      subscribed.clear()
     },
 
     /** How many streams this process has open. */
