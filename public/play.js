@@ -135,13 +135,20 @@
     }
     if (around !== null) {
       const you = around.ok ? around.data.player : null
-      fillList($('#around'), around.ok ? around.data.items : [])
+      // A player the top list shows already needs no neighbourhood: on a small board it would repeat the list.
+      const onTop = you !== null && you.rank !== null && you.rank <= $('#board').children.length
+      fillList($('#around'), around.ok && !onTop ? around.data.items : [])
+      $('#around').hidden = onTop
       $('#around-status').textContent = !around.ok
         ? around.message
-        : you.rank !== null
-          // 2 decimals from the server; below 0.01 it is still within the top 0.01%.
-          ? `You are in the top ${Math.max(you.top_percent, 0.01)}%${when}.`
-          : you.best_score === null ? 'Play a round to see the players around you.' : 'Your score is hidden from this board.'
+        : you.rank === null
+          ? (you.best_score === null ? 'Play a round to see the players around you.' : 'Your score is hidden from this board.')
+          : onTop
+            ? `You are number ${you.rank}${when}, on the board above.`
+            // 2 decimals from the server; below 0.01 it is still within the top 0.01%. The back half reads better as a rank.
+            : you.top_percent <= 50
+              ? `You are in the top ${Math.max(you.top_percent, 0.01)}%${when}.`
+              : `You are number ${you.rank} of ${around.data.total}${when}.`
     }
   }
 
@@ -190,11 +197,15 @@
 
   // Rating: ten half-star buttons, 1..10 -------------------------------------
   function showRating (data) {
+    // The stars are the player's own rating: none lit until they rate (the average is in the sentence below).
     for (const button of document.querySelectorAll('.stars button')) {
       const value = Number(button.dataset.value)
-      button.classList.toggle('on', data.mine !== null ? value <= data.mine : value <= Math.round(data.avg))
+      button.classList.toggle('on', data.mine !== null && value <= data.mine)
       button.setAttribute('aria-checked', String(data.mine === value))
     }
+    // Nothing to remove before the player rates.
+    const clear = $('#rating-clear')
+    if (clear !== null) clear.hidden = data.mine === null
     $('#rating-summary').textContent = data.count === 0
       ? 'No ratings yet.'
       : `Average ${(data.avg / 2).toFixed(2)} stars from ${data.count} rating${data.count === 1 ? '' : 's'}` +

@@ -108,6 +108,11 @@ export function WriteButton ({ children, onClick, busy = false, kind = 'primary'
   )
 }
 
+/** A count and its noun, singular for one: "1 rating", "3 ratings". */
+export function counted (count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`
+}
+
 /** A label and its control, one field of a form. */
 export function Field ({ label, hint, children, id }: { label: string, hint?: string, children: ComponentChildren, id: string }) {
   return (

@@ -146,9 +146,11 @@ export function createActivity (redis: Redis) {
     },
 
     /**
-     * How the scores of a board (its visible entries) spread: `buckets`
-     * equal ranges from the lowest score to the highest, each counted with
-     * ZCOUNT (O(log n)), so a board of millions costs what one of ten does.
+     * How the scores of a board (its visible entries) spread: at most
+     * `buckets` ranges of whole scores, as wide as each other (the last one
+     * may be narrower), from the lowest score to the highest, each holding
+     * both its bounds; each counted with ZCOUNT (O(log n)), so a board of
+     * millions costs what one of ten does.
      */
     async scoreBuckets (board: string, order: BoardOrder, buckets: number): Promise<{ min: number | null, max: number | null, items: ScoreBucket[] }> {
       const [first, last] = await readPipeline(redis, pipeline => { pipeline.zrange(board, 0, 0, 'WITHSCORES').zrange(board, -1, -1, 'WITHSCORES') }) as [string[], string[]]
@@ -157,18 +159,19 @@ export function createActivity (redis: Redis) {
       const scores = [Number(first[1]), Number(last[1])].map(value => order === 'desc' ? -value : value)
       const min = Math.min(...scores)
       const max = Math.max(...scores)
-      const count = min === max ? 1 : buckets
-      const width = (max - min) / count
-      const edges = Array.from({ length: count + 1 }, (_, i) => i === count ? max : min + width * i)
+      // Scores are whole numbers: ranges of whole numbers, so no range reads "1837–2100.6".
+      const width = Math.max(1, Math.ceil((max - min + 1) / buckets))
+      const ranges = Array.from({ length: Math.ceil((max - min + 1) / width) }, (_, i) => {
+        const from = min + width * i
+        return { from, to: Math.min(max, from + width - 1) }
+      })
       const counts = await readPipeline(redis, pipeline => {
-        for (let i = 0; i < count; i++) {
-          // Each range holds its lower edge; the last one its upper edge too.
-          const [from, to] = [edges[i] as number, edges[i + 1] as number]
-          if (order === 'desc') pipeline.zcount(board, i === count - 1 ? -to : `(${-to}`, -from)
-          else pipeline.zcount(board, from, i === count - 1 ? to : `(${to}`)
+        for (const { from, to } of ranges) {
+          if (order === 'desc') pipeline.zcount(board, -to, -from)
+          else pipeline.zcount(board, from, to)
         }
       }) as number[]
-      return { min, max, items: counts.map((n, i) => ({ from: edges[i] as number, to: edges[i + 1] as number, count: n })) }
+      return { min, max, items: ranges.map((range, i) => ({ ...range, count: counts[i] ?? 0 })) }
     }
   }
 }

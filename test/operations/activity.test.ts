@@ -107,20 +107,22 @@ t.test('the ratings spread over the ten values, kept with every change', async t
   t.same((await stats(game.gameId)).ratings.items[9], { stars: 10, count: 0 })
 })
 
-t.test('the score spread of a board: equal ranges, lowest first, on either order', async t => {
+t.test('the score spread of a board: ranges of whole scores, lowest first, on either order', async t => {
   const desc = await createGame(app)
   for (let i = 0; i < 100; i++) await submit(app, desc, { player: `p${i}`, score: i })
   const spread = dataOf(await admin(app, 'GET', `/admin/games/${desc.gameId}/stats/scores`))
   t.match(spread, { game_id: desc.gameId, total: 100, min: 0, max: 99 })
   t.equal(spread.items.length, 20, '20 ranges by default')
-  t.same(spread.items.slice(0, 2), [{ from: 0, to: 4.95, count: 5 }, { from: 4.95, to: 9.9, count: 5 }])
-  t.ok(spread.items.every((bucket: any) => bucket.count === 5), 'each range holds its lower edge; the last its upper edge too')
+  t.same(spread.items.slice(0, 2), [{ from: 0, to: 4, count: 5 }, { from: 5, to: 9, count: 5 }], 'whole scores, both bounds held')
+  t.ok(spread.items.every((bucket: any) => bucket.count === 5), 'every score counted once')
+  t.same(dataOf(await admin(app, 'GET', `/admin/games/${desc.gameId}/stats/scores?buckets=7`)).items.map((bucket: any) => [bucket.from, bucket.to, bucket.count]),
+    [[0, 14, 15], [15, 29, 15], [30, 44, 15], [45, 59, 15], [60, 74, 15], [75, 89, 15], [90, 99, 10]], 'the last range narrower')
 
   const asc = await createGame(app)
   dataOf(await admin(app, 'PATCH', `/admin/games/${asc.gameId}`, { order: 'asc' }))
   for (const [player, score] of [['a', 10], ['b', 20], ['c', 20], ['d', 40]] as const) await submit(app, asc, { player, score })
   t.same(dataOf(await admin(app, 'GET', `/admin/games/${asc.gameId}/stats/scores?buckets=3`)).items,
-    [{ from: 10, to: 20, count: 1 }, { from: 20, to: 30, count: 2 }, { from: 30, to: 40, count: 1 }])
+    [{ from: 10, to: 20, count: 3 }, { from: 21, to: 31, count: 0 }, { from: 32, to: 40, count: 1 }])
   // Hidden entries are on no board: they are not counted.
   dataOf(await admin(app, 'PATCH', `/admin/games/${asc.gameId}/players/d`, { hidden: true }))
   t.match(dataOf(await admin(app, 'GET', `/admin/games/${asc.gameId}/stats/scores?buckets=3`)), { total: 3, min: 10, max: 20 })

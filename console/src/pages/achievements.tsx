@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks'
 import { api, apiFile, gamePath, saveFile, withQuery } from '../api.js'
 import { ChartBox } from '../charts.js'
-import { Confirm, Field, Notice, Problem, TableBox, WriteButton, formatTime, useOperator, useRead, useWrite } from '../ui.js'
+import { Confirm, Field, Notice, Problem, TableBox, WriteButton, counted, formatTime, useOperator, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
 import type { Achievement } from '../../../src/rules/achievements.js'
 import type { NamedBoard } from '../../../src/rules/boards.js'
@@ -169,7 +169,7 @@ export function AchievementsTab ({ game }: { game: GameWithStats }) {
       {list.data !== undefined && items.length === 0 && <p>No achievements yet.</p>}
       {items.length > 0 && (
         <>
-          <ChartBox id='rarity-chart' title={`Rarity: share of the ${list.data?.players ?? 0} player${list.data?.players === 1 ? '' : 's'} who have each`} kind='bar' unit='%' series={rarity} summary={items.map(item => `${item.name}: ${item.rarity}%`).join('; ')} />
+          <ChartBox id='rarity-chart' title={`Rarity: share of the ${counted(list.data?.players ?? 0, 'player')} who have each`} kind='bar' unit='%' series={rarity} summary={items.map(item => `${item.name}: ${item.rarity}%`).join('; ')} />
           <TableBox label='Achievements'>
             <table id='achievements-table'>
               <thead><tr><th scope='col'>Achievement</th><th scope='col' class='number'>Points</th><th scope='col'>Unlocked</th><th scope='col' class='number'>Players</th><th scope='col'>Icon</th><th scope='col'><span class='visually-hidden'>Actions</span></th></tr></thead>

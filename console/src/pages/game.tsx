@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'preact/hooks'
 import { api, gamePath, withQuery } from '../api.js'
 import { ChartBox } from '../charts.js'
 import { followLive } from '../live.js'
-import { Problem, TableBox, formatSeconds, formatTime, useRead } from '../ui.js'
+import { Problem, TableBox, counted, formatSeconds, formatTime, useRead } from '../ui.js'
 import { BoardTab } from './board.js'
 import { BoardsTab } from './boards.js'
 import { AchievementsTab } from './achievements.js'
@@ -84,16 +84,16 @@ function Overview ({ game }: { game: GameWithStats }) {
       minutes: { labels: data.minutes.map(minute => shortTime(minute.at)), values: data.minutes.map(minute => minute.submissions), summary: `${submissions} in the last hour, at most ${Math.max(...data.minutes.map(minute => minute.submissions))} in one minute.` },
       players: { labels: data.days.map(day => shortDay(day.day)), values: players, summary: `${players.at(-1) ?? 0} today; at most ${Math.max(...players)} in one day of the last 30.` },
       playtime: { labels: data.days.map(day => shortDay(day.day)), values: hours, summary: `${formatSeconds(data.days.at(-1)?.playtime_seconds ?? 0)} today; ${formatSeconds(data.days.reduce((sum, day) => sum + day.playtime_seconds, 0))} over 30 days.` },
-      ratings: { labels: data.ratings.items.map(item => `${plain(item.stars / 2)}★`), values: data.ratings.items.map(item => item.count), summary: data.ratings.count === 0 ? 'Nobody has rated the game yet.' : `${data.ratings.count} ratings, ${(game.rating_avg / 2).toFixed(2)} stars on average.` }
+      ratings: { labels: data.ratings.items.map(item => `${plain(item.stars / 2)}★`), values: data.ratings.items.map(item => item.count), summary: data.ratings.count === 0 ? 'Nobody has rated the game yet.' : `${counted(data.ratings.count, 'rating')}, ${(game.rating_avg / 2).toFixed(2)} stars on average.` }
     }
   }, [stats.data])
   const scores = useMemo(() => {
     const data = spread.data
     if (data === undefined) return null
     return {
-      labels: data.items.map(item => `${plain(item.from)}–${plain(item.to)}`),
+      labels: data.items.map(item => item.from === item.to ? plain(item.from) : `${plain(item.from)}–${plain(item.to)}`),
       values: data.items.map(item => item.count),
-      summary: data.total === 0 ? 'The board is empty.' : `${data.total} players, scores from ${data.min ?? ''} to ${data.max ?? ''}.`
+      summary: data.total === 0 ? 'The board is empty.' : `${counted(data.total, 'player')}, scores from ${data.min ?? ''} to ${data.max ?? ''}.`
     }
   }, [spread.data])
 
@@ -148,7 +148,7 @@ function LiveTop ({ game, onChange }: { game: GameWithStats, onChange: () => voi
           </table>
         </TableBox>
       )}
-      {top !== null && <p class='muted small'>{top.total} players on the board.</p>}
+      {top !== null && <p class='muted small'>{counted(top.total, 'player')} on the board.</p>}
     </section>
   )
 }

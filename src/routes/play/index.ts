@@ -182,7 +182,7 @@ export default async function playRoutes (fastify: FastifyInstance): Promise<voi
       : !plays
           ? '<p class="muted">Log in to rate this game.</p>'
           : `<div class="stars" role="radiogroup" aria-label="Your rating, in half stars"></div>
-  <p><button id="rating-clear" type="button">Remove my rating</button></p>`
+  <p><button id="rating-clear" type="button" hidden>Remove my rating</button></p>`
     // A platform's frame signs its player in with a token after the # (docs/signin.md#in-a-frame): read and
     // taken out of the address before anything else loads (the game's frame included), and only inside a frame.
     const takeToken = `<script nonce="${reply.cspNonce.script}">(() => { const token = new URLSearchParams(window.location.hash.slice(1)).get('token'); if (token === null) return; window.history.replaceState(null, '', window.location.pathname + window.location.search); window.__signinToken = window.top === window ? false : token })()</script>`
