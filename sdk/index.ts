@@ -12,6 +12,8 @@
 import type { AchievementUnlocks, AchievementsResult, AroundResult, BoardChoice, BoardSubmitted, ErrorCode, MeResult, PeriodsResult, RunReported, RunStarted, SeasonsResult, SubmitResult, TopResult, Unlocked } from './answers.js'
 
 export type * from './answers.js'
+// How a board's scores are shown (docs/interface.md#score-formats).
+export { DEFAULT_SCORE_FORMAT, SCORE_FORMAT_TYPES, formatScore, type ScoreFormat, type ScoreFormatType } from './format.js'
 
 export class RankingError extends Error {
   readonly code: ErrorCode

@@ -133,7 +133,7 @@ t.test('the tarball holds the built module, its types, package.json and README o
   const paths = entries.map(entry => entry.path).sort()
   t.ok(paths.every(path => path.startsWith('package/')), 'everything under package/')
   const files = paths.map(path => path.slice('package/'.length))
-  for (const needed of ['dist/index.js', 'dist/index.d.ts', 'dist/answers.d.ts', 'package.json', 'README.md']) t.ok(files.includes(needed), `has ${needed}`)
+  for (const needed of ['dist/index.js', 'dist/index.d.ts', 'dist/answers.d.ts', 'dist/format.js', 'dist/format.d.ts', 'package.json', 'README.md']) t.ok(files.includes(needed), `has ${needed}`)
   t.same(files.filter(file => /\.[cm]?tsx?$/.test(file) && !file.endsWith('.d.ts')), [], 'no TypeScript sources')
   t.same(files.filter(file => /(^|\/)(tests?|__tests__)\/|\.test\.|\.spec\./.test(file)), [], 'no tests')
   t.same(files.filter(file => !/^(dist\/[^/]+\.(js|d\.ts)|package\.json|README\.md|LICENSE(\.\w+)?)$/.test(file)), [], 'nothing else (no maps, no config, no node_modules)')
@@ -142,10 +142,14 @@ t.test('the tarball holds the built module, its types, package.json and README o
   t.match(manifest, { name: PACKAGE, type: 'module', sideEffects: false, engines: { node: '>=20' }, exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } } })
   for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies', 'bundleDependencies']) t.equal(manifest[field], undefined, `no ${field}`)
 
-  // For browsers as much as Node: no imports at all, no Node globals.
-  const code = entries.find(entry => entry.path === 'package/dist/index.js')!.content.toString('utf8')
-  t.notMatch(code, /^\s*import\s|^\s*export\s[^;]*\sfrom\s|\bimport\s*\(|\brequire\s*\(/m, 'dist/index.js imports nothing')
-  t.notMatch(code, /\bnode:|\bprocess\.|\bBuffer\b|\b__dirname\b/, 'dist/index.js uses no Node built-ins')
+  // For browsers as much as Node: nothing imported but the package's own format.js (which imports nothing), no Node globals.
+  for (const file of ['index.js', 'format.js']) {
+    const code = entries.find(entry => entry.path === `package/dist/${file}`)!.content.toString('utf8')
+    const imported = [...code.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s+'([^']+)'/gm)].map(match => match[1])
+    t.same(imported, file === 'index.js' ? ['./format.js'] : [], `dist/${file} imports nothing else`)
+    t.notMatch(code, /\bimport\s*\(|\brequire\s*\(/, `dist/${file} loads nothing at run time`)
+    t.notMatch(code, /\bnode:|\bprocess\.|\bBuffer\b|\b__dirname\b/, `dist/${file} uses no Node built-ins`)
+  }
   t.ok(existsSync(join(installedDir, 'dist', 'index.js')), 'npm installed it offline')
 })
 
@@ -221,11 +225,13 @@ t.test('the published types work for a TypeScript user, and ErrorCode matches th
  * http://127.0.0.1 is a secure context, so crypto.subtle is there.
  */
 async function sdkPage (t: { teardown: (fn: () => unknown) => void }, serviceUrl: string): Promise<{ page: Page, pageErrors: string[], pageOrigin: string }> {
-  const moduleCode = readFileSync(join(installedDir, 'dist', 'index.js'))
+  // The package's modules as a site serves them (index.js imports ./format.js beside it).
+  const modules = new Map(['index.js', 'format.js'].map(file => [`/sdk/${file}`, readFileSync(join(installedDir, 'dist', file))]))
   const html = '<!doctype html><meta charset="utf-8"><title>game</title><link rel="icon" href="data:,"><script type="module">import * as sdk from "/sdk/index.js"; window.rankingSdk = sdk</script>'
   const pageServer: Server = createServer((request, response) => {
+    const code = modules.get(request.url ?? '')
     if (request.url === '/') response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html)
-    else if (request.url === '/sdk/index.js') response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(moduleCode)
+    else if (code !== undefined) response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(code)
     else response.writeHead(404).end()
   })
   await new Promise<void>(resolve => pageServer.listen(0, '127.0.0.1', resolve))
