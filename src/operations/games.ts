@@ -11,6 +11,7 @@ import { ListPage, namePage } from './answers.js'
 import { OperationContext } from './context.js'
 import { cursors, readInput, schemas } from './input.js'
 import { boardView } from '../store/board-choice.js'
+import { DEFAULT_DISPLAY, displayChanges } from '../rules/score-format.js'
 
 /** Games: listing, creating and changing them (periods, fair play), seasons, activity. */
 
@@ -119,6 +120,8 @@ export function gamesOperations ({ records, leaderboard, ratings, activity, audi
         guests: body.guests ?? 'off',
         ...DEFAULT_RUNS,
         ...runSettingsOf(body),
+        ...DEFAULT_DISPLAY,
+        ...displayChanges(body),
         season: 1,
         season_started_at: createdAt
       })
@@ -131,7 +134,7 @@ export function gamesOperations ({ records, leaderboard, ratings, activity, audi
       const body = readInput(schemas.updateGame, input)
       const { periods: _periods, ...plain } = body
       const before = await records.game(gameId, { fresh: true })
-      const changes = { ...plain, ...periodSettingsOf(body), ...fairPlayOf(body, before ?? undefined), ...runSettingsOf(body, before ?? undefined) }
+      const changes = { ...plain, ...periodSettingsOf(body), ...fairPlayOf(body, before ?? undefined), ...runSettingsOf(body, before ?? undefined), ...displayChanges(body, before ?? undefined) }
       const game = before === null ? null : await records.updateGame(gameId, changes)
       if (game === 'has_entries') fail('invalid_param', 'Parameter "order" cannot change: the game has stored entries (or closed a season), and a board keeps its scores in its order.')
       if (game === null) fail('not_found', 'No such game.')

@@ -11,6 +11,7 @@ import { BOARD_ID_PATTERN, BOARD_OPERATORS, DEFAULT_BOARD, MAX_BOARDS } from '..
 import { ACHIEVEMENT_ID_PATTERN, MAX_ACHIEVEMENTS } from '../rules/achievements.js'
 import { EVENT_TYPES } from '../store/events.js'
 import { MAX_URL_LENGTH } from '../webhooks/send.js'
+import { MAX_DECIMALS, MAX_UNIT_LENGTH, SCORE_FORMAT_TYPES } from '../../sdk/format.js'
 
 /**
  * The operator operations' input: every field's TypeBox rule, the list cursors,
@@ -118,6 +119,13 @@ const ReviewNote = Type.String({ maxLength: 500, description: 'why, recorded wit
 
 // Named boards (docs/decisions.md#70).
 const BoardId = Type.String({ pattern: BOARD_ID_PATTERN.source, description: `1 to 32 of a-z 0-9 _ -, beginning with a letter or digit; not "${DEFAULT_BOARD}" (the game's own board); up to ${MAX_BOARDS} boards a game` })
+// How a board's scores are shown (docs/decisions.md#72): checked together by rules/score-format.ts displayChanges.
+const displaySettings = {
+  score_format: Type.Optional(Type.Union(SCORE_FORMAT_TYPES.map(type => Type.Literal(type)), { description: 'how pages show the scores: integer (1,234, the default), decimal (the score in 10^-score_decimals units: 12.34) or time (the score in ms: 1:02.345)' })),
+  score_decimals: Type.Optional(Type.Integer({ minimum: 0, maximum: Math.max(...Object.values(MAX_DECIMALS)), description: `decimal: digits after the separator, 1 to ${MAX_DECIMALS.decimal} (default 2); time: digits of the seconds' fraction, 0 to ${MAX_DECIMALS.time} (default 3); integer: 0` })),
+  score_unit: Type.Optional(Type.String({ maxLength: MAX_UNIT_LENGTH, description: `shown after each score ("coins", "m"): up to ${MAX_UNIT_LENGTH} characters; '' for none, the default` }))
+}
+
 const boardSettings = {
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'what players see, 1 to 64 characters (default: the id)' })),
   order: Type.Optional(Type.Union([Type.Literal('desc'), Type.Literal('asc')], { description: 'desc (higher is better, the default) or asc (lower is better); changes only while the board is empty' })),
@@ -127,7 +135,8 @@ const boardSettings = {
   score_max: fairPlaySettings.score_max,
   review_above: fairPlaySettings.review_above,
   review_below: fairPlaySettings.review_below,
-  review_factor: fairPlaySettings.review_factor
+  review_factor: fairPlaySettings.review_factor,
+  ...displaySettings
 }
 
 // Achievements (docs/decisions.md#71).
@@ -159,6 +168,7 @@ export const schemas = {
     ...periodSettings,
     ...fairPlaySettings,
     ...runSettings,
+    ...displaySettings,
     guests: Guests
   }, { additionalProperties: false }),
   updateGame: Type.Object({
@@ -170,6 +180,7 @@ export const schemas = {
     ...periodSettings,
     ...fairPlaySettings,
     ...runSettings,
+    ...displaySettings,
     guests: Guests
   }, { additionalProperties: false }),
   createBoard: Type.Object({ board_id: BoardId, ...boardSettings }, { additionalProperties: false }),

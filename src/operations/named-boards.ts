@@ -6,6 +6,7 @@ import { everyScopeOf } from '../store/board-choice.js'
 import { OperationContext } from './context.js'
 import { now } from './games.js'
 import { readInput, schemas } from './input.js'
+import { displayChanges } from '../rules/score-format.js'
 
 /** Named boards (docs/decisions.md#70): a game's boards beside its own, made, changed, archived and deleted by operators. */
 
@@ -19,6 +20,7 @@ function settingsOver (board: Omit<NamedBoard, 'first_season'>, body: BoardBody)
   if (body.operator !== undefined) next.operator = body.operator
   if (body.periods !== undefined) next.periods = periodsOf(body.periods)
   if (body.archived !== undefined) next.archived = body.archived
+  Object.assign(next, displayChanges(body, board))
   for (const name of ['score_min', 'score_max', 'review_above', 'review_below'] as const) {
     if (body[name] !== undefined) next[name] = body[name]
   }

@@ -3,6 +3,7 @@ import type { FastifySchema } from 'fastify'
 import type {} from '@fastify/swagger' // adds summary, tags and security to FastifySchema
 import type { ErrorCode } from '../errors.js'
 import { ICON_TYPES } from '../rules/achievements.js'
+import { SCORE_FORMAT_TYPES } from '../../sdk/format.js'
 
 /*
  * The route schemas, in one place. They document the API (the OpenAPI
@@ -303,6 +304,25 @@ export const routeSchemas = {
   }), [...API_KEY], 'The periods kept for the game (or the named board), with their bounds (API key)', {
     tags: ['api-key'],
     querystring: Type.Object({ ...action('periods').properties, ...apiKeyFields, board: BoardChoice.board })
+  }),
+  boards: envelope(Type.Object({
+    game_id: Type.String(),
+    items: Type.Array(Type.Object({
+      board_id: Type.String({ description: 'default for the game\'s own board (first), then the named boards in id order' }),
+      name: Type.String({ description: 'what players see: the game\'s name for its own board' }),
+      order: Type.Union([Type.Literal('desc'), Type.Literal('asc')]),
+      operator: Type.Union([Type.Literal('best'), Type.Literal('latest'), Type.Literal('sum')]),
+      periods: Type.Array(PERIOD),
+      format: Type.Object({
+        type: Type.Union(SCORE_FORMAT_TYPES.map(type => Type.Literal(type))),
+        decimals: Type.Integer({ minimum: 0 }),
+        unit: Type.String()
+      }, { description: 'how pages show its scores (sdk/format.ts formatScore): the scores themselves stay raw integers' }),
+      archived: Type.Boolean()
+    }))
+  }), [...API_KEY], 'The game\'s boards: its own and its named ones, each with how its scores are shown (API key)', {
+    tags: ['api-key'],
+    querystring: Type.Object({ ...action('boards').properties, ...apiKeyFields })
   }),
   seasons: envelope(Type.Object({ game_id: Type.String(), season_id: Type.Integer({ description: 'the current season' }), items: Type.Array(Season, { description: 'oldest first, the current one last (a named board\'s from the season it was made in)' }), board: BoardFields.board }), [...API_KEY], 'The seasons of the all-time board (API key)', {
     tags: ['api-key'],

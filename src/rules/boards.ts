@@ -1,6 +1,7 @@
 import { ApiError } from '../errors.js'
 import type { PeriodKind } from './periods.js'
 import type { BoardOrder, GameRecord } from './games.js'
+import { DEFAULT_DISPLAY, type DisplaySettings } from './score-format.js'
 
 /*
  * Named boards (docs/decisions.md#70): a game's boards beside its default
@@ -37,7 +38,8 @@ export const BOARD_OPERATORS = ['best', 'latest', 'sum'] as const
 export type BoardOperator = typeof BOARD_OPERATORS[number]
 
 /** A named board's settings, as operators see them and as stored (JSON in keys.boards). */
-export interface NamedBoard {
+/** Its display settings (score_format, score_decimals, score_unit) are its own (docs/decisions.md#72). */
+export interface NamedBoard extends DisplaySettings {
   board_id: string
   /** What players see: 1 to 64 characters. */
   name: string
@@ -74,6 +76,7 @@ export const DEFAULT_BOARD_SETTINGS = {
   review_above: null,
   review_below: null,
   review_factor: null,
+  ...DEFAULT_DISPLAY,
   archived: false
 } as const satisfies Omit<BoardSettings, 'name'>
 
@@ -92,6 +95,9 @@ export function gameWithBoard (game: GameRecord, board: NamedBoard): GameRecord 
     score_max: board.score_max,
     review_above: board.review_above,
     review_below: board.review_below,
-    review_factor: board.review_factor
+    review_factor: board.review_factor,
+    score_format: board.score_format,
+    score_decimals: board.score_decimals,
+    score_unit: board.score_unit
   }
 }

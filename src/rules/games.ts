@@ -1,11 +1,12 @@
 import { fail } from '../errors.js'
 import type { PeriodKind } from './periods.js'
+import type { DisplaySettings } from './score-format.js'
 
 /** Which end of a board is best: `desc`, higher scores (v1), or `asc`, lower ones (times, strokes). */
 export type BoardOrder = 'desc' | 'asc'
 
-/** A game as operators see it (docs/interface.md#operator-api), with its storage caps. */
-export interface GameRecord {
+/** A game as operators see it (docs/interface.md#operator-api), with its storage caps; its display settings (score_format, score_decimals, score_unit) are its own board's. */
+export interface GameRecord extends DisplaySettings {
   game_id: string
   name: string
   developer: string | null
@@ -107,7 +108,7 @@ export interface KeyRecord {
 }
 
 /** What an operator may change of a game (season through closing one). */
-export type GameChanges = Partial<Pick<GameRecord, 'name' | 'developer' | 'approved' | 'max_entries' | 'max_meta_bytes' | 'order' | 'periods' | 'timezone' | 'keep_periods' | 'guests' | RunSetting | FairPlaySetting>>
+export type GameChanges = Partial<Pick<GameRecord, 'name' | 'developer' | 'approved' | 'max_entries' | 'max_meta_bytes' | 'order' | 'periods' | 'timezone' | 'keep_periods' | 'guests' | RunSetting | FairPlaySetting | keyof DisplaySettings>>
 
 /** The run settings, by name. */
 export type RunSetting = keyof typeof DEFAULT_RUNS

@@ -8,6 +8,7 @@ import { createNameIndex } from './name-index.js'
 import { averageRating } from './ratings.js'
 import { MAX_KEEP_PERIODS, PERIOD_KINDS, isTimeZone, type PeriodKind } from '../rules/periods.js'
 import { DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, DEFAULT_RUNS, FAIR_PLAY_SETTINGS, GUEST_POLICIES, MAX_NOTIFY_TOP, MAX_RUN_TTL_S, RUN_POLICIES, RUN_SETTINGS, SUBMIT_RUN_POLICIES, type GameChanges, type GameRecord, type GameStats, type KeyRecord } from '../rules/games.js'
+import { displayFields, displayFromStored } from '../rules/score-format.js'
 
 /**
  * The caps of a game that does not set its own: far above a real game (ten
@@ -72,7 +73,8 @@ function gameFromHash (gameId: string, hash: Hash): GameRecord | null {
     max_score_rate: rateOrNull(hash.max_score_rate),
     implausible: hash.implausible === 'refuse' ? 'refuse' : 'hold',
     run_ttl_s: wholeNumber(hash.run_ttl_s, DEFAULT_RUNS.run_ttl_s, MAX_RUN_TTL_S) || DEFAULT_RUNS.run_ttl_s,
-    submit_run: SUBMIT_RUN_POLICIES.find(policy => policy === hash.submit_run) ?? DEFAULT_RUNS.submit_run
+    submit_run: SUBMIT_RUN_POLICIES.find(policy => policy === hash.submit_run) ?? DEFAULT_RUNS.submit_run,
+    ...displayFromStored(hash)
   }
 }
 
@@ -111,6 +113,7 @@ function settingFields (game: GameChanges): string[] {
     const value = game[name]
     if (value !== undefined) fields.push(name, value === null ? '' : String(value))
   }
+  fields.push(...displayFields(game))
   return fields
 }
 

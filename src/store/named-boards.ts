@@ -5,6 +5,7 @@ import { ENTRY_BUCKETS, boardScopes, keys } from './keys.js'
 import { changeRecord, type RecordCache } from './cache.js'
 import { periodsOf } from './games-and-keys.js'
 import { BOARD_OPERATORS, MAX_BOARDS, type NamedBoard } from '../rules/boards.js'
+import { displayFromStored } from '../rules/score-format.js'
 
 /*
  * A game's named boards (docs/decisions.md#70): their settings, one JSON
@@ -38,6 +39,7 @@ export function boardFromStored (boardId: string, text: string): NamedBoard {
     review_above: safeScore(stored.review_above),
     review_below: safeScore(stored.review_below),
     review_factor: factor,
+    ...displayFromStored(stored),
     archived: stored.archived === true,
     created_at: typeof stored.created_at === 'string' ? stored.created_at : '',
     first_season: typeof firstSeason === 'number' && Number.isSafeInteger(firstSeason) && firstSeason >= 1 ? firstSeason : 1

@@ -27,6 +27,7 @@ t.test('the OpenAPI document validates and covers every public route', { timeout
     '/api/rank?action=players-self': ['get', 'post'],
     '/api/rank?action=periods': ['get'],
     '/api/rank?action=seasons': ['get'],
+    '/api/rank?action=boards': ['get'],
     '/api/rate': ['get', 'post', 'delete'],
     '/api/playtime': ['post'],
     '/auth/login': ['post'],

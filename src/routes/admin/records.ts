@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { BoardFields, Nullable, PERIOD } from '../schemas.js'
 import { GUEST_POLICIES, RUN_POLICIES, SUBMIT_RUN_POLICIES } from '../../rules/games.js'
+import { SCORE_FORMAT_TYPES } from '../../../sdk/format.js'
 
 /*
  * The records the operator API answers with, as TypeBox schemas (for the
@@ -8,6 +9,13 @@ import { GUEST_POLICIES, RUN_POLICIES, SUBMIT_RUN_POLICIES } from '../../rules/g
  * names, their TypeScript types: the console imports those, so a record is
  * written once.
  */
+
+/** How a board's scores are shown (docs/decisions.md#72): raw integers stay raw in the API and the exports. */
+const displayFields = {
+  score_format: Type.Union(SCORE_FORMAT_TYPES.map(type => Type.Literal(type)), { description: 'integer (1,234), decimal (the score in 10^-score_decimals units) or time (the score in ms: 1:02.345)' }),
+  score_decimals: Type.Integer({ minimum: 0, description: 'decimal: digits after the separator; time: digits of the seconds\' fraction' }),
+  score_unit: Type.String({ description: 'shown after each score; \'\' for none' })
+}
 
 /** A named board (docs/decisions.md#70). */
 export const NamedBoardSchema = Type.Object({
@@ -21,6 +29,7 @@ export const NamedBoardSchema = Type.Object({
   review_above: Nullable(Type.Integer()),
   review_below: Nullable(Type.Integer()),
   review_factor: Nullable(Type.Number()),
+  ...displayFields,
   archived: Type.Boolean({ description: 'read as before, takes no new scores' }),
   created_at: Type.String({ format: 'date-time' }),
   first_season: Type.Integer({ minimum: 1, description: "the game's season when the board was made" })
@@ -71,7 +80,8 @@ export const GameSchema = Type.Object({
   max_score_rate: Nullable(Type.Number({ description: 'the most points per verified second of a run; null: no such rule' })),
   implausible: Type.Union([Type.Literal('hold'), Type.Literal('refuse')], { description: 'what a score past the run rules gets' }),
   run_ttl_s: Type.Integer({ description: 'how long a run may be played (seconds)' }),
-  submit_run: Type.Union(SUBMIT_RUN_POLICIES.map(policy => Type.Literal(policy)), { description: 'on: browser games submit with a run and the public api_key alone (submit-run)' })
+  submit_run: Type.Union(SUBMIT_RUN_POLICIES.map(policy => Type.Literal(policy)), { description: 'on: browser games submit with a run and the public api_key alone (submit-run)' }),
+  ...displayFields
 })
 export type Game = Static<typeof GameSchema>
 

@@ -23,6 +23,8 @@ export const RANK_ACTIONS = {
   'players-self': ['GET', 'POST'],
   periods: 'GET',
   seasons: 'GET',
+  // The game's boards and how their scores are shown (docs/interface.md#score-formats).
+  boards: 'GET',
   // A Server-Sent Events stream of the board's top.
   live: 'GET',
   // A run: the game session a score is tied to (docs/interface.md#runs).

@@ -15,6 +15,7 @@ import { boardFields, iso } from '../../store/board-fields.js'
 import { checkScoreRange, keyAcceptedFor, runsKept, type GameRecord } from '../../rules/games.js'
 import { DEFAULT_BOARD, gameWithBoard, noSuchBoard, type Boards, type NamedBoard } from '../../rules/boards.js'
 import { ACHIEVEMENT_ID_PATTERN, MASKED_ACHIEVEMENT, achievementFacts } from '../../rules/achievements.js'
+import { scoreFormatOf } from '../../rules/score-format.js'
 
 /** The body limit of players and players-self (64 KiB). */
 export const PLAYERS_BODY_LIMIT = 65_536
@@ -244,6 +245,17 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
       })))
       return ok({ game_id: game.game_id, timezone: game.timezone, keep_periods: game.keep_periods, items, ...(named === undefined ? {} : { board: named.board_id }) })
     }
+  })
+
+  // The boards a page may show, and how (docs/interface.md#score-formats): nothing of them is secret to players.
+  apiKeyAction('boards', routeSchemas.boards, ['api_key', 'game_id'], (_fields, { game, limits }) => async () => {
+    await fastify.rateLimits.countAlone(limits)
+    // All of them (a request's own `boards` holds them only when it names one).
+    const boards = await fastify.namedBoards.boards(game.game_id)
+    const own = { board_id: DEFAULT_BOARD, name: game.name, order: game.order, operator: 'best' as const, periods: game.periods, format: scoreFormatOf(game), archived: false }
+    const named = [...boards.values()].sort((a, b) => a.board_id < b.board_id ? -1 : 1)
+      .map(board => ({ board_id: board.board_id, name: board.name, order: board.order, operator: board.operator, periods: board.periods, format: scoreFormatOf(board), archived: board.archived }))
+    return ok({ game_id: game.game_id, items: [own, ...named] })
   })
 
   apiKeyAction('seasons', routeSchemas.seasons, ['api_key', 'game_id'], (fields, { game, boards, limits }) => {
