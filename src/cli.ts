@@ -55,6 +55,8 @@ Games and keys:
                [--guests off|listed|unlisted]
                [--runs off|optional|required] [--min_run_seconds N] [--max_score_rate X]
                [--implausible hold|refuse] [--run_ttl_s N] [--submit_run off|on]
+               [--score_format integer|decimal|time] [--score_decimals N] [--score_unit TEXT]
+                                        how pages show the scores (the API keeps them raw)
   games update <game_id> (the same flags)
   seasons close <game_id>               archives the all-time board's season; an empty one begins
   seasons list <game_id>
@@ -68,6 +70,7 @@ Named boards (beside the game's own; up to 1000 a game):
   boards create <game_id> <board_id> [--name TEXT] [--order desc|asc] [--operator best|latest|sum]
                [--periods daily,weekly,monthly] [--score_min N] [--score_max N]
                [--review_above N] [--review_below N] [--review_factor X]
+               [--score_format integer|decimal|time] [--score_decimals N] [--score_unit TEXT]
   boards update <game_id> <board_id> (the same flags) [--archived true|false]
                                         order and operator change only while the board is empty
   boards list <game_id>
@@ -354,6 +357,9 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
         implausible: { type: 'string' },
         run_ttl_s: { type: 'string' },
         submit_run: { type: 'string' },
+        score_format: { type: 'string' },
+        score_decimals: { type: 'string' },
+        score_unit: { type: 'string' },
         operator: { type: 'string' },
         archived: { type: 'string' },
         status: { type: 'string' },

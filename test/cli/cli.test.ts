@@ -94,6 +94,8 @@ t.test('fair play and webhooks from the CLI: settings, the review queue, webhook
     { runs: 'optional', max_score_rate: 12.5, implausible: 'refuse', run_ttl_s: 600, submit_run: 'on' }, 'the runs settings, submit-run too')
   t.match(await run('games', 'update', 'fair_cli', '--runs', 'off', '--max_score_rate', 'default', '--implausible', 'hold', '--run_ttl_s', '3600', '--submit_run', 'off'),
     { runs: 'off', max_score_rate: null, implausible: 'hold', run_ttl_s: 3600, submit_run: 'off' })
+  t.match(await run('games', 'update', 'fair_cli', '--score_format', 'decimal', '--score_unit', '100'), { score_format: 'decimal', score_decimals: 2, score_unit: '100' }, 'a display format; a unit of digits stays text')
+  t.match(await run('boards', 'create', 'fair_cli', 'lap', '--order', 'asc', '--score_format', 'time', '--score_decimals', '2'), { board_id: 'lap', score_format: 'time', score_decimals: 2, score_unit: '' })
   const key = await run('keys', 'create', 'fair_cli')
   const game = { gameId: 'fair_cli', apiKey: key.api_key, apiSecret: key.api_secret }
 
