@@ -196,7 +196,7 @@ t.test('an operator signs in, makes a game, a key and a score, watches it live, 
   await page.getByText('rigel\'s 5000 is approved and on the boards.').waitFor()
   await page.getByRole('link', { name: 'Board', exact: true }).click()
   await page.locator('#board-table', { hasText: 'rigel' }).waitFor()
-  t.match(await page.locator('#board-table tbody tr').first().innerText(), /1\s+rigel\s+5000/, 'the approved score leads the board')
+  t.match(await page.locator('#board-table tbody tr').first().innerText(), /1\s+rigel\s+5,000/, 'the approved score leads the board')
 
   // The audit log names who did it.
   await page.getByRole('link', { name: 'Audit log' }).first().click()
@@ -248,6 +248,9 @@ t.test('named boards: make one, read its entries with the board switch, hide a p
   await page.getByLabel('Board id').fill('lap-1')
   await page.getByLabel('Name players see').fill('Lap of the moon')
   await page.getByLabel('Which scores are better').selectOption('asc')
+  await page.getByLabel('Scores shown as').selectOption('time')
+  t.equal(await page.getByLabel('Digits of the seconds shown').inputValue(), '3', 'a time shows ms by default')
+  t.match(await page.locator('#board-score_format-hint').innerText(), /as 1:02\.345/, 'an example as pages will show it')
   await page.getByLabel('daily').check()
   await page.getByRole('button', { name: 'Make board' }).click()
   await page.getByText('The board lap-1 is made').waitFor()
@@ -266,6 +269,7 @@ t.test('named boards: make one, read its entries with the board switch, hide a p
   await page.locator('#board-table').waitFor()
   t.equal(await page.getByLabel('Which board').inputValue(), 'lap-1', 'the board switch shows the board linked to')
   t.same(await page.locator('#board-table tbody th').allInnerTexts(), ['mira', 'deneb'], 'its entries, lower first')
+  t.same(await page.locator('#board-table tbody td.number:nth-child(3)').allInnerTexts(), ['0:59.500', '1:01.000'], 'as times, the board\'s format')
   await page.getByRole('button', { name: 'Hide mira' }).click()
   await page.getByText('mira is hidden on every board of the game.').waitFor()
   await page.getByRole('button', { name: 'Show mira' }).waitFor()

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { api, gamePath, withQuery } from '../api.js'
-import { Confirm, More, Notice, Problem, TableBox, WriteButton, formatTime, usePaged, useRead, useWrite } from '../ui.js'
+import { Confirm, More, Notice, Problem, TableBox, WriteButton, formatTime, shownScore, usePaged, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
 import type { ListedEntry as Entry } from '../../../src/routes/admin/records.js'
 import type { NamedBoard } from '../../../src/rules/boards.js'
@@ -14,6 +14,8 @@ export function BoardTab ({ game, boardId }: { game: GameWithStats, boardId?: st
   const [choice, setChoice] = useState<Choice>(boardId === undefined ? {} : { board: boardId })
   const named = useRead(async () => await api<{ items: NamedBoard[] }>('GET', gamePath(game.game_id, '/boards')), [game.game_id])
   const board = named.data?.items.find(item => item.board_id === choice.board)
+  // Scores as the board shows them (its display format).
+  const shown = board ?? game
   const [prefix, setPrefix] = useState('')
   const [aroundName, setAroundName] = useState('')
   const [around, setAround] = useState<Around | null>(null)
@@ -106,7 +108,7 @@ export function BoardTab ({ game, boardId }: { game: GameWithStats, boardId?: st
               <TableBox label={`Around ${around.player.player_name}`}>
                 <table>
                   <thead><tr><th scope='col' class='number'>Rank</th><th scope='col'>Player</th><th scope='col' class='number'>Score</th></tr></thead>
-                  <tbody>{around.items.map(item => <tr key={item.player_name} class={item.player_name === around.player.player_name ? 'mark' : undefined}><td class='number'>{item.rank}</td><td>{item.player_name}</td><td class='number'>{item.score}</td></tr>)}</tbody>
+                  <tbody>{around.items.map(item => <tr key={item.player_name} class={item.player_name === around.player.player_name ? 'mark' : undefined}><td class='number'>{item.rank}</td><td>{item.player_name}</td><td class='number'>{shownScore(item.score, shown)}</td></tr>)}</tbody>
                 </table>
               </TableBox>)}
           <button type='button' class='button secondary' onClick={() => { setAround(null) }}>Close</button>
@@ -123,7 +125,7 @@ export function BoardTab ({ game, boardId }: { game: GameWithStats, boardId?: st
                 <tr key={entry.player_name} class={entry.rank === null ? 'hidden-entry' : undefined}>
                   <td class='number'>{entry.rank ?? <span class='badge waiting' title={entry.hidden_user ? 'Hidden as a user, on every game' : 'Hidden on this game'}>hidden</span>}</td>
                   <th scope='row'>{entry.player_name}</th>
-                  <td class='number'>{entry.best_score}</td>
+                  <td class='number'>{shownScore(entry.best_score, shown)}</td>
                   <td>{formatTime(entry.created_at)}</td>
                   <td class='meta'>{entry.meta === null ? '' : <code>{entry.meta}</code>}</td>
                   <td class='row-actions'>

@@ -3,6 +3,7 @@ import { api, gamePath } from '../api.js'
 import { Confirm, Field, Notice, Problem, TableBox, WriteButton, formatTime, useOperator, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
 import type { NamedBoard } from '../../../src/rules/boards.js'
+import { ScoreFormatFields } from './settings.js'
 
 const PERIODS = ['daily', 'weekly', 'monthly'] as const
 const OPERATORS: Array<[string, string]> = [['best', 'Best score kept'], ['latest', 'Last score kept'], ['sum', 'Scores added up (a running total)']]
@@ -10,13 +11,13 @@ const OPERATORS: Array<[string, string]> = [['best', 'Best score kept'], ['lates
 const NUMBERS = ['score_min', 'score_max', 'review_above', 'review_below', 'review_factor'] as const
 type Form = Record<string, string | string[]>
 
-const emptyForm = (): Form => ({ board_id: '', name: '', order: 'desc', operator: 'best', periods: [], ...Object.fromEntries(NUMBERS.map(name => [name, ''])) })
+const emptyForm = (): Form => ({ board_id: '', name: '', order: 'desc', operator: 'best', periods: [], score_format: 'integer', score_decimals: '0', score_unit: '', ...Object.fromEntries(NUMBERS.map(name => [name, ''])) })
 function formOf (board: NamedBoard): Form {
-  return { board_id: board.board_id, name: board.name, order: board.order, operator: board.operator, periods: board.periods, ...Object.fromEntries(NUMBERS.map(name => [name, board[name] === null ? '' : String(board[name])])) }
+  return { board_id: board.board_id, name: board.name, order: board.order, operator: board.operator, periods: board.periods, score_format: board.score_format, score_decimals: String(board.score_decimals), score_unit: board.score_unit, ...Object.fromEntries(NUMBERS.map(name => [name, board[name] === null ? '' : String(board[name])])) }
 }
 /** The form as the API takes it: numbers as numbers, an empty number as null (no bound, no rule). */
 function bodyOf (form: Form, { withId }: { withId: boolean }): Record<string, unknown> {
-  const body: Record<string, unknown> = { name: (form.name as string).trim() === '' ? form.board_id : (form.name as string).trim(), order: form.order, operator: form.operator, periods: form.periods }
+  const body: Record<string, unknown> = { name: (form.name as string).trim() === '' ? form.board_id : (form.name as string).trim(), order: form.order, operator: form.operator, periods: form.periods, score_format: form.score_format, score_decimals: Number(form.score_decimals), score_unit: (form.score_unit as string).trim() }
   if (withId) body.board_id = (form.board_id as string).trim()
   for (const name of NUMBERS) body[name] = (form[name] as string).trim() === '' ? null : Number(form[name])
   return body
@@ -85,6 +86,7 @@ export function BoardsTab ({ game }: { game: GameWithStats }) {
               ))}
             </div>
           </fieldset>
+          <ScoreFormatFields form={form} set={values => { setForm({ ...form, ...values }) }} disabled={viewer} prefix='board' />
           <Field id='board-score_min' label='Lowest score taken'><input {...input('score_min')} inputMode='numeric' placeholder='none' /></Field>
           <Field id='board-score_max' label='Highest score taken'><input {...input('score_max')} inputMode='numeric' placeholder='none' /></Field>
           <Field id='board-review_above' label='Hold for review above'><input {...input('review_above')} inputMode='numeric' placeholder='no rule' /></Field>

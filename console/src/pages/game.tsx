@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'preact/hooks'
 import { api, gamePath, withQuery } from '../api.js'
 import { ChartBox } from '../charts.js'
 import { followLive } from '../live.js'
-import { Problem, TableBox, counted, formatSeconds, formatTime, useRead } from '../ui.js'
+import { Problem, TableBox, counted, formatSeconds, formatTime, shownScore, useRead } from '../ui.js'
 import { BoardTab } from './board.js'
 import { BoardsTab } from './boards.js'
 import { AchievementsTab } from './achievements.js'
@@ -143,7 +143,7 @@ function LiveTop ({ game, onChange }: { game: GameWithStats, onChange: () => voi
           <table id='live-top' aria-live='polite'>
             <thead><tr><th scope='col' class='number'>Rank</th><th scope='col'>Player</th><th scope='col' class='number'>Score</th><th scope='col'>When</th></tr></thead>
             <tbody>
-              {top.items.map(item => <tr key={item.player_name}><td class='number'>{item.rank}</td><td>{item.player_name}</td><td class='number'>{item.score}</td><td>{formatTime(item.created_at)}</td></tr>)}
+              {top.items.map(item => <tr key={item.player_name}><td class='number'>{item.rank}</td><td>{item.player_name}</td><td class='number'>{shownScore(item.score, game)}</td><td>{formatTime(item.created_at)}</td></tr>)}
             </tbody>
           </table>
         </TableBox>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api, gamePath } from '../api.js'
-import { Confirm, Field, Notice, Problem, WriteButton, formatTime, useOperator, useWrite } from '../ui.js'
+import { Confirm, Field, Notice, Problem, WriteButton, formatTime, shownScore, useOperator, useWrite } from '../ui.js'
+import { DEFAULT_DECIMALS, type ScoreFormatType } from '../../../sdk/format.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
 
 const PERIODS = ['daily', 'weekly', 'monthly'] as const
@@ -25,7 +26,10 @@ function formOf (game: GameWithStats): Form {
     min_run_seconds: String(game.min_run_seconds),
     implausible: game.implausible,
     run_ttl_s: String(game.run_ttl_s),
-    submit_run: game.submit_run
+    submit_run: game.submit_run,
+    score_format: game.score_format,
+    score_decimals: String(game.score_decimals),
+    score_unit: game.score_unit
   }
   for (const name of OPTIONAL_NUMBERS) form[name] = game[name] === null ? '' : String(game[name])
   return form
@@ -36,11 +40,38 @@ function changesOf (before: Form, after: Form): Record<string, unknown> {
   const changes: Record<string, unknown> = {}
   for (const [name, value] of Object.entries(after)) {
     if (JSON.stringify(value) === JSON.stringify(before[name])) continue
-    if (typeof value !== 'string' || ['name', 'developer', 'order', 'timezone', 'guests', 'runs', 'implausible', 'submit_run'].includes(name)) changes[name] = value
+    if (typeof value !== 'string' || ['name', 'developer', 'order', 'timezone', 'guests', 'runs', 'implausible', 'submit_run', 'score_format', 'score_unit'].includes(name)) changes[name] = value
     else if ((OPTIONAL_NUMBERS as readonly string[]).includes(name) && value.trim() === '') changes[name] = null
     else changes[name] = Number(value)
   }
   return changes
+}
+
+/**
+ * How a board's scores are shown (docs/interface.md#score-formats): the type,
+ * its digits (a new type takes its own), a unit, and an example as pages will
+ * show it. Shared by the game's settings and the named boards' form.
+ */
+export function ScoreFormatFields ({ form, set, disabled, prefix }: { form: Record<string, unknown>, set: (values: Record<string, string>) => void, disabled: boolean, prefix: string }) {
+  const type = form.score_format as ScoreFormatType
+  const example = shownScore(type === 'time' ? 62_345 : 1_234_567, { score_format: type, score_decimals: Number(form.score_decimals), score_unit: String(form.score_unit).trim() })
+  return (
+    <>
+      <Field id={`${prefix}-score_format`} label='Scores shown as' hint={`Pages show ${type === 'time' ? '62345' : '1234567'} as ${example}. The API and exports keep scores as whole numbers.`}>
+        <select id={`${prefix}-score_format`} value={type} disabled={disabled} aria-describedby={`${prefix}-score_format-hint`} onChange={event => { const next = event.currentTarget.value as ScoreFormatType; set({ score_format: next, score_decimals: String(DEFAULT_DECIMALS[next]) }) }}>
+          <option value='integer'>Whole numbers (1,234)</option>
+          <option value='decimal'>Decimals (the score in hundredths: 12.34)</option>
+          <option value='time'>Times (the score in ms: 1:02.345)</option>
+        </select>
+      </Field>
+      <Field id={`${prefix}-score_decimals`} label={type === 'time' ? 'Digits of the seconds shown' : 'Decimals'}>
+        <input id={`${prefix}-score_decimals`} name='score_decimals' type='number' min={type === 'decimal' ? 1 : 0} max={type === 'integer' ? 0 : type === 'time' ? 3 : 6} value={String(form.score_decimals)} disabled={disabled || type === 'integer'} onInput={event => { set({ score_decimals: event.currentTarget.value }) }} />
+      </Field>
+      <Field id={`${prefix}-score_unit`} label='Unit after each score' hint='Up to 16 characters ("coins", "m"); empty for none.'>
+        <input id={`${prefix}-score_unit`} name='score_unit' value={String(form.score_unit)} maxLength={16} disabled={disabled} aria-describedby={`${prefix}-score_unit-hint`} onInput={event => { set({ score_unit: event.currentTarget.value }) }} />
+      </Field>
+    </>
+  )
 }
 
 /** Every setting of the game, saved together; closing the season. */
@@ -82,6 +113,7 @@ export function SettingsTab ({ game, onSaved }: { game: GameWithStats, onSaved: 
             <option value='asc'>Lower (times, strokes)</option>
           </select>
         </Field>
+        <ScoreFormatFields form={form} set={values => { setForm({ ...form, ...values }) }} disabled={viewer} prefix='setting' />
         <Field id='setting-guests' label='Guests' hint='Visitors of the play page may play at once under a generated name; signing up keeps their play.'>
           <select id='setting-guests' value={form.guests as string} disabled={viewer} onChange={event => { set('guests', event.currentTarget.value) }} aria-describedby='setting-guests-hint'>
             <option value='off'>No guests</option>
