@@ -241,7 +241,10 @@
     }
     $('#rating-clear')?.addEventListener('click', async () => {
       const result = await api('DELETE', `/api/rate?game_id=${encodeURIComponent(platform.gameId)}`)
-      if (result.ok) showRating(result.data)
+      if (!result.ok) return
+      showRating(result.data)
+      // The button is gone: the keyboard's place moves to the stars, not to the page's start.
+      $('.stars button')?.focus()
     })
   }
 

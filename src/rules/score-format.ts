@@ -17,8 +17,17 @@ export interface DisplaySettings {
 
 export const DEFAULT_DISPLAY: DisplaySettings = { score_format: DEFAULT_SCORE_FORMAT.type, score_decimals: DEFAULT_SCORE_FORMAT.decimals, score_unit: DEFAULT_SCORE_FORMAT.unit }
 
-/** A unit is text a page shows: no control characters (a line break, a tab), no spaces at either end. */
-export const UNIT_PATTERN = /^(?:[^\p{Cc}\p{Cf}\s](?:[^\p{Cc}\p{Cf}]*[^\p{Cc}\p{Cf}\s])?)?$/u
+/**
+ * What a unit may not hold: control and format characters (a tab, a line or
+ * paragraph separator, a direction override), lone surrogates and private
+ * use; but the joiners (ZWJ, ZWNJ), which emoji and Persian or Indic words need.
+ */
+const UNIT_FORBIDDEN = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Zl}\p{Zp}]/u
+
+/** A unit is text a page shows: none of UNIT_FORBIDDEN, no space at either end. */
+export function isUnit (text: string): boolean {
+  return !UNIT_FORBIDDEN.test(text) && text === text.trim()
+}
 
 /** The format the settings give, as pages take it. */
 export function scoreFormatOf (settings: DisplaySettings): ScoreFormat {
@@ -43,7 +52,7 @@ export function displayChanges (body: Partial<DisplaySettings>, current: Display
     const range = type === 'integer' ? 'none (0)' : type === 'decimal' ? `1 to ${MAX_DECIMALS.decimal}` : `0 to ${MAX_DECIMALS.time}`
     fail('invalid_param', `Parameter "score_decimals" is not valid: a ${type} score takes ${range} decimals.`)
   }
-  if (changes.score_unit !== undefined && (changes.score_unit.length > MAX_UNIT_LENGTH || !UNIT_PATTERN.test(changes.score_unit))) {
+  if (changes.score_unit !== undefined && (changes.score_unit.length > MAX_UNIT_LENGTH || !isUnit(changes.score_unit))) {
     fail('invalid_param', `Parameter "score_unit" is not valid: up to ${MAX_UNIT_LENGTH} characters, no control characters, no spaces at either end.`)
   }
   return changes
@@ -53,7 +62,7 @@ export function displayChanges (body: Partial<DisplaySettings>, current: Display
 export function displayFromStored (stored: { score_format?: unknown, score_decimals?: unknown, score_unit?: unknown }): DisplaySettings {
   const type = SCORE_FORMAT_TYPES.find(one => one === stored.score_format) ?? DEFAULT_DISPLAY.score_format
   const decimals = Number(stored.score_decimals ?? DEFAULT_DECIMALS[type])
-  const unit = typeof stored.score_unit === 'string' && stored.score_unit.length <= MAX_UNIT_LENGTH && UNIT_PATTERN.test(stored.score_unit) ? stored.score_unit : ''
+  const unit = typeof stored.score_unit === 'string' && stored.score_unit.length <= MAX_UNIT_LENGTH && isUnit(stored.score_unit) ? stored.score_unit : ''
   return {
     score_format: type,
     score_decimals: Number.isInteger(decimals) && decimals >= (type === 'decimal' ? 1 : 0) && decimals <= MAX_DECIMALS[type] ? decimals : DEFAULT_DECIMALS[type],

@@ -159,11 +159,17 @@ export function createActivity (redis: Redis) {
       const scores = [Number(first[1]), Number(last[1])].map(value => order === 'desc' ? -value : value)
       const min = Math.min(...scores)
       const max = Math.max(...scores)
-      // Scores are whole numbers: ranges of whole numbers, so no range reads "1837–2100.6".
-      const width = Math.max(1, Math.ceil((max - min + 1) / buckets))
-      const ranges = Array.from({ length: Math.ceil((max - min + 1) / width) }, (_, i) => {
-        const from = min + width * i
-        return { from, to: Math.min(max, from + width - 1) }
+      // Scores are whole numbers: ranges of whole numbers, so no range reads
+      // "1837–2100.6". Worked out in BigInt: a board may span more than 2^53
+      // (from -(2^53 - 1) to 2^53 - 1), past what a double holds exactly.
+      const [low, high] = [BigInt(min), BigInt(max)]
+      const span = high - low + 1n
+      const count = BigInt(buckets)
+      const width = (span + count - 1n) / count
+      const ranges = Array.from({ length: Number((span + width - 1n) / width) }, (_, i) => {
+        const from = low + width * BigInt(i)
+        const to = from + width - 1n
+        return { from: Number(from), to: Number(to < high ? to : high) }
       })
       const counts = await readPipeline(redis, pipeline => {
         for (const { from, to } of ranges) {

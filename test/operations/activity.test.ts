@@ -127,6 +127,11 @@ t.test('the score spread of a board: ranges of whole scores, lowest first, on ei
   dataOf(await admin(app, 'PATCH', `/admin/games/${asc.gameId}/players/d`, { hidden: true }))
   t.match(dataOf(await admin(app, 'GET', `/admin/games/${asc.gameId}/stats/scores?buckets=3`)), { total: 3, min: 10, max: 20 })
 
+  const wide = await createGame(app)
+  for (const [player, score] of [['low', -Number.MAX_SAFE_INTEGER], ['mid', 0], ['high', Number.MAX_SAFE_INTEGER]] as const) await submit(app, wide, { player, score })
+  t.same(dataOf(await admin(app, 'GET', `/admin/games/${wide.gameId}/stats/scores?buckets=2`)).items,
+    [{ from: -Number.MAX_SAFE_INTEGER, to: 0, count: 2 }, { from: 1, to: Number.MAX_SAFE_INTEGER, count: 1 }], 'a board spanning 2^54: exact bounds, each score once')
+
   const same = await createGame(app)
   await submit(app, same, { player: 'x', score: 7 })
   await submit(app, same, { player: 'y', score: 7 })

@@ -37,3 +37,15 @@ t.test('time: ms as a stopwatch shows them, the fraction cut, hours past 60 minu
   t.equal(formatScore(-1500, ms, 'en-US'), '-0:01.500')
   t.equal(formatScore(360_000_000_000, ms, 'en-US'), '100,000:00:00.000', 'hours grouped')
 })
+
+t.test('every part in the locale\'s own digits and minus sign; a zero has no sign; nothing that is not a number turns into nonsense', async t => {
+  t.equal(formatScore(3_723_004, { type: 'time', decimals: 3, unit: '' }, 'ar-EG'), '١:٠٢:٠٣٫٠٠٤', 'Arabic-Indic digits throughout, the locale\'s separator')
+  t.equal(formatScore(1234567, { type: 'decimal', decimals: 2, unit: '' }, 'ar-EG'), '١٢٬٣٤٥٫٦٧')
+  t.equal(formatScore(-42, DEFAULT_SCORE_FORMAT, 'sv-SE'), '\u221242', 'Swedish writes U+2212')
+  t.equal(formatScore(-5, { type: 'decimal', decimals: 2, unit: '' }, 'sv-SE'), '\u22120,05', 'the same sign for a decimal')
+  t.equal(formatScore(-0, DEFAULT_SCORE_FORMAT, 'en-US'), '0')
+  t.equal(formatScore(-0, { type: 'decimal', decimals: 2, unit: '' }, 'en-US'), '0.00')
+  t.equal(formatScore(Number.MIN_SAFE_INTEGER, DEFAULT_SCORE_FORMAT, 'en-US'), '-9,007,199,254,740,991')
+  t.equal(formatScore(Number.NaN), 'NaN')
+  t.equal(formatScore(Number.POSITIVE_INFINITY), 'Infinity')
+})

@@ -14,8 +14,8 @@ export function BoardTab ({ game, boardId }: { game: GameWithStats, boardId?: st
   const [choice, setChoice] = useState<Choice>(boardId === undefined ? {} : { board: boardId })
   const named = useRead(async () => await api<{ items: NamedBoard[] }>('GET', gamePath(game.game_id, '/boards')), [game.game_id])
   const board = named.data?.items.find(item => item.board_id === choice.board)
-  // Scores as the board shows them (its display format).
-  const shown = board ?? game
+  // Scores as the board shows them (its display format); a named board's once its settings are read, whole numbers until then.
+  const shown = choice.board === undefined ? game : board ?? { score_format: 'integer' as const, score_decimals: 0, score_unit: '' }
   const [prefix, setPrefix] = useState('')
   const [aroundName, setAroundName] = useState('')
   const [around, setAround] = useState<Around | null>(null)

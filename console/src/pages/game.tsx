@@ -91,9 +91,9 @@ function Overview ({ game }: { game: GameWithStats }) {
     const data = spread.data
     if (data === undefined) return null
     return {
-      labels: data.items.map(item => item.from === item.to ? plain(item.from) : `${plain(item.from)}–${plain(item.to)}`),
+      labels: data.items.map(item => item.from === item.to ? shownScore(item.from, game) : `${shownScore(item.from, game)}–${shownScore(item.to, game)}`),
       values: data.items.map(item => item.count),
-      summary: data.total === 0 ? 'The board is empty.' : `${counted(data.total, 'player')}, scores from ${data.min ?? ''} to ${data.max ?? ''}.`
+      summary: data.total === 0 ? 'The board is empty.' : `${counted(data.total, 'player')}, scores from ${shownScore(data.min, game)} to ${shownScore(data.max, game)}.`
     }
   }, [spread.data])
 

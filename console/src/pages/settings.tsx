@@ -44,6 +44,9 @@ function changesOf (before: Form, after: Form): Record<string, unknown> {
     else if ((OPTIONAL_NUMBERS as readonly string[]).includes(name) && value.trim() === '') changes[name] = null
     else changes[name] = Number(value)
   }
+  // A type sent alone takes its own digits: the digits shown in the form go with it, whatever they were before.
+  if (changes.score_format !== undefined) changes.score_decimals = Number(after.score_decimals)
+  if (typeof changes.score_unit === 'string') changes.score_unit = changes.score_unit.trim()
   return changes
 }
 

@@ -24,11 +24,14 @@ t.test('a game and its named boards carry a display format: a type alone takes i
     [{ score_unit: ' km' }, 'a space at the start'],
     [{ score_unit: 'a\nb' }, 'a line break'],
     [{ score_unit: 'x'.repeat(17) }, 'too long'],
+    [{ score_unit: 'a\u2028b' }, 'a line separator'],
+    [{ score_unit: 'a\u202eb' }, 'a direction override'],
     [{ score_format: 'roman' }, 'an unknown type']
   ] as const) {
     t.equal(errorOf(await admin(app, 'PATCH', url, body)), 'invalid_param', why)
   }
   t.match(dataOf(await admin(app, 'GET', url)), { score_format: 'decimal', score_decimals: 2, score_unit: 'km' }, 'nothing written by a refused change')
+  t.match(dataOf(await admin(app, 'PATCH', url, { score_unit: '👩\u200d🚀' })), { score_unit: '👩\u200d🚀' }, 'a joiner, as emoji need, is text')
 
   const lap = dataOf(await admin(app, 'POST', `${url}/boards`, { board_id: 'lap', order: 'asc', score_format: 'time' }))
   t.match(lap, { score_format: 'time', score_decimals: 3, score_unit: '' })
