@@ -44,7 +44,7 @@ function newestOf (names) {
 
 /** Compiles src/ and plugins/ when dist/ is missing or older than them, and the console (ensureConsole). */
 export function ensureBuild () {
-  const newestSource = newestOf(['src', 'plugins', 'sdk/index.ts', 'sdk/answers.ts', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'])
+  const newestSource = newestOf(['src', 'plugins', 'sdk/index.ts', 'sdk/answers.ts', 'sdk/format.ts', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'])
   if (!existsSync(join(root, 'dist', 'src', 'server.js')) || mtime(stamp) < newestSource) {
     run('npm', ['run', 'build:server', '--silent'])
     writeFileSync(stamp, `${new Date().toISOString()}\n`)
@@ -59,7 +59,8 @@ export function ensureBuild () {
  */
 export function ensureConsole () {
   const consoleStamp = join(root, 'dist', 'console', '.build-stamp')
-  if (mtime(consoleStamp) >= newestOf(['console', 'package-lock.json'])) return
+  // The console bundles the SDK's score formatter (sdk/format.ts) too.
+  if (mtime(consoleStamp) >= newestOf(['console', 'sdk/format.ts', 'package-lock.json'])) return
   run('npm', ['run', 'build:console', '--silent'])
   writeFileSync(consoleStamp, `${new Date().toISOString()}\n`)
 }
