@@ -1,7 +1,7 @@
 // The play page: leaderboard, own rank, rating widget and play-time reports
 // around the game's iframe. It reads what the server injected into
-// window.__platform (gameId, username, canSubmit, periods, order, boards,
-// periodNames) and window.__play.
+// window.__platform (gameId, username, canSubmit, periods, order, format,
+// boards, periodNames) and window.__play; window.RankingFormat formats scores.
 (() => {
   'use strict'
   const platform = window.__platform
@@ -25,6 +25,13 @@
   let resetsAt = null
   let latest = 0 // the newest refresh: the answers to an older one are dropped
 
+  // A score as the board shown formats it (docs/interface.md#score-formats), in the viewer's locale:
+  // /sdk/format.js (loaded before this script) does it; without it, the raw number.
+  function shown (score) {
+    const format = platform.boards.find(named => named.id === board)?.format ?? platform.format
+    return window.RankingFormat === undefined ? String(score) : window.RankingFormat.formatScore(score, format)
+  }
+
   function fillList (list, items) {
     list.replaceChildren()
     // Room for the widest rank beside the names: around a player, a rank can have five digits.
@@ -37,7 +44,7 @@
       // <bdi>: a name in another script direction cannot reorder the score beside it.
       const name = document.createElement('bdi')
       name.textContent = item.player_name
-      entry.append(name, ` — ${item.score}`)
+      entry.append(name, ` — ${shown(item.score)}`)
       if (item.player_name === platform.username) entry.className = 'me'
       list.append(entry)
     }
@@ -94,8 +101,9 @@
   // The board is live: the service sends its top at once and again whenever
   // it changes (Server-Sent Events), and the browser reconnects by itself.
   // A stream the service refuses (too many open from this address) falls
-  // back to reading the board once.
+  // back to reading the board once, and is tried again 5 s later.
   let stream = null
+  const LIVE_RETRY_MS = 5000
   function watchBoard () {
     stream?.close()
     const game = encodeURIComponent(platform.gameId)
@@ -109,8 +117,15 @@
     })
     watching.addEventListener('error', async (event) => {
       if (watching !== stream) return
-      if (event.data !== undefined) showBoard(JSON.parse(event.data))
-      if (watching.readyState === window.EventSource.CLOSED) showBoard(await api('GET', `/play/${game}/board${chosen}`))
+      const ended = event.data === undefined ? null : JSON.parse(event.data)
+      if (ended !== null) showBoard(ended)
+      if (watching.readyState !== window.EventSource.CLOSED) return
+      // Refused (too many streams open from this address just now) or cut off: the board read once,
+      // and the live board tried again in a while, unless the service said why it cannot be (a deleted board).
+      showBoard(await api('GET', `/play/${game}/board${chosen}`))
+      if (ended === null || ended.error === 'rate_limited' || ended.error === 'unavailable') {
+        setTimeout(() => { if (watching === stream) watchBoard() }, LIVE_RETRY_MS)
+      }
     })
   }
 
@@ -131,7 +146,7 @@
         ? mine.message
         : mine.data.best_score === null
           ? `You have no score${when} yet.`
-          : `Your best${when}: ${mine.data.best_score}, rank ${mine.data.rank ?? '(hidden)'} of ${mine.data.total_players}`
+          : `Your best${when}: ${shown(mine.data.best_score)}, rank ${mine.data.rank ?? '(hidden)'} of ${mine.data.total_players}`
     }
     if (around !== null) {
       const you = around.ok ? around.data.player : null

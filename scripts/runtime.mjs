@@ -50,6 +50,18 @@ export function ensureBuild () {
     writeFileSync(stamp, `${new Date().toISOString()}\n`)
   }
   ensureConsole()
+  ensureWeb()
+}
+
+/**
+ * Builds the browser modules (scripts/build-web.mjs: the score formatter)
+ * into dist/web when missing or older than their sources: the play page
+ * loads them.
+ */
+export function ensureWeb () {
+  const webStamp = join(root, 'dist', 'web', '.build-stamp')
+  if (mtime(webStamp) >= newestOf(['sdk/format.ts', 'scripts/build-web.mjs', 'package-lock.json'])) return
+  run('npm', ['run', 'build:web', '--silent'])
 }
 
 /**

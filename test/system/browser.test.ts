@@ -29,7 +29,7 @@ t.test('a player logs in, plays the demo game, rates it, and play time is report
   page.on('console', message => { if (/Content Security Policy|Refused to/i.test(message.text())) pageErrors.push(message.text()) })
 
   await page.goto(`${baseUrl}/play/demo`)
-  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: null, canSubmit: false, periods: [], order: 'desc', runs: 'off', boards: [], periodNames: { all: 'All time', daily: 'Today', weekly: 'This week', monthly: 'This month' }, achievements: false }))
+  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: null, canSubmit: false, periods: [], order: 'desc', format: { type: 'integer', decimals: 0, unit: '' }, runs: 'off', boards: [], periodNames: { all: 'All time', daily: 'Today', weekly: 'This week', monthly: 'This month' }, achievements: false }))
   t.equal(await page.locator('input[type=password]').count(), 0, 'no password field beside the game')
   // Logging in happens on a page of its own, then leads back to the game.
   await Promise.all([page.waitForURL(`${baseUrl}/login?next=%2Fplay%2Fdemo`), page.click('a#login')])
@@ -37,7 +37,7 @@ t.test('a player logs in, plays the demo game, rates it, and play time is report
   await page.fill('input[name=password]', 'lovelace-1843')
   await Promise.all([page.waitForURL(`${baseUrl}/play/demo`, { waitUntil: 'load' }), page.click('form.login button[type=submit]')])
   await page.getByText('Logged in as').waitFor()
-  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: 'ada', canSubmit: true, periods: [], order: 'desc', runs: 'off', boards: [], periodNames: { all: 'All time', daily: 'Today', weekly: 'This week', monthly: 'This month' }, achievements: false }))
+  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: 'ada', canSubmit: true, periods: [], order: 'desc', format: { type: 'integer', decimals: 0, unit: '' }, runs: 'off', boards: [], periodNames: { all: 'All time', daily: 'Today', weekly: 'This week', monthly: 'This month' }, achievements: false }))
 
   // Three rounds of Reaction: click as soon as the button turns green.
   const frame = page.frameLocator('#game')
@@ -52,9 +52,10 @@ t.test('a player logs in, plays the demo game, rates it, and play time is report
   t.ok(score > 0 && score <= 3000, `the game scored ${score}`)
 
   // The board and the own rank update after the submission.
-  await page.locator('#board li').filter({ hasText: `ada — ${score}` }).waitFor()
+  // Shown as the board's format shows it (whole numbers, grouped in the browser's locale).
+  await page.locator('#board li').filter({ hasText: `ada — ${new Intl.NumberFormat('en-US').format(score)}` }).waitFor()
   t.equal(await page.locator('#board li').count(), 1)
-  await page.locator('#my-rank').filter({ hasText: `Your best: ${score}, rank 1 of 1` }).waitFor()
+  await page.locator('#my-rank').filter({ hasText: `Your best: ${new Intl.NumberFormat('en-US').format(score)}, rank 1 of 1` }).waitFor()
 
   // The score is on the real board, as the API-key side sees it.
   const board = dataOf(await get(app, '/api/rank', { action: 'top', api_key: game.apiKey, game_id: 'demo' }))
@@ -289,8 +290,8 @@ t.test('the play page\'s board switch: the game\'s named boards, each with its o
   const { app, baseUrl } = await listeningApp(t)
   const game = await createGame(app, { gameId: 'demo' })
   dataOf(await admin(app, 'PATCH', '/admin/games/demo', { periods: ['weekly'] }))
-  dataOf(await admin(app, 'POST', '/admin/games/demo/boards', { board_id: 'lap-1', name: 'Lap 1, the long way round the moon', order: 'asc', periods: ['daily'] }))
-  dataOf(await admin(app, 'POST', '/admin/games/demo/boards', { board_id: 'coins', name: 'Coins', operator: 'sum' }))
+  dataOf(await admin(app, 'POST', '/admin/games/demo/boards', { board_id: 'lap-1', name: 'Lap 1, the long way round the moon', order: 'asc', periods: ['daily'], score_format: 'time' }))
+  dataOf(await admin(app, 'POST', '/admin/games/demo/boards', { board_id: 'coins', name: 'Coins', operator: 'sum', score_unit: 'coins' }))
   dataOf(await admin(app, 'POST', '/admin/users', { username: 'grace', password: 'grace-pw-1' }))
   const grace = dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'grace' }))
   for (const [player, own, lap, coins] of [['grace', 300, 61_000, 40], ['ada', 500, 59_000, 12]] as const) {
@@ -313,12 +314,12 @@ t.test('the play page\'s board switch: the game\'s named boards, each with its o
 
     await choice.selectOption('lap-1')
     await page.locator('#board-title').filter({ hasText: 'Top 10 — Lap 1, the long way round the moon, all time' }).waitFor()
-    t.same(await page.locator('#board li').allTextContents(), ['ada — 59000', 'grace — 61000'], `${size}: the lap board, lower first`)
+    t.same(await page.locator('#board li').allTextContents(), ['ada — 0:59.000', 'grace — 1:01.000'], `${size}: the lap board, lower first, as times (its format)`)
     t.same(await page.locator('.board-switch button').allTextContents(), ['All time', 'Today'], `${size}: the lap board's own periods`)
-    await page.locator('#my-rank').filter({ hasText: 'Your best: 61000, rank 2 of 2' }).waitFor()
+    await page.locator('#my-rank').filter({ hasText: 'Your best: 1:01.000, rank 2 of 2' }).waitFor()
     await page.getByRole('button', { name: 'Today' }).click()
     await page.locator('#board-title').filter({ hasText: 'Top 10 — Lap 1, the long way round the moon, today' }).waitFor()
-    await page.locator('#my-rank').filter({ hasText: 'Your best today: 61000, rank 2 of 2' }).waitFor()
+    await page.locator('#my-rank').filter({ hasText: 'Your best today: 1:01.000, rank 2 of 2' }).waitFor()
     t.ok(await page.locator('#board-resets').isVisible(), `${size}: its daily board resets`)
     t.ok(await overflow() <= 0, `${size} lap board: nothing overflows sideways`)
     await page.screenshot({ path: join(folder, `board-named-${size}.png`), fullPage: true })
@@ -326,10 +327,10 @@ t.test('the play page\'s board switch: the game\'s named boards, each with its o
     await choice.selectOption('coins')
     await page.locator('#board-title').filter({ hasText: 'Top 10 — Coins' }).waitFor()
     t.notOk(await page.locator('.board-switch').isVisible(), `${size}: a board without periods has no period switch`)
-    t.same(await page.locator('#board li').allTextContents(), ['grace — 40', 'ada — 12'])
+    t.same(await page.locator('#board li').allTextContents(), ['grace — 40\u00a0coins', 'ada — 12\u00a0coins'], `${size}: with the board's unit`)
     // Live: a score to this board shows up without a reload.
     dataOf(await submit(app, game, { player: 'ada', score: 50, board: 'coins' }))
-    await page.locator('#board li').filter({ hasText: 'ada — 62' }).waitFor()
+    await page.locator('#board li').filter({ hasText: 'ada — 62\u00a0coins' }).waitFor()
     t.pass(`${size}: the coins board follows a submit (a sum: 12 + 50)`)
     dataOf(await submit(app, game, { player: 'ada', score: -50, board: 'coins' }))
     await choice.selectOption('')

@@ -60,7 +60,7 @@ t.test('a guest plays the demo game, signs up, and finds its score under the new
   await page.fill('input[name=password]', 'correct horse battery staple')
   await Promise.all([page.waitForURL(`${baseUrl}/play/demo`, { waitUntil: 'load' }), page.click('form.signup button[type=submit]')])
   await page.getByText('Logged in as').waitFor()
-  await page.locator('#board li').filter({ hasText: `keeper — ${best}` }).waitFor()
+  await page.locator('#board li').filter({ hasText: `keeper — ${new Intl.NumberFormat('en-US').format(best)}` }).waitFor()
   t.equal(await page.locator('#board li').filter({ hasText: guestName }).count(), 0, 'the guest is gone from the board')
   await page.screenshot({ path: join(folder, 'guest-claimed-desktop.png'), fullPage: true })
   t.match(dataOf(await admin(app, 'GET', '/admin/games/demo/players/keeper')), { best_score: best }, 'the guest\'s best, under the new name')

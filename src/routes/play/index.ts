@@ -17,6 +17,7 @@ import { collectParams, parseBoardChoice } from '../../rules/fields.js'
 import { HELMET, framedBy } from '../../../plugins/external/security-headers.js'
 import { NO_BOARDS, type NamedBoard } from '../../rules/boards.js'
 import type { ChosenBoard } from '../../store/board-choice.js'
+import { scoreFormatOf } from '../../rules/score-format.js'
 
 /** What the login page says when an OpenID Connect sign-in came back failed (/login?signin=…): fixed sentences, never the provider's text. */
 const SIGNIN_FAILURES: Record<string, string> = Object.assign(Object.create(null), {
@@ -72,6 +73,8 @@ function periodButton (kind: 'all' | PeriodKind, pressed: boolean): string {
  * a client's mistake, not the service's, so it is logged at debug only.
  */
 const ALTCHA_FILES = new Set(['/external/altcha.min.js', '/external/altcha.css', '/workers/pbkdf2.js'])
+/** What dist/web serves, at /sdk/ (nothing else there: its build stamp is not a module). */
+const WEB_MODULES = new Set(['/format.js'])
 
 async function staticFiles (fastify: FastifyInstance): Promise<void> {
   fastify.setErrorHandler(fileErrors)
@@ -81,6 +84,8 @@ async function staticFiles (fastify: FastifyInstance): Promise<void> {
   })
   await fastify.register(fastifyStatic, { root: projectPath('public'), prefix: '/static/', allowedPath: (path) => !path.startsWith('/games/'), index: false })
   await fastify.register(fastifyStatic, { root: projectPath('public', 'games'), prefix: '/games/', decorateReply: false })
+  // The browser modules (scripts/build-web.mjs): the score formatter, for the play page and any page.
+  await fastify.register(fastifyStatic, { root: projectPath('dist', 'web'), prefix: '/sdk/', allowedPath: (path) => WEB_MODULES.has(path), decorateReply: false, index: false })
   // The ALTCHA widget of the sign-up page, as its package ships it: the build for a strict CSP (its styles
   // in a file of their own) and the worker that solves the proof of work. Nothing else of node_modules.
   await fastify.register(fastifyStatic, {
@@ -159,7 +164,7 @@ export default async function playRoutes (fastify: FastifyInstance): Promise<voi
     // runs: whether the game ties scores to runs; the page adds startRun() and reportPlay() for the game (docs/interface.md#host-injected-context).
     // boards: the game's named boards, for the board switch, with the periods each keeps (docs/interface.md#named-boards).
     const boards = [...(await fastify.namedBoards.boards(game.game_id)).values()]
-    const platform = { gameId: game.game_id, username: user?.username ?? null, canSubmit: isPlayable(game) && plays, periods: game.periods, order: game.order, runs: game.runs, boards: boards.map(board => ({ id: board.board_id, name: board.name, periods: board.periods, order: board.order })), periodNames: BOARD_NAMES, achievements: (await fastify.achievements.achievements(game.game_id)).size > 0 }
+    const platform = { gameId: game.game_id, username: user?.username ?? null, canSubmit: isPlayable(game) && plays, periods: game.periods, order: game.order, format: scoreFormatOf(game), runs: game.runs, boards: boards.map(board => ({ id: board.board_id, name: board.name, periods: board.periods, order: board.order, format: scoreFormatOf(board) })), periodNames: BOARD_NAMES, achievements: (await fastify.achievements.achievements(game.game_id)).size > 0 }
     const here = `/play/${encodeURIComponent(game.game_id)}`
     const next = `next=${encodeURIComponent(here)}`
     const signup = fastify.config.signup === 'open'
@@ -214,6 +219,7 @@ ${account}
 </main>
 <div id="toasts" role="status" aria-live="polite"></div>
 <script nonce="${reply.cspNonce.script}">window.__platform = ${scriptJson(platform)}; window.__play = ${scriptJson({ playtimeReportMs: fastify.config.playtimeReportS * 1000 })}</script>
+<script src="/sdk/format.js" defer></script>
 <script src="/static/play.js" defer></script>`)
   })
 
