@@ -4,7 +4,7 @@ import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hoo
 import { ApiProblem, api } from './api.js'
 import type { Operator } from '../../src/routes/admin/records.js'
 import { formatScore } from '../../sdk/format.js'
-import type { DisplaySettings } from '../../src/rules/score-format.js'
+import { scoreFormatOf, type DisplaySettings } from '../../src/rules/score-format.js'
 
 /** Who is signed in: the token's name and role. A viewer's write controls are disabled. */
 export type { Operator }
@@ -112,7 +112,7 @@ export function WriteButton ({ children, onClick, busy = false, kind = 'primary'
 
 /** A score as its board shows it (docs/interface.md#score-formats), in the operator's locale: the game's own board's format, or a named board's. */
 export function shownScore (score: number | null | undefined, board: DisplaySettings): string {
-  return score === null || score === undefined ? '' : formatScore(score, { type: board.score_format, decimals: board.score_decimals, unit: board.score_unit })
+  return score === null || score === undefined ? '' : formatScore(score, scoreFormatOf(board))
 }
 
 /** A count and its noun, singular for one: "1 rating", "3 ratings". */

@@ -253,8 +253,8 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     // All of them (a request's own `boards` holds them only when it names one).
     const boards = await fastify.namedBoards.boards(game.game_id)
     const own = { board_id: DEFAULT_BOARD, name: game.name, order: game.order, operator: 'best' as const, periods: game.periods, format: scoreFormatOf(game), archived: false }
-    const named = [...boards.values()].sort((a, b) => a.board_id < b.board_id ? -1 : 1)
-      .map(board => ({ board_id: board.board_id, name: board.name, order: board.order, operator: board.operator, periods: board.periods, format: scoreFormatOf(board), archived: board.archived }))
+    // The store reads them in id order.
+    const named = [...boards.values()].map(board => ({ board_id: board.board_id, name: board.name, order: board.order, operator: board.operator, periods: board.periods, format: scoreFormatOf(board), archived: board.archived }))
     return ok({ game_id: game.game_id, items: [own, ...named] })
   })
 
