@@ -106,6 +106,7 @@
   const LIVE_RETRY_MS = 5000
   function watchBoard () {
     stream?.close()
+    ownChange = true
     const game = encodeURIComponent(platform.gameId)
     const query = chosenQuery()
     const chosen = query === '' ? '' : `?${query}`
@@ -129,6 +130,24 @@
     })
   }
 
+  // Events for the game (the kit, /sdk/platform.js, passes them on): overtaken, achievement.
+  const listeners = { overtaken: new Set(), achievement: new Set() }
+  platform.on = (type, listener) => {
+    const set = listeners[type]
+    if (set === undefined) return () => {}
+    set.add(listener)
+    return () => { set.delete(listener) }
+  }
+  function emit (type, detail) {
+    for (const listener of listeners[type]) {
+      try { listener(detail) } catch (error) { setTimeout(() => { throw error }) }
+    }
+  }
+  // The player's rank on the board shown, as last read: a worse one read later, without a score of
+  // their own between (ownChange), means someone passed them.
+  let lastRank = null
+  let ownChange = true
+
   // The player's own rank and neighbourhood, on the board the switch chose.
   async function refreshStanding () {
     const request = ++latest
@@ -142,6 +161,10 @@
     const when = period === 'all' ? '' : ` ${boardName()}`
 
     if (mine !== null) {
+      const rank = mine.ok ? mine.data.rank : null
+      if (!ownChange && rank !== null && lastRank !== null && rank > lastRank) emit('overtaken', { rank, previous: lastRank, board: board === '' ? 'default' : board })
+      lastRank = rank
+      ownChange = false
       $('#my-rank').textContent = !mine.ok
         ? mine.message
         : mine.data.best_score === null
@@ -352,7 +375,13 @@
     const answer = await api('GET', `/api/rank?action=achievements-self&game_id=${encodeURIComponent(platform.gameId)}`)
     if (!answer.ok) return
     const unlocked = answer.data.items.filter(item => item.unlocked_at !== null)
-    if (unlockedIds !== null) for (const item of unlocked) if (!unlockedIds.has(item.achievement_id)) showToast(item)
+    if (unlockedIds !== null) {
+      for (const item of unlocked) {
+        if (unlockedIds.has(item.achievement_id)) continue
+        showToast(item)
+        emit('achievement', item)
+      }
+    }
     unlockedIds = new Set(unlocked.map(item => item.achievement_id))
   }
 
@@ -376,12 +405,15 @@
     setTimeout(() => { toast.remove() }, 8000)
   }
 
-  // The game tells the page when it has submitted a score.
+  // The game tells the page when it has submitted a score (or unlocked an achievement): through the
+  // kit's refresh(), or by posting ranking:submitted as games did before the kit.
+  platform.refresh = () => {
+    ownChange = true
+    refreshStanding()
+    checkAchievements()
+  }
   window.addEventListener('message', (event) => {
-    if (event.origin === window.location.origin && event.data?.type === 'ranking:submitted') {
-      refreshStanding()
-      checkAchievements()
-    }
+    if (event.origin === window.location.origin && event.data?.type === 'ranking:submitted') platform.refresh()
   })
 
   buildSwitch()
@@ -390,4 +422,6 @@
   loadRating()
   startPlaytime()
   checkAchievements()
+  // The kit's ready() waits for this: every member of __platform is set.
+  platform.ready = true
 })()

@@ -1,35 +1,59 @@
 #!/usr/bin/env node
 // Builds the modules the service serves to browsers on other pages than the
-// console (docs/decisions.md#72): each one file, a classic script (an IIFE
-// that sets one global), so any page includes it with one <script src>.
-//   /sdk/format.js   RankingFormat.formatScore, the score formatter (sdk/format.ts)
-// esbuild, as Vite itself uses it; the sizes (and gzipped sizes) are printed.
+// console (docs/decisions.md#72, #73): each one file, a classic script (an
+// IIFE that sets one global), so any page includes it with one <script src>.
+//   /sdk/format.js      RankingFormat.formatScore, the score formatter (sdk/format.ts)
+//   /sdk/platform.js    RankingPlatform.ready(), the kit for hosted games (sdk/platform.ts)
+//   /embed/board.js     the <ranking-board> element, Lit bundled in (sdk/board.ts)
+// esbuild, the bundler under Vite (the console's toolchain); the sizes (and
+// gzipped sizes) are printed, and a module past its gzipped budget fails the build.
+//
+// `--sdk`: the SDK package's build (sdk/package.json) instead writes the
+// element and the kit as ES modules into sdk/dist, over what tsc emitted there
+// (tsc keeps their types; the element's module gets Lit bundled in, so the
+// package still has no dependencies).
 import { build } from 'esbuild'
-import { readFileSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const outdir = join(root, 'dist', 'web')
+const forSdk = process.argv.includes('--sdk')
 
+/** name: where it is served from dist/web; budget: the most gzipped bytes it may take. */
 const MODULES = [
-  { name: 'format', entry: 'sdk/format.ts', globalName: 'RankingFormat' }
+  { name: 'format', entry: 'sdk/format.ts', globalName: 'RankingFormat', budget: 2_048 },
+  { name: 'platform', entry: 'sdk/platform.ts', globalName: 'RankingPlatform', budget: 4_096 },
+  { name: 'embed/board', entry: 'sdk/board.ts', globalName: 'RankingBoard', budget: 15_360, sdk: 'board' }
 ]
 
-for (const { name, entry, globalName } of MODULES) {
+let failed = false
+for (const { name, entry, globalName, budget, sdk } of MODULES) {
+  if (forSdk && sdk === undefined) continue
+  const outfile = forSdk ? join(root, 'sdk', 'dist', `${sdk}.js`) : join(root, 'dist', 'web', `${name}.js`)
   await build({
-    entryPoints: { [name]: join(root, entry) },
-    outdir,
+    entryPoints: [join(root, entry)],
+    outfile,
     bundle: true,
-    format: 'iife',
-    globalName,
+    format: forSdk ? 'esm' : 'iife',
+    ...(forSdk ? {} : { globalName }),
     minify: true,
-    target: 'es2020',
+    target: 'es2021',
     legalComments: 'none',
     logLevel: 'warning'
   })
-  const bytes = readFileSync(join(outdir, `${name}.js`))
-  console.log(`web: dist/web/${name}.js ${bytes.length} bytes, ${gzipSync(bytes).length} gzipped`)
+  const bytes = readFileSync(outfile)
+  const gzipped = gzipSync(bytes).length
+  const over = gzipped > budget
+  failed ||= over
+  console.log(`web: ${relative(root, outfile)} ${bytes.length} bytes, ${gzipped} gzipped (budget ${budget})${over ? ' OVER BUDGET' : ''}`)
 }
-writeFileSync(join(outdir, '.build-stamp'), `${new Date().toISOString()}\n`)
+if (failed) {
+  console.error('web: a module is over its gzipped budget')
+  process.exit(1)
+}
+if (!forSdk) {
+  mkdirSync(join(root, 'dist', 'web'), { recursive: true })
+  writeFileSync(join(root, 'dist', 'web', '.build-stamp'), `${new Date().toISOString()}\n`)
+}

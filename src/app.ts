@@ -27,6 +27,7 @@ import healthRoutes from './routes/health/index.js'
 import consoleRoutes from './routes/console/index.js'
 import homeRoutes from './routes/home/index.js'
 import playRoutes from './routes/play/index.js'
+import embedRoutes from './routes/embed/index.js'
 
 /**
  * Parameters whose values must never reach a log line, by their decoded name
@@ -257,6 +258,7 @@ async function app (fastify: FastifyInstance, { config, clock }: { config: Confi
   await fastify.register(publicRoutes)
   await fastify.register(adminRoutes)
   await fastify.register(playRoutes)
+  await fastify.register(embedRoutes)
   await fastify.register(homeRoutes)
   await fastify.register(consoleRoutes)
 }

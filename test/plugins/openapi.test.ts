@@ -98,7 +98,8 @@ t.test('the OpenAPI document validates and covers every public route', { timeout
     '/signup': ['get'],
     '/play/{game_id}/board': ['get'],
     '/play/{game_id}/unavailable': ['get'],
-    '/': ['get']
+    '/': ['get'],
+    '/embed/': ['get']
   }
   t.same(Object.keys(document.paths).sort(), Object.keys(expected).sort(), 'exactly the public routes')
   for (const [path, methods] of Object.entries(expected)) {
@@ -106,7 +107,7 @@ t.test('the OpenAPI document validates and covers every public route', { timeout
       const operation = (document.paths[path] as Record<string, OpenAPIV3.OperationObject>)[method]
       t.ok(operation, `${method.toUpperCase()} ${path} is documented`)
       // The HTML pages answer HTML.
-      if ((path.startsWith('/play/{game_id}') && !path.endsWith('/board') && !path.endsWith('/live')) || path === '/login' || path === '/signup' || path === '/') continue
+      if ((path.startsWith('/play/{game_id}') && !path.endsWith('/board') && !path.endsWith('/live')) || path === '/login' || path === '/signup' || path === '/' || path === '/embed/') continue
       const failure = (operation?.responses.default as OpenAPIV3.ResponseObject | undefined)?.content?.['application/json']?.schema as OpenAPIV3.SchemaObject | undefined
       const codes = ((failure?.properties?.error as OpenAPIV3.SchemaObject | undefined)?.anyOf ?? []).map(option => (option as { enum?: string[] }).enum?.[0])
       t.ok(codes.includes('internal_error'), `${method.toUpperCase()} ${path} lists its error codes`)

@@ -29,7 +29,7 @@ t.test('a player logs in, plays the demo game, rates it, and play time is report
   page.on('console', message => { if (/Content Security Policy|Refused to/i.test(message.text())) pageErrors.push(message.text()) })
 
   await page.goto(`${baseUrl}/play/demo`)
-  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: null, canSubmit: false, periods: [], order: 'desc', format: { type: 'integer', decimals: 0, unit: '' }, runs: 'off', boards: [], periodNames: { all: 'All time', daily: 'Today', weekly: 'This week', monthly: 'This month' }, achievements: false }))
+  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: null, guest: false, canSubmit: false, periods: [], order: 'desc', format: { type: 'integer', decimals: 0, unit: '' }, runs: 'off', boards: [], periodNames: { all: 'All time', daily: 'Today', weekly: 'This week', monthly: 'This month' }, achievements: false, ready: true }))
   t.equal(await page.locator('input[type=password]').count(), 0, 'no password field beside the game')
   // Logging in happens on a page of its own, then leads back to the game.
   await Promise.all([page.waitForURL(`${baseUrl}/login?next=%2Fplay%2Fdemo`), page.click('a#login')])
@@ -37,7 +37,7 @@ t.test('a player logs in, plays the demo game, rates it, and play time is report
   await page.fill('input[name=password]', 'lovelace-1843')
   await Promise.all([page.waitForURL(`${baseUrl}/play/demo`, { waitUntil: 'load' }), page.click('form.login button[type=submit]')])
   await page.getByText('Logged in as').waitFor()
-  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: 'ada', canSubmit: true, periods: [], order: 'desc', format: { type: 'integer', decimals: 0, unit: '' }, runs: 'off', boards: [], periodNames: { all: 'All time', daily: 'Today', weekly: 'This week', monthly: 'This month' }, achievements: false }))
+  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: 'ada', guest: false, canSubmit: true, periods: [], order: 'desc', format: { type: 'integer', decimals: 0, unit: '' }, runs: 'off', boards: [], periodNames: { all: 'All time', daily: 'Today', weekly: 'This week', monthly: 'This month' }, achievements: false, ready: true }))
 
   // Three rounds of Reaction: click as soon as the button turns green.
   const frame = page.frameLocator('#game')
@@ -47,9 +47,11 @@ t.test('a player logs in, plays the demo game, rates it, and play time is report
     await frame.locator('#target').click()
   }
   const result = frame.locator('#result')
-  await result.filter({ hasText: /^Score \d+\. New best! Rank 1\.$/ }).waitFor()
-  const score = Number(/Score (\d+)/.exec(await result.textContent() ?? '')?.[1])
+  await result.filter({ hasText: /^Score [\d,]+\. New best! Rank 1\.$/ }).waitFor()
+  const score = Number(/Score ([\d,]+)/.exec(await result.textContent() ?? '')?.[1]?.replace(/,/g, ''))
   t.ok(score > 0 && score <= 3000, `the game scored ${score}`)
+  // The kit's 'best' event, as the game's message.
+  await frame.locator('#message').filter({ hasText: /^New best: [\d,]+, rank 1!$/ }).waitFor()
 
   // The board and the own rank update after the submission.
   // Shown as the board's format shows it (whole numbers, grouped in the browser's locale).

@@ -29,7 +29,7 @@ async function playDemo (page: Page): Promise<void> {
     await frame.locator('#target[data-state="go"]').waitFor()
     await frame.locator('#target').click()
   }
-  await frame.locator('#result').filter({ hasText: /^Score \d+\. (New best!|Your best is)/ }).waitFor()
+  await frame.locator('#result').filter({ hasText: /^Score [\d,]+\. (New best!|Your best is)/ }).waitFor()
 }
 
 t.test('a guest plays the demo game, signs up, and finds its score under the new name', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {

@@ -133,20 +133,22 @@ t.test('the tarball holds the built module, its types, package.json and README o
   const paths = entries.map(entry => entry.path).sort()
   t.ok(paths.every(path => path.startsWith('package/')), 'everything under package/')
   const files = paths.map(path => path.slice('package/'.length))
-  for (const needed of ['dist/index.js', 'dist/index.d.ts', 'dist/answers.d.ts', 'dist/format.js', 'dist/format.d.ts', 'package.json', 'README.md']) t.ok(files.includes(needed), `has ${needed}`)
+  for (const needed of ['dist/index.js', 'dist/index.d.ts', 'dist/answers.d.ts', 'dist/format.js', 'dist/format.d.ts', 'dist/platform.js', 'dist/platform.d.ts', 'dist/board.js', 'dist/board.d.ts', 'package.json', 'README.md']) t.ok(files.includes(needed), `has ${needed}`)
   t.same(files.filter(file => /\.[cm]?tsx?$/.test(file) && !file.endsWith('.d.ts')), [], 'no TypeScript sources')
   t.same(files.filter(file => /(^|\/)(tests?|__tests__)\/|\.test\.|\.spec\./.test(file)), [], 'no tests')
   t.same(files.filter(file => !/^(dist\/[^/]+\.(js|d\.ts)|package\.json|README\.md|LICENSE(\.\w+)?)$/.test(file)), [], 'nothing else (no maps, no config, no node_modules)')
 
   const manifest = JSON.parse(entries.find(entry => entry.path === 'package/package.json')!.content.toString('utf8'))
-  t.match(manifest, { name: PACKAGE, type: 'module', sideEffects: false, engines: { node: '>=20' }, exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } } })
+  // Only the element's module does something as it loads: it defines <ranking-board>.
+  t.match(manifest, { name: PACKAGE, type: 'module', sideEffects: ['./dist/board.js'], engines: { node: '>=20' }, exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' }, './board': { types: './dist/board.d.ts', import: './dist/board.js' }, './platform': { types: './dist/platform.d.ts', import: './dist/platform.js' } } })
   for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies', 'bundleDependencies']) t.equal(manifest[field], undefined, `no ${field}`)
 
-  // For browsers as much as Node: nothing imported but the package's own format.js (which imports nothing), no Node globals.
-  for (const file of ['index.js', 'format.js']) {
+  // For browsers as much as Node: nothing imported but the package's own format.js (which imports nothing), no Node globals;
+  // the element's module has Lit bundled in (the package has no dependencies).
+  for (const file of ['index.js', 'format.js', 'platform.js', 'board.js']) {
     const code = entries.find(entry => entry.path === `package/dist/${file}`)!.content.toString('utf8')
-    const imported = [...code.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s+'([^']+)'/gm)].map(match => match[1])
-    t.same(imported, file === 'index.js' ? ['./format.js'] : [], `dist/${file} imports nothing else`)
+    const imported = [...code.matchAll(/(?:^|[;}])\s*(?:import|export)\s*[^;]*?\sfrom\s*["']([^"']+)["']/gm)].map(match => match[1])
+    t.same(imported, file === 'index.js' || file === 'platform.js' ? ['./format.js'] : [], `dist/${file} imports nothing else`)
     t.notMatch(code, /\bimport\s*\(|\brequire\s*\(/, `dist/${file} loads nothing at run time`)
     t.notMatch(code, /\bnode:|\bprocess\.|\bBuffer\b|\b__dirname\b/, `dist/${file} uses no Node built-ins`)
   }
@@ -187,6 +189,25 @@ t.test('the published types work for a TypeScript user, and ErrorCode matches th
   }))
   writeFileSync(join(project, 'consumer.ts'), [
     `import { createRankingClient, RankingError, hmacSha256Hex, signatureBase, type ErrorCode, type RankingClient, type SubmitResult, type TopResult, type Standing, type BoardItem } from '${PACKAGE}'`,
+    `import { RankingBoardElement, EMBED_VERSION, type RankingBoard } from '${PACKAGE}/board'`,
+    `import { ready, type Platform, type PlatformAnswer, type PlatformSubmitted } from '${PACKAGE}/platform'`,
+    `import { formatScore } from '${PACKAGE}/format'`,
+    'export function embed (): string {',
+    '  const board: RankingBoard = new RankingBoardElement()',
+    '  board.apiKey = \'k\'',
+    '  board.live = true',
+    '  const found: RankingBoard | null = document.querySelector(\'ranking-board\')',
+    '  // @ts-expect-error limit is a number',
+    '  board.limit = \'10\'',
+    '  return EMBED_VERSION + String(found?.game) + formatScore(1, { type: \'time\', decimals: 3, unit: \'\' })',
+    '}',
+    'export async function hosted (): Promise<number | null> {',
+    '  const platform: Platform = await ready()',
+    '  await platform.startRun()',
+    '  platform.on(\'achievement\', (item) => { console.log(item.name) })',
+    '  const answer: PlatformAnswer<PlatformSubmitted> = await platform.submit(10, { board: \'lap\' })',
+    '  return answer.ok ? answer.data.rank : null',
+    '}',
     'const client: RankingClient = createRankingClient({ baseUrl: \'https://games.example.com\', apiKey: \'k\', apiSecret: \'s\', clockOffsetMs: 0 })',
     'export async function use (): Promise<number> {',
     '  const result: SubmitResult = await client.submit({ gameId: \'g\', playerName: \'p\', score: 1n, meta: { level: 1 } })',
@@ -226,7 +247,7 @@ t.test('the published types work for a TypeScript user, and ErrorCode matches th
  */
 async function sdkPage (t: { teardown: (fn: () => unknown) => void }, serviceUrl: string): Promise<{ page: Page, pageErrors: string[], pageOrigin: string }> {
   // The package's modules as a site serves them (index.js imports ./format.js beside it).
-  const modules = new Map(['index.js', 'format.js'].map(file => [`/sdk/${file}`, readFileSync(join(installedDir, 'dist', file))]))
+  const modules = new Map(['index.js', 'format.js', 'board.js'].map(file => [`/sdk/${file}`, readFileSync(join(installedDir, 'dist', file))]))
   const html = '<!doctype html><meta charset="utf-8"><title>game</title><link rel="icon" href="data:,"><script type="module">import * as sdk from "/sdk/index.js"; window.rankingSdk = sdk</script>'
   const pageServer: Server = createServer((request, response) => {
     const code = modules.get(request.url ?? '')
@@ -279,6 +300,20 @@ t.test('a page on another origin imports the built module and submits, reads the
   t.same(answers.me, { player_name: 'Zoë 🎮', best_score: 1200, rank: 1 }, 'me from the page')
   t.same(answers.nobody, { player_name: 'nobody', best_score: null, rank: null })
   t.same(answers.typed, { code: 'invalid_signature', name: 'RankingError' }, 'a RankingError with the service\'s code')
+
+  // The element, as the package ships it (an ES module, Lit inside), on the same page: the board the page just wrote.
+  const board = await page.evaluate(async ({ baseUrl, apiKey, gameId }) => {
+    await import('/sdk/board.js' as string)
+    const element = document.createElement('ranking-board')
+    element.setAttribute('service', baseUrl)
+    element.setAttribute('game', gameId)
+    element.setAttribute('api-key', apiKey)
+    document.body.append(element)
+    const deadline = Date.now() + 20_000
+    while ((element.shadowRoot?.querySelectorAll('tbody tr').length ?? 0) < 2 && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 50))
+    return Array.from(element.shadowRoot?.querySelectorAll('tbody tr') ?? []).map(row => row.textContent?.replace(/\s+/g, ' ').trim())
+  }, settings)
+  t.same(board, ['1 Zoë 🎮 1,200', '2 bob 900'], 'the package\'s <ranking-board> shows the board')
   t.same(pageErrors, [], 'no errors on the page')
 })
 

@@ -1,11 +1,12 @@
 // Reaction: three rounds; each round scores 1000 minus the reaction time in ms
-// (0 for a click before green). The total goes to submit-self with the
-// player's session cookie, as a game hosted on the platform does; on a game
-// that keeps runs, with the run the play page started for it, after the page
-// has reported the play since its last report (docs/interface.md#runs).
-(() => {
+// (0 for a click before green). It talks to the platform through the kit for
+// hosted games (/sdk/platform.js, docs/kit.md): who plays, a run as play
+// begins where the game keeps runs, the total submitted at the end, and the
+// platform's events (a new best, an achievement, someone passing the player)
+// shown as in-game messages.
+(async () => {
   'use strict'
-  const platform = window.parent === window ? null : window.parent.__platform
+  const platform = await window.RankingPlatform.ready()
   const canvas = document.getElementById('canvas')
   const context = canvas.getContext('2d')
   const target = document.getElementById('target')
@@ -16,9 +17,7 @@
   let total = 0
   let greenAt = 0
   let timer = null
-  let run = null
-
-  const keepsRuns = () => platform !== null && platform.canSubmit && platform.runs !== undefined && platform.runs !== 'off' && typeof platform.startRun === 'function'
+  const message = document.getElementById('message')
 
   function draw (color, text) {
     context.fillStyle = color
@@ -45,32 +44,36 @@
   }
 
   async function submit (score) {
-    if (platform === null || !platform.username) {
-      result.textContent = `Score ${score}. Log in on the play page to record it.`
+    const shown = platform.formatScore(score)
+    if (platform.player === null) {
+      result.textContent = `Score ${shown}. Log in on the play page to record it.`
       return
     }
     if (!platform.canSubmit) {
-      result.textContent = `Score ${score}. This game does not accept scores right now.`
+      result.textContent = `Score ${shown}. This game does not accept scores right now.`
       return
     }
-    const body = new URLSearchParams({ game_id: platform.gameId, score: String(score), meta: JSON.stringify({ rounds: ROUNDS }) })
-    if (run !== null) {
-      await platform.reportPlay()
-      body.set('run_id', run.run_id)
-      run = null
-    }
-    const response = await fetch('/api/rank?action=submit-self', { method: 'POST', body, credentials: 'include' })
-    const answer = await response.json()
+    const answer = await platform.submit(score, { meta: { rounds: ROUNDS } })
     if (!answer.ok) {
-      result.textContent = `Score ${score} was not recorded: ${answer.message}`
+      result.textContent = `Score ${shown} was not recorded: ${answer.message}`
       return
     }
     const { improved, best_score: best, rank, held } = answer.data
     result.textContent = held === true
-      ? `Score ${score}: held for review (more than this round's play explains).`
-      : `Score ${score}. ${improved ? 'New best!' : `Your best is ${best}.`}${rank === null ? '' : ` Rank ${rank}.`}`
-    window.parent.postMessage({ type: 'ranking:submitted', score }, window.location.origin)
+      ? `Score ${shown}: held for review (more than this round's play explains).`
+      : `Score ${shown}. ${improved ? 'New best!' : `Your best is ${platform.formatScore(best)}.`}${rank === null ? '' : ` Rank ${rank}.`}`
   }
+
+  // The platform's news, as a message in the game.
+  let hideMessage = null
+  function say (text) {
+    message.textContent = text
+    clearTimeout(hideMessage)
+    hideMessage = setTimeout(() => { message.textContent = '' }, 6000)
+  }
+  platform.on('best', ({ score, rank }) => say(`New best: ${platform.formatScore(score)}${rank === null ? '' : `, rank ${rank}`}!`))
+  platform.on('achievement', (item) => say(`Achievement unlocked: ${item.name}`))
+  platform.on('overtaken', ({ rank }) => say(`Someone passed you: you are number ${rank} now.`))
 
   target.addEventListener('click', () => {
     const state = target.dataset.state
@@ -78,7 +81,8 @@
       round = 0
       total = 0
       result.textContent = ''
-      if (keepsRuns()) platform.startRun().then(started => { run = started }, () => { run = null })
+      // A game that keeps runs ties the score to this play (docs/interface.md#runs); the kit keeps the run.
+      platform.startRun()
       nextRound()
     } else if (state === 'wait') {
       clearTimeout(timer)
@@ -103,5 +107,5 @@
     submit(total)
   }
 
-  draw('#374151', platform?.username ? `Hello ${platform.username}!` : 'Reaction')
+  draw('#374151', platform.player === null ? 'Reaction' : `Hello ${platform.player.name}!`)
 })()

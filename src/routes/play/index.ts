@@ -73,18 +73,20 @@ function periodButton (kind: 'all' | PeriodKind, pressed: boolean): string {
  * a client's mistake, not the service's, so it is logged at debug only.
  */
 const ALTCHA_FILES = new Set(['/external/altcha.min.js', '/external/altcha.css', '/workers/pbkdf2.js'])
-/** What dist/web serves, at /sdk/ (nothing else there: its build stamp is not a module). */
-const WEB_MODULES = new Set(['/format.js'])
+/** What dist/web serves, at /sdk/ (nothing else there: its build stamp is not a module; the element is at /embed/). */
+const WEB_MODULES = new Set(['/format.js', '/platform.js'])
 
 async function staticFiles (fastify: FastifyInstance): Promise<void> {
   fastify.setErrorHandler(fileErrors)
   // A hosted game's files are framed by the play page (plugins/external/security-headers.ts).
   fastify.addHook('onRoute', (route) => {
     if (route.url.startsWith('/games/')) route.config = { ...route.config, helmet: framedBy(HELMET.gameFiles, fastify.config.playFrameOrigins) }
+    // The browser modules are for other sites' pages too.
+    if (route.url.startsWith('/sdk/')) route.config = { ...route.config, helmet: HELMET.crossOrigin }
   })
   await fastify.register(fastifyStatic, { root: projectPath('public'), prefix: '/static/', allowedPath: (path) => !path.startsWith('/games/'), index: false })
   await fastify.register(fastifyStatic, { root: projectPath('public', 'games'), prefix: '/games/', decorateReply: false })
-  // The browser modules (scripts/build-web.mjs): the score formatter, for the play page and any page.
+  // The browser modules (scripts/build-web.mjs): the score formatter and the hosted games' kit.
   await fastify.register(fastifyStatic, { root: projectPath('dist', 'web'), prefix: '/sdk/', allowedPath: (path) => WEB_MODULES.has(path), decorateReply: false, index: false })
   // The ALTCHA widget of the sign-up page, as its package ships it: the build for a strict CSP (its styles
   // in a file of their own) and the worker that solves the proof of work. Nothing else of node_modules.
@@ -164,7 +166,7 @@ export default async function playRoutes (fastify: FastifyInstance): Promise<voi
     // runs: whether the game ties scores to runs; the page adds startRun() and reportPlay() for the game (docs/interface.md#host-injected-context).
     // boards: the game's named boards, for the board switch, with the periods each keeps (docs/interface.md#named-boards).
     const boards = [...(await fastify.namedBoards.boards(game.game_id)).values()]
-    const platform = { gameId: game.game_id, username: user?.username ?? null, canSubmit: isPlayable(game) && plays, periods: game.periods, order: game.order, format: scoreFormatOf(game), runs: game.runs, boards: boards.map(board => ({ id: board.board_id, name: board.name, periods: board.periods, order: board.order, format: scoreFormatOf(board) })), periodNames: BOARD_NAMES, achievements: (await fastify.achievements.achievements(game.game_id)).size > 0 }
+    const platform = { gameId: game.game_id, username: user?.username ?? null, guest: user?.guest === true, canSubmit: isPlayable(game) && plays, periods: game.periods, order: game.order, format: scoreFormatOf(game), runs: game.runs, boards: boards.map(board => ({ id: board.board_id, name: board.name, periods: board.periods, order: board.order, format: scoreFormatOf(board) })), periodNames: BOARD_NAMES, achievements: (await fastify.achievements.achievements(game.game_id)).size > 0 }
     const here = `/play/${encodeURIComponent(game.game_id)}`
     const next = `next=${encodeURIComponent(here)}`
     const signup = fastify.config.signup === 'open'

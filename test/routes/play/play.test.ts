@@ -11,7 +11,7 @@ t.test('the play page of an approved game injects window.__platform and loads th
   t.equal(page.statusCode, 200)
   t.equal(page.headers['content-type'], 'text/html; charset=utf-8')
   t.match(page.body, '<iframe id="game" src="/games/demo/"')
-  t.match(page.body, 'window.__platform = {"gameId":"demo","username":null,"canSubmit":false,"periods":[],"order":"desc","format":{"type":"integer","decimals":0,"unit":""},"runs":"off","boards":[],"periodNames":{"all":"All time","daily":"Today","weekly":"This week","monthly":"This month"},"achievements":false}')
+  t.match(page.body, 'window.__platform = {"gameId":"demo","username":null,"guest":false,"canSubmit":false,"periods":[],"order":"desc","format":{"type":"integer","decimals":0,"unit":""},"runs":"off","boards":[],"periodNames":{"all":"All time","daily":"Today","weekly":"This week","monthly":"This month"},"achievements":false}')
   t.match(page.body, 'window.__play = {"playtimeReportMs":7000}')
   t.match(page.body, '<a id="login" href="/login?next=%2Fplay%2Fdemo">Log in</a>', 'a link to the login page, no form beside the game')
   t.notMatch(page.body, '<form')
@@ -81,7 +81,7 @@ t.test('a logged-in player sees their name, canSubmit, the board beside the game
   const session = dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'kim' }))
   const cookie = `sid=${session.session_id as string}`
   const page = await app.inject({ method: 'GET', url: '/play/arcade', headers: { cookie } })
-  t.match(page.body, 'window.__platform = {"gameId":"arcade","username":"kim","canSubmit":true,"periods":[],"order":"desc","format":{"type":"integer","decimals":0,"unit":""},"runs":"off","boards":[],"periodNames":{"all":"All time","daily":"Today","weekly":"This week","monthly":"This month"},"achievements":false}')
+  t.match(page.body, 'window.__platform = {"gameId":"arcade","username":"kim","guest":false,"canSubmit":true,"periods":[],"order":"desc","format":{"type":"integer","decimals":0,"unit":""},"runs":"off","boards":[],"periodNames":{"all":"All time","daily":"Today","weekly":"This week","monthly":"This month"},"achievements":false}')
   t.match(page.body, 'Logged in as <strong><bdi>kim</bdi></strong>')
   const submitted = await app.inject({ method: 'POST', url: '/api/rank?action=submit-self', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'game_id=arcade&score=42' })
   t.equal(dataOf(submitted).rank, 1)
@@ -126,7 +126,7 @@ t.test('the play board reads a calendar board by period, with its id and bounds;
 
   // The page gets the game's periods and, for a logged-in user, the place for their neighbourhood.
   const page = await app.inject({ method: 'GET', url: `/play/${game.gameId}`, headers: { cookie: `sid=${session.session_id as string}` } })
-  t.match(page.body, `window.__platform = {"gameId":"${game.gameId}","username":"mei","canSubmit":true,"periods":["daily","weekly"],"order":"desc","format":{"type":"integer","decimals":0,"unit":""},"runs":"off","boards":[],"periodNames":{"all":"All time","daily":"Today","weekly":"This week","monthly":"This month"},"achievements":false}`)
+  t.match(page.body, `window.__platform = {"gameId":"${game.gameId}","username":"mei","guest":false,"canSubmit":true,"periods":["daily","weekly"],"order":"desc","format":{"type":"integer","decimals":0,"unit":""},"runs":"off","boards":[],"periodNames":{"all":"All time","daily":"Today","weekly":"This week","monthly":"This month"},"achievements":false}`)
   t.match(page.body, '<div class="board-switch" role="group" aria-label="Which period"><button type="button" data-period="all" aria-pressed="true" aria-controls="board">All time</button><button type="button" data-period="daily" aria-pressed="false" aria-controls="board">Today</button><button type="button" data-period="weekly" aria-pressed="false" aria-controls="board">This week</button></div>')
   t.match(page.body, '<ol id="around" aria-labelledby="around-title"></ol>')
   const anonymous = await get(app, `/play/${game.gameId}`)

@@ -1,0 +1,91 @@
+import type { Frame } from 'playwright-core'
+import t from 'tap'
+import { admin, createGame, dataOf, submit } from '../helpers/app.js'
+import { listeningApp } from '../helpers/listening.js'
+import { BROWSER_TEST_TIMEOUT_MS, launchBrowser, watchedPage } from '../helpers/browser.js'
+import { waitFor } from '../helpers/wait.js'
+
+/*
+ * The kit for hosted games (/sdk/platform.js, docs/kit.md) as a game uses
+ * it: inside the play page's frame (the demo game loads it), a signed-in
+ * player, a run, a submit, an unlock, and the events a game shows messages
+ * for; and outside the play page, where it submits nothing.
+ */
+
+/** Runs `body` in the game's frame with the kit's platform as `platform` (sent as source text: no outer names). */
+async function inGame<T> (frame: Frame, body: string): Promise<T> {
+  return await frame.evaluate(`(async () => { const platform = await window.RankingPlatform.ready(); ${body} })()`) as T
+}
+
+t.test('a game in the play page: the player, a run, submit, unlock, and the events for its messages', { timeout: 2 * BROWSER_TEST_TIMEOUT_MS }, async t => {
+  const { app, baseUrl } = await listeningApp(t)
+  const game = await createGame(app, { gameId: 'demo' })
+  dataOf(await admin(app, 'PATCH', '/admin/games/demo', { runs: 'optional' }))
+  dataOf(await admin(app, 'POST', '/admin/games/demo/achievements', { achievement_id: 'first', name: 'First score', rule: { board: 'default', at_least: 1 } }))
+  dataOf(await admin(app, 'POST', '/admin/games/demo/achievements', { achievement_id: 'secret', name: 'Found it' }))
+  dataOf(await admin(app, 'POST', '/admin/users', { username: 'kim', password: 'kim-password-1' }))
+
+  const browser = await launchBrowser(t)
+  const { page, problems } = await watchedPage(browser, { width: 1280, height: 800 })
+  await page.goto(`${baseUrl}/login?next=/play/demo`)
+  await page.fill('input[name=username]', 'kim')
+  await page.fill('input[name=password]', 'kim-password-1')
+  await Promise.all([page.waitForURL(`${baseUrl}/play/demo`), page.click('form.login button[type=submit]')])
+  const frame = page.frameLocator('#game')
+  await frame.locator('#target').waitFor()
+  const game$ = page.frames().find(candidate => candidate.url().endsWith('/games/demo/'))
+  if (game$ === undefined) throw new Error('no game frame')
+
+  const about = await inGame(game$, `
+    window.kitEvents = []
+    for (const type of ['best', 'achievement', 'overtaken']) platform.on(type, (detail) => window.kitEvents.push([type, type === 'achievement' ? detail.achievement_id : detail]))
+    return { hosted: platform.hosted, player: platform.player, canSubmit: platform.canSubmit, runs: platform.runs, boards: platform.boards, shown: platform.formatScore(12345) }`)
+  t.same(about, { hosted: true, player: { name: 'kim', guest: false }, canSubmit: true, runs: 'optional', boards: [], shown: '12,345' }, 'who plays, and what the game keeps')
+
+  const played = await inGame<{ run: { run_id: string } | null, answer: { ok: boolean, data: unknown } }>(game$, `
+    const run = await platform.startRun()
+    const answer = await platform.submit(500, { meta: { level: 2 } })
+    return { run, answer }`)
+  t.match(played.run, { run_id: /\S/, started_at: /Z$/, expires_at: /Z$/ }, 'a run, started by the page')
+  t.same(played.answer, { ok: true, data: { score: 500, improved: true, best_score: 500, rank: 1, total_players: 1, is_dev_record: false, is_admin_record: false, unlocked: ['first'] } }, 'the score, through the kit')
+  // The run took the score: it cannot take another.
+  const again = await inGame<{ ok: boolean, error?: string }>(game$, `
+    return await (await fetch('/api/rank?action=submit-self', { method: 'POST', body: new URLSearchParams({ game_id: 'demo', score: '600', run_id: ${JSON.stringify(played.run?.run_id)} }) })).json()`)
+  t.equal(again.ok, false, `the run was used (${again.error ?? ''})`)
+  const entry = dataOf(await admin(app, 'GET', '/admin/games/demo/players/kim'))
+  t.match(entry, { best_score: 500, meta: '{"level":2}' }, 'the entry keeps the meta the game gave')
+
+  const events = async (): Promise<unknown[]> => await game$.evaluate('window.kitEvents') as unknown[]
+  await waitFor(async () => (await events()).length >= 2, { what: 'the best and achievement events' })
+  t.same(await events(), [['best', { score: 500, rank: 1, board: 'default' }], ['achievement', 'first']], 'a new best, then the achievement the page saw')
+
+  const unlocked = await inGame<{ ok: boolean, data: { unlocked: boolean } }>(game$, 'return await platform.unlock(\'secret\')')
+  t.match(unlocked, { ok: true, data: { achievement_id: 'secret', player_name: 'kim', unlocked: true } })
+  await waitFor(async () => (await events()).length >= 3, { what: 'the unlock\'s event' })
+  t.same((await events())[2], ['achievement', 'secret'])
+
+  // Someone passes the player: the play page's live board changes, its standing falls, the game hears of it.
+  t.equal((await submit(app, game, { player: 'zed', score: 900 })).json().ok, true)
+  await waitFor(async () => (await events()).length >= 4, { what: 'the overtaken event' })
+  t.same((await events())[3], ['overtaken', { rank: 2, previous: 1, board: 'default' }])
+  await frame.locator('#message').filter({ hasText: 'Someone passed you: you are number 2 now.' }).waitFor()
+  t.pass('the demo game shows it as a message')
+  // A worse score of the player's own is not someone passing them.
+  await inGame(game$, 'await platform.submit(10)')
+  await new Promise(resolve => setTimeout(resolve, 1500))
+  t.equal((await events()).length, 4, 'no event for the player\'s own score')
+  t.same(problems, [])
+})
+
+t.test('outside the play page the kit answers at once, as nobody, and submits nothing', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  const { app, baseUrl } = await listeningApp(t)
+  await createGame(app, { gameId: 'demo' })
+  const browser = await launchBrowser(t)
+  const { page, problems } = await watchedPage(browser, { width: 390, height: 844 })
+  await page.goto(`${baseUrl}/games/demo/`)
+  const alone = await inGame(page.mainFrame(), `
+    const answer = await platform.submit(10)
+    return { hosted: platform.hosted, player: platform.player, canSubmit: platform.canSubmit, run: await platform.startRun(), answer }`)
+  t.match(alone, { hosted: false, player: null, canSubmit: false, run: null, answer: { ok: false, error: 'not_logged_in' } })
+  t.same(problems, [])
+})
