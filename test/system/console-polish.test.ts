@@ -78,3 +78,67 @@ t.test('the games list: every row\'s approve or withdraw button is on screen and
     await context.close()
   }
 })
+
+/**
+ * Within table `tableId`, at each sideways scroll of its box (start, middle,
+ * end): every cell whose text (as drawn) lies under its row's actions cell.
+ */
+async function coveredCells (page: Page, tableId: string): Promise<Array<{ scroll: number, row: string, cell: string }>> {
+  return await page.evaluate(async tableId => {
+    const table = document.getElementById(tableId)!
+    const box = table.closest('.table-box')!
+    const covered: Array<{ scroll: number, row: string, cell: string }> = []
+    const widest = box.scrollWidth - box.clientWidth
+    for (const scroll of [0, Math.round(widest / 2), widest]) {
+      box.scrollLeft = scroll
+      await new Promise(resolve => requestAnimationFrame(resolve))
+      for (const row of Array.from(table.querySelectorAll('tbody tr'))) {
+        const actions = row.querySelector('.row-actions')!.getBoundingClientRect()
+        for (const cell of Array.from(row.querySelectorAll(':scope > th, :scope > td:not(.row-actions)'))) {
+          const range = document.createRange()
+          range.selectNodeContents(cell)
+          // Each line of the cell's text (and each element in it), as drawn.
+          const over = Array.from(range.getClientRects()).some(text => text.width > 0 && text.left < actions.right && text.right > actions.left && text.top < actions.bottom && text.bottom > actions.top)
+          if (over) covered.push({ scroll, row: row.querySelector('th')?.textContent ?? '', cell: (cell.textContent ?? '').slice(0, 40) })
+        }
+      }
+    }
+    box.scrollLeft = 0
+    return covered
+  }, tableId)
+}
+
+/** The left and right of the text of each cell of column `column` (from 1) of table `tableId`, as drawn. */
+async function columnText (page: Page, tableId: string, column: number): Promise<Array<{ left: number, right: number, text: string }>> {
+  return await page.evaluate(({ tableId, column }) => Array.from(document.querySelectorAll(`#${tableId} tbody tr > :nth-child(${column})`)).map(cell => {
+    const range = document.createRange()
+    range.selectNodeContents(cell)
+    const rects = Array.from(range.getClientRects()).filter(rect => rect.width > 0)
+    if (rects.length === 0) return { left: 0, right: 0, text: '' }
+    return { left: Math.min(...rects.map(rect => rect.left)), right: Math.max(...rects.map(rect => rect.right)), text: (cell.textContent ?? '').slice(0, 40) }
+  }), { tableId, column })
+}
+
+t.test('the board and the review queue: a row\'s buttons cover none of its cells, and stay on screen', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  for (const [size, viewport] of VIEWPORTS) {
+    const { page, context, overflow, problems, settled } = await signedIn(viewport)
+    t.teardown(async () => { await context.close() })
+    // The board: Meta is its fifth column; the review queue: Submitted is its fifth.
+    for (const [name, hash, tableId, column] of [['board', '#/games/space_race/board', 'board-table', 5], ['review', '#/games/space_race/review', 'review-table', 5]] as const) {
+      await page.goto(`${baseUrl}/console/${hash}`)
+      await page.locator(`#${tableId} tbody tr`).first().waitFor()
+      await settled()
+      t.same(await coveredCells(page, tableId), [], `${name} at ${size}: no cell's text lies under the row's buttons, however far the table is scrolled`)
+      for (const cell of await columnText(page, tableId, column)) {
+        t.ok(cell.left >= 0 && cell.right <= viewport.width, `${name} at ${size}: "${cell.text}" can be read on screen (${Math.round(cell.left)} to ${Math.round(cell.right)} of ${viewport.width})`)
+      }
+      const reachable = await buttonsOf(page, `#${tableId}`)
+      t.ok(reachable.length > 0, `${name} at ${size}: rows with buttons`)
+      for (const button of reachable) t.ok(button.left >= 0 && button.right <= viewport.width && button.reached, `${name} at ${size}: "${button.name}" is on screen and takes a tap`)
+      t.equal(await overflow(), 0, `${name} at ${size}: no sideways scrolling`)
+      await page.screenshot({ path: join(folder, `polish-${name}-${size}.png`), fullPage: true })
+    }
+    t.same(problems, [], `${size}: no script errors`)
+    await context.close()
+  }
+})
