@@ -142,3 +142,53 @@ t.test('the board and the review queue: a row\'s buttons cover none of its cells
     await context.close()
   }
 })
+
+t.test('the audit log: When on one line at a desktop and at most two on a phone, with the full time kept; its filters in line', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  for (const [size, viewport] of VIEWPORTS) {
+    const { page, context, overflow, problems, settled } = await signedIn(viewport)
+    t.teardown(async () => { await context.close() })
+    await page.goto(`${baseUrl}/console/#/audit`)
+    await page.locator('#audit-table tbody tr').first().waitFor()
+    await settled()
+    const whens = await page.evaluate(() => Array.from(document.querySelectorAll('#audit-table tbody tr > td:first-child')).map(cell => {
+      const range = document.createRange()
+      range.selectNodeContents(cell)
+      // Lines: the distinct tops of the text as drawn.
+      const lines = new Set(Array.from(range.getClientRects()).filter(rect => rect.width > 0).map(rect => Math.round(rect.top))).size
+      // Its text's height (the cell is as tall as its row, which another cell may make taller).
+      const height = range.getBoundingClientRect().height
+      const time = cell.querySelector('time')
+      return { text: cell.textContent ?? '', lines, height, lineHeight: parseFloat(getComputedStyle(cell).lineHeight), datetime: time?.getAttribute('datetime') ?? null, title: time?.getAttribute('title') ?? null }
+    }))
+    t.ok(whens.length >= 5, `${size}: audit entries`)
+    const most = size === 'desktop' ? 1 : 2
+    for (const when of whens) {
+      t.ok(when.lines <= most && when.height <= most * when.lineHeight + 1, `${size}: "${when.text}" is at most ${most} line(s) long: ${when.lines} (${when.height} px, a line is ${when.lineHeight} px)`)
+      t.match(when.datetime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/, `${size}: "${when.text}" keeps the full time, to the second, for machines`)
+      t.ok(when.title !== null && when.title === when.datetime, `${size}: and shows it on hover`)
+    }
+
+    // The filters: each label over its field; at a desktop side by side, labels and fields on common lines; on a phone one under the other, full width.
+    const fields = await page.evaluate(() => ['audit-action', 'audit-actor'].map(id => {
+      const input = document.getElementById(id)!.getBoundingClientRect()
+      const label = document.querySelector(`label[for="${id}"]`)!.getBoundingClientRect()
+      const form = document.getElementById(id)!.closest('form')!.getBoundingClientRect()
+      return { input: { left: input.left, right: input.right, top: input.top, bottom: input.bottom }, label: { top: label.top, bottom: label.bottom }, form: { left: form.left, right: form.right } }
+    }))
+    const [action, actor] = fields as [typeof fields[0], typeof fields[0]]
+    for (const field of fields) t.ok(field.label.bottom <= field.input.top, `${size}: a label over its field`)
+    if (size === 'desktop') {
+      t.ok(actor.input.left > action.input.right, 'desktop: the filters side by side')
+      t.ok(Math.abs(action.label.top - actor.label.top) < 1, `desktop: the labels on one line (tops ${action.label.top}, ${actor.label.top})`)
+      t.ok(Math.abs(action.input.top - actor.input.top) < 1 && Math.abs(action.input.bottom - actor.input.bottom) < 1, `desktop: the fields' tops and bottoms in line (${action.input.top}–${action.input.bottom}, ${actor.input.top}–${actor.input.bottom})`)
+      t.ok(Math.abs((action.input.right - action.input.left) - (actor.input.right - actor.input.left)) < 1, 'desktop: the fields as wide as each other')
+    } else {
+      t.ok(actor.input.top > action.input.bottom, 'phone: one filter under the other')
+      for (const field of fields) t.ok(Math.abs(field.input.left - field.form.left) < 1 && Math.abs(field.input.right - field.form.right) < 1 && field.input.right <= viewport.width, `phone: a field as wide as the form (${field.input.left}–${field.input.right})`)
+    }
+    t.equal(await overflow(), 0, `${size}: no sideways scrolling`)
+    await page.screenshot({ path: join(folder, `polish-audit-${size}.png`), fullPage: true })
+    t.same(problems, [], `${size}: no script errors`)
+    await context.close()
+  }
+})
