@@ -143,6 +143,22 @@ export function formatTime (iso: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 }
 
+/**
+ * A moment in a table's column: its date and its time, each kept whole, so
+ * it takes one line, or two on a narrow screen; the full time, to the
+ * millisecond in UTC, is its datetime and shows on hover.
+ */
+export function When ({ iso }: { iso: string }) {
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return <>{iso}</>
+  const full = date.toISOString()
+  return (
+    <time class='when' dateTime={full} title={full}>
+      <span>{date.toLocaleDateString(undefined, { dateStyle: 'medium' })}</span> <span>{date.toLocaleTimeString(undefined, { timeStyle: 'short' })}</span>
+    </time>
+  )
+}
+
 /** A wide table scrolls inside its own box on a phone, never the page. */
 export function TableBox ({ children, label }: { children: ComponentChildren, label: string }) {
   return <div class='table-box' role='region' aria-label={label} tabIndex={0}>{children}</div>

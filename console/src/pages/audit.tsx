@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { gamePath, withQuery } from '../api.js'
-import { More, Problem, TableBox, formatTime, usePaged } from '../ui.js'
+import { More, Problem, TableBox, When, usePaged } from '../ui.js'
 import type { AuditEntry } from '../../../src/routes/admin/records.js'
 
 export function AuditPage () {
@@ -22,7 +22,8 @@ export function AuditList ({ gameId }: { gameId?: string }) {
   const entries = list.items
   return (
     <section aria-label='Audit entries'>
-      <form class='toolbar' onSubmit={event => { event.preventDefault() }}>
+      {/* Filters: side by side in line, whatever hint is under a field; one under the other on a phone. */}
+      <form class='toolbar filters' onSubmit={event => { event.preventDefault() }}>
         <div class='field'>
           <label for='audit-action'>Action</label>
           <input id='audit-action' placeholder='game.update, or key.' value={action} onChange={event => { setAction(event.currentTarget.value.trim()) }} aria-describedby='audit-action-hint' />
@@ -42,7 +43,7 @@ export function AuditList ({ gameId }: { gameId?: string }) {
             <tbody>
               {entries.map(entry => (
                 <tr key={entry.audit_id}>
-                  <td>{formatTime(entry.at)}</td>
+                  <td class='when'><When iso={entry.at} /></td>
                   <td>{entry.actor} <span class='muted'>({entry.via})</span></td>
                   <th scope='row'><code>{entry.action}</code></th>
                   {gameId === undefined && <td>{entry.game_id === null ? '' : <a href={`#/games/${encodeURIComponent(entry.game_id)}`}>{entry.game_id}</a>}</td>}

@@ -117,17 +117,18 @@ export function BoardTab ({ game, boardId }: { game: GameWithStats, boardId?: st
       {page.first?.total !== undefined && <p class='muted'>{page.first.total} visible players{prefix === '' ? '' : `; showing names that begin with “${prefix}”`}.</p>}
       {entries.length === 0 && !page.loading && page.problem === null && <p>No entries{prefix === '' ? ' on this board yet' : ' with that name'}.</p>}
       {entries.length > 0 && (
+        // Stacked: on a phone each entry is a card, its buttons under its cells rather than pinned over them.
         <TableBox label='Board entries'>
-          <table id='board-table'>
+          <table id='board-table' class='stacked'>
             <thead><tr><th scope='col' class='number'>Rank</th><th scope='col'>Player</th><th scope='col' class='number'>Best</th><th scope='col'>Reached</th><th scope='col'>Meta</th><th scope='col'><span class='visually-hidden'>Actions</span></th></tr></thead>
             <tbody>
               {entries.map(entry => (
                 <tr key={entry.player_name} class={entry.rank === null ? 'hidden-entry' : undefined}>
-                  <td class='number'>{entry.rank ?? <span class='badge waiting' title={entry.hidden_user ? 'Hidden as a user, on every game' : 'Hidden on this game'}>hidden</span>}</td>
+                  <td class='number' data-label='Rank'>{entry.rank ?? <span class='badge waiting' title={entry.hidden_user ? 'Hidden as a user, on every game' : 'Hidden on this game'}>hidden</span>}</td>
                   <th scope='row'>{entry.player_name}</th>
-                  <td class='number'>{shownScore(entry.best_score, shown)}</td>
-                  <td>{formatTime(entry.created_at)}</td>
-                  <td class='meta'>{entry.meta === null ? '' : <code>{entry.meta}</code>}</td>
+                  <td class='number' data-label='Best'>{shownScore(entry.best_score, shown)}</td>
+                  <td data-label='Reached'>{formatTime(entry.created_at)}</td>
+                  <td class='meta' data-label='Meta'>{entry.meta === null ? null : <code>{entry.meta}</code>}</td>
                   <td class='row-actions'>
                     {entry.hidden
                       ? <WriteButton kind='secondary' busy={write.busy} onClick={() => { void setHidden(entry, false) }} label={`Show ${entry.player_name}`}>Show</WriteButton>

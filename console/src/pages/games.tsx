@@ -29,17 +29,18 @@ export function GamesPage () {
         {games.length === 0 && !list.loading && list.problem === null && <p>No games yet{prefix === '' ? '' : ' with that prefix'}.</p>}
         {games.length > 0 && (
           <TableBox label='Games'>
-            <table>
+            {/* Stacked: on a phone each game is a card with its button under its name, not a row wider than the screen. */}
+            <table class='stacked'>
               <thead><tr><th scope='col'>Game</th><th scope='col'>Approved</th><th scope='col' class='number'>Players</th><th scope='col' class='number'>Rating</th><th scope='col' class='number'>Play time</th><th scope='col'><span class='visually-hidden'>Actions</span></th></tr></thead>
               <tbody>
                 {games.map(game => (
                   <tr key={game.game_id}>
                     <th scope='row'><a href={`#/games/${encodeURIComponent(game.game_id)}`}>{game.game_id}</a>{game.name !== game.game_id && <div class='muted'>{game.name}</div>}</th>
-                    <td>{game.approved ? <span class='badge ok'>approved</span> : <span class='badge waiting'>waiting</span>}</td>
-                    <td class='number'>{game.players}</td>
-                    <td class='number'>{game.rating_count === 0 ? '—' : `${(game.rating_avg / 2).toFixed(1)} ★ (${game.rating_count})`}</td>
-                    <td class='number'>{formatSeconds(game.playtime_seconds)}</td>
-                    <td>
+                    <td data-label='Approved'>{game.approved ? <span class='badge ok'>approved</span> : <span class='badge waiting'>waiting</span>}</td>
+                    <td class='number' data-label='Players'>{game.players}</td>
+                    <td class='number' data-label='Rating'>{game.rating_count === 0 ? '—' : `${(game.rating_avg / 2).toFixed(1)} ★ (${game.rating_count})`}</td>
+                    <td class='number' data-label='Play time'>{formatSeconds(game.playtime_seconds)}</td>
+                    <td class='row-actions'>
                       <WriteButton kind={game.approved ? 'secondary' : 'primary'} busy={write.busy} onClick={() => { void setApproved(game, !game.approved) }} label={`${game.approved ? 'Withdraw approval of' : 'Approve'} ${game.game_id}`}>
                         {game.approved ? 'Withdraw' : 'Approve'}
                       </WriteButton>

@@ -46,18 +46,19 @@ export function ReviewTab ({ game }: { game: GameWithStats }) {
       <Notice text={write.notice} />
       {list.data !== undefined && <p class='muted'>{list.data.total} {status === 'pending' ? 'waiting for a decision' : 'decided'}.</p>}
       {list.data !== undefined && list.data.items.length > 0 && (
+        // Stacked: on a phone each held score is a card, its buttons under its cells rather than pinned over them.
         <TableBox label='Held scores'>
-          <table id='review-table'>
+          <table id='review-table' class='stacked'>
             <thead><tr><th scope='col'>Player</th><th scope='col' class='number'>Score</th><th scope='col'>Board</th><th scope='col'>Why held</th><th scope='col'>Submitted</th><th scope='col'>{status === 'pending' ? <span class='visually-hidden'>Decide</span> : 'Decision'}</th></tr></thead>
             <tbody>
               {list.data.items.map(held => (
                 <tr key={held.held_id}>
                   <th scope='row'>{held.player_name}</th>
-                  <td class='number'>{held.score}{held.parts > 1 && <small class='hint'> ({held.parts} scores added up)</small>}</td>
-                  <td>{held.board_id === null ? <span class='muted'>the game's own</span> : <code>{held.board_id}</code>}</td>
-                  <td>{RULES[held.rule] ?? held.rule}{held.run !== null && <RunTimeline run={held.run} submittedAt={held.submitted_at} />}</td>
-                  <td>{formatTime(held.submitted_at)}</td>
-                  <td class='row-actions'>
+                  <td class='number' data-label='Score'>{held.score}{held.parts > 1 && <small class='hint'> ({held.parts} scores added up)</small>}</td>
+                  <td data-label='Board'>{held.board_id === null ? <span class='muted'>the game's own</span> : <code>{held.board_id}</code>}</td>
+                  <td data-label='Why held'>{RULES[held.rule] ?? held.rule}{held.run !== null && <RunTimeline run={held.run} submittedAt={held.submitted_at} />}</td>
+                  <td data-label='Submitted'>{formatTime(held.submitted_at)}</td>
+                  <td class='row-actions' data-label={held.status === 'pending' ? undefined : 'Decision'}>
                     {held.status === 'pending'
                       ? (
                         <>

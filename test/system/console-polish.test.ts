@@ -1,0 +1,194 @@
+import t from 'tap'
+import type { Page } from 'playwright-core'
+import { join } from 'node:path'
+import { admin, createGame, dataOf, submit } from '../helpers/app.js'
+import { BROWSER_TEST_TIMEOUT_MS, VIEWPORTS, launchBrowser, screenshotFolder, watchedPage } from '../helpers/browser.js'
+import { listeningApp } from '../helpers/listening.js'
+
+/*
+ * What a new operator found on a phone (issue 32), measured in Chromium at
+ * a desktop's size and a phone's (390x844): the games list's approve and
+ * withdraw buttons on screen; no cell of the board or the review queue
+ * under a row's buttons; the audit log's When on one line (two on a phone)
+ * and its filters in line. Screenshots of each.
+ */
+
+const ADMIN = 'console-admin-token-0123456789abcdef'
+const { app, baseUrl } = await listeningApp(t, { ADMIN_TOKENS: `ana:admin:${ADMIN}` })
+const folder = screenshotFolder(t)
+const browser = await launchBrowser(t)
+
+// Two games, one approved and one waiting (both buttons); long names; entries with meta; a held score; audit entries from all of it.
+const game = await createGame(app, { gameId: 'space_race' })
+await createGame(app, { gameId: 'moon_lander_deluxe_edition', approved: false })
+dataOf(await admin(app, 'PATCH', '/admin/games/space_race', { name: 'Space Race: the long-named championship of the outer rim', review_above: 1000 }))
+dataOf(await admin(app, 'PATCH', '/admin/games/moon_lander_deluxe_edition', { name: 'Moon Lander, the deluxe edition with every level' }))
+for (const [player, score] of [['vega', 120], ['altair', 300], ['a_player_with_a_rather_long_na', 250]] as const) dataOf(await submit(app, game, { player, score, meta: '{"ship":"falcon","lap_times":[61.2,59.8,60.4]}' }))
+dataOf(await submit(app, game, { player: 'rigel', score: 5000 }))
+dataOf(await admin(app, 'PATCH', '/admin/games/space_race/players/vega', { hidden: true }))
+
+async function signedIn (viewport: { width: number, height: number }) {
+  const watched = await watchedPage(browser, viewport)
+  await watched.page.goto(`${baseUrl}/console`)
+  await watched.page.getByLabel('Operator token').fill(ADMIN)
+  await watched.page.getByRole('button', { name: 'Sign in' }).click()
+  await watched.page.locator('header.top').waitFor()
+  return watched
+}
+
+interface Box { left: number, right: number, top: number, bottom: number }
+
+/**
+ * Where each button of the rows within `within` (a selector) is, and whether a tap at its centre
+ * reaches it (nothing drawn over it). The window is scrolled up or down to
+ * each, never a table's box sideways: a button a table box hides to the
+ * right is measured where it is.
+ */
+async function buttonsOf (page: Page, within: string): Promise<Array<Box & { name: string, reached: boolean }>> {
+  return await page.evaluate(within => {
+    return Array.from(document.querySelectorAll(`${within} tbody button`)).map(button => {
+      window.scrollBy(0, button.getBoundingClientRect().top - window.innerHeight / 2)
+      const { left, right, top, bottom } = button.getBoundingClientRect()
+      const hit = document.elementFromPoint((left + right) / 2, (top + bottom) / 2)
+      return { name: button.getAttribute('aria-label') ?? '', left, right, top, bottom, reached: hit !== null && button.contains(hit) }
+    })
+  }, within)
+}
+
+t.test('the games list: every row\'s approve or withdraw button is on screen and takes a tap, at a phone\'s width too', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  for (const [size, viewport] of VIEWPORTS) {
+    const { page, context, overflow, problems, settled } = await signedIn(viewport)
+    t.teardown(async () => { await context.close() })
+    await page.getByRole('button', { name: 'Approve moon_lander_deluxe_edition' }).waitFor()
+    await settled()
+    const buttons = await buttonsOf(page, '[role="region"][aria-label="Games"]')
+    t.equal(buttons.length, 2, `${size}: a button for each game`)
+    for (const button of buttons) {
+      t.ok(button.left >= 0 && button.right <= viewport.width, `${size}: "${button.name}" is within the screen's width (${Math.round(button.left)} to ${Math.round(button.right)} of ${viewport.width})`)
+      t.ok(button.reached, `${size}: a tap on "${button.name}" reaches it`)
+    }
+    t.equal(await overflow(), 0, `${size}: no sideways scrolling`)
+    await page.screenshot({ path: join(folder, `polish-games-${size}.png`), fullPage: true })
+    // The tap does what it says, and the list says so; then back as it was.
+    await page.getByRole('button', { name: 'Approve moon_lander_deluxe_edition' }).click()
+    await page.getByText('moon_lander_deluxe_edition is approved.').waitFor()
+    await page.getByRole('button', { name: 'Withdraw approval of moon_lander_deluxe_edition' }).click()
+    await page.getByText('moon_lander_deluxe_edition is no longer approved.').waitFor()
+    t.same(problems, [], `${size}: no script errors`)
+    await context.close()
+  }
+})
+
+/**
+ * Within table `tableId`, at each sideways scroll of its box (start, middle,
+ * end): every cell whose text (as drawn) lies under its row's actions cell.
+ */
+async function coveredCells (page: Page, tableId: string): Promise<Array<{ scroll: number, row: string, cell: string }>> {
+  return await page.evaluate(async tableId => {
+    const table = document.getElementById(tableId)!
+    const box = table.closest('.table-box')!
+    const covered: Array<{ scroll: number, row: string, cell: string }> = []
+    const widest = box.scrollWidth - box.clientWidth
+    for (const scroll of [0, Math.round(widest / 2), widest]) {
+      box.scrollLeft = scroll
+      await new Promise(resolve => requestAnimationFrame(resolve))
+      for (const row of Array.from(table.querySelectorAll('tbody tr'))) {
+        const actions = row.querySelector('.row-actions')!.getBoundingClientRect()
+        for (const cell of Array.from(row.querySelectorAll(':scope > th, :scope > td:not(.row-actions)'))) {
+          const range = document.createRange()
+          range.selectNodeContents(cell)
+          // Each line of the cell's text (and each element in it), as drawn.
+          const over = Array.from(range.getClientRects()).some(text => text.width > 0 && text.left < actions.right && text.right > actions.left && text.top < actions.bottom && text.bottom > actions.top)
+          if (over) covered.push({ scroll, row: row.querySelector('th')?.textContent ?? '', cell: (cell.textContent ?? '').slice(0, 40) })
+        }
+      }
+    }
+    box.scrollLeft = 0
+    return covered
+  }, tableId)
+}
+
+/** The left and right of the text of each cell of column `column` (from 1) of table `tableId`, as drawn. */
+async function columnText (page: Page, tableId: string, column: number): Promise<Array<{ left: number, right: number, text: string }>> {
+  return await page.evaluate(({ tableId, column }) => Array.from(document.querySelectorAll(`#${tableId} tbody tr > :nth-child(${column})`)).map(cell => {
+    const range = document.createRange()
+    range.selectNodeContents(cell)
+    const rects = Array.from(range.getClientRects()).filter(rect => rect.width > 0)
+    if (rects.length === 0) return { left: 0, right: 0, text: '' }
+    return { left: Math.min(...rects.map(rect => rect.left)), right: Math.max(...rects.map(rect => rect.right)), text: (cell.textContent ?? '').slice(0, 40) }
+  }), { tableId, column })
+}
+
+t.test('the board and the review queue: a row\'s buttons cover none of its cells, and stay on screen', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  for (const [size, viewport] of VIEWPORTS) {
+    const { page, context, overflow, problems, settled } = await signedIn(viewport)
+    t.teardown(async () => { await context.close() })
+    // The board: Meta is its fifth column; the review queue: Submitted is its fifth.
+    for (const [name, hash, tableId, column] of [['board', '#/games/space_race/board', 'board-table', 5], ['review', '#/games/space_race/review', 'review-table', 5]] as const) {
+      await page.goto(`${baseUrl}/console/${hash}`)
+      await page.locator(`#${tableId} tbody tr`).first().waitFor()
+      await settled()
+      t.same(await coveredCells(page, tableId), [], `${name} at ${size}: no cell's text lies under the row's buttons, however far the table is scrolled`)
+      for (const cell of await columnText(page, tableId, column)) {
+        t.ok(cell.left >= 0 && cell.right <= viewport.width, `${name} at ${size}: "${cell.text}" can be read on screen (${Math.round(cell.left)} to ${Math.round(cell.right)} of ${viewport.width})`)
+      }
+      const reachable = await buttonsOf(page, `#${tableId}`)
+      t.ok(reachable.length > 0, `${name} at ${size}: rows with buttons`)
+      for (const button of reachable) t.ok(button.left >= 0 && button.right <= viewport.width && button.reached, `${name} at ${size}: "${button.name}" is on screen and takes a tap`)
+      t.equal(await overflow(), 0, `${name} at ${size}: no sideways scrolling`)
+      await page.screenshot({ path: join(folder, `polish-${name}-${size}.png`), fullPage: true })
+    }
+    t.same(problems, [], `${size}: no script errors`)
+    await context.close()
+  }
+})
+
+t.test('the audit log: When on one line at a desktop and at most two on a phone, with the full time kept; its filters in line', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  for (const [size, viewport] of VIEWPORTS) {
+    const { page, context, overflow, problems, settled } = await signedIn(viewport)
+    t.teardown(async () => { await context.close() })
+    await page.goto(`${baseUrl}/console/#/audit`)
+    await page.locator('#audit-table tbody tr').first().waitFor()
+    await settled()
+    const whens = await page.evaluate(() => Array.from(document.querySelectorAll('#audit-table tbody tr > td:first-child')).map(cell => {
+      const range = document.createRange()
+      range.selectNodeContents(cell)
+      // Lines: the distinct tops of the text as drawn.
+      const lines = new Set(Array.from(range.getClientRects()).filter(rect => rect.width > 0).map(rect => Math.round(rect.top))).size
+      // Its text's height (the cell is as tall as its row, which another cell may make taller).
+      const height = range.getBoundingClientRect().height
+      const time = cell.querySelector('time')
+      return { text: cell.textContent ?? '', lines, height, lineHeight: parseFloat(getComputedStyle(cell).lineHeight), datetime: time?.getAttribute('datetime') ?? null, title: time?.getAttribute('title') ?? null }
+    }))
+    t.ok(whens.length >= 5, `${size}: audit entries`)
+    const most = size === 'desktop' ? 1 : 2
+    for (const when of whens) {
+      t.ok(when.lines <= most && when.height <= most * when.lineHeight + 1, `${size}: "${when.text}" is at most ${most} line(s) long: ${when.lines} (${when.height} px, a line is ${when.lineHeight} px)`)
+      t.match(when.datetime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/, `${size}: "${when.text}" keeps the full time, to the second, for machines`)
+      t.ok(when.title !== null && when.title === when.datetime, `${size}: and shows it on hover`)
+    }
+
+    // The filters: each label over its field; at a desktop side by side, labels and fields on common lines; on a phone one under the other, full width.
+    const fields = await page.evaluate(() => ['audit-action', 'audit-actor'].map(id => {
+      const input = document.getElementById(id)!.getBoundingClientRect()
+      const label = document.querySelector(`label[for="${id}"]`)!.getBoundingClientRect()
+      const form = document.getElementById(id)!.closest('form')!.getBoundingClientRect()
+      return { input: { left: input.left, right: input.right, top: input.top, bottom: input.bottom }, label: { top: label.top, bottom: label.bottom }, form: { left: form.left, right: form.right } }
+    }))
+    const [action, actor] = fields as [typeof fields[0], typeof fields[0]]
+    for (const field of fields) t.ok(field.label.bottom <= field.input.top, `${size}: a label over its field`)
+    if (size === 'desktop') {
+      t.ok(actor.input.left > action.input.right, 'desktop: the filters side by side')
+      t.ok(Math.abs(action.label.top - actor.label.top) < 1, `desktop: the labels on one line (tops ${action.label.top}, ${actor.label.top})`)
+      t.ok(Math.abs(action.input.top - actor.input.top) < 1 && Math.abs(action.input.bottom - actor.input.bottom) < 1, `desktop: the fields' tops and bottoms in line (${action.input.top}–${action.input.bottom}, ${actor.input.top}–${actor.input.bottom})`)
+      t.ok(Math.abs((action.input.right - action.input.left) - (actor.input.right - actor.input.left)) < 1, 'desktop: the fields as wide as each other')
+    } else {
+      t.ok(actor.input.top > action.input.bottom, 'phone: one filter under the other')
+      for (const field of fields) t.ok(Math.abs(field.input.left - field.form.left) < 1 && Math.abs(field.input.right - field.form.right) < 1 && field.input.right <= viewport.width, `phone: a field as wide as the form (${field.input.left}–${field.input.right})`)
+    }
+    t.equal(await overflow(), 0, `${size}: no sideways scrolling`)
+    await page.screenshot({ path: join(folder, `polish-audit-${size}.png`), fullPage: true })
+    t.same(problems, [], `${size}: no script errors`)
+    await context.close()
+  }
+})
