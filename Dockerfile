@@ -8,6 +8,7 @@ COPY src ./src
 COPY plugins ./plugins
 COPY sdk ./sdk
 COPY console ./console
+COPY examples ./examples
 COPY scripts/build-web.mjs ./scripts/build-web.mjs
 RUN npm run build && npm prune --omit=dev
 

@@ -8,12 +8,18 @@
 // esbuild, the bundler under Vite (the console's toolchain); the sizes (and
 // gzipped sizes) are printed, and a module past its gzipped budget fails the build.
 //
+// And the example games that need a build (an engine from the npm registry
+// bundled in), each into dist/web/games/<game_id>/ with its index.html; the
+// service serves them at /games/<game_id>/ beside public/games/:
+//   /games/phaser/      Star catcher, made with Phaser (examples/phaser-game/)
+// An example imports the kit as a game would, from the SDK package's name.
+//
 // `--sdk`: the SDK package's build (sdk/package.json) instead writes the
 // element and the kit as ES modules into sdk/dist, over what tsc emitted there
 // (tsc keeps their types; the element's module gets Lit bundled in, so the
 // package still has no dependencies).
 import { build } from 'esbuild'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
@@ -26,6 +32,11 @@ const MODULES = [
   { name: 'format', entry: 'sdk/format.ts', globalName: 'RankingFormat', budget: 2_048 },
   { name: 'platform', entry: 'sdk/platform.ts', globalName: 'RankingPlatform', budget: 4_096 },
   { name: 'embed/board', entry: 'sdk/board.ts', globalName: 'RankingBoard', budget: 15_360, sdk: 'board' }
+]
+
+/** id: the game's id (its folder under /games/); folder: its sources (main.js, index.html). */
+const GAMES = [
+  { id: 'phaser', folder: 'examples/phaser-game' }
 ]
 
 let failed = false
@@ -48,6 +59,23 @@ for (const { name, entry, globalName, budget, sdk } of MODULES) {
   const over = gzipped > budget
   failed ||= over
   console.log(`web: ${relative(root, outfile)} ${bytes.length} bytes, ${gzipped} gzipped (budget ${budget})${over ? ' OVER BUDGET' : ''}`)
+}
+for (const { id, folder } of forSdk ? [] : GAMES) {
+  const outdir = join(root, 'dist', 'web', 'games', id)
+  await build({
+    entryPoints: [join(root, folder, 'main.js')],
+    outfile: join(outdir, 'game.js'),
+    bundle: true,
+    format: 'iife',
+    minify: true,
+    target: 'es2021',
+    legalComments: 'none',
+    logLevel: 'warning',
+    alias: { '@ranking-service/sdk/platform': join(root, 'sdk', 'platform.ts') }
+  })
+  copyFileSync(join(root, folder, 'index.html'), join(outdir, 'index.html'))
+  const bytes = readFileSync(join(outdir, 'game.js'))
+  console.log(`web: ${relative(root, join(outdir, 'game.js'))} ${bytes.length} bytes, ${gzipSync(bytes).length} gzipped (an example game)`)
 }
 if (failed) {
   console.error('web: a module is over its gzipped budget')

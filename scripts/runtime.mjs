@@ -55,12 +55,12 @@ export function ensureBuild () {
 
 /**
  * Builds the browser modules (scripts/build-web.mjs: the score formatter,
- * the hosted games' kit, the <ranking-board> element) into dist/web when
+ * the hosted games' kit, the <ranking-board> element, the example games) into dist/web when
  * missing or older than their sources: the play page and other sites' pages load them.
  */
 export function ensureWeb () {
   const webStamp = join(root, 'dist', 'web', '.build-stamp')
-  if (mtime(webStamp) >= newestOf(['sdk/format.ts', 'sdk/platform.ts', 'sdk/board.ts', 'sdk/board-element.ts', 'scripts/build-web.mjs', 'package-lock.json'])) return
+  if (mtime(webStamp) >= newestOf(['sdk/format.ts', 'sdk/platform.ts', 'sdk/board.ts', 'sdk/board-element.ts', 'examples', 'scripts/build-web.mjs', 'package-lock.json'])) return
   run('npm', ['run', 'build:web', '--silent'])
 }
 

@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import app, { serverOptions } from './app.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { drainOnClose } from './lib/drain.js'
-import { DEMO_LOGIN, curlExample, seedDemo, type DemoCredentials } from './operations/demo.js'
+import { DEMO_LOGIN, PHASER_GAME_ID, curlExample, seedDemo, type DemoCredentials } from './operations/demo.js'
 import { startManagedRedis, type ManagedRedis } from './lib/managed-redis.js'
 import { isEntryPoint } from './lib/paths.js'
 import { unlessReaderGone } from './lib/log-output.js'
@@ -98,7 +98,8 @@ function printWelcome ({ app: fastify, config, managedRedis }: Service, demo: De
   }
   lines.push(
     `  Play page:    ${baseUrl}/play/${demo.gameId}   (log in as ${DEMO_LOGIN.username} / ${DEMO_LOGIN.password})`,
-    `  Demo game:    ${demo.gameId}`,
+    `  Demo game:    ${demo.gameId}; made with Phaser: ${baseUrl}/play/${PHASER_GAME_ID}`,
+    `  Embed:        ${baseUrl}/embed/?game=${demo.gameId}&api_key=${demo.apiKey}   (its board on any page)`,
     `  API key:      ${demo.apiKey}`,
     `  API secret:   ${demo.apiSecret ?? `(shown once, when the key was made; a new key: npm run cli -- keys create ${demo.gameId})`}`,
     ''

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify'
 import { ApiError } from '../errors.js'
 
 export const DEMO_GAME_ID = 'demo'
+/** The example game made with Phaser (examples/phaser-game/, built into dist/web/games/phaser/). */
+export const PHASER_GAME_ID = 'phaser'
 /** Development only: the login printed at start-up for the play page. */
 export const DEMO_LOGIN = { username: 'demo', password: 'demo-password' }
 
@@ -21,7 +23,7 @@ async function ignoreExisting (create: () => Promise<unknown>): Promise<void> {
 }
 
 /**
- * The approved demo game (public/games/demo/), a demo login and an API key,
+ * The approved demo game (public/games/demo/) and the Phaser example game, a demo login and an API key of the demo game,
  * created once and reused on later starts, so the printed play page and curl
  * example work at once. Only when config.demo says so (DEMO, by default
  * development with the managed Redis): the login is known to everyone.
@@ -31,6 +33,7 @@ export async function seedDemo (app: FastifyInstance): Promise<DemoCredentials> 
   const admin = app.admin.as({ name: 'demo', via: 'service' })
   await ignoreExisting(async () => await admin.createGame({ game_id: DEMO_GAME_ID, name: 'Reaction (demo game)', approved: true, guests: 'listed', runs: 'optional' }))
   if ((await app.records.game(DEMO_GAME_ID, { fresh: true }))?.approved !== true) await admin.updateGame(DEMO_GAME_ID, { approved: true })
+  await ignoreExisting(async () => await admin.createGame({ game_id: PHASER_GAME_ID, name: 'Star catcher (made with Phaser)', approved: true, guests: 'listed', runs: 'optional' }))
   await ignoreExisting(async () => await admin.createUser(DEMO_LOGIN))
   for (const apiKey of await app.records.gameKeys(DEMO_GAME_ID)) {
     const key = await app.records.key(apiKey)

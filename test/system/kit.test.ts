@@ -1,8 +1,9 @@
+import { join } from 'node:path'
 import type { Frame } from 'playwright-core'
 import t from 'tap'
 import { admin, createGame, dataOf, submit } from '../helpers/app.js'
 import { listeningApp } from '../helpers/listening.js'
-import { BROWSER_TEST_TIMEOUT_MS, launchBrowser, watchedPage } from '../helpers/browser.js'
+import { BROWSER_TEST_TIMEOUT_MS, VIEWPORTS, launchBrowser, screenshotFolder, watchedPage } from '../helpers/browser.js'
 import { waitFor } from '../helpers/wait.js'
 
 /*
@@ -88,4 +89,40 @@ t.test('outside the play page the kit answers at once, as nobody, and submits no
     return { hosted: platform.hosted, player: platform.player, canSubmit: platform.canSubmit, run: await platform.startRun(), answer }`)
   t.match(alone, { hosted: false, player: null, canSubmit: false, run: null, answer: { ok: false, error: 'not_logged_in' } })
   t.same(problems, [])
+})
+
+t.test('the example game made with Phaser plays a round through the kit, at desktop and phone size', { timeout: 2 * BROWSER_TEST_TIMEOUT_MS }, async t => {
+  const { app, baseUrl } = await listeningApp(t)
+  await createGame(app, { gameId: 'phaser' })
+  dataOf(await admin(app, 'PATCH', '/admin/games/phaser', { runs: 'optional' }))
+  dataOf(await admin(app, 'POST', '/admin/users', { username: 'ivy', password: 'ivy-password-1' }))
+  const browser = await launchBrowser(t)
+  const folder = screenshotFolder(t)
+  for (const [size, viewport] of VIEWPORTS) {
+    const { page, problems, context } = await watchedPage(browser, viewport)
+    await page.goto(`${baseUrl}/login?next=/play/phaser`)
+    await page.fill('input[name=username]', 'ivy')
+    await page.fill('input[name=password]', 'ivy-password-1')
+    await Promise.all([page.waitForURL(`${baseUrl}/play/phaser`), page.click('form.login button[type=submit]')])
+    await page.frameLocator('#game').locator('canvas').waitFor()
+    const frame = page.frames().find(candidate => candidate.url().endsWith('/games/phaser/'))
+    if (frame === undefined) throw new Error('no game frame')
+    await frame.waitForFunction('window.game?.scene.getScene("play")?.centre !== undefined')
+    t.match(await frame.evaluate('window.game.scene.getScene("play").centre.text'), /^Hello ivy!/, `${size}: the game greets the player the kit names`)
+    const canvas = await page.frameLocator('#game').locator('canvas').boundingBox()
+    t.ok(canvas !== null && canvas.width > 100 && canvas.width <= viewport.width, `${size}: the game's canvas fits the frame (${canvas?.width ?? 0} px)`)
+
+    // A round: started by a tap as a player would, three stars caught, then the end of the round (not 20 s of waiting).
+    await page.frameLocator('#game').locator('canvas').click()
+    await frame.waitForFunction('window.game.scene.getScene("play").playing === true')
+    const points = size === 'desktop' ? 3 : 5
+    const ended = await frame.evaluate(`(async () => { const scene = window.game.scene.getScene('play'); for (let i = 0; i < ${points}; i++) scene.catchStar(); await scene.endRound(); return scene.centre.text })()`) as string
+    t.match(ended, new RegExp(`^Score ${points * 10} — rank 1`), `${size}: the round's score went through the kit`)
+    await page.locator('#board li').filter({ hasText: `ivy — ${points * 10}` }).waitFor()
+    await frame.waitForFunction(`window.game.scene.getScene('play').banner.text === 'New best: ${points * 10}, rank 1!'`)
+    t.pass(`${size}: the play page's board shows it, the game its banner`)
+    await page.screenshot({ path: join(folder, `phaser-${size}.png`) })
+    t.same(problems, [])
+    await context.close()
+  }
 })

@@ -85,7 +85,8 @@ async function staticFiles (fastify: FastifyInstance): Promise<void> {
     if (route.url.startsWith('/sdk/')) route.config = { ...route.config, helmet: HELMET.crossOrigin }
   })
   await fastify.register(fastifyStatic, { root: projectPath('public'), prefix: '/static/', allowedPath: (path) => !path.startsWith('/games/'), index: false })
-  await fastify.register(fastifyStatic, { root: projectPath('public', 'games'), prefix: '/games/', decorateReply: false })
+  // A game's files: its folder in public/games, or the example games' build (scripts/build-web.mjs) in dist/web/games.
+  await fastify.register(fastifyStatic, { root: GAME_FOLDERS.map(folder => projectPath(...folder)), prefix: '/games/', decorateReply: false })
   // The browser modules (scripts/build-web.mjs): the score formatter and the hosted games' kit.
   await fastify.register(fastifyStatic, { root: projectPath('dist', 'web'), prefix: '/sdk/', allowedPath: (path) => WEB_MODULES.has(path), decorateReply: false, index: false })
   // The ALTCHA widget of the sign-up page, as its package ships it: the build for a strict CSP (its styles
@@ -111,9 +112,15 @@ export async function fileErrors (this: FastifyInstance, error: Error, request: 
   return sendError(reply, new ApiError('not_found'))
 }
 
-/** Whether a hosted game has its files: public/games/<game_id>/index.html (a game id is a safe file name). */
+/** Where hosted games' files are, the first that has a file winning: public/games/<game_id>/, then the built example games (docs/kit.md). */
+const GAME_FOLDERS = [['public', 'games'], ['dist', 'web', 'games']]
+
+/** Whether a hosted game has its files: <folder>/<game_id>/index.html (a game id is a safe file name). */
 async function hasFiles (gameId: string): Promise<boolean> {
-  return await access(projectPath('public', 'games', gameId, 'index.html')).then(() => true, () => false)
+  for (const folder of GAME_FOLDERS) {
+    if (await access(projectPath(...folder, gameId, 'index.html')).then(() => true, () => false)) return true
+  }
+  return false
 }
 
 /** The play page frames the game itself when it can be played, else a page that says why. */

@@ -43,7 +43,7 @@ export const RANK_ACTIONS = {
 export type RankAction = keyof typeof RANK_ACTIONS
 
 /** The actions of API-key mode (the others are session mode): these answer other sites (CORS). */
-export const API_KEY_ACTIONS: ReadonlySet<string> = new Set<RankAction>(['submit', 'top', 'me', 'around', 'players', 'periods', 'seasons', 'live', 'run-start', 'run-report', 'submit-run', 'achievements', 'unlock'])
+export const API_KEY_ACTIONS: ReadonlySet<string> = new Set<RankAction>(['submit', 'top', 'me', 'around', 'players', 'periods', 'seasons', 'boards', 'live', 'run-start', 'run-report', 'submit-run', 'achievements', 'unlock'])
 
 export function isRankAction (action: string): action is RankAction {
   return Object.hasOwn(RANK_ACTIONS, action)
