@@ -10,8 +10,8 @@ import { listeningApp } from '../helpers/listening.js'
  * a desktop's size and a phone's (390x844): the games list's approve and
  * withdraw buttons on screen; no cell of the board, the review queue, the
  * named boards, the achievements or the users under a row's buttons; the
- * audit log's When on one line (two on a phone) and its filters in line.
- * Screenshots of each.
+ * audit log's When on one line (two on a phone) and its filters in line,
+ * and no row of it many lines tall. Screenshots of each.
  */
 
 const ADMIN = 'console-admin-token-0123456789abcdef'
@@ -201,4 +201,37 @@ t.test('the audit log: When on one line at a desktop and at most two on a phone,
     t.same(problems, [], `${size}: no script errors`)
     await context.close()
   }
+})
+
+t.test('the audit log at a desktop: no row more than four lines tall, a created record\'s fields a click away', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  const [, viewport] = VIEWPORTS[0]
+  const { page, context, problems, settled } = await signedIn(viewport)
+  t.teardown(async () => { await context.close() })
+  await page.goto(`${baseUrl}/console/#/audit`)
+  await page.locator('#audit-table tbody tr').first().waitFor()
+  await settled()
+  // Each row's height in lines of its text: the row less its cells' padding, over a line's height.
+  const rows = await page.evaluate(() => Array.from(document.querySelectorAll('#audit-table tbody tr')).map(row => {
+    const cell = row.querySelector('td')!
+    const style = getComputedStyle(cell)
+    const text = row.getBoundingClientRect().height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom) - parseFloat(style.borderBottomWidth)
+    return { what: `${row.querySelector('th')?.textContent ?? ''} ${row.querySelector('th + td + td')?.textContent ?? ''}`, lines: text / parseFloat(style.lineHeight) }
+  }))
+  t.ok(rows.some(row => row.what.startsWith('game.create')), 'a game.create among the entries')
+  for (const row of rows) t.ok(row.lines <= 4.1, `"${row.what}" is at most 4 lines tall: ${row.lines.toFixed(1)}`)
+  await page.screenshot({ path: join(folder, 'polish-audit-rows-desktop.png'), fullPage: true })
+
+  // The fields of a game that was created: a count, and the list under it, a click away.
+  const created = page.locator('#audit-table tbody tr', { has: page.locator('th code', { hasText: /^game\.create$/ }) }).first()
+  const summary = created.locator('details > summary')
+  t.equal(await summary.count(), 1, 'a created game\'s fields are behind a disclosure')
+  if (await summary.count() === 1) {
+    t.match(await summary.textContent(), /^created: \d+ fields$/, 'which says how many were set')
+    t.notOk(await created.getByText('season_started_at').isVisible(), 'the list is closed at first')
+    await summary.click()
+    t.ok(await created.getByText('season_started_at').isVisible(), 'and open, it names each field')
+    await created.screenshot({ path: join(folder, 'polish-audit-created-open-desktop.png') })
+  }
+  t.same(problems, [], 'no script errors')
+  await context.close()
 })
