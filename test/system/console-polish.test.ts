@@ -8,9 +8,10 @@ import { listeningApp } from '../helpers/listening.js'
 /*
  * What a new operator found on a phone (issue 32), measured in Chromium at
  * a desktop's size and a phone's (390x844): the games list's approve and
- * withdraw buttons on screen; no cell of the board or the review queue
- * under a row's buttons; the audit log's When on one line (two on a phone)
- * and its filters in line. Screenshots of each.
+ * withdraw buttons on screen; no cell of the board, the review queue, the
+ * named boards, the achievements or the users under a row's buttons; the
+ * audit log's When on one line (two on a phone) and its filters in line,
+ * and no row of it many lines tall. Screenshots of each.
  */
 
 const ADMIN = 'console-admin-token-0123456789abcdef'
@@ -26,6 +27,14 @@ dataOf(await admin(app, 'PATCH', '/admin/games/moon_lander_deluxe_edition', { na
 for (const [player, score] of [['vega', 120], ['altair', 300], ['a_player_with_a_rather_long_na', 250]] as const) dataOf(await submit(app, game, { player, score, meta: '{"ship":"falcon","lap_times":[61.2,59.8,60.4]}' }))
 dataOf(await submit(app, game, { player: 'rigel', score: 5000 }))
 dataOf(await admin(app, 'PATCH', '/admin/games/space_race/players/vega', { hidden: true }))
+// Named boards, achievements and users with long ids and names: the other wide tables with a row's buttons.
+dataOf(await admin(app, 'POST', '/admin/games/space_race/boards', { board_id: 'lap-of-the-outer-rim-circuit', name: 'The long lap of the outer rim circuit, reversed', order: 'asc', periods: ['daily', 'weekly'] }))
+dataOf(await admin(app, 'POST', '/admin/games/space_race/boards', { board_id: 'coins', operator: 'sum' }))
+dataOf(await admin(app, 'PATCH', '/admin/games/space_race/boards/coins', { archived: true }))
+dataOf(await admin(app, 'POST', '/admin/games/space_race/achievements', { achievement_id: 'ace-of-the-outer-rim-circuit', name: 'Ace of the outer rim circuit, the long way round', points: 100, rule: { board: 'lap-of-the-outer-rim-circuit', at_most: 62_000 } }))
+dataOf(await admin(app, 'POST', '/admin/games/space_race/achievements', { achievement_id: 'secret', hidden: true }))
+dataOf(await admin(app, 'POST', '/admin/users', { username: 'bob' }))
+dataOf(await admin(app, 'POST', '/admin/users', { username: 'a_user_with_a_rather_long_name', is_admin: true }))
 
 async function signedIn (viewport: { width: number, height: number }) {
   const watched = await watchedPage(browser, viewport)
@@ -119,12 +128,13 @@ async function columnText (page: Page, tableId: string, column: number): Promise
   }), { tableId, column })
 }
 
-t.test('the board and the review queue: a row\'s buttons cover none of its cells, and stay on screen', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+// Five pages at two sizes, each read whole before it is measured: twice the least budget.
+t.test('the board, the review queue, the named boards, the achievements and the users: a row\'s buttons cover none of its cells, and stay on screen', { timeout: 2 * BROWSER_TEST_TIMEOUT_MS }, async t => {
   for (const [size, viewport] of VIEWPORTS) {
     const { page, context, overflow, problems, settled } = await signedIn(viewport)
     t.teardown(async () => { await context.close() })
-    // The board: Meta is its fifth column; the review queue: Submitted is its fifth.
-    for (const [name, hash, tableId, column] of [['board', '#/games/space_race/board', 'board-table', 5], ['review', '#/games/space_race/review', 'review-table', 5]] as const) {
+    // A column far to the right, which a sticky column of buttons lay over: the board's Meta, the review queue's Submitted, the named boards' Made, the achievements' Players, the users' Flags.
+    for (const [name, hash, tableId, column] of [['board', '#/games/space_race/board', 'board-table', 5], ['review', '#/games/space_race/review', 'review-table', 5], ['boards', '#/games/space_race/boards', 'boards-table', 4], ['achievements', '#/games/space_race/achievements', 'achievements-table', 4], ['users', '#/users', 'users-table', 4]] as const) {
       await page.goto(`${baseUrl}/console/${hash}`)
       await page.locator(`#${tableId} tbody tr`).first().waitFor()
       await settled()
@@ -191,4 +201,37 @@ t.test('the audit log: When on one line at a desktop and at most two on a phone,
     t.same(problems, [], `${size}: no script errors`)
     await context.close()
   }
+})
+
+t.test('the audit log at a desktop: no row more than four lines tall, a created record\'s fields a click away', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  const [, viewport] = VIEWPORTS[0]
+  const { page, context, problems, settled } = await signedIn(viewport)
+  t.teardown(async () => { await context.close() })
+  await page.goto(`${baseUrl}/console/#/audit`)
+  await page.locator('#audit-table tbody tr').first().waitFor()
+  await settled()
+  // Each row's height in lines of its text: the row less its cells' padding, over a line's height.
+  const rows = await page.evaluate(() => Array.from(document.querySelectorAll('#audit-table tbody tr')).map(row => {
+    const cell = row.querySelector('td')!
+    const style = getComputedStyle(cell)
+    const text = row.getBoundingClientRect().height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom) - parseFloat(style.borderBottomWidth)
+    return { what: `${row.querySelector('th')?.textContent ?? ''} ${row.querySelector('th + td + td')?.textContent ?? ''}`, lines: text / parseFloat(style.lineHeight) }
+  }))
+  t.ok(rows.some(row => row.what.startsWith('game.create')), 'a game.create among the entries')
+  for (const row of rows) t.ok(row.lines <= 4.1, `"${row.what}" is at most 4 lines tall: ${row.lines.toFixed(1)}`)
+  await page.screenshot({ path: join(folder, 'polish-audit-rows-desktop.png'), fullPage: true })
+
+  // The fields of a game that was created: a count, and the list under it, a click away.
+  const created = page.locator('#audit-table tbody tr', { has: page.locator('th code', { hasText: /^game\.create$/ }) }).first()
+  const summary = created.locator('details > summary')
+  t.equal(await summary.count(), 1, 'a created game\'s fields are behind a disclosure')
+  if (await summary.count() === 1) {
+    t.match(await summary.textContent(), /^created: \d+ fields$/, 'which says how many were set')
+    t.notOk(await created.getByText('season_started_at').isVisible(), 'the list is closed at first')
+    await summary.click()
+    t.ok(await created.getByText('season_started_at').isVisible(), 'and open, it names each field')
+    await created.screenshot({ path: join(folder, 'polish-audit-created-open-desktop.png') })
+  }
+  t.same(problems, [], 'no script errors')
+  await context.close()
 })

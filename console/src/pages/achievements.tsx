@@ -170,17 +170,18 @@ export function AchievementsTab ({ game }: { game: GameWithStats }) {
       {items.length > 0 && (
         <>
           <ChartBox id='rarity-chart' title={`Rarity: share of the ${counted(list.data?.players ?? 0, 'player')} who have each`} kind='bar' unit='%' series={rarity} summary={items.map(item => `${item.name}: ${item.rarity}%`).join('; ')} />
+          {/* Stacked: on a phone each achievement is a card, its buttons under its cells rather than pinned over them. */}
           <TableBox label='Achievements'>
-            <table id='achievements-table'>
+            <table id='achievements-table' class='stacked'>
               <thead><tr><th scope='col'>Achievement</th><th scope='col' class='number'>Points</th><th scope='col'>Unlocked</th><th scope='col' class='number'>Players</th><th scope='col'>Icon</th><th scope='col'><span class='visually-hidden'>Actions</span></th></tr></thead>
               <tbody>
                 {items.map(item => (
                   <tr key={item.achievement_id}>
                     <th scope='row'><code>{item.achievement_id}</code> {item.name !== item.achievement_id && <span>{item.name}</span>} {item.hidden && <span class='badge waiting'>hidden</span>}</th>
-                    <td class='number'>{item.points}</td>
-                    <td>{ruleText(item)}</td>
-                    <td class='number'>{item.unlocked} ({item.rarity}%)</td>
-                    <td>
+                    <td class='number' data-label='Points'>{item.points}</td>
+                    <td data-label='Unlocked'>{ruleText(item)}</td>
+                    <td class='number' data-label='Players'>{item.unlocked} ({item.rarity}%)</td>
+                    <td data-label='Icon'>
                       {item.icon !== null && <img class='icon' src={`/play/${encodeURIComponent(game.game_id)}/achievements/${item.achievement_id}/icon?v=${item.icon.etag}`} alt='' width={32} height={32} />}
                       {!viewer && (
                         <label class='button secondary upload'>

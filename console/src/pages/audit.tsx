@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { gamePath, withQuery } from '../api.js'
-import { More, Problem, TableBox, When, usePaged } from '../ui.js'
+import { More, Problem, TableBox, When, counted, usePaged } from '../ui.js'
 import type { AuditEntry } from '../../../src/routes/admin/records.js'
 
 export function AuditPage () {
@@ -47,8 +47,9 @@ export function AuditList ({ gameId }: { gameId?: string }) {
                   <td>{entry.actor} <span class='muted'>({entry.via})</span></td>
                   <th scope='row'><code>{entry.action}</code></th>
                   {gameId === undefined && <td>{entry.game_id === null ? '' : <a href={`#/games/${encodeURIComponent(entry.game_id)}`}>{entry.game_id}</a>}</td>}
-                  <td>{entry.target ?? '—'}</td>
-                  <td>{entry.changed.join(', ')}</td>
+                  {/* A long id (a game's, an API key) may break anywhere, so it does not take the width the changed fields need. */}
+                  <td class='record'>{entry.target === null ? '—' : <span class='id'>{entry.target}</span>}</td>
+                  <td><Changed entry={entry} /></td>
                 </tr>
               ))}
             </tbody>
@@ -57,5 +58,21 @@ export function AuditList ({ gameId }: { gameId?: string }) {
       )}
       <More paged={list} />
     </section>
+  )
+}
+
+/**
+ * The fields an entry changed. A record created or deleted has all its
+ * fields in the list (a game's are some 25, which ran to as many lines):
+ * it says how many, and the list opens under it.
+ */
+function Changed ({ entry }: { entry: AuditEntry }) {
+  const made = entry.before === null && entry.after !== null ? 'created' : entry.after === null && entry.before !== null ? 'deleted' : null
+  if (made === null || entry.changed.length === 0) return <>{entry.changed.join(', ')}</>
+  return (
+    <details class='changed'>
+      <summary>{made}: {counted(entry.changed.length, 'field')}</summary>
+      <div>{entry.changed.join(', ')}</div>
+    </details>
   )
 }

@@ -103,16 +103,17 @@ export function BoardsTab ({ game }: { game: GameWithStats }) {
       <p class='muted'>The game's own board (its settings are the game's) is always there; up to 1000 boards more, one per level, mode or statistic. Time zone, seasons, caps and hidden players are the game's.</p>
       {list.data !== undefined && boards.length === 0 && <p>No boards besides the game's own.</p>}
       {boards.length > 0 && (
+        // Stacked: on a phone each board is a card, its buttons under its cells rather than pinned over them.
         <TableBox label='Named boards'>
-          <table id='boards-table'>
+          <table id='boards-table' class='stacked'>
             <thead><tr><th scope='col'>Board</th><th scope='col'>Kind</th><th scope='col'>Calendar</th><th scope='col'>Made</th><th scope='col'><span class='visually-hidden'>Actions</span></th></tr></thead>
             <tbody>
               {boards.map(board => (
                 <tr key={board.board_id} class={board.archived ? 'hidden-entry' : undefined}>
                   <th scope='row'><code>{board.board_id}</code> {board.name !== board.board_id && <span>{board.name}</span>} {board.archived && <span class='badge waiting'>archived</span>}</th>
-                  <td>{describe(board)}</td>
-                  <td>{board.periods.join(', ') || 'none'}</td>
-                  <td>{formatTime(board.created_at)}</td>
+                  <td data-label='Kind'>{describe(board)}</td>
+                  <td data-label='Calendar'>{board.periods.join(', ') || 'none'}</td>
+                  <td data-label='Made'>{formatTime(board.created_at)}</td>
                   <td class='row-actions'>
                     <a class='button secondary' href={`#/games/${encodeURIComponent(game.game_id)}/board/${board.board_id}`}>Entries</a>
                     <WriteButton kind='secondary' busy={write.busy} onClick={() => { setEditing(board.board_id); setForm(formOf(board)) }} label={`Change ${board.board_id}`}>Change</WriteButton>
