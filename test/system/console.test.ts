@@ -143,6 +143,8 @@ t.test('an operator signs in, makes a game, a key and a score, watches it live, 
   t.match(apiKey, /^rk_/, 'the key')
   t.ok(secret.length >= 32, 'and its secret, shown once')
   await page.getByRole('button', { name: 'Copy secret' }).waitFor()
+  // Each live key leads to the examples of <ranking-board>, filled in with it.
+  t.equal(await page.getByRole('link', { name: `Embed the board with ${apiKey}` }).getAttribute('href'), `/embed/?game=space_race&api_key=${apiKey}`)
 
   // A signed score through the API: on the live top 10 of the overview, then a new one pushed in.
   t.match(await submitSigned(apiKey, secret, 'space_race', 'vega', 120), { ok: true })
