@@ -57,7 +57,7 @@ export function KeysTab ({ game }: { game: GameWithStats }) {
                   <td>{key.revoked ? <span class='badge waiting'>revoked</span> : <span class='badge ok'>live</span>}{key.rate_limit === undefined ? '' : ` · ${key.rate_limit} per window`}</td>
                   <td class='row-actions'>
                     {/* The game's board on any page, with this key: the examples page fills in its snippets (docs/embed.md). */}
-                    {!key.revoked && <a class='button secondary' href={withQuery('/embed/', { game: game.game_id, api_key: key.api_key })} target='_blank' rel='noopener' aria-label={`Embed the board with ${key.api_key}`}>Embed</a>}
+                    {!key.revoked && <a class='button secondary' href={withQuery('/embed/', { game: game.game_id, api_key: key.api_key })} target='_blank' rel='noreferrer' aria-label={`Embed the board with ${key.api_key}`}>Embed</a>}
                     {!key.revoked && <WriteButton kind='danger' busy={write.busy} onClick={() => { setRevoking(key.api_key) }} label={`Revoke ${key.api_key}`}>Revoke</WriteButton>}
                   </td>
                 </tr>
