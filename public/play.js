@@ -106,6 +106,9 @@
   const LIVE_RETRY_MS = 5000
   function watchBoard () {
     stream?.close()
+    // Another board: a standing read for the one before is dropped, and the next read starts the comparison afresh.
+    latest++
+    lastRank = null
     ownChange = true
     const game = encodeURIComponent(platform.gameId)
     const query = chosenQuery()

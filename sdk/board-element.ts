@@ -28,7 +28,7 @@ interface BoardInfo { board_id: string, name: string, format: ScoreFormat }
 type Answer<T> = { ok: true, data: T } | { ok: false, error: string, message: string }
 
 /** Errors after which trying again cannot help until the page changes the element (a bad key, game or board). */
-const FINAL = new Set(['invalid_key', 'invalid_game', 'invalid_param', 'not_found', 'missing_param'])
+const FINAL = new Set(['invalid_key', 'key_revoked', 'key_game_mismatch', 'invalid_game', 'invalid_param', 'not_found', 'missing_param'])
 
 // The service is the origin the script came from (a classic <script src>); a module import says it with `service`.
 const scriptOrigin = typeof document !== 'undefined' && document.currentScript instanceof HTMLScriptElement && document.currentScript.src !== ''
@@ -54,6 +54,7 @@ export class RankingBoardElement extends LitElement {
     info: { state: true },
     problem: { state: true },
     connected: { state: true },
+    gaveUp: { state: true },
     announcement: { state: true }
   }
 
@@ -83,6 +84,8 @@ export class RankingBoardElement extends LitElement {
   declare private info: BoardInfo | undefined
   declare private problem: string | undefined
   declare private connected: boolean
+  /** The live stream ended for a reason waiting cannot change: no more tries until an attribute changes. */
+  declare private gaveUp: boolean
   declare private announcement: string
 
   private stream: EventSource | undefined
@@ -90,6 +93,9 @@ export class RankingBoardElement extends LitElement {
   private retryMs = RETRY_MS
   private aroundTimer: ReturnType<typeof setTimeout> | undefined
   private aroundReadAt = 0
+  /** Whether the board's name and format have been read (a failed read is tried again with the next top). */
+  private infoRead = false
+  private readingInfo = false
   /** Bumped whenever what the element shows is chosen again: answers to an older choice are dropped. */
   private generation = 0
   private leader: string | undefined
@@ -102,6 +108,7 @@ export class RankingBoardElement extends LitElement {
     this.limit = 10
     this.live = false
     this.connected = false
+    this.gaveUp = false
     this.announcement = ''
   }
 
@@ -119,15 +126,22 @@ export class RankingBoardElement extends LitElement {
       border-radius: var(--ranking-board-radius, 0.5rem);
       padding: var(--ranking-board-padding, 0.75rem);
       box-sizing: border-box;
+      container-type: inline-size;
     }
     :host([hidden]) { display: none; }
-    table { width: 100%; border-collapse: collapse; table-layout: fixed; font-variant-numeric: tabular-nums; }
+    /* The rank and the score take the width they need (a score is never cut); the name wraps in what is left. */
+    table { width: 100%; border-collapse: collapse; font-variant-numeric: tabular-nums; }
     caption { text-align: start; font-weight: 600; font-size: 1.05em; padding-bottom: 0.4rem; overflow-wrap: anywhere; }
     th, td { padding: 0.3rem 0.35rem; text-align: start; border-top: 1px solid var(--ranking-board-rule, light-dark(#eaeef2, #21262d)); }
     thead th { border-top: none; font-size: 0.8em; font-weight: 600; color: var(--ranking-board-muted, light-dark(#57606a, #8b949e)); }
-    .rank { width: calc(var(--digits, 2) * 0.7em + 1.2em); text-align: end; color: var(--ranking-board-muted, light-dark(#57606a, #8b949e)); font-weight: 400; }
-    .name { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-    .score { text-align: end; white-space: nowrap; width: 40%; }
+    .rank { width: 1%; white-space: nowrap; text-align: end; color: var(--ranking-board-muted, light-dark(#57606a, #8b949e)); font-weight: 400; }
+    /* A long name wraps (never cut: the whole name stays readable at 320 px, on touch screens too). */
+    .name { overflow-wrap: anywhere; }
+    /* A score's figure is never broken; its unit may go under it on a narrow screen (scoreText). */
+    .score { text-align: end; }
+    .figure { white-space: nowrap; }
+    /* In a narrow box a unit goes under its figure, leaving the names the room. */
+    @container (max-width: 24rem) { .unit { display: block; } }
     tr.me > * { background: var(--ranking-board-highlight, light-dark(#fff8c5, #3b2e00)); font-weight: 600; }
     .status { margin: 0.4rem 0 0; font-size: 0.85em; color: var(--ranking-board-muted, light-dark(#57606a, #8b949e)); display: flex; gap: 0.5rem; justify-content: space-between; flex-wrap: wrap; }
     .problem { color: var(--ranking-board-error, light-dark(#b42318, #ff8182)); }
@@ -139,7 +153,8 @@ export class RankingBoardElement extends LitElement {
 
   override connectedCallback (): void {
     super.connectedCallback()
-    this.reload()
+    // Put back on the page after being taken off it: start again (the first time, the first update loads).
+    if (this.hasUpdated) this.reload()
   }
 
   override disconnectedCallback (): void {
@@ -149,8 +164,8 @@ export class RankingBoardElement extends LitElement {
 
   override willUpdate (changed: PropertyValues<this>): void {
     const chosen = ['game', 'apiKey', 'board', 'period', 'limit', 'around', 'live', 'service'] as const
-    // The first update follows connectedCallback's load; later changes of what is shown load again.
-    if (this.hasUpdated && chosen.some(name => changed.has(name))) this.reload()
+    // The first update loads, with every attribute and property set by then; a later change of what is shown loads again.
+    if (!this.hasUpdated || chosen.some(name => changed.has(name))) this.reload()
   }
 
   /** The service's origin, without a trailing slash. */
@@ -186,6 +201,7 @@ export class RankingBoardElement extends LitElement {
     this.stream = undefined
     clearTimeout(this.retryTimer)
     clearTimeout(this.aroundTimer)
+    this.aroundTimer = undefined
     this.connected = false
   }
 
@@ -197,7 +213,12 @@ export class RankingBoardElement extends LitElement {
     this.problem = undefined
     this.leader = undefined
     this.aroundRank = undefined
+    this.info = undefined
+    this.infoRead = false
+    this.gaveUp = false
     this.retryMs = RETRY_MS
+    // Off the page, nothing is read (connectedCallback starts again).
+    if (!this.isConnected) return
     if (this.game === '' || this.apiKey === '') {
       this.problem = 'Set the game and api-key attributes.'
       return
@@ -210,10 +231,13 @@ export class RankingBoardElement extends LitElement {
 
   /** The board's name and score format (the `boards` action). */
   private async readInfo (generation: number): Promise<void> {
+    this.readingInfo = true
     const answer = await this.read<{ items: BoardInfo[] }>('boards')
+    this.readingInfo = false
     if (generation !== this.generation || !answer.ok) return
     const id = this.board === undefined || this.board === '' ? 'default' : this.board
     this.info = answer.data.items.find(item => item.board_id === id)
+    this.infoRead = true
   }
 
   private async readTop (generation: number): Promise<void> {
@@ -248,24 +272,33 @@ export class RankingBoardElement extends LitElement {
       // An `event: error` frame carries the envelope: why the service ended the stream.
       const data = (event as MessageEvent<string | undefined>).data
       const ended = typeof data === 'string' ? JSON.parse(data) as Answer<never> : undefined
-      if (ended !== undefined && !ended.ok) this.problem = ended.message
       if (ended !== undefined) stream.close()
       // The browser tries again by itself after a dropped connection (readyState CONNECTING);
-      // a stream it gave up on, or one the service ended, is tried again here, later each time.
-      if (stream.readyState !== EventSource.CLOSED) return
-      if (ended !== undefined && !ended.ok && FINAL.has(ended.error)) return
-      if (ended === undefined) this.readTopOnce(generation)
-      this.retryTimer = setTimeout(() => { if (generation === this.generation) this.watch(generation) }, this.retryMs)
-      this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS)
+      // a stream it gave up on, or one the service ended, is this element's to try again.
+      if (stream.readyState === EventSource.CLOSED) this.streamEnded(generation, ended !== undefined && !ended.ok ? ended : undefined)
     })
   }
 
-  /** A stream refused at its start answers with an envelope instead: read the top once to say why, and show it meanwhile. */
-  private async readTopOnce (generation: number): Promise<void> {
-    const answer = await this.read<Top>('top', { limit: String(this.shownLimit) })
-    if (generation !== this.generation) return
-    if (answer.ok) this.showTop(answer.data)
-    else if (answer.error !== 'unavailable' || this.top === undefined) this.problem = answer.message
+  /**
+   * A stream that ended (`why`: the service's reason), or that the service
+   * refused as it opened (an envelope, not a stream: the browser cannot say
+   * why): the top read once, which shows the board meanwhile and says why;
+   * then the stream tried again, later each time, unless waiting cannot help.
+   */
+  private async streamEnded (generation: number, why: { error: string, message: string } | undefined): Promise<void> {
+    if (why === undefined || !FINAL.has(why.error)) {
+      const answer = await this.read<Top>('top', { limit: String(this.shownLimit) })
+      if (generation !== this.generation) return
+      if (answer.ok) this.showTop(answer.data)
+      else why ??= answer
+    }
+    if (why !== undefined && (why.error !== 'unavailable' || this.top === undefined)) this.problem = why.message
+    if (why !== undefined && FINAL.has(why.error)) {
+      this.gaveUp = true
+      return
+    }
+    this.retryTimer = setTimeout(() => { if (generation === this.generation) this.watch(generation) }, this.retryMs)
+    this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS)
   }
 
   private scheduleAround (generation: number): void {
@@ -290,6 +323,7 @@ export class RankingBoardElement extends LitElement {
 
   private showTop (top: Top): void {
     this.top = top
+    if (!this.infoRead && !this.readingInfo) this.readInfo(this.generation)
     const leader = top.items[0]?.player_name
     // The live region speaks when the lead changes, not on every frame.
     if (this.leader !== undefined && leader !== undefined && leader !== this.leader) this.announce(`${leader} now leads.`)
@@ -300,9 +334,15 @@ export class RankingBoardElement extends LitElement {
     this.announcement = text
   }
 
-  /** The locale attribute, if set: else the browser's. */
+  /** The locale attribute, if it is one the browser knows: else the browser's own. */
   private get chosenLocale (): string | undefined {
-    return this.locale === undefined || this.locale === '' ? undefined : this.locale
+    if (this.locale === undefined || this.locale === '') return undefined
+    try {
+      return Intl.NumberFormat.supportedLocalesOf(this.locale).length > 0 ? this.locale : undefined
+    } catch {
+      // Not a locale at all (en_US): the browser's.
+      return undefined
+    }
   }
 
   private get format (): ScoreFormat {
@@ -316,25 +356,17 @@ export class RankingBoardElement extends LitElement {
       return html`<tr part=${me ? 'row me' : 'row'} class=${me ? 'me' : ''} aria-current=${me ? 'true' : nothing}>
         <td part="rank" class="rank">${item.rank}</td>
         <th part="name" class="name" scope="row" title=${item.player_name}><bdi>${item.player_name}</bdi></th>
-        <td part="score" class="score">${safeFormat(item.score, this.format, locale)}</td>
+        <td part="score" class="score">${scoreText(formatScore(item.score, this.format, locale), this.format)}</td>
       </tr>`
     })
   }
 
   private table (caption: string, items: Entry[], extraPart = ''): TemplateResult {
-    const digits = String(items.at(-1)?.rank ?? 1).length
-    return html`<table part=${`table${extraPart}`} class=${extraPart.trim()} data-digits=${digits}>
+    return html`<table part=${`table${extraPart}`} class=${extraPart.trim()}>
       <caption part="caption">${caption}</caption>
       <thead><tr><th part="header" scope="col" class="rank">#</th><th part="header" scope="col">Player</th><th part="header" scope="col" class="score">Score</th></tr></thead>
       <tbody>${this.rows(items)}</tbody>
     </table>`
-  }
-
-  override updated (): void {
-    // Room for the widest rank: set through the CSSOM, which a strict CSP allows (a style attribute it would not).
-    for (const table of this.renderRoot.querySelectorAll('table')) {
-      table.style.setProperty('--digits', table.dataset.digits ?? '2')
-    }
   }
 
   override render (): TemplateResult {
@@ -348,18 +380,19 @@ export class RankingBoardElement extends LitElement {
       ${this.table(caption, top?.items ?? [])}
       ${aroundShown ? this.table(`Around ${this.around ?? ''}`, (this.neighbours?.items ?? []).filter(item => item.rank > lastShown), ' around') : nothing}
       <p part="status" class="status">
-        <span class=${this.problem === undefined ? '' : 'problem'} role=${this.problem === undefined ? nothing : 'alert'}>${this.problem ?? (top === undefined ? 'Loading…' : players)}</span>
-        ${this.live ? html`<span part="live" class=${this.connected ? 'live' : 'live off'}>${this.connected ? 'Live' : 'Reconnecting…'}</span>` : nothing}
+        ${this.problem === undefined
+          ? html`<span>${top === undefined ? 'Loading…' : players}</span>`
+          // A new element each time, so a screen reader announces the alert.
+          : html`<span class="problem" role="alert">${this.problem}</span>`}
+        ${this.live && !this.gaveUp ? html`<span part="live" class=${this.connected ? 'live' : 'live off'}>${this.connected ? 'Live' : 'Reconnecting…'}</span>` : nothing}
       </p>
       <p class="announce" role="status" aria-live="polite">${this.announcement}</p>`
   }
 }
 
-/** A score as the board's format shows it; a locale the browser does not know falls back to its own. */
-function safeFormat (score: number, format: ScoreFormat, locale: string | undefined): string {
-  try {
-    return formatScore(score, format, locale)
-  } catch {
-    return formatScore(score, format)
-  }
+/** A score's text as its figure (never broken) and its unit (which may wrap under it, after the no-break space formatScore puts before it). */
+function scoreText (text: string, format: ScoreFormat): TemplateResult {
+  if (format.unit === '' || !text.endsWith(format.unit)) return html`<span class="figure">${text}</span>`
+  const figure = text.slice(0, text.length - format.unit.length)
+  return html`<span class="figure">${figure}</span><span class="unit">${format.unit}</span>`
 }

@@ -78,6 +78,9 @@ export class Platform {
   /** The run of the play going on; after a submit, the run that took it (which still vouches for an unlock). */
   private run: PlatformRun | null = null
   private lastRun: PlatformRun | null = null
+  /** The run being started, which a submit made meanwhile waits for; the count tells a late answer to an older start. */
+  private starting: Promise<PlatformRun | null> | null = null
+  private starts = 0
   private readonly listeners = new Map<keyof PlatformEvents, Set<(detail: never) => void>>()
 
   constructor (private readonly host: Host | null) {
@@ -100,10 +103,20 @@ export class Platform {
    * next submit goes with it; the page reports play time for it meanwhile.
    */
   async startRun (): Promise<PlatformRun | null> {
+    const start = ++this.starts
     this.run = null
-    if (!this.canSubmit || this.runs === 'off' || this.host?.startRun === undefined) return null
-    this.run = await this.host.startRun().catch(() => null)
-    return this.run
+    if (!this.canSubmit || this.runs === 'off' || this.host?.startRun === undefined) {
+      this.starting = null
+      return null
+    }
+    const starting = this.starting = this.host.startRun().catch(() => null)
+    const run = await starting
+    // A start made after this one has the say.
+    if (start === this.starts) {
+      this.run = run
+      this.starting = null
+    }
+    return run
   }
 
   /**
@@ -116,14 +129,19 @@ export class Platform {
     const fields: Record<string, string> = { game_id: this.gameId, score: String(score) }
     if (options.board !== undefined) fields.board = options.board
     if (options.meta !== undefined) fields.meta = JSON.stringify(options.meta)
+    // A run still starting (startRun() not awaited) goes with this score.
+    if (this.starting !== null) await this.starting
     const run = this.run
     if (run !== null) {
-      this.run = null
-      this.lastRun = run
       await this.host?.reportPlay?.().catch(() => null)
       fields.run_id = run.run_id
     }
     const answer = await call<PlatformSubmitted>('/api/rank?action=submit-self', fields)
+    // The run is spent once the service has answered for it; a score that never reached it may be sent again with it.
+    if (run !== null && !(!answer.ok && answer.error === 'unavailable')) {
+      if (this.run === run) this.run = null
+      this.lastRun = run
+    }
     if (answer.ok) {
       this.host?.refresh?.()
       if (answer.data.improved && answer.data.held !== true) this.emit('best', { score, rank: answer.data.rank, board: options.board ?? 'default' })

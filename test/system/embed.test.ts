@@ -24,6 +24,8 @@ import { waitFor } from '../helpers/wait.js'
  */
 
 const folder = screenshotFolder(t)
+/** A player name as long as names go (30 characters). */
+const LONG_NAME = 'a_player_with_a_rather_long_nm'
 const SIZES = [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }], ['narrow', { width: 320, height: 640 }]] as const
 
 /** What an element shows: each table's caption and rows (rank, name, score), its status line, its live region. */
@@ -58,6 +60,9 @@ t.test('the element on another origin under a strict CSP: formats, live, around,
   t.equal((await admin(app, 'POST', `/admin/games/${game.gameId}/boards`, { board_id: 'lap', name: 'Lap 1', order: 'asc', score_format: 'time' })).json().ok, true)
   for (let i = 1; i <= 12; i++) t.equal((await submit(app, game, { player: `p${String(i).padStart(2, '0')}`, score: i * 1000 + 234 })).json().ok, true)
   t.equal((await submit(app, game, { player: 'bob', score: 62345, board: 'lap' })).json().ok, true)
+  // The widest a row gets: a name of 30 characters beside the biggest score, in a format with a unit.
+  t.equal((await admin(app, 'POST', `/admin/games/${game.gameId}/boards`, { board_id: 'coins', name: 'Coins', score_format: 'decimal', score_unit: 'coins' })).json().ok, true)
+  t.equal((await submit(app, game, { player: LONG_NAME, score: Number.MAX_SAFE_INTEGER, board: 'coins' })).json().ok, true)
 
   // The other site: its own origin (another host name and port), its own strict policy.
   const policy = `default-src 'none'; script-src ${baseUrl}; connect-src ${baseUrl}; style-src 'self'; base-uri 'none'`
@@ -68,6 +73,7 @@ t.test('the element on another origin under a strict CSP: formats, live, around,
 <body><h1>A fan site</h1>
 <ranking-board id="main" game="${game.gameId}" api-key="${game.apiKey}" limit="5" around="p02" locale="en-US" live></ranking-board>
 <ranking-board id="lap" game="${game.gameId}" api-key="${game.apiKey}" board="lap"></ranking-board>
+<ranking-board id="coins" game="${game.gameId}" api-key="${game.apiKey}" board="coins" locale="en_US"></ranking-board>
 </body></html>`, { 'content-security-policy': policy }, { '/site.css': ':root { color-scheme: light dark; font-family: sans-serif } body { margin: 8px; background: Canvas; color: CanvasText } ranking-board { margin-bottom: 12px }' })
 
   const browser = await launchBrowser(t)
@@ -87,12 +93,19 @@ t.test('the element on another origin under a strict CSP: formats, live, around,
       t.match((await shown(page, '#main'))?.status, /12 players.*Live/)
       const lap = await shown(page, '#lap')
       t.same(lap?.tables[0], { caption: 'Lap 1', rows: [{ cells: ['1', 'bob', '1:02.345'], current: false }] }, 'a named board in its time format')
+      await waitFor(async () => (await shown(page, '#coins'))?.tables[0]?.rows.length === 1, { what: 'the coins board' })
+      t.same((await shown(page, '#coins'))?.tables[0]?.rows[0]?.cells, ['1', LONG_NAME, '90,071,992,547,409.91\u00a0coins'], 'a long name and the biggest score, in full; a locale the browser does not know (en_US) is its own')
       t.ok(await overflow() <= 0, `${size}: nothing scrolls sideways`)
       const box = await page.locator('#main').boundingBox()
       t.ok(box !== null && box.x >= 0 && box.x + box.width <= viewport.width, `${size}: the element fits the width`)
-      // Every row's text is inside the element: long names are cut with an ellipsis, never pushed out.
-      const cut = await page.evaluate(() => Array.from(document.querySelector('#main')?.shadowRoot?.querySelectorAll('td, th') ?? []).every(cell => cell.getBoundingClientRect().right <= (document.querySelector('#main')?.getBoundingClientRect().right ?? 0) + 0.5))
-      t.ok(cut, `${size}: every cell inside the element`)
+      // Every cell is inside its element, and every text inside its cell: a long name wraps, a score takes its width.
+      const outside = await page.evaluate(() => Array.from(document.querySelectorAll('ranking-board')).flatMap(board => {
+        const box = board.getBoundingClientRect()
+        return Array.from(board.shadowRoot?.querySelectorAll('td, th') ?? [])
+          .filter(cell => cell.getBoundingClientRect().right > box.right + 0.5 || cell.scrollWidth > cell.clientWidth + 0.5)
+          .map(cell => `${board.id}: ${cell.textContent ?? ''}`)
+      }))
+      t.same(outside, [], `${size}: every cell inside its element, every text inside its cell`)
       const background = await page.evaluate(() => getComputedStyle(document.querySelector('#main') as Element).backgroundColor)
       t.equal(background, scheme === 'light' ? 'rgb(255, 255, 255)' : 'rgb(22, 27, 34)', `${scheme}: follows the page's scheme`)
       t.same(problems, [], `${size}, ${scheme}: no script error, nothing the page's policy refused`)
@@ -151,12 +164,27 @@ t.test('the element\'s script: one file, versioned, cross-origin, under its size
   await page.goto(await otherSite(t, `<!doctype html><script src="${baseUrl}/embed/board.js"></script>
 <ranking-board id="nokey" game="${game.gameId}"></ranking-board>
 <ranking-board id="badkey" game="${game.gameId}" api-key="nope" live></ranking-board>
-<ranking-board id="badboard" game="${game.gameId}" api-key="${game.apiKey}" board="no-such"></ranking-board>`))
+<ranking-board id="badboard" game="${game.gameId}" api-key="${game.apiKey}" board="no-such"></ranking-board>
+<script>
+  // Added to the page first, given its attributes a moment later, as a script of the page's may do.
+  const late = document.createElement('ranking-board')
+  late.id = 'late'
+  document.body.append(late)
+  setTimeout(() => { late.setAttribute('game', ${JSON.stringify(game.gameId)}); late.apiKey = ${JSON.stringify(game.apiKey)} }, 100)
+</script>`))
   let seen: unknown
   await waitFor(async () => { seen = await shown(page, '#badboard'); return !/Loading/.test((seen as { status: string } | null)?.status ?? 'Loading') }, { what: () => `the elements to answer (${JSON.stringify([seen, problems])})` })
   t.match((await shown(page, '#nokey'))?.status, /Set the game and api-key attributes/)
   await waitFor(async () => /API key/i.test((await shown(page, '#badkey'))?.status ?? ''), { what: 'the bad key\'s message' })
   t.match((await shown(page, '#badboard'))?.status, /board/i)
+  await waitFor(async () => (await shown(page, '#late'))?.status === 'No scores yet.', { what: 'the element given its attributes after it was on the page' })
+  t.pass('attributes set after the element is on the page are read')
+  // A wrong key cannot get better by waiting: the element stops (no live mark) and asks nothing more.
+  t.notMatch((await shown(page, '#badkey'))?.status, /Live|Reconnecting/, 'the live mark is gone')
+  let asked = 0
+  page.on('request', request => { if (request.url().includes('api_key=nope')) asked++ })
+  await new Promise(resolve => setTimeout(resolve, 7_000))
+  t.equal(asked, 0, 'nothing asked with the wrong key in 7 s (a retry would come after 5)')
   const version = await page.evaluate(() => (customElements.get('ranking-board') as unknown as { version: string }).version)
   t.match(version, /^1\.\d+\.\d+$/, 'the element of major version 1, as /embed/v1/ says')
   t.same(problems, [])

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { Frame } from 'playwright-core'
 import t from 'tap'
-import { admin, createGame, dataOf, submit } from '../helpers/app.js'
+import { admin, buildTestApp, createGame, dataOf, get, submit } from '../helpers/app.js'
 import { listeningApp } from '../helpers/listening.js'
 import { BROWSER_TEST_TIMEOUT_MS, VIEWPORTS, launchBrowser, screenshotFolder, watchedPage } from '../helpers/browser.js'
 import { waitFor } from '../helpers/wait.js'
@@ -24,6 +24,7 @@ t.test('a game in the play page: the player, a run, submit, unlock, and the even
   dataOf(await admin(app, 'PATCH', '/admin/games/demo', { runs: 'optional' }))
   dataOf(await admin(app, 'POST', '/admin/games/demo/achievements', { achievement_id: 'first', name: 'First score', rule: { board: 'default', at_least: 1 } }))
   dataOf(await admin(app, 'POST', '/admin/games/demo/achievements', { achievement_id: 'secret', name: 'Found it' }))
+  dataOf(await admin(app, 'POST', '/admin/games/demo/boards', { board_id: 'coins', name: 'Coins' }))
   dataOf(await admin(app, 'POST', '/admin/users', { username: 'kim', password: 'kim-password-1' }))
 
   const browser = await launchBrowser(t)
@@ -41,7 +42,7 @@ t.test('a game in the play page: the player, a run, submit, unlock, and the even
     window.kitEvents = []
     for (const type of ['best', 'achievement', 'overtaken']) platform.on(type, (detail) => window.kitEvents.push([type, type === 'achievement' ? detail.achievement_id : detail]))
     return { hosted: platform.hosted, player: platform.player, canSubmit: platform.canSubmit, runs: platform.runs, boards: platform.boards, shown: platform.formatScore(12345) }`)
-  t.same(about, { hosted: true, player: { name: 'kim', guest: false }, canSubmit: true, runs: 'optional', boards: [], shown: '12,345' }, 'who plays, and what the game keeps')
+  t.same(about, { hosted: true, player: { name: 'kim', guest: false }, canSubmit: true, runs: 'optional', boards: [{ id: 'coins', name: 'Coins', periods: [], order: 'desc', format: { type: 'integer', decimals: 0, unit: '' } }], shown: '12,345' }, 'who plays, and what the game keeps')
 
   const played = await inGame<{ run: { run_id: string } | null, answer: { ok: boolean, data: unknown } }>(game$, `
     const run = await platform.startRun()
@@ -52,7 +53,7 @@ t.test('a game in the play page: the player, a run, submit, unlock, and the even
   // The run took the score: it cannot take another.
   const again = await inGame<{ ok: boolean, error?: string }>(game$, `
     return await (await fetch('/api/rank?action=submit-self', { method: 'POST', body: new URLSearchParams({ game_id: 'demo', score: '600', run_id: ${JSON.stringify(played.run?.run_id)} }) })).json()`)
-  t.equal(again.ok, false, `the run was used (${again.error ?? ''})`)
+  t.equal(again.error, 'invalid_run', 'the run was used')
   const entry = dataOf(await admin(app, 'GET', '/admin/games/demo/players/kim'))
   t.match(entry, { best_score: 500, meta: '{"level":2}' }, 'the entry keeps the meta the game gave')
 
@@ -71,10 +72,17 @@ t.test('a game in the play page: the player, a run, submit, unlock, and the even
   t.same((await events())[3], ['overtaken', { rank: 2, previous: 1, board: 'default' }])
   await frame.locator('#message').filter({ hasText: 'Someone passed you: you are number 2 now.' }).waitFor()
   t.pass('the demo game shows it as a message')
-  // A worse score of the player's own is not someone passing them.
-  await inGame(game$, 'await platform.submit(10)')
+  // Another board's rank is not someone passing them: first on coins, second on the game's own, the page switching between them.
+  t.match(await inGame(game$, 'return await platform.submit(5, { board: \'coins\' })'), { ok: true, data: { board: 'coins', rank: 1 } })
+  await waitFor(async () => (await events()).length >= 5, { what: 'the best on coins' })
+  t.same((await events())[4], ['best', { score: 5, rank: 1, board: 'coins' }])
+  await page.selectOption('#board-choice', 'coins')
+  await page.locator('#my-rank').filter({ hasText: 'rank 1 of 1' }).waitFor()
+  await page.selectOption('#board-choice', '')
+  await page.locator('#my-rank').filter({ hasText: 'rank 2 of 2' }).waitFor()
+  t.equal((await submit(app, game, { player: 'amy', score: 1, board: 'coins' })).json().ok, true, 'a change on another board')
   await new Promise(resolve => setTimeout(resolve, 1500))
-  t.equal((await events()).length, 4, 'no event for the player\'s own score')
+  t.equal((await events()).length, 5, 'no overtaken event for a switch of board')
   t.same(problems, [])
 })
 
@@ -91,8 +99,18 @@ t.test('outside the play page the kit answers at once, as nobody, and submits no
   t.same(problems, [])
 })
 
+t.test('the example games are served only with the demo data on', async t => {
+  const { app } = await buildTestApp(t)
+  await createGame(app, { gameId: 'phaser' })
+  t.equal((await get(app, '/games/phaser/')).json().error, 'not_found', 'an operator\'s own game called phaser gets no example files')
+  t.match((await get(app, '/play/phaser')).body, 'src="/play/phaser/unavailable"', 'its play page frames the unavailable page')
+  const demo = await buildTestApp(t, { DEMO: 'true' })
+  t.equal((await get(demo.app, '/games/phaser/')).statusCode, 200, 'with DEMO on, the example')
+})
+
 t.test('the example game made with Phaser plays a round through the kit, at desktop and phone size', { timeout: 2 * BROWSER_TEST_TIMEOUT_MS }, async t => {
-  const { app, baseUrl } = await listeningApp(t)
+  // The example games are demo content: served with the demo data on.
+  const { app, baseUrl } = await listeningApp(t, { DEMO: 'true' })
   await createGame(app, { gameId: 'phaser' })
   dataOf(await admin(app, 'PATCH', '/admin/games/phaser', { runs: 'optional' }))
   dataOf(await admin(app, 'POST', '/admin/users', { username: 'ivy', password: 'ivy-password-1' }))

@@ -1,4 +1,5 @@
 import { access } from 'node:fs/promises'
+import { join } from 'node:path'
 import { livePlaces } from '../../live/streams.js'
 import { clientAddress } from '../../../plugins/app/rate-limit.js'
 import fastifyStatic from '@fastify/static'
@@ -86,7 +87,7 @@ async function staticFiles (fastify: FastifyInstance): Promise<void> {
   })
   await fastify.register(fastifyStatic, { root: projectPath('public'), prefix: '/static/', allowedPath: (path) => !path.startsWith('/games/'), index: false })
   // A game's files: its folder in public/games, or the example games' build (scripts/build-web.mjs) in dist/web/games.
-  await fastify.register(fastifyStatic, { root: GAME_FOLDERS.map(folder => projectPath(...folder)), prefix: '/games/', decorateReply: false })
+  await fastify.register(fastifyStatic, { root: gameFolders(fastify.config.demo), prefix: '/games/', decorateReply: false })
   // The browser modules (scripts/build-web.mjs): the score formatter and the hosted games' kit.
   await fastify.register(fastifyStatic, { root: projectPath('dist', 'web'), prefix: '/sdk/', allowedPath: (path) => WEB_MODULES.has(path), decorateReply: false, index: false })
   // The ALTCHA widget of the sign-up page, as its package ships it: the build for a strict CSP (its styles
@@ -112,21 +113,28 @@ export async function fileErrors (this: FastifyInstance, error: Error, request: 
   return sendError(reply, new ApiError('not_found'))
 }
 
-/** Where hosted games' files are, the first that has a file winning: public/games/<game_id>/, then the built example games (docs/kit.md). */
-const GAME_FOLDERS = [['public', 'games'], ['dist', 'web', 'games']]
+/**
+ * Where hosted games' files are, the first that has a file winning:
+ * public/games/<game_id>/, then, with the demo data on (DEMO), the built
+ * example games (docs/kit.md): elsewhere an operator's own game that happens
+ * to be called `phaser` is not given the example's files.
+ */
+function gameFolders (demo: boolean): string[] {
+  return [projectPath('public', 'games'), ...(demo ? [projectPath('dist', 'web', 'games')] : [])]
+}
 
 /** Whether a hosted game has its files: <folder>/<game_id>/index.html (a game id is a safe file name). */
-async function hasFiles (gameId: string): Promise<boolean> {
-  for (const folder of GAME_FOLDERS) {
-    if (await access(projectPath(...folder, gameId, 'index.html')).then(() => true, () => false)) return true
+async function hasFiles (folders: string[], gameId: string): Promise<boolean> {
+  for (const folder of folders) {
+    if (await access(join(folder, gameId, 'index.html')).then(() => true, () => false)) return true
   }
   return false
 }
 
 /** The play page frames the game itself when it can be played, else a page that says why. */
-async function frameSource (game: GameRecord): Promise<string> {
+async function frameSource (folders: string[], game: GameRecord): Promise<string> {
   const id = encodeURIComponent(game.game_id)
-  return isPlayable(game) && await hasFiles(game.game_id) ? `/games/${id}/` : `/play/${id}/unavailable`
+  return isPlayable(game) && await hasFiles(folders, game.game_id) ? `/games/${id}/` : `/play/${id}/unavailable`
 }
 
 /** File-system answers that mean "no such file" for the path a client sent. */
@@ -207,7 +215,7 @@ ${account}
 </header>
 <main>
 <section aria-label="Game">
-  <iframe id="game" src="${await frameSource(game)}" title="${html(game.name)}" allow="fullscreen"></iframe>
+  <iframe id="game" src="${await frameSource(gameFolders(fastify.config.demo), game)}" title="${html(game.name)}" allow="fullscreen"></iframe>
 </section>
 <aside>
   <section aria-labelledby="board-title">
@@ -308,7 +316,7 @@ ${back}
       ? ['Game not found', 'There is no game by that name.']
       : !isPlayable(game)
           ? ['Not available yet', 'This game is waiting for an operator to approve it. Scores are not recorded until then.']
-          : await hasFiles(game.game_id)
+          : await hasFiles(gameFolders(fastify.config.demo), game.game_id)
             ? ['Ready', `The game is here: <a href="/games/${encodeURIComponent(game.game_id)}/">start it</a>.`]
             : ['Not installed yet', `This game has no files on this server yet. Its operator puts them in <code>public/games/${html(game.game_id)}/</code>, starting with <code>index.html</code>.`]
     return page(title, `<main class="narrow unavailable"><h1>${title}</h1><p>${text}</p></main>`)
