@@ -5,7 +5,7 @@
 //   /sdk/format.js      RankingFormat.formatScore, the score formatter (sdk/format.ts)
 //   /sdk/platform.js    RankingPlatform.ready(), the kit for hosted games (sdk/platform.ts)
 //   /embed/board.js     the <ranking-board> element, Lit bundled in (sdk/board.ts)
-// esbuild, the bundler under Vite (the console's toolchain); the sizes (and
+// esbuild, which Vite (the console's toolchain) runs and installs; the sizes (and
 // gzipped sizes) are printed, and a module past its gzipped budget fails the build.
 //
 // And the example games that need a build (an engine from the npm registry
