@@ -16,7 +16,7 @@
     },
     {
       title: 'Live, around a player',
-      text: 'The top 5, following every change; under it the player and the two above and below them, when they are further down.',
+      text: 'The top 5, following every change. With a player (the form\'s Player), their row is marked, and when they are further down, they and the two players above and below them are shown under it.',
       attributes: ({ around }) => ({ limit: '5', live: '', ...(around === '' ? {} : { around }) })
     },
     {
