@@ -144,17 +144,18 @@ export function formatTime (iso: string | null | undefined): string {
 }
 
 /**
- * A moment in a table's column: its date and its time, each kept whole, so
- * it takes one line, or two on a narrow screen; the full time, to the
- * millisecond in UTC, is its datetime and shows on hover.
+ * A moment in a table's column: its date and its time with its time zone
+ * ("Nov 27, 2026 12:55 PM UTC"), each kept whole, so it takes one line, or
+ * two on a narrow screen. Its datetime is the full time, to the
+ * millisecond, for machines; on hover it shows the time in UTC to the
+ * second, saying so ("Nov 27, 2026, 12:55:02 PM UTC").
  */
 export function When ({ iso }: { iso: string }) {
   const date = new Date(iso)
   if (Number.isNaN(date.getTime())) return <>{iso}</>
-  const full = date.toISOString()
   return (
-    <time class='when' dateTime={full} title={full}>
-      <span>{date.toLocaleDateString(undefined, { dateStyle: 'medium' })}</span> <span>{date.toLocaleTimeString(undefined, { timeStyle: 'short' })}</span>
+    <time class='when' dateTime={date.toISOString()} title={date.toLocaleString(undefined, { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'long' })}>
+      <span>{date.toLocaleDateString(undefined, { dateStyle: 'medium' })}</span> <span>{date.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit', timeZoneName: 'short' })}</span>
     </time>
   )
 }

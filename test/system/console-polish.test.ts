@@ -168,14 +168,19 @@ t.test('the audit log: When on one line at a desktop and at most two on a phone,
       // Its text's height (the cell is as tall as its row, which another cell may make taller).
       const height = range.getBoundingClientRect().height
       const time = cell.querySelector('time')
-      return { text: cell.textContent ?? '', lines, height, lineHeight: parseFloat(getComputedStyle(cell).lineHeight), datetime: time?.getAttribute('datetime') ?? null, title: time?.getAttribute('title') ?? null }
+      // The time zone the browser shows times in, as it names it ("UTC", "CET"), and the time in UTC as it writes it.
+      const date = new Date(time?.getAttribute('datetime') ?? '')
+      const zone = new Intl.DateTimeFormat(undefined, { timeZoneName: 'short' }).formatToParts(date).find(part => part.type === 'timeZoneName')?.value ?? null
+      const utc = date.toLocaleString(undefined, { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'long' })
+      return { text: cell.textContent ?? '', lines, height, lineHeight: parseFloat(getComputedStyle(cell).lineHeight), datetime: time?.getAttribute('datetime') ?? null, title: time?.getAttribute('title') ?? null, zone, utc }
     }))
     t.ok(whens.length >= 5, `${size}: audit entries`)
     const most = size === 'desktop' ? 1 : 2
     for (const when of whens) {
       t.ok(when.lines <= most && when.height <= most * when.lineHeight + 1, `${size}: "${when.text}" is at most ${most} line(s) long: ${when.lines} (${when.height} px, a line is ${when.lineHeight} px)`)
       t.match(when.datetime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/, `${size}: "${when.text}" keeps the full time, to the second, for machines`)
-      t.ok(when.title !== null && when.title === when.datetime, `${size}: and shows it on hover`)
+      t.ok(when.zone !== null && when.text.trim().endsWith(when.zone), `${size}: "${when.text}" names its time zone (${when.zone})`)
+      t.ok(when.title !== null && when.title === when.utc && /UTC/.test(when.title), `${size}: and shows the time in UTC, to the second and saying so, on hover ("${when.title}")`)
     }
 
     // The filters: each label over its field; at a desktop side by side, labels and fields on common lines; on a phone one under the other, full width.
