@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact'
 import { createContext } from 'preact'
-import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks'
+import { useCallback, useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { ApiProblem, api } from './api.js'
 import type { Operator } from '../../src/routes/admin/records.js'
 import { formatScore } from '../../sdk/format.js'
@@ -158,6 +158,42 @@ export function When ({ iso }: { iso: string }) {
       <span>{date.toLocaleDateString(undefined, { dateStyle: 'medium' })}</span> <span>{date.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit', timeZoneName: 'short' })}</span>
     </time>
   )
+}
+
+/**
+ * The roles of a table's parts, set on them: its row groups, rows, column
+ * and row headers and cells. A stacked table's parts are blocks and flex
+ * boxes on a phone, and WebKit then drops the roles a table's elements have
+ * of themselves, so a screen reader would read a card as loose text; with
+ * the roles written out it is still a table. Only the table's own parts,
+ * not those of a table inside a cell.
+ */
+export function giveTableRoles (table: HTMLTableElement): void {
+  table.setAttribute('role', 'table')
+  const roles: Array<[string, string]> = [
+    [':scope > thead, :scope > tbody, :scope > tfoot', 'rowgroup'],
+    [':scope > * > tr', 'row'],
+    [':scope > thead > tr > th', 'columnheader'],
+    [':scope > tbody > tr > th', 'rowheader'],
+    [':scope > * > tr > td', 'cell']
+  ]
+  for (const [selector, role] of roles) {
+    for (const part of Array.from(table.querySelectorAll(selector))) {
+      if (part.getAttribute('role') !== role) part.setAttribute('role', role)
+    }
+  }
+}
+
+/**
+ * A table that is a card per row on a phone (style.css, table.stacked):
+ * its thead's column names are hidden there, each td says its own with
+ * data-label. Its parts' roles are written out after every render, so the
+ * rows a page has just drawn have them too (giveTableRoles).
+ */
+export function StackedTable ({ id, children }: { id?: string, children: ComponentChildren }) {
+  const table = useRef<HTMLTableElement>(null)
+  useLayoutEffect(() => { if (table.current !== null) giveTableRoles(table.current) })
+  return <table ref={table} id={id} class='stacked' role='table'>{children}</table>
 }
 
 /** A wide table scrolls inside its own box on a phone, never the page. */
