@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact'
 import { createContext } from 'preact'
-import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks'
+import { useCallback, useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { ApiProblem, api } from './api.js'
 import type { Operator } from '../../src/routes/admin/records.js'
 import { formatScore } from '../../sdk/format.js'
@@ -144,19 +144,56 @@ export function formatTime (iso: string | null | undefined): string {
 }
 
 /**
- * A moment in a table's column: its date and its time, each kept whole, so
- * it takes one line, or two on a narrow screen; the full time, to the
- * millisecond in UTC, is its datetime and shows on hover.
+ * A moment in a table's column: its date and its time with its time zone
+ * ("Nov 27, 2026 12:55 PM UTC"), each kept whole, so it takes one line, or
+ * two on a narrow screen. Its datetime is the full time, to the
+ * millisecond, for machines; on hover it shows the time in UTC to the
+ * second, saying so ("Nov 27, 2026, 12:55:02 PM UTC").
  */
 export function When ({ iso }: { iso: string }) {
   const date = new Date(iso)
   if (Number.isNaN(date.getTime())) return <>{iso}</>
-  const full = date.toISOString()
   return (
-    <time class='when' dateTime={full} title={full}>
-      <span>{date.toLocaleDateString(undefined, { dateStyle: 'medium' })}</span> <span>{date.toLocaleTimeString(undefined, { timeStyle: 'short' })}</span>
+    <time class='when' dateTime={date.toISOString()} title={date.toLocaleString(undefined, { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'long' })}>
+      <span>{date.toLocaleDateString(undefined, { dateStyle: 'medium' })}</span> <span>{date.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit', timeZoneName: 'short' })}</span>
     </time>
   )
+}
+
+/**
+ * The roles of a table's parts, set on them: its row groups, rows, column
+ * and row headers and cells. A stacked table's parts are blocks and flex
+ * boxes on a phone, and WebKit then drops the roles a table's elements have
+ * of themselves, so a screen reader would read a card as loose text; with
+ * the roles written out it is still a table. Only the table's own parts,
+ * not those of a table inside a cell.
+ */
+export function giveTableRoles (table: HTMLTableElement): void {
+  table.setAttribute('role', 'table')
+  const roles: Array<[string, string]> = [
+    [':scope > thead, :scope > tbody, :scope > tfoot', 'rowgroup'],
+    [':scope > * > tr', 'row'],
+    [':scope > thead > tr > th', 'columnheader'],
+    [':scope > tbody > tr > th', 'rowheader'],
+    [':scope > * > tr > td', 'cell']
+  ]
+  for (const [selector, role] of roles) {
+    for (const part of Array.from(table.querySelectorAll(selector))) {
+      if (part.getAttribute('role') !== role) part.setAttribute('role', role)
+    }
+  }
+}
+
+/**
+ * A table that is a card per row on a phone (style.css, table.stacked):
+ * its thead's column names are hidden there, each td says its own with
+ * data-label. Its parts' roles are written out after every render, so the
+ * rows a page has just drawn have them too (giveTableRoles).
+ */
+export function StackedTable ({ id, children }: { id?: string, children: ComponentChildren }) {
+  const table = useRef<HTMLTableElement>(null)
+  useLayoutEffect(() => { if (table.current !== null) giveTableRoles(table.current) })
+  return <table ref={table} id={id} class='stacked' role='table'>{children}</table>
 }
 
 /** A wide table scrolls inside its own box on a phone, never the page. */

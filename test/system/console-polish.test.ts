@@ -4,18 +4,22 @@ import { join } from 'node:path'
 import { admin, createGame, dataOf, submit } from '../helpers/app.js'
 import { BROWSER_TEST_TIMEOUT_MS, VIEWPORTS, launchBrowser, screenshotFolder, watchedPage } from '../helpers/browser.js'
 import { listeningApp } from '../helpers/listening.js'
+import { startReceiver } from '../helpers/receiver.js'
+import { waitFor } from '../helpers/wait.js'
 
 /*
  * What a new operator found on a phone (issue 32), measured in Chromium at
  * a desktop's size and a phone's (390x844): the games list's approve and
  * withdraw buttons on screen; no cell of the board, the review queue, the
- * named boards, the achievements or the users under a row's buttons; the
+ * named boards, the achievements, the users, the API keys or a webhook's
+ * deliveries under a row's buttons; the stacked tables' roles and cells as a
+ * screen reader has them on a phone; the
  * audit log's When on one line (two on a phone) and its filters in line,
  * and no row of it many lines tall. Screenshots of each.
  */
 
 const ADMIN = 'console-admin-token-0123456789abcdef'
-const { app, baseUrl } = await listeningApp(t, { ADMIN_TOKENS: `ana:admin:${ADMIN}` })
+const { app, baseUrl } = await listeningApp(t, { ADMIN_TOKENS: `ana:admin:${ADMIN}`, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '50' })
 const folder = screenshotFolder(t)
 const browser = await launchBrowser(t)
 
@@ -26,6 +30,8 @@ dataOf(await admin(app, 'PATCH', '/admin/games/space_race', { name: 'Space Race:
 dataOf(await admin(app, 'PATCH', '/admin/games/moon_lander_deluxe_edition', { name: 'Moon Lander, the deluxe edition with every level' }))
 for (const [player, score] of [['vega', 120], ['altair', 300], ['a_player_with_a_rather_long_na', 250]] as const) dataOf(await submit(app, game, { player, score, meta: '{"ship":"falcon","lap_times":[61.2,59.8,60.4]}' }))
 dataOf(await submit(app, game, { player: 'rigel', score: 5000 }))
+// An entry without meta: its Meta cell says so rather than being left out.
+dataOf(await submit(app, game, { player: 'deneb', score: 80 }))
 dataOf(await admin(app, 'PATCH', '/admin/games/space_race/players/vega', { hidden: true }))
 // Named boards, achievements and users with long ids and names: the other wide tables with a row's buttons.
 dataOf(await admin(app, 'POST', '/admin/games/space_race/boards', { board_id: 'lap-of-the-outer-rim-circuit', name: 'The long lap of the outer rim circuit, reversed', order: 'asc', periods: ['daily', 'weekly'] }))
@@ -35,6 +41,15 @@ dataOf(await admin(app, 'POST', '/admin/games/space_race/achievements', { achiev
 dataOf(await admin(app, 'POST', '/admin/games/space_race/achievements', { achievement_id: 'secret', hidden: true }))
 dataOf(await admin(app, 'POST', '/admin/users', { username: 'bob' }))
 dataOf(await admin(app, 'POST', '/admin/users', { username: 'a_user_with_a_rather_long_name', is_admin: true }))
+// Two flags, which must read as two words.
+dataOf(await admin(app, 'POST', '/admin/users', { username: 'cas', is_admin: true }))
+dataOf(await admin(app, 'PATCH', '/admin/users/cas', { hidden: true }))
+// A webhook with a delivered test event: the deliveries table, with its Send again.
+const receiver = await startReceiver()
+t.teardown(receiver.close)
+const webhook = dataOf(await admin(app, 'POST', '/admin/games/space_race/webhooks', { url: receiver.url, events: ['rating.changed'] })) as { webhook_id: string }
+dataOf(await admin(app, 'POST', `/admin/games/space_race/webhooks/${webhook.webhook_id}/test`, {}))
+await waitFor(async () => (dataOf(await admin(app, 'GET', `/admin/games/space_race/webhooks/${webhook.webhook_id}/deliveries?status=done`)) as { items: unknown[] }).items.length > 0, { what: 'the test event to be delivered' })
 
 async function signedIn (viewport: { width: number, height: number }) {
   const watched = await watchedPage(browser, viewport)
@@ -89,20 +104,27 @@ t.test('the games list: every row\'s approve or withdraw button is on screen and
 })
 
 /**
- * Within table `tableId`, at each sideways scroll of its box (start, middle,
- * end): every cell whose text (as drawn) lies under its row's actions cell.
+ * Within the table `table` (a selector), at each sideways scroll of its box
+ * (start, middle, end): every cell whose text (as drawn) lies under its
+ * row's actions cell, and every row whose actions cell has no width (which
+ * would cover nothing however it lay).
  */
-async function coveredCells (page: Page, tableId: string): Promise<Array<{ scroll: number, row: string, cell: string }>> {
-  return await page.evaluate(async tableId => {
-    const table = document.getElementById(tableId)!
+async function coveredCells (page: Page, table: string): Promise<{ covered: Array<{ scroll: number, row: string, cell: string }>, unmeasured: string[] }> {
+  return await page.evaluate(async selector => {
+    const table = document.querySelector(selector)!
     const box = table.closest('.table-box')!
     const covered: Array<{ scroll: number, row: string, cell: string }> = []
+    const unmeasured: string[] = []
     const widest = box.scrollWidth - box.clientWidth
     for (const scroll of [0, Math.round(widest / 2), widest]) {
       box.scrollLeft = scroll
       await new Promise(resolve => requestAnimationFrame(resolve))
       for (const row of Array.from(table.querySelectorAll('tbody tr'))) {
-        const actions = row.querySelector('.row-actions')!.getBoundingClientRect()
+        const actions = row.querySelector('.row-actions')?.getBoundingClientRect()
+        if (actions === undefined || actions.width === 0 || actions.height === 0) {
+          unmeasured.push(row.querySelector('th')?.textContent ?? '')
+          continue
+        }
         for (const cell of Array.from(row.querySelectorAll(':scope > th, :scope > td:not(.row-actions)'))) {
           const range = document.createRange()
           range.selectNodeContents(cell)
@@ -113,44 +135,108 @@ async function coveredCells (page: Page, tableId: string): Promise<Array<{ scrol
       }
     }
     box.scrollLeft = 0
-    return covered
-  }, tableId)
+    return { covered, unmeasured }
+  }, table)
 }
 
-/** The left and right of the text of each cell of column `column` (from 1) of table `tableId`, as drawn. */
-async function columnText (page: Page, tableId: string, column: number): Promise<Array<{ left: number, right: number, text: string }>> {
-  return await page.evaluate(({ tableId, column }) => Array.from(document.querySelectorAll(`#${tableId} tbody tr > :nth-child(${column})`)).map(cell => {
+/** The left and right of the text of each cell of column `column` (from 1) of the table `table` (a selector), as drawn; null for a cell with no text drawn. */
+async function columnText (page: Page, table: string, column: number): Promise<Array<{ left: number, right: number, text: string } | null>> {
+  return await page.evaluate(({ table, column }) => Array.from(document.querySelectorAll(`${table} tbody tr > :nth-child(${column})`)).map(cell => {
     const range = document.createRange()
     range.selectNodeContents(cell)
-    const rects = Array.from(range.getClientRects()).filter(rect => rect.width > 0)
-    if (rects.length === 0) return { left: 0, right: 0, text: '' }
+    const rects = Array.from(range.getClientRects()).filter(rect => rect.width > 0 && rect.height > 0)
+    if (rects.length === 0 || (cell.textContent ?? '').trim() === '') return null
     return { left: Math.min(...rects.map(rect => rect.left)), right: Math.max(...rects.map(rect => rect.right)), text: (cell.textContent ?? '').slice(0, 40) }
-  }), { tableId, column })
+  }), { table, column })
 }
 
-// Five pages at two sizes, each read whole before it is measured: twice the least budget.
-t.test('the board, the review queue, the named boards, the achievements and the users: a row\'s buttons cover none of its cells, and stay on screen', { timeout: 2 * BROWSER_TEST_TIMEOUT_MS }, async t => {
+// Seven pages at two sizes, each read whole before it is measured: three times the least budget.
+t.test('the board, the review queue, the named boards, the achievements, the users, the API keys and a webhook\'s deliveries: a row\'s buttons cover none of its cells, and stay on screen', { timeout: 3 * BROWSER_TEST_TIMEOUT_MS }, async t => {
   for (const [size, viewport] of VIEWPORTS) {
     const { page, context, overflow, problems, settled } = await signedIn(viewport)
     t.teardown(async () => { await context.close() })
-    // A column far to the right, which a sticky column of buttons lay over: the board's Meta, the review queue's Submitted, the named boards' Made, the achievements' Players, the users' Flags.
-    for (const [name, hash, tableId, column] of [['board', '#/games/space_race/board', 'board-table', 5], ['review', '#/games/space_race/review', 'review-table', 5], ['boards', '#/games/space_race/boards', 'boards-table', 4], ['achievements', '#/games/space_race/achievements', 'achievements-table', 4], ['users', '#/users', 'users-table', 4]] as const) {
+    // A column far to the right, which a sticky column of buttons lay over: the board's Meta, the review queue's Submitted, the named boards' Made, the achievements' Players, the users' Flags, a key's State, a delivery's Last answer.
+    const pages: Array<[string, string, string, number, string?]> = [['board', '#/games/space_race/board', '#board-table', 5], ['review', '#/games/space_race/review', '#review-table', 5], ['boards', '#/games/space_race/boards', '#boards-table', 4], ['achievements', '#/games/space_race/achievements', '#achievements-table', 4], ['users', '#/users', '#users-table', 4], ['keys', '#/games/space_race/keys', '#keys-table', 3], ['webhooks', '#/games/space_race/webhooks', '.deliveries table', 4, 'Deliveries']]
+    for (const [name, hash, table, column, open] of pages) {
       await page.goto(`${baseUrl}/console/${hash}`)
-      await page.locator(`#${tableId} tbody tr`).first().waitFor()
+      if (open !== undefined) await page.getByRole('button', { name: open, exact: true }).click()
+      await page.locator(`${table} tbody tr`).first().waitFor()
       await settled()
-      t.same(await coveredCells(page, tableId), [], `${name} at ${size}: no cell's text lies under the row's buttons, however far the table is scrolled`)
-      for (const cell of await columnText(page, tableId, column)) {
-        t.ok(cell.left >= 0 && cell.right <= viewport.width, `${name} at ${size}: "${cell.text}" can be read on screen (${Math.round(cell.left)} to ${Math.round(cell.right)} of ${viewport.width})`)
+      const { covered, unmeasured } = await coveredCells(page, table)
+      t.same(unmeasured, [], `${name} at ${size}: every row's buttons take room`)
+      t.same(covered, [], `${name} at ${size}: no cell's text lies under the row's buttons, however far the table is scrolled`)
+      const cells = await columnText(page, table, column)
+      t.ok(cells.length > 0, `${name} at ${size}: column ${column} has cells`)
+      for (const cell of cells) {
+        t.ok(cell !== null && cell.right > cell.left && cell.left >= 0 && cell.right <= viewport.width, `${name} at ${size}: ${cell === null ? 'a cell with no text drawn' : `"${cell.text}" can be read on screen (${Math.round(cell.left)} to ${Math.round(cell.right)} of ${viewport.width})`}`)
       }
-      const reachable = await buttonsOf(page, `#${tableId}`)
-      t.ok(reachable.length > 0, `${name} at ${size}: rows with buttons`)
+      const rows = await page.locator(`${table} tbody tr`).count()
+      const withButtons = await page.locator(`${table} tbody tr`, { has: page.locator('.row-actions button, .row-actions a.button') }).count()
+      t.equal(withButtons, rows, `${name} at ${size}: every row has its buttons (${rows} rows)`)
+      const reachable = await buttonsOf(page, table)
+      t.ok(reachable.length >= rows, `${name} at ${size}: a button or more for each row`)
       for (const button of reachable) t.ok(button.left >= 0 && button.right <= viewport.width && button.reached, `${name} at ${size}: "${button.name}" is on screen and takes a tap`)
+      if (size === 'phone') {
+        // Each cell's label (its column's name, drawn before it): one line, within the room left for it, so it lies over neither the cell's text nor the next line.
+        const labels = await page.evaluate(selector => Array.from(document.querySelectorAll(`${selector} tbody td[data-label]`)).map(cell => {
+          const style = getComputedStyle(cell, '::before')
+          const probe = document.createElement('span')
+          probe.style.cssText = `position: absolute; white-space: nowrap; font: ${style.font}`
+          probe.textContent = cell.getAttribute('data-label')
+          document.body.append(probe)
+          const wide = probe.getBoundingClientRect().width
+          probe.remove()
+          return { label: cell.getAttribute('data-label') ?? '', height: parseFloat(style.height), lineHeight: parseFloat(style.lineHeight), room: parseFloat(getComputedStyle(cell).paddingLeft), wide }
+        }), table)
+        t.ok(labels.length > 0, `${name} at phone: labelled cells`)
+        for (const label of new Map(labels.map(label => [label.label, label])).values()) {
+          t.ok(label.height <= label.lineHeight + 0.5 && label.wide < label.room, `${name} at phone: the label "${label.label}" is one line (${label.height} px, a line is ${label.lineHeight} px), ${Math.round(label.wide)} px wide in ${label.room} px before the cell's text`)
+        }
+      }
       t.equal(await overflow(), 0, `${name} at ${size}: no sideways scrolling`)
       await page.screenshot({ path: join(folder, `polish-${name}-${size}.png`), fullPage: true })
     }
     t.same(problems, [], `${size}: no script errors`)
     await context.close()
   }
+})
+
+t.test('stacked tables on a phone, as a screen reader has them: column headers, row headers and cells, each cell read once and none left out', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  const [, viewport] = VIEWPORTS[1]
+  const { page, context, problems, settled } = await signedIn(viewport)
+  t.teardown(async () => { await context.close() })
+  const roles = async (table: string): Promise<string[]> => await page.evaluate(selector => {
+    const table = document.querySelector(selector)!
+    const parts = [table, ...Array.from(table.querySelectorAll(':scope > * , :scope > * > tr, :scope > * > tr > *'))]
+    return parts.filter(part => part.getAttribute('role') === null).map(part => part.tagName.toLowerCase())
+  }, table)
+
+  const games = page.getByRole('region', { name: 'Games' })
+  await games.getByRole('rowheader', { name: /^space_race/ }).waitFor()
+  await settled()
+  t.same(await roles('#games-table'), [], 'games: every part of the table has its role written out (WebKit drops them from blocks and flex boxes)')
+  for (const name of ['Game', 'Approved', 'Players', 'Rating', 'Play time']) t.equal(await games.getByRole('columnheader', { name, exact: true }).count(), 1, `games: the column header ${name}`)
+  t.equal(await games.getByRole('row').count(), 3, 'games: a row of headers and a row per game')
+  const race = games.getByRole('row', { name: /space_race/ })
+  t.equal(await race.getByRole('cell', { name: 'approved', exact: true }).count(), 1, 'games: a cell reads "approved", not its column\'s name with it')
+  t.equal(await race.getByRole('cell', { name: '—', exact: true }).count(), 1, 'games: an unrated game\'s Rating reads "—"')
+
+  await page.goto(`${baseUrl}/console/#/users`)
+  const users = page.getByRole('region', { name: 'Users' })
+  await users.getByRole('rowheader', { name: 'cas', exact: true }).waitFor()
+  await settled()
+  t.same(await roles('#users-table'), [], 'users: every part of the table has its role written out')
+  for (const name of ['User', 'Since', 'Signs in with', 'Flags']) t.equal(await users.getByRole('columnheader', { name, exact: true }).count(), 1, `users: the column header ${name}`)
+  t.equal(await users.getByRole('row', { name: /^cas / }).getByRole('cell', { name: 'admin hidden', exact: true }).count(), 1, 'users: two flags are two words, without the column\'s name')
+  // Chromium reads spaces between inline blocks of itself; other readers, and a copy of the text, need them written.
+  t.equal((await page.locator('#users-table tbody tr', { has: page.locator('th', { hasText: /^cas$/ }) }).locator('td').nth(2).textContent())?.trim(), 'admin hidden', 'users: a space written between two flags')
+  t.equal(await users.getByRole('row', { name: /^bob / }).getByRole('cell', { name: 'none', exact: true }).count(), 1, 'users: a user without flags has a cell that says so')
+  // Each row has as many cells (and a row header) as there are columns, so none is read under another's name.
+  const shape = await page.evaluate(() => Array.from(document.querySelectorAll('#users-table tbody tr')).map(row => Array.from(row.children).filter(cell => getComputedStyle(cell).display !== 'none').length))
+  t.ok(shape.length >= 3 && shape.every(count => count === 5), `users: every row's five cells are drawn (${shape.join(', ')})`)
+  await page.screenshot({ path: join(folder, 'polish-users-roles-phone.png'), fullPage: true })
+  t.same(problems, [], 'no script errors')
+  await context.close()
 })
 
 t.test('the audit log: When on one line at a desktop and at most two on a phone, with the full time kept; its filters in line', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
@@ -168,14 +254,19 @@ t.test('the audit log: When on one line at a desktop and at most two on a phone,
       // Its text's height (the cell is as tall as its row, which another cell may make taller).
       const height = range.getBoundingClientRect().height
       const time = cell.querySelector('time')
-      return { text: cell.textContent ?? '', lines, height, lineHeight: parseFloat(getComputedStyle(cell).lineHeight), datetime: time?.getAttribute('datetime') ?? null, title: time?.getAttribute('title') ?? null }
+      // The time zone the browser shows times in, as it names it ("UTC", "CET"), and the time in UTC as it writes it.
+      const date = new Date(time?.getAttribute('datetime') ?? '')
+      const zone = new Intl.DateTimeFormat(undefined, { timeZoneName: 'short' }).formatToParts(date).find(part => part.type === 'timeZoneName')?.value ?? null
+      const utc = date.toLocaleString(undefined, { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'long' })
+      return { text: cell.textContent ?? '', lines, height, lineHeight: parseFloat(getComputedStyle(cell).lineHeight), datetime: time?.getAttribute('datetime') ?? null, title: time?.getAttribute('title') ?? null, zone, utc }
     }))
     t.ok(whens.length >= 5, `${size}: audit entries`)
     const most = size === 'desktop' ? 1 : 2
     for (const when of whens) {
       t.ok(when.lines <= most && when.height <= most * when.lineHeight + 1, `${size}: "${when.text}" is at most ${most} line(s) long: ${when.lines} (${when.height} px, a line is ${when.lineHeight} px)`)
       t.match(when.datetime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/, `${size}: "${when.text}" keeps the full time, to the second, for machines`)
-      t.ok(when.title !== null && when.title === when.datetime, `${size}: and shows it on hover`)
+      t.ok(when.zone !== null && when.text.trim().endsWith(when.zone), `${size}: "${when.text}" names its time zone (${when.zone})`)
+      t.ok(when.title !== null && when.title === when.utc && /UTC/.test(when.title), `${size}: and shows the time in UTC, to the second and saying so, on hover ("${when.title}")`)
     }
 
     // The filters: each label over its field; at a desktop side by side, labels and fields on common lines; on a phone one under the other, full width.

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks'
 import { api, apiFile, gamePath, saveFile, withQuery } from '../api.js'
 import { ChartBox } from '../charts.js'
-import { Confirm, Field, Notice, Problem, TableBox, WriteButton, counted, formatTime, useOperator, useRead, useWrite } from '../ui.js'
+import { Confirm, Field, Notice, Problem, StackedTable, TableBox, WriteButton, counted, formatTime, useOperator, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
 import type { Achievement } from '../../../src/rules/achievements.js'
 import type { NamedBoard } from '../../../src/rules/boards.js'
@@ -172,7 +172,7 @@ export function AchievementsTab ({ game }: { game: GameWithStats }) {
           <ChartBox id='rarity-chart' title={`Rarity: share of the ${counted(list.data?.players ?? 0, 'player')} who have each`} kind='bar' unit='%' series={rarity} summary={items.map(item => `${item.name}: ${item.rarity}%`).join('; ')} />
           {/* Stacked: on a phone each achievement is a card, its buttons under its cells rather than pinned over them. */}
           <TableBox label='Achievements'>
-            <table id='achievements-table' class='stacked'>
+            <StackedTable id='achievements-table'>
               <thead><tr><th scope='col'>Achievement</th><th scope='col' class='number'>Points</th><th scope='col'>Unlocked</th><th scope='col' class='number'>Players</th><th scope='col'>Icon</th><th scope='col'><span class='visually-hidden'>Actions</span></th></tr></thead>
               <tbody>
                 {items.map(item => (
@@ -182,6 +182,7 @@ export function AchievementsTab ({ game }: { game: GameWithStats }) {
                     <td data-label='Unlocked'>{ruleText(item)}</td>
                     <td class='number' data-label='Players'>{item.unlocked} ({item.rarity}%)</td>
                     <td data-label='Icon'>
+                      {item.icon === null && viewer && <span class='muted'>none</span>}
                       {item.icon !== null && <img class='icon' src={`/play/${encodeURIComponent(game.game_id)}/achievements/${item.achievement_id}/icon?v=${item.icon.etag}`} alt='' width={32} height={32} />}
                       {!viewer && (
                         <label class='button secondary upload'>
@@ -197,7 +198,7 @@ export function AchievementsTab ({ game }: { game: GameWithStats }) {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </StackedTable>
           </TableBox>
         </>
       )}

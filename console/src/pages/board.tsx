@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { api, gamePath, withQuery } from '../api.js'
-import { Confirm, More, Notice, Problem, TableBox, WriteButton, formatTime, shownScore, usePaged, useRead, useWrite } from '../ui.js'
+import { Confirm, More, Notice, Problem, StackedTable, TableBox, WriteButton, formatTime, shownScore, usePaged, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
 import type { ListedEntry as Entry } from '../../../src/routes/admin/records.js'
 import type { NamedBoard } from '../../../src/rules/boards.js'
@@ -119,7 +119,7 @@ export function BoardTab ({ game, boardId }: { game: GameWithStats, boardId?: st
       {entries.length > 0 && (
         // Stacked: on a phone each entry is a card, its buttons under its cells rather than pinned over them.
         <TableBox label='Board entries'>
-          <table id='board-table' class='stacked'>
+          <StackedTable id='board-table'>
             <thead><tr><th scope='col' class='number'>Rank</th><th scope='col'>Player</th><th scope='col' class='number'>Best</th><th scope='col'>Reached</th><th scope='col'>Meta</th><th scope='col'><span class='visually-hidden'>Actions</span></th></tr></thead>
             <tbody>
               {entries.map(entry => (
@@ -128,7 +128,7 @@ export function BoardTab ({ game, boardId }: { game: GameWithStats, boardId?: st
                   <th scope='row'>{entry.player_name}</th>
                   <td class='number' data-label='Best'>{shownScore(entry.best_score, shown)}</td>
                   <td data-label='Reached'>{formatTime(entry.created_at)}</td>
-                  <td class='meta' data-label='Meta'>{entry.meta === null ? null : <code>{entry.meta}</code>}</td>
+                  <td class='meta' data-label='Meta'>{entry.meta === null ? <span class='muted'>—</span> : <code>{entry.meta}</code>}</td>
                   <td class='row-actions'>
                     {entry.hidden
                       ? <WriteButton kind='secondary' busy={write.busy} onClick={() => { void setHidden(entry, false) }} label={`Show ${entry.player_name}`}>Show</WriteButton>
@@ -138,7 +138,7 @@ export function BoardTab ({ game, boardId }: { game: GameWithStats, boardId?: st
                 </tr>
               ))}
             </tbody>
-          </table>
+          </StackedTable>
         </TableBox>
       )}
       <More paged={page} />

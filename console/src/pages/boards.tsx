@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { api, gamePath } from '../api.js'
-import { Confirm, Field, Notice, Problem, TableBox, WriteButton, formatTime, useOperator, useRead, useWrite } from '../ui.js'
+import { Confirm, Field, Notice, Problem, StackedTable, TableBox, WriteButton, formatTime, useOperator, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
 import type { NamedBoard } from '../../../src/rules/boards.js'
 import { ScoreFormatFields } from './settings.js'
@@ -105,7 +105,7 @@ export function BoardsTab ({ game }: { game: GameWithStats }) {
       {boards.length > 0 && (
         // Stacked: on a phone each board is a card, its buttons under its cells rather than pinned over them.
         <TableBox label='Named boards'>
-          <table id='boards-table' class='stacked'>
+          <StackedTable id='boards-table'>
             <thead><tr><th scope='col'>Board</th><th scope='col'>Kind</th><th scope='col'>Calendar</th><th scope='col'>Made</th><th scope='col'><span class='visually-hidden'>Actions</span></th></tr></thead>
             <tbody>
               {boards.map(board => (
@@ -123,7 +123,7 @@ export function BoardsTab ({ game }: { game: GameWithStats }) {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </StackedTable>
         </TableBox>
       )}
       <Confirm open={removing !== null} title={`Delete the board ${removing?.board_id ?? ''}?`} confirm='Delete the board' busy={write.busy} onCancel={() => { setRemoving(null) }} onConfirm={() => { void remove(removing!) }}>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { api, gamePath, withQuery } from '../api.js'
-import { Field, More, Notice, Problem, TableBox, WriteButton, formatSeconds, usePaged, useWrite } from '../ui.js'
+import { Field, More, Notice, Problem, StackedTable, TableBox, WriteButton, formatSeconds, usePaged, useWrite } from '../ui.js'
 import type { GameWithFigures as Game } from '../../../src/routes/admin/records.js'
 
 /** Every game, with its figures; create one; approve or withdraw in one click. */
@@ -30,7 +30,7 @@ export function GamesPage () {
         {games.length > 0 && (
           <TableBox label='Games'>
             {/* Stacked: on a phone each game is a card with its button under its name, not a row wider than the screen. */}
-            <table class='stacked'>
+            <StackedTable id='games-table'>
               <thead><tr><th scope='col'>Game</th><th scope='col'>Approved</th><th scope='col' class='number'>Players</th><th scope='col' class='number'>Rating</th><th scope='col' class='number'>Play time</th><th scope='col'><span class='visually-hidden'>Actions</span></th></tr></thead>
               <tbody>
                 {games.map(game => (
@@ -48,7 +48,7 @@ export function GamesPage () {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </StackedTable>
           </TableBox>
         )}
         <More paged={list} />

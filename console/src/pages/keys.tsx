@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { api, gamePath, withQuery } from '../api.js'
-import { Confirm, Notice, Problem, TableBox, WriteButton, formatTime, useRead, useWrite } from '../ui.js'
+import { Confirm, Notice, Problem, StackedTable, TableBox, WriteButton, formatTime, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
 import type { Key } from '../../../src/routes/admin/records.js'
 
@@ -46,15 +46,16 @@ export function KeysTab ({ game }: { game: GameWithStats }) {
       )}
       {list.data !== undefined && list.data.items.length === 0 && <p>No keys yet: issue one so the game can submit scores.</p>}
       {list.data !== undefined && list.data.items.length > 0 && (
+        // Stacked: on a phone each key is a card, its Embed and Revoke under its cells, not off the screen's right edge.
         <TableBox label='API keys'>
-          <table>
+          <StackedTable id='keys-table'>
             <thead><tr><th scope='col'>Key</th><th scope='col'>Issued</th><th scope='col'>State</th><th scope='col'><span class='visually-hidden'>Actions</span></th></tr></thead>
             <tbody>
               {list.data.items.map(key => (
                 <tr key={key.api_key}>
                   <th scope='row'><code>{key.api_key}</code></th>
-                  <td>{formatTime(key.created_at)}</td>
-                  <td>{key.revoked ? <span class='badge waiting'>revoked</span> : <span class='badge ok'>live</span>}{key.rate_limit === undefined ? '' : ` · ${key.rate_limit} per window`}</td>
+                  <td data-label='Issued'>{formatTime(key.created_at)}</td>
+                  <td data-label='State'>{key.revoked ? <span class='badge waiting'>revoked</span> : <span class='badge ok'>live</span>}{key.rate_limit === undefined ? '' : ` · ${key.rate_limit} per window`}</td>
                   <td class='row-actions'>
                     {/* The game's board on any page, with this key: the examples page fills in its snippets (docs/embed.md). */}
                     {!key.revoked && <a class='button secondary' href={withQuery('/embed/', { game: game.game_id, api_key: key.api_key })} target='_blank' rel='noreferrer' aria-label={`Embed the board with ${key.api_key}`}>Embed</a>}
@@ -63,7 +64,7 @@ export function KeysTab ({ game }: { game: GameWithStats }) {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </StackedTable>
         </TableBox>
       )}
       <Confirm open={revoking !== null} title='Revoke this key?' confirm='Revoke the key' busy={write.busy} onCancel={() => { setRevoking(null) }} onConfirm={() => { void revoke(revoking!) }}>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { api, gamePath, withQuery } from '../api.js'
-import { Notice, Problem, TableBox, WriteButton, formatTime, useRead, useWrite } from '../ui.js'
+import { Notice, Problem, StackedTable, TableBox, WriteButton, formatTime, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
 import type { HeldScore as Held } from '../../../src/routes/admin/records.js'
 
@@ -48,7 +48,7 @@ export function ReviewTab ({ game }: { game: GameWithStats }) {
       {list.data !== undefined && list.data.items.length > 0 && (
         // Stacked: on a phone each held score is a card, its buttons under its cells rather than pinned over them.
         <TableBox label='Held scores'>
-          <table id='review-table' class='stacked'>
+          <StackedTable id='review-table'>
             <thead><tr><th scope='col'>Player</th><th scope='col' class='number'>Score</th><th scope='col'>Board</th><th scope='col'>Why held</th><th scope='col'>Submitted</th><th scope='col'>{status === 'pending' ? <span class='visually-hidden'>Decide</span> : 'Decision'}</th></tr></thead>
             <tbody>
               {list.data.items.map(held => (
@@ -70,7 +70,7 @@ export function ReviewTab ({ game }: { game: GameWithStats }) {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </StackedTable>
         </TableBox>
       )}
     </>

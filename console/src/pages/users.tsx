@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { api, withQuery } from '../api.js'
-import { Confirm, Field, More, Notice, Problem, TableBox, WriteButton, formatTime, usePaged, useWrite } from '../ui.js'
+import { Confirm, Field, More, Notice, Problem, StackedTable, TableBox, WriteButton, formatTime, usePaged, useWrite } from '../ui.js'
 import type { User } from '../../../src/routes/admin/records.js'
 
 type Erased = Record<string, number>
@@ -59,7 +59,7 @@ export function UsersPage () {
         {users.length > 0 && (
           // Stacked: on a phone each user is a card, its buttons under its cells rather than pinned over them.
           <TableBox label='Users'>
-            <table id='users-table' class='stacked'>
+            <StackedTable id='users-table'>
               <thead><tr><th scope='col'>User</th><th scope='col'>Since</th><th scope='col'>Signs in with</th><th scope='col'>Flags</th><th scope='col'><span class='visually-hidden'>Actions</span></th></tr></thead>
               <tbody>
                 {users.map(user => (
@@ -67,8 +67,8 @@ export function UsersPage () {
                     <th scope='row'>{user.username}</th>
                     <td data-label='Since'>{formatTime(user.created_at)}</td>
                     <td data-label='Signs in with' title={user.sign_in.filter(way => way.method !== 'password').map(way => 'subject' in way ? `subject ${way.subject}` : '').join(', ')}>{signInOf(user)}</td>
-                    {/* No spaces between the badges (the style spaces them): a user without flags has an empty cell, which a card leaves out. */}
-                    <td class='flags' data-label='Flags'>{user.is_admin && <span class='badge ok'>admin</span>}{user.hidden && <span class='badge waiting'>hidden</span>}{user.guest && <span class='badge' title={`Erased ${formatTime(user.guest_until ?? '')} unless it signs up`}>guest</span>}</td>
+                    {/* A space between badges, so two are read as two words; "none" for a user without any, so no cell is empty (a screen reader would put the next one under this column's name). */}
+                    <td data-label='Flags'>{!user.is_admin && !user.hidden && !user.guest && <span class='muted'>none</span>}{user.is_admin && <span class='badge ok'>admin</span>} {user.hidden && <span class='badge waiting'>hidden</span>} {user.guest && <span class='badge' title={`Erased ${formatTime(user.guest_until ?? '')} unless it signs up`}>guest</span>}</td>
                     <td class='row-actions'>
                       <WriteButton kind='secondary' busy={write.busy} onClick={() => { void change(user, { hidden: !user.hidden }, `${user.username} is ${user.hidden ? 'shown again' : 'hidden'} on every board.`) }} label={`${user.hidden ? 'Show' : 'Hide'} ${user.username}`}>{user.hidden ? 'Show' : 'Hide'}</WriteButton>
                       <WriteButton kind='secondary' busy={write.busy} onClick={() => { void change(user, { is_admin: !user.is_admin }, `${user.username} is ${user.is_admin ? 'no longer' : 'now'} an administrator.`) }} label={`${user.is_admin ? 'Remove admin from' : 'Make admin'} ${user.username}`}>{user.is_admin ? 'Remove admin' : 'Make admin'}</WriteButton>
@@ -77,7 +77,7 @@ export function UsersPage () {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </StackedTable>
           </TableBox>
         )}
         <More paged={list} />

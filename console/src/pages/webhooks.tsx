@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { api, gamePath, withQuery } from '../api.js'
-import { Confirm, Field, Notice, Problem, TableBox, WriteButton, formatTime, useRead, useWrite } from '../ui.js'
+import { Confirm, Field, Notice, Problem, StackedTable, TableBox, WriteButton, formatTime, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
 import type { Delivery, Webhook } from '../../../src/routes/admin/records.js'
 
@@ -103,22 +103,23 @@ function Deliveries ({ game, webhook }: { game: GameWithStats, webhook: Webhook 
       <Notice text={write.notice} />
       {list.data !== undefined && list.data.items.length === 0 && <p>None {status === 'done' ? 'finished' : 'pending'}.</p>}
       {list.data !== undefined && list.data.items.length > 0 && (
+        // Stacked: on a phone each delivery is a card, its Send again under its cells, not off the screen's right edge.
         <TableBox label='Deliveries'>
-          <table>
+          <StackedTable id={`deliveries-${webhook.webhook_id}`}>
             <thead><tr><th scope='col'>Event</th><th scope='col'>State</th><th scope='col' class='number'>Attempts</th><th scope='col'>Last answer</th><th scope='col'>When</th><th scope='col'><span class='visually-hidden'>Actions</span></th></tr></thead>
             <tbody>
               {list.data.items.map(delivery => (
                 <tr key={delivery.delivery_id}>
                   <th scope='row'>{delivery.type}</th>
-                  <td><span class={`badge ${delivery.status === 'delivered' ? 'ok' : delivery.status === 'dead' ? 'bad' : 'waiting'}`}>{delivery.status}</span></td>
-                  <td class='number'>{delivery.attempts}</td>
-                  <td>{delivery.last_status ?? ''} {delivery.last_error ?? ''}</td>
-                  <td>{formatTime(delivery.finished_at ?? delivery.next_attempt_at ?? delivery.created_at)}</td>
-                  <td>{delivery.status !== 'pending' && <WriteButton kind='secondary' busy={write.busy} onClick={() => { void redeliver(delivery) }} label={`Send ${delivery.type} again`}>Send again</WriteButton>}</td>
+                  <td data-label='State'><span class={`badge ${delivery.status === 'delivered' ? 'ok' : delivery.status === 'dead' ? 'bad' : 'waiting'}`}>{delivery.status}</span></td>
+                  <td class='number' data-label='Attempts'>{delivery.attempts}</td>
+                  <td data-label='Last answer'>{delivery.last_status === null && delivery.last_error === null ? <span class='muted'>—</span> : `${delivery.last_status ?? ''} ${delivery.last_error ?? ''}`.trim()}</td>
+                  <td data-label='When'>{formatTime(delivery.finished_at ?? delivery.next_attempt_at ?? delivery.created_at)}</td>
+                  <td class='row-actions'>{delivery.status !== 'pending' && <WriteButton kind='secondary' busy={write.busy} onClick={() => { void redeliver(delivery) }} label={`Send ${delivery.type} again`}>Send again</WriteButton>}</td>
                 </tr>
               ))}
             </tbody>
-          </table>
+          </StackedTable>
         </TableBox>
       )}
     </div>
