@@ -24,18 +24,17 @@
       text: 'Colours, font and corners from custom properties, the caption styled through ::part. The element follows the page\'s color-scheme; this one is dark whatever the page is.',
       className: 'themed',
       attributes: () => ({ limit: '5', heading: 'Hall of fame' }),
-      css: `ranking-board.themed {
-  color-scheme: dark;
-  --ranking-board-background: #10162f;
-  --ranking-board-color: #f4f1de;
-  --ranking-board-border: #3d5a80;
-  --ranking-board-highlight: #3d5a80;
-  --ranking-board-radius: 1rem;
-  --ranking-board-font: 15px/1.4 Georgia, serif;
-}
-ranking-board.themed::part(caption) { color: #ee6c4d; letter-spacing: 0.05em; text-transform: uppercase; }`
+      // Its rules are the page's own file, shown in the snippet as they are (one copy of them).
+      css: '/static/embed-theme.css'
     }
   ]
+
+  // The text of each example's style sheet, read once.
+  const sheets = new Map()
+  const sheetText = (url) => {
+    if (!sheets.has(url)) sheets.set(url, fetch(url).then(response => response.text()).then(text => text.trim(), () => ''))
+    return sheets.get(url)
+  }
 
   function snippet (attributes, className, css) {
     const shown = Object.entries(attributes).map(([name, value]) => value === '' ? ` ${name}` : ` ${name}="${value.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`).join('')
@@ -43,9 +42,11 @@ ranking-board.themed::part(caption) { color: #ee6c4d; letter-spacing: 0.05em; te
     return `<script src="${script}" defer></script>\n${style}<ranking-board${className === undefined ? '' : ` class="${className}"`}${shown}></ranking-board>`
   }
 
-  function show ({ game, apiKey, around }) {
+  async function show ({ game, apiKey, around }) {
+    const sheetTexts = await Promise.all(EXAMPLES.map(example => example.css === undefined ? undefined : sheetText(example.css)))
+    // Replaced at once, after the one wait: a later call's examples replace these whole.
     examples.replaceChildren()
-    for (const example of EXAMPLES) {
+    for (const [index, example] of EXAMPLES.entries()) {
       const attributes = { game, 'api-key': apiKey, ...example.attributes({ around }) }
       const section = document.createElement('section')
       section.className = 'example'
@@ -57,7 +58,7 @@ ranking-board.themed::part(caption) { color: #ee6c4d; letter-spacing: 0.05em; te
       if (example.className !== undefined) board.className = example.className
       for (const [name, value] of Object.entries(attributes)) board.setAttribute(name, value)
       const code = document.createElement('pre')
-      code.textContent = snippet(attributes, example.className, example.css)
+      code.textContent = snippet(attributes, example.className, sheetTexts[index])
       const copy = document.createElement('button')
       copy.type = 'button'
       copy.textContent = 'Copy'

@@ -39,43 +39,32 @@ const GAMES = [
   { id: 'phaser', folder: 'examples/phaser-game' }
 ]
 
+/** What every build here shares: one minified file for the browsers of the last few years, its imports bundled in. */
+const BUNDLE = { bundle: true, minify: true, target: 'es2021', legalComments: 'none', logLevel: 'warning' }
+
+/** A built file's size, and its gzipped size, as the build prints them. */
+function sizeOf (file) {
+  const bytes = readFileSync(file)
+  return { text: `${relative(root, file)} ${bytes.length} bytes`, gzipped: gzipSync(bytes).length }
+}
+
 let failed = false
 for (const { name, entry, globalName, budget, sdk } of MODULES) {
   if (forSdk && sdk === undefined) continue
   const outfile = forSdk ? join(root, 'sdk', 'dist', `${sdk}.js`) : join(root, 'dist', 'web', `${name}.js`)
-  await build({
-    entryPoints: [join(root, entry)],
-    outfile,
-    bundle: true,
-    format: forSdk ? 'esm' : 'iife',
-    ...(forSdk ? {} : { globalName }),
-    minify: true,
-    target: 'es2021',
-    legalComments: 'none',
-    logLevel: 'warning'
-  })
-  const bytes = readFileSync(outfile)
-  const gzipped = gzipSync(bytes).length
+  await build({ ...BUNDLE, entryPoints: [join(root, entry)], outfile, format: forSdk ? 'esm' : 'iife', ...(forSdk ? {} : { globalName }) })
+  const { text, gzipped } = sizeOf(outfile)
   const over = gzipped > budget
   failed ||= over
-  console.log(`web: ${relative(root, outfile)} ${bytes.length} bytes, ${gzipped} gzipped (budget ${budget})${over ? ' OVER BUDGET' : ''}`)
+  console.log(`web: ${text}, ${gzipped} gzipped (budget ${budget})${over ? ' OVER BUDGET' : ''}`)
 }
 for (const { id, folder } of forSdk ? [] : GAMES) {
   const outdir = join(root, 'dist', 'web', 'games', id)
-  await build({
-    entryPoints: [join(root, folder, 'main.js')],
-    outfile: join(outdir, 'game.js'),
-    bundle: true,
-    format: 'iife',
-    minify: true,
-    target: 'es2021',
-    legalComments: 'none',
-    logLevel: 'warning',
-    alias: { '@ranking-service/sdk/platform': join(root, 'sdk', 'platform.ts') }
-  })
+  const outfile = join(outdir, 'game.js')
+  await build({ ...BUNDLE, entryPoints: [join(root, folder, 'main.js')], outfile, format: 'iife', alias: { '@ranking-service/sdk/platform': join(root, 'sdk', 'platform.ts') } })
   copyFileSync(join(root, folder, 'index.html'), join(outdir, 'index.html'))
-  const bytes = readFileSync(join(outdir, 'game.js'))
-  console.log(`web: ${relative(root, join(outdir, 'game.js'))} ${bytes.length} bytes, ${gzipSync(bytes).length} gzipped (an example game)`)
+  const { text, gzipped } = sizeOf(outfile)
+  console.log(`web: ${text}, ${gzipped} gzipped (an example game)`)
 }
 if (failed) {
   console.error('web: a module is over its gzipped budget')

@@ -317,7 +317,7 @@ export class RankingBoardElement extends LitElement {
     if (generation !== this.generation || !answer.ok) return
     this.neighbours = answer.data
     const rank = answer.data.player.rank
-    if (this.aroundRank !== undefined && rank !== this.aroundRank && rank !== null) this.announce(`${this.around} is now number ${rank}.`)
+    if (this.aroundRank !== undefined && rank !== this.aroundRank && rank !== null) this.announcement = `${this.around} is now number ${rank}.`
     this.aroundRank = rank
   }
 
@@ -326,12 +326,8 @@ export class RankingBoardElement extends LitElement {
     if (!this.infoRead && !this.readingInfo) this.readInfo(this.generation)
     const leader = top.items[0]?.player_name
     // The live region speaks when the lead changes, not on every frame.
-    if (this.leader !== undefined && leader !== undefined && leader !== this.leader) this.announce(`${leader} now leads.`)
+    if (this.leader !== undefined && leader !== undefined && leader !== this.leader) this.announcement = `${leader} now leads.`
     this.leader = leader
-  }
-
-  private announce (text: string): void {
-    this.announcement = text
   }
 
   /** The locale attribute, if it is one the browser knows: else the browser's own. */

@@ -61,6 +61,9 @@ interface Host {
 
 type Listener<K extends keyof PlatformEvents> = (detail: PlatformEvents[K]) => void
 
+/** What submit and unlock answer, without calling the service, when nobody plays as anyone. */
+const NOBODY = 'Nobody is playing as anyone: log in or play as a guest on the play page.'
+
 /** How long ready() waits for the play page before it answers as a game outside it. */
 const READY_TIMEOUT_MS = 10_000
 
@@ -125,7 +128,7 @@ export class Platform {
    * the page, which refreshes its board. `meta`: what the score's entry keeps.
    */
   async submit (score: number, options: { board?: string, meta?: unknown } = {}): Promise<PlatformAnswer<PlatformSubmitted>> {
-    if (!this.canSubmit) return { ok: false, error: 'not_logged_in', message: this.player === null ? 'Nobody is playing as anyone: log in or play as a guest on the play page.' : 'This game does not take scores right now.' }
+    if (!this.canSubmit) return { ok: false, error: 'not_logged_in', message: this.player === null ? NOBODY : 'This game does not take scores right now.' }
     const fields: Record<string, string> = { game_id: this.gameId, score: String(score) }
     if (options.board !== undefined) fields.board = options.board
     if (options.meta !== undefined) fields.meta = JSON.stringify(options.meta)
@@ -155,7 +158,7 @@ export class Platform {
    * requires runs takes no unlock without one).
    */
   async unlock (achievementId: string): Promise<PlatformAnswer<PlatformUnlocked>> {
-    if (!this.canSubmit) return { ok: false, error: 'not_logged_in', message: 'Nobody is playing as anyone: log in or play as a guest on the play page.' }
+    if (!this.canSubmit) return { ok: false, error: 'not_logged_in', message: NOBODY }
     const fields: Record<string, string> = { game_id: this.gameId, achievement_id: achievementId }
     const run = this.run ?? this.lastRun
     if (run !== null) fields.run_id = run.run_id

@@ -80,3 +80,13 @@ export async function watchedPage (browser: Awaited<ReturnType<typeof launchBrow
   }
   return { context, page, problems, overflow, settled }
 }
+
+/** A watched page (watchedPage) of the operator console at `baseUrl`, signed in with the operator token `token`. */
+export async function consoleSignedIn (browser: Awaited<ReturnType<typeof launchBrowser>>, baseUrl: string, token: string, viewport: { width: number, height: number }) {
+  const watched = await watchedPage(browser, viewport)
+  await watched.page.goto(`${baseUrl}/console`)
+  await watched.page.getByLabel('Operator token').fill(token)
+  await watched.page.getByRole('button', { name: 'Sign in' }).click()
+  await watched.page.locator('header.top').waitFor()
+  return watched
+}

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { admin, createGame, dataOf, submit } from '../helpers/app.js'
 import { join } from 'node:path'
-import { VIEWPORTS, launchBrowser, screenshotFolder, watchedPage } from '../helpers/browser.js'
+import { VIEWPORTS, consoleSignedIn, launchBrowser, screenshotFolder } from '../helpers/browser.js'
 import { listeningApp } from '../helpers/listening.js'
 
 /*
@@ -28,14 +28,7 @@ dataOf(await admin(app, 'POST', '/admin/games/space_race/achievements', { achiev
 dataOf(await admin(app, 'POST', '/admin/games/space_race/achievements', { achievement_id: 'secret', hidden: true }))
 dataOf(await submit(app, game, { player: 'altair', score: 61_250, board: 'lap-of-the-outer-rim-circuit' }))
 
-async function signedIn (viewport: { width: number, height: number }) {
-  const watched = await watchedPage(browser, viewport)
-  await watched.page.goto(`${baseUrl}/console`)
-  await watched.page.getByLabel('Operator token').fill(ADMIN)
-  await watched.page.getByRole('button', { name: 'Sign in' }).click()
-  await watched.page.locator('header.top').waitFor()
-  return watched
-}
+const signedIn = async (viewport: { width: number, height: number }) => await consoleSignedIn(browser, baseUrl, ADMIN, viewport)
 
 // About ten times the 13 s it takes on an idle machine: 18 pages, each read whole before it is measured.
 t.test('every page fits a phone (390x844) and a desktop: no sideways scrolling', { timeout: 140_000 }, async t => {

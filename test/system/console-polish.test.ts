@@ -2,7 +2,7 @@ import t from 'tap'
 import type { Page } from 'playwright-core'
 import { join } from 'node:path'
 import { admin, createGame, dataOf, submit } from '../helpers/app.js'
-import { BROWSER_TEST_TIMEOUT_MS, VIEWPORTS, launchBrowser, screenshotFolder, watchedPage } from '../helpers/browser.js'
+import { BROWSER_TEST_TIMEOUT_MS, VIEWPORTS, consoleSignedIn, launchBrowser, screenshotFolder } from '../helpers/browser.js'
 import { listeningApp } from '../helpers/listening.js'
 import { startReceiver } from '../helpers/receiver.js'
 import { waitFor } from '../helpers/wait.js'
@@ -51,14 +51,7 @@ const webhook = dataOf(await admin(app, 'POST', '/admin/games/space_race/webhook
 dataOf(await admin(app, 'POST', `/admin/games/space_race/webhooks/${webhook.webhook_id}/test`, {}))
 await waitFor(async () => (dataOf(await admin(app, 'GET', `/admin/games/space_race/webhooks/${webhook.webhook_id}/deliveries?status=done`)) as { items: unknown[] }).items.length > 0, { what: 'the test event to be delivered' })
 
-async function signedIn (viewport: { width: number, height: number }) {
-  const watched = await watchedPage(browser, viewport)
-  await watched.page.goto(`${baseUrl}/console`)
-  await watched.page.getByLabel('Operator token').fill(ADMIN)
-  await watched.page.getByRole('button', { name: 'Sign in' }).click()
-  await watched.page.locator('header.top').waitFor()
-  return watched
-}
+const signedIn = async (viewport: { width: number, height: number }) => await consoleSignedIn(browser, baseUrl, ADMIN, viewport)
 
 interface Box { left: number, right: number, top: number, bottom: number }
 

@@ -51,6 +51,7 @@ custom property and part is in <code>docs/embed.md</code> of the service's repos
 <div id="examples"></div>
 </main>
 <link rel="stylesheet" href="/static/embed.css">
+<link rel="stylesheet" href="/static/embed-theme.css">
 <script src="/embed/board.js" defer></script>
 <script src="/static/embed.js" defer></script>`)
   })

@@ -160,6 +160,8 @@ export function safeNext (next: unknown): string | undefined {
  */
 export default async function playRoutes (fastify: FastifyInstance): Promise<void> {
   await fastify.register(staticFiles)
+  /** Where games' files are, worked out once (gameFolders). */
+  const gameFiles = gameFolders(fastify.config.demo)
 
   type WithGame = { Params: { game_id: string } }
   const pageOptions = { config: { noStore: true } }
@@ -215,7 +217,7 @@ ${account}
 </header>
 <main>
 <section aria-label="Game">
-  <iframe id="game" src="${await frameSource(gameFolders(fastify.config.demo), game)}" title="${html(game.name)}" allow="fullscreen"></iframe>
+  <iframe id="game" src="${await frameSource(gameFiles, game)}" title="${html(game.name)}" allow="fullscreen"></iframe>
 </section>
 <aside>
   <section aria-labelledby="board-title">
@@ -316,7 +318,7 @@ ${back}
       ? ['Game not found', 'There is no game by that name.']
       : !isPlayable(game)
           ? ['Not available yet', 'This game is waiting for an operator to approve it. Scores are not recorded until then.']
-          : await hasFiles(gameFolders(fastify.config.demo), game.game_id)
+          : await hasFiles(gameFiles, game.game_id)
             ? ['Ready', `The game is here: <a href="/games/${encodeURIComponent(game.game_id)}/">start it</a>.`]
             : ['Not installed yet', `This game has no files on this server yet. Its operator puts them in <code>public/games/${html(game.game_id)}/</code>, starting with <code>index.html</code>.`]
     return page(title, `<main class="narrow unavailable"><h1>${title}</h1><p>${text}</p></main>`)
