@@ -365,6 +365,8 @@ t.test('an achievement unlocked by a score shows as a toast on the play page, at
     const toast = page.locator('#toasts .toast')
     await toast.waitFor()
     t.equal(await toast.innerText(), 'Achievement unlocked: On the board (+10)', `${size}: the toast names it`)
+    // The toast shows at once; its icon arrives in a request of its own: waited for (decode settles when it loads or fails).
+    await toast.locator('img').evaluate(async image => { await (image as HTMLImageElement).decode().catch(() => undefined) })
     t.ok(await toast.locator('img').evaluate(image => (image as HTMLImageElement).complete && (image as HTMLImageElement).naturalWidth === 1), `${size}: with its icon`)
     t.ok(await toast.isVisible(), `${size}: visible`)
     t.ok(await overflow() <= 0, `${size}: nothing overflows sideways`)
