@@ -29,6 +29,16 @@ export interface TokenSigninOptions {
 /** Who a token names: the platform's subject, and the name it gave them (the first sign-in's username comes from it). */
 export interface PlatformPlayer { issuer: string, subject: string, name: string | null }
 
+/**
+ * A compact JWS as the platform's library writes it: three parts of
+ * base64url without padding, nothing else (no `=`, no spaces, which a
+ * decoder would skip).
+ */
+const COMPACT_JWS = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/
+
+/** A part in the one spelling its bytes have: its last character's unused bits are zero (`…UVQ`, never `…UVR`). */
+const canonical = (part: string): boolean => Buffer.from(part, 'base64url').toString('base64url') === part
+
 /** Most characters of a token; longer is invalid_param before anything is parsed. */
 export const MAX_TOKEN_LENGTH = 8192
 /** Most characters of a subject: the platform's id of its player. */
@@ -84,9 +94,19 @@ export function createTokenVerifier (options: TokenSigninOptions) {
   }
 
   return {
-    /** The player a token names, or invalid_token saying why not (unavailable while the JWKS cannot be read). */
-    async verify (token: string): Promise<PlatformPlayer & { expiresAtMs: number }> {
+    /**
+     * The player a token names, or invalid_token saying why not (unavailable
+     * while the JWKS cannot be read); with what signs in once (`signed`):
+     * the token's header and payload, the text its signature covers. The
+     * signature itself is not that: one signature has other spellings, and
+     * an ECDSA signature (r, s) has a twin (r, n - s) that verifies too
+     * (docs/security.md, "Who a player is").
+     */
+    async verify (token: string): Promise<PlatformPlayer & { expiresAtMs: number, signed: string }> {
       if (token.length > MAX_TOKEN_LENGTH) fail('invalid_param', `token must be at most ${MAX_TOKEN_LENGTH} characters.`)
+      const parts = COMPACT_JWS.exec(token)
+      if (parts === null) invalid('it is not a signed JWT (three base64url parts, without padding or spaces)')
+      if (!parts.slice(1).every(canonical)) invalid('it is not written as its signer wrote it (a base64url part has stray bits)')
       let payload: JWTPayload
       try {
         ({ payload } = await jwtVerify(token, key as JWTVerifyGetKey, { issuer, audience, algorithms, requiredClaims: ['sub', 'exp'] }))
@@ -97,7 +117,7 @@ export function createTokenVerifier (options: TokenSigninOptions) {
       if (typeof sub !== 'string' || sub.length === 0 || sub.length > MAX_SUBJECT_LENGTH) invalid(`its sub claim must be text of 1 to ${MAX_SUBJECT_LENGTH} characters`)
       if ((payload.exp as number) > Date.now() / 1000 + maxLifetimeS) invalid(`it lives too long: exp may be at most ${maxLifetimeS} s ahead`)
       const name = Object.hasOwn(payload, nameClaim) ? payload[nameClaim] : undefined
-      return { issuer, subject: sub, name: typeof name === 'string' ? name : null, expiresAtMs: (payload.exp as number) * 1000 }
+      return { issuer, subject: sub, name: typeof name === 'string' ? name : null, expiresAtMs: (payload.exp as number) * 1000, signed: `${parts[1] as string}.${parts[2] as string}` }
     }
   }
 }

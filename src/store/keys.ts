@@ -246,7 +246,7 @@ export const keys = {
   guests: () => `${PREFIX}:guests`,
   /** STRING: the username a platform's identity (store/users.ts identityDigest of method, issuer, subject) is linked to. */
   identity: (digest: string) => `${PREFIX}:identity:{${digest}}`,
-  /** STRING "1" until a platform's sign-in token (by a digest of it) expires: it was spent (store/signin-flows.ts). */
+  /** STRING "1" until a platform's sign-in token expires, by a digest of its header and payload (what its signature covers): it was spent (store/signin-flows.ts). */
   spentSigninToken: (digest: string) => `${PREFIX}:signin:token:{${digest}}`,
   /** STRING, for 10 minutes: an OpenID Connect sign-in under way, by its state (store/signin-flows.ts). */
   signinFlow: (state: string) => `${PREFIX}:signin:flow:{${state}}`,

@@ -23,12 +23,14 @@ export function createSigninFlows (redis: Redis) {
     },
 
     /**
-     * Spends a sign-in token (its digest) until it expires: true the first
-     * time, false after. A token signs in once; a copy of it (a log, a
-     * screenshot of an address) signs nobody in.
+     * Spends a sign-in token until it expires: true the first time, false
+     * after. A token signs in once; a copy of it (a log, a screenshot of an
+     * address) signs nobody in, nor does the same token with its signature
+     * written another way: what is spent (a digest of) is `signed`, the
+     * header and payload the signature covers.
      */
-    async spendToken (token: string, expiresAtMs: number): Promise<boolean> {
-      const digest = createHash('sha256').update(token).digest('base64url').slice(0, 32)
+    async spendToken (signed: string, expiresAtMs: number): Promise<boolean> {
+      const digest = createHash('sha256').update(signed).digest('base64url').slice(0, 32)
       return await redis.set(keys.spentSigninToken(digest), '1', 'PXAT', Math.max(expiresAtMs, Date.now() + 1000), 'NX') === 'OK'
     },
 

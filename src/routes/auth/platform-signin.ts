@@ -39,7 +39,7 @@ export default async function platformSigninRoutes (fastify: FastifyInstance): P
     handler: async (request, reply) => {
       const token = param(request.fields, 'token')
       const player = await (tokens as NonNullable<typeof tokens>).verify(token)
-      if (!await fastify.signinFlows.spendToken(token, player.expiresAtMs)) fail('invalid_token', 'The sign-in token is not valid: it was used before; the platform makes a new one for each sign-in.')
+      if (!await fastify.signinFlows.spendToken(player.signed, player.expiresAtMs)) fail('invalid_token', 'The sign-in token is not valid: it was used before; the platform makes a new one for each sign-in.')
       // Audited as `player`: the name is not decided until the first sign-in has chosen one.
       const user = await operationsOf(request, 'player').signInWithIdentity({ method: 'token', issuer: player.issuer, subject: player.subject }, player.name)
       return await startSession(request, reply, user)

@@ -134,7 +134,8 @@ t.test('hostile tokens get invalid_token saying why, never a session', async t =
     ['another audience', await signed(good, { aud: 'another-service' }), /aud claim/],
     ['another issuer', await signed(good, { iss: 'https://evil.example' }), /iss claim/],
     ['expired', await signed(good, { expiresIn: Math.floor(Date.now() / 1000) - 120 }), /expired/],
-    ['alg none', `${b64({ alg: 'none', typ: 'JWT' })}.${payload}.`, /algorithm/],
+    ['alg none', `${b64({ alg: 'none', typ: 'JWT' })}.${payload}.AAAA`, /algorithm/],
+    ['alg none, with no signature at all', `${b64({ alg: 'none', typ: 'JWT' })}.${payload}.`, /not a signed JWT/],
     ['HS256 with the public key as its secret', await signed(new TextEncoder().encode(pem), {}, 'HS256'), /algorithm/],
     ['no sub', await signed(good, { sub: '' }), /sub claim/],
     ['living too long', await signed(good, { expiresIn: '2h' }), /lives too long/],
@@ -159,6 +160,66 @@ t.test('hostile tokens get invalid_token saying why, never a session', async t =
   t.equal(errorOf(await app.inject({ method: 'POST', url: `/auth/token?token=${await signed(good)}`, payload: '', headers: FORM })), 'invalid_param', 'never in the URL')
   t.equal(errorOf(await signIn(app, await signed(good), { origin: 'https://evil.example' })), 'forbidden_origin')
   t.equal(dataOf(await admin(app, 'GET', '/admin/users')).items.length, 1, 'only the one prototype-trying player was made')
+})
+
+/** P-256's group order: an ECDSA signature (r, s) has a twin (r, n - s) that verifies as well. */
+const P256_ORDER = BigInt('0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551')
+
+/** An ES256 token with its signature's twin (r, n - s): the same header and payload, another signature text. */
+function ecdsaTwin (token: string): string {
+  const [header, payload, signature] = token.split('.') as [string, string, string]
+  const bytes = Buffer.from(signature, 'base64url')
+  const s = BigInt(`0x${bytes.subarray(32).toString('hex')}`)
+  const twin = Buffer.from((P256_ORDER - s).toString(16).padStart(64, '0'), 'hex')
+  return `${header}.${payload}.${Buffer.concat([bytes.subarray(0, 32), twin]).toString('base64url')}`
+}
+
+/** The same text with its last character's unused bits set: base64url decoders read it as the same bytes. */
+function strayBits (part: string): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+  const last = alphabet.indexOf(part.at(-1) as string)
+  return part.slice(0, -1) + (alphabet[last | 1] as string)
+}
+
+t.test('a spent token signs nobody in again, however its signature is written (docs/security.md, "Who a player is")', async t => {
+  const shared = await buildTestApp(t, { TOKEN_SIGNIN_ISSUER: ISSUER, TOKEN_SIGNIN_SECRET: SECRET })
+  const hs256 = await signed(new TextEncoder().encode(SECRET), { sub: 'p-50', name: 'Vic' }, 'HS256')
+  t.equal(dataOf(await signIn(shared.app, hs256)).username, 'Vic', 'the token, once')
+  const [header, payload, signature] = hs256.split('.') as [string, string, string]
+  // A 32-byte HMAC is 43 characters: the last carries 4 bits that decode to nothing.
+  t.not(strayBits(signature), signature)
+  t.same(Buffer.from(strayBits(signature), 'base64url'), Buffer.from(signature, 'base64url'), 'the stray bits decode to the same signature')
+  const rewritten: Array<[string, string, RegExp]> = [
+    ['sent again', hs256, /used before/],
+    ['with = padding after the signature', `${hs256}=`, /not a signed JWT/],
+    ['with a space inside the signature', `${header}.${payload}.${signature.slice(0, 10)} ${signature.slice(10)}`, /not a signed JWT/],
+    ['with the last character\'s unused bits set', `${header}.${payload}.${strayBits(signature)}`, /not written as its signer wrote it/],
+    ['with a stray bit in the payload', `${header}.${strayBits(payload)}.${signature}`, /not written as its signer wrote it|signature/],
+    ['in standard base64', `${header}.${payload}.${Buffer.from(signature, 'base64url').toString('base64')}`, /not a signed JWT/]
+  ]
+  for (const [what, token, why] of rewritten) {
+    const answer = await signIn(shared.app, token)
+    t.equal(errorOf(answer), 'invalid_token', what)
+    t.match(answer.json().message, why, what)
+    t.equal(answer.headers['set-cookie'], undefined, `${what}: no session`)
+  }
+
+  // ES256 from a JWKS: the signature's twin verifies, and is the same token spent.
+  const jwks = await jwksServer(t)
+  const pair = await keyPair('ec-1', 'ES256')
+  jwks.serve({ keys: [await publicJwk(pair, 'ES256')] })
+  const { app } = await buildTestApp(t, { TOKEN_SIGNIN_ISSUER: ISSUER, TOKEN_SIGNIN_JWKS_URL: jwks.url })
+  const es256 = await signed(pair, { sub: 'p-51', name: 'Ecd' }, 'ES256')
+  const twin = ecdsaTwin(es256)
+  t.not(twin, es256)
+  const fresh = await signed(pair, { sub: 'p-52', name: 'Twin' }, 'ES256')
+  t.equal(dataOf(await signIn(app, ecdsaTwin(fresh))).username, 'Twin', 'a twin is a valid signature: an unspent token signs in by it')
+  t.equal(dataOf(await signIn(app, es256)).username, 'Ecd')
+  const again = await signIn(app, twin)
+  t.equal(errorOf(again), 'invalid_token', 'the twin of a spent token')
+  t.match(again.json().message, /used before/)
+  t.equal(again.headers['set-cookie'], undefined)
+  t.equal(errorOf(await signIn(app, fresh)), 'invalid_token', 'and the token whose twin was spent')
 })
 
 t.test('a JWKS that is down, failing or answering garbage: unavailable, never a session', async t => {
