@@ -1,7 +1,8 @@
 import { fail } from '../errors.js'
 import type { Season } from '../../sdk/answers.js'
 import { DEFAULT_CAPS, periodsOf } from '../store/games-and-keys.js'
-import { type GameStats, DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, DEFAULT_RUNS, FAIR_PLAY_SETTINGS, RUN_SETTINGS, type FairPlaySetting, type GameChanges, type GameRecord, type RunSetting } from '../rules/games.js'
+import { type GameStats, DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, DEFAULT_RUNS, FAIR_PLAY_SETTINGS, RUN_SETTINGS, TIME_FLOOR_NEEDED, lacksTimeFloor, type FairPlaySetting, type GameChanges, type GameRecord, type RunSetting } from '../rules/games.js'
+import type { NamedBoard } from '../rules/boards.js'
 import { canonicalTimeZone } from '../rules/periods.js'
 import { decodeCursor, encodeCursor } from '../lib/cursor.js'
 import { keys } from '../store/keys.js'
@@ -78,7 +79,26 @@ function runSettingsOf (body: Partial<Pick<GameRecord, RunSetting>>, current: Pi
   return settings
 }
 
-export function gamesOperations ({ records, leaderboard, ratings, activity, audit, chooseBoard, existingGame }: OperationContext) {
+/**
+ * submit_run on needs a floor on every lower-is-better board a submit-run
+ * reaches (lacksTimeFloor): the game's own, and its named boards that take
+ * scores. The blame goes to the setting the body changed. Named boards are
+ * looked at (`boards`) when the body turns submit_run on; their own changes
+ * are checked where they are made (named-boards.ts).
+ */
+async function checkTimeFloors (after: Pick<GameRecord, 'submit_run' | 'order' | 'score_min' | 'review_below'>, body: Record<string, unknown>, boards: () => Promise<Iterable<NamedBoard>>): Promise<void> {
+  if (after.submit_run !== 'on') return
+  if (lacksTimeFloor(after)) {
+    const blamed = ['submit_run', 'order', 'score_min', 'review_below'].find(name => body[name] !== undefined) ?? 'submit_run'
+    fail('invalid_param', `Parameter "${blamed}" is not valid: ${TIME_FLOOR_NEEDED}.`)
+  }
+  if (body.submit_run !== 'on') return
+  for (const board of await boards()) {
+    if (!board.archived && lacksTimeFloor(board)) fail('invalid_param', `Parameter "submit_run" is not valid: ${TIME_FLOOR_NEEDED}, and the board "${board.board_id}" has none.`)
+  }
+}
+
+export function gamesOperations ({ records, leaderboard, ratings, activity, audit, chooseBoard, existingGame, namedBoards }: OperationContext) {
   return {
     /** Games in id order, with their figures; by id prefix, approved or not. */
     async listGames (input?: unknown): Promise<ListPage<GameRecord & GameStats>> {
@@ -104,7 +124,7 @@ export function gamesOperations ({ records, leaderboard, ratings, activity, audi
     async createGame (input: unknown): Promise<GameRecord> {
       const body = readInput(schemas.createGame, input)
       const createdAt = now()
-      const game = await records.createGame({
+      const record: GameRecord = {
         game_id: body.game_id,
         name: body.name ?? body.game_id,
         developer: body.developer ?? null,
@@ -124,7 +144,9 @@ export function gamesOperations ({ records, leaderboard, ratings, activity, audi
         ...displayChanges(body),
         season: 1,
         season_started_at: createdAt
-      })
+      }
+      await checkTimeFloors(record, body, async () => [])
+      const game = await records.createGame(record)
       if (game === null) fail('already_exists', `Game "${body.game_id}" already exists.`)
       await audit({ action: 'game.create', game_id: game.game_id, target: game.game_id, before: null, after: game })
       return game
@@ -135,6 +157,7 @@ export function gamesOperations ({ records, leaderboard, ratings, activity, audi
       const { periods: _periods, ...plain } = body
       const before = await records.game(gameId, { fresh: true })
       const changes = { ...plain, ...periodSettingsOf(body), ...fairPlayOf(body, before ?? undefined), ...runSettingsOf(body, before ?? undefined), ...displayChanges(body, before ?? undefined) }
+      if (before !== null) await checkTimeFloors({ ...before, ...changes }, body, async () => (await namedBoards.boards(gameId, { fresh: true })).values())
       const game = before === null ? null : await records.updateGame(gameId, changes)
       if (game === 'has_entries') fail('invalid_param', 'Parameter "order" cannot change: the game has stored entries (or closed a season), and a board keeps its scores in its order.')
       if (game === null) fail('not_found', 'No such game.')

@@ -7,6 +7,7 @@ import { OperationContext } from './context.js'
 import { now } from './games.js'
 import { readInput, schemas } from './input.js'
 import { displayChanges } from '../rules/score-format.js'
+import { TIME_FLOOR_NEEDED, lacksTimeFloor, type GameRecord } from '../rules/games.js'
 
 /** Named boards (docs/decisions.md#70): a game's boards beside its own, made, changed, archived and deleted by operators. */
 
@@ -36,6 +37,13 @@ function settingsOver (board: Omit<NamedBoard, 'first_season'>, body: BoardBody)
   return next
 }
 
+/** A board that takes scores in a game that allows submit-run needs a floor for its times (rules/games.ts lacksTimeFloor). */
+function checkTimeFloor (game: GameRecord, board: Omit<NamedBoard, 'first_season'>, body: BoardBody): void {
+  if (game.submit_run !== 'on' || board.archived || !lacksTimeFloor(board)) return
+  const blamed = (['order', 'score_min', 'review_below', 'archived'] as const).find(name => body[name] !== undefined) ?? 'order'
+  fail('invalid_param', `Parameter "${blamed}" is not valid: this game allows submit-run (submit_run on), and ${TIME_FLOOR_NEEDED}.`)
+}
+
 export function namedBoardsOperations ({ namedBoards, achievements, review, audit, existingGame }: OperationContext) {
   /** The board, or not_found (the default board is the game's own: its settings are the game's). */
   async function existingBoard (gameId: string, boardId: string): Promise<NamedBoard> {
@@ -62,6 +70,7 @@ export function namedBoardsOperations ({ namedBoards, achievements, review, audi
       if (body.board_id === DEFAULT_BOARD) fail('invalid_param', `Parameter "board_id" is not valid: "${DEFAULT_BOARD}" names the game's own board.`)
       const game = await existingGame(gameId)
       const settings = settingsOver({ board_id: body.board_id, name: body.board_id, ...DEFAULT_BOARD_SETTINGS, periods: [], created_at: now() }, body)
+      checkTimeFloor(game, settings, body)
       const made = await namedBoards.create(game.game_id, settings)
       if (made === 'no_game') fail('not_found', 'No such game.')
       if (made === 'exists') fail('already_exists', `This game has a board "${body.board_id}" already.`)
@@ -76,7 +85,11 @@ export function namedBoardsOperations ({ namedBoards, achievements, review, audi
       const body = readInput(schemas.updateBoard, input)
       const game = await existingGame(gameId)
       await existingBoard(game.game_id, boardId)
-      const changed = await namedBoards.update(game.game_id, boardId, board => ({ ...settingsOver(board, body), first_season: board.first_season }))
+      const changed = await namedBoards.update(game.game_id, boardId, board => {
+        const next = settingsOver(board, body)
+        checkTimeFloor(game, next, body)
+        return { ...next, first_season: board.first_season }
+      })
       if (changed === 'no_board' || changed === 'no_game') fail('not_found', 'No such board for this game.')
       if (changed === 'has_entries') fail('invalid_param', 'The board has entries: its order and operator can change only while it is empty (make a new board instead).')
       if (typeof changed === 'string') throw new Error(`unexpected answer ${changed}`)

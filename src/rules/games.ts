@@ -63,6 +63,21 @@ export const DEFAULT_RUNS = { runs: 'off', min_run_seconds: 0, max_score_rate: n
 /** The longest a run may last (a day), and the most verified seconds a run may ask for. */
 export const MAX_RUN_TTL_S = 86_400
 
+/**
+ * Whether a board would take submit-run scores with nothing to stop a fast
+ * time (docs/interface.md#what-each-setting-bounds): on a lower-is-better
+ * board a score is a time, which a run bounds only from above (max_score_rate:
+ * no longer than the play), so a cheater's 1 ms would rank first. Such a
+ * board needs a floor of its own: score_min (faster is refused) or
+ * review_below (faster is held for review).
+ */
+export function lacksTimeFloor (board: Pick<GameRecord, 'order' | 'score_min' | 'review_below'>): boolean {
+  return board.order === 'asc' && board.score_min === null && board.review_below === null
+}
+
+/** Why submit_run cannot be on over a board that lacksTimeFloor: the sentence of invalid_param and of a refused submit-run. */
+export const TIME_FLOOR_NEEDED = 'a lower-is-better board takes submit-run scores only with a floor for its times (score_min: faster ones are refused, or review_below: held for review), since a run bounds a time only from above'
+
 /** off: no guests (the default); listed: guests play and appear on the boards; unlisted: guests play, their scores are kept but shown to no one until they sign up. */
 export const GUEST_POLICIES = ['off', 'listed', 'unlisted'] as const
 export type GuestPolicy = typeof GUEST_POLICIES[number]

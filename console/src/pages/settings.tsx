@@ -159,7 +159,7 @@ export function SettingsTab ({ game, onSaved }: { game: GameWithStats, onSaved: 
           </select>
         </Field>
         <Field id='setting-run_ttl_s' label='A run lasts at most (s)'><input {...text('run_ttl_s')} type='number' min={60} /></Field>
-        <Field id='setting-submit_run' label='Browser games without a server' hint='Allowed: runs start and scores arrive with the public api_key alone (submit-run); only the run rules and the review queue guard them.'>
+        <Field id='setting-submit_run' label='Browser games without a server' hint='Allowed: runs start and scores arrive with the public api_key alone (submit-run); only the run rules and the review queue guard them. A lower-is-better game also needs a floor for its times: score_min or review_below.'>
           <select id='setting-submit_run' value={form.submit_run as string} disabled={viewer} onChange={event => { set('submit_run', event.currentTarget.value) }} aria-describedby='setting-submit_run-hint'>
             <option value='off'>Not allowed</option>
             <option value='on'>Allowed, with a run (submit-run)</option>

@@ -12,7 +12,7 @@ import { apiKeyHandler, sessionHandler, type Action, type ApiKeyActionSpec, type
 import { clientAddress } from '../../../plugins/app/rate-limit.js'
 import { livePlaces, type LiveGuard } from '../../live/streams.js'
 import { boardFields, iso } from '../../store/board-fields.js'
-import { checkScoreRange, keyAcceptedFor, runsKept, type GameRecord } from '../../rules/games.js'
+import { TIME_FLOOR_NEEDED, checkScoreRange, keyAcceptedFor, lacksTimeFloor, runsKept, type GameRecord } from '../../rules/games.js'
 import { DEFAULT_BOARD, gameWithBoard, noSuchBoard, type Boards, type NamedBoard } from '../../rules/boards.js'
 import { ACHIEVEMENT_ID_PATTERN, MASKED_ACHIEVEMENT, achievementFacts } from '../../rules/achievements.js'
 import { scoreFormatOf } from '../../rules/score-format.js'
@@ -327,6 +327,8 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     const player = parsePlayerName(param(fields, 'player_name'))
     const score = parseScore(param(fields, 'score'))
     const board = scoreBoard(fields, game, boards, score)
+    // A board kept from before this rule (or changed by hand) takes no unsigned time without a floor.
+    if (lacksTimeFloor(board === undefined ? game : gameWithBoard(game, board))) fail('forbidden', `This board takes no submit-run until an operator sets a floor: ${TIME_FLOOR_NEEDED}.`)
     const meta = parseMeta(optional(fields, 'meta'))
     const runId = parseRunId(param(fields, 'run_id')) as string
     return async () => {

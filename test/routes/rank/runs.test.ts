@@ -322,6 +322,60 @@ t.test('submit-run: a browser game\'s score with its run and the public key, onl
   t.match(dataOf(await top(app, game)).items, [{ player_name: 'kim' }], 'the held score is on no board')
 })
 
+t.test('submit-run on a lower-is-better board: a time needs a floor, since a run bounds it only from above (docs/interface.md#what-each-setting-bounds)', async t => {
+  const { app } = await buildTestApp(t)
+  /** A run of `player` started with the public key, played `playMs` and reported, then its score. */
+  async function playedRun (game: TestGame, player: string, score: number, playMs = 1100): Promise<LightMyRequestResponse> {
+    const run = dataOf(await keyRun(app, 'run-start', game, { player_name: player }))
+    await new Promise(resolve => setTimeout(resolve, playMs))
+    dataOf(await keyRun(app, 'run-report', game, { player_name: player, run_id: run.run_id, seconds: '300' }))
+    return await keyRun(app, 'submit-run', game, { player_name: player, run_id: run.run_id, score: String(score) })
+  }
+  // Higher is better: the rate is the ceiling a cheater's score meets; no floor is asked for.
+  const points = await runGame(app, { runs: 'required', max_score_rate: 1000 })
+  t.match(dataOf(await admin(app, 'PATCH', `/admin/games/${points.gameId}`, { submit_run: 'on' })), { submit_run: 'on' }, 'desc: the rate is enough')
+  t.match(dataOf(await playedRun(points, 'hi', 1_000_000)), { held: true }, 'desc: a score past the rate is held')
+
+  // Lower is better: the same settings would let a 1 ms time from 1 s of play rank first.
+  const laps = await runGame(app, { order: 'asc', runs: 'required', max_score_rate: 1000 })
+  const refused = await admin(app, 'PATCH', `/admin/games/${laps.gameId}`, { submit_run: 'on' })
+  t.equal(errorOf(refused), 'invalid_param', 'asc: submit_run on without a floor')
+  t.match(refused.json().message, /submit_run.*score_min.*review_below/)
+  t.equal(errorOf(await admin(app, 'POST', '/admin/games', { game_id: 'laps_new', order: 'asc', runs: 'required', max_score_rate: 1000, submit_run: 'on' })), 'invalid_param', 'nor made so')
+  t.match(dataOf(await admin(app, 'PATCH', `/admin/games/${laps.gameId}`, { submit_run: 'on', score_min: 2000 })), { submit_run: 'on', score_min: 2000 }, 'with score_min')
+  const noFloor = await admin(app, 'PATCH', `/admin/games/${laps.gameId}`, { score_min: null })
+  t.equal(errorOf(noFloor), 'invalid_param', 'the floor cannot go while submit_run is on')
+  t.match(noFloor.json().message, /"score_min"/)
+  t.match(dataOf(await playedRun(laps, 'honest', 2500, 3100)), { improved: true, rank: 1 }, 'an honest 2.5 s, from 3 s of play')
+  t.equal(errorOf(await playedRun(laps, 'cheat', 1)), 'score_out_of_range', 'a 1 ms time is below the floor')
+  t.match(dataOf(await top(app, laps)).items, [{ player_name: 'honest', score: 2500 }], 'the honest time stays first')
+  // review_below instead: a time below it is held for review.
+  t.match(dataOf(await admin(app, 'PATCH', `/admin/games/${laps.gameId}`, { score_min: null, review_below: 2000 })), { score_min: null, review_below: 2000 })
+  t.match(dataOf(await playedRun(laps, 'cheat', 1)), { held: true, improved: false }, 'with review_below: held')
+  t.match(dataOf(await admin(app, 'GET', `/admin/games/${laps.gameId}/review`)).items, [{ player_name: 'cheat', score: 1, rule: 'review_below' }])
+
+  // Named boards of a game that allows submit-run: a lower-is-better one needs its own floor.
+  const made = await admin(app, 'POST', `/admin/games/${points.gameId}/boards`, { board_id: 'sprint', order: 'asc' })
+  t.equal(errorOf(made), 'invalid_param', 'an asc board without a floor')
+  t.match(made.json().message, /"order".*submit-run/)
+  dataOf(await admin(app, 'POST', `/admin/games/${points.gameId}/boards`, { board_id: 'sprint', order: 'asc', score_min: 1500 }))
+  t.equal(errorOf(await admin(app, 'PATCH', `/admin/games/${points.gameId}/boards/sprint`, { score_min: null })), 'invalid_param', 'nor may it lose it')
+  dataOf(await admin(app, 'PATCH', `/admin/games/${points.gameId}/boards/sprint`, { score_min: null, archived: true }))
+  t.equal(errorOf(await admin(app, 'PATCH', `/admin/games/${points.gameId}/boards/sprint`, { archived: false })), 'invalid_param', 'an archived board takes no score; back in use it needs its floor')
+  dataOf(await admin(app, 'PATCH', `/admin/games/${points.gameId}`, { submit_run: 'off' }))
+  dataOf(await admin(app, 'PATCH', `/admin/games/${points.gameId}/boards/sprint`, { archived: false }))
+  const turnedOn = await admin(app, 'PATCH', `/admin/games/${points.gameId}`, { submit_run: 'on' })
+  t.equal(errorOf(turnedOn), 'invalid_param', 'submit_run on over a named board without a floor')
+  t.match(turnedOn.json().message, /"sprint"/)
+
+  // A game kept from before the rule (written by hand): its submit-runs are refused until it has a floor.
+  await app.redis.hset(keys.game(laps.gameId), 'review_below', '')
+  t.equal((await app.records.game(laps.gameId, { fresh: true }))?.review_below, null)
+  const legacy = await playedRun(laps, 'late', 1)
+  t.equal(errorOf(legacy), 'forbidden', 'no floor: no submit-run')
+  t.match(legacy.json().message, /floor/)
+})
+
 t.test('export: an entry from a run carries its verified play; a later best without one does not', async t => {
   const { app } = await buildTestApp(t)
   const game = await runGame(app, { max_score_rate: 1 })
