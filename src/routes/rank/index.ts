@@ -344,20 +344,25 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
    * masked, every field null (its id too: an id can give it away), unless
    * the player unlocked it and the request is theirs (`own`: their session,
    * or signed by the game's server): an API key is public, and anyone could
-   * read someone else's list with it.
+   * read someone else's list with it. `unlocked` and `points` count what the
+   * list shows, so a masked unlock is not told by the sums either.
    */
   async function achievementList (game: GameRecord, player: string | undefined, { own }: { own: boolean }) {
     const all = await fastify.achievements.achievements(game.game_id)
     const { unlocks, counts, players } = await fastify.achievements.progress(game.game_id, player, all)
     let points = 0
+    let unlocked = 0
     const shown = []
     let masked = 0
     for (const achievement of all.values()) {
       const at = unlocks.get(achievement.achievement_id)
-      if (at !== undefined) points += achievement.points
       if (achievement.hidden && (at === undefined || !own)) {
         masked++
         continue
+      }
+      if (at !== undefined) {
+        unlocked++
+        points += achievement.points
       }
       const count = counts.get(achievement.achievement_id) ?? 0
       shown.push({
@@ -367,7 +372,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
       })
     }
     const hidden = Array.from({ length: masked }, () => ({ ...MASKED_ACHIEVEMENT, unlocked_at: null, rarity: null }))
-    return { game_id: game.game_id, ...(player === undefined ? {} : { player_name: player }), players, unlocked: unlocks.size, points, items: [...shown, ...hidden] }
+    return { game_id: game.game_id, ...(player === undefined ? {} : { player_name: player }), players, unlocked, points, items: [...shown, ...hidden] }
   }
 
   /** An achievement id as a request gives it (unknown is invalid_param, by the store). */

@@ -99,11 +99,15 @@ t.test('the list: hidden ones masked until unlocked, rarity among the game\'s pl
   t.notMatch(JSON.stringify(anyone), /secret-boss|narrator|Spoiler/, 'no trace of it')
   t.match(dataOf(await unlock(game, 'ann', 'secret-boss')), { achievement_id: 'secret-boss', player_name: 'ann', unlocked: true })
   const unsigned = await listOf(game, 'ann')
-  t.match(unsigned, { player_name: 'ann', unlocked: 2, points: 25 })
+  t.match(unsigned, { player_name: 'ann', unlocked: 1, points: 5 }, 'the sums count what the list shows: nothing tells of the masked unlock')
   t.notMatch(JSON.stringify(unsigned), /secret-boss|narrator/, 'the API key is public: an unsigned read of ann\'s list masks it all the same')
+  t.same(unsigned.items.at(-1), { achievement_id: null, name: null, description: null, points: null, hidden: true, icon_url: null, unlocked_at: null, rarity: null }, 'masked as it is for a player who has not unlocked it')
+  const withoutTimes = (list: any): unknown => ({ ...list, player_name: undefined, items: list.items.map((item: any) => ({ ...item, unlocked_at: item.unlocked_at === null ? null : 'a time' })) })
+  t.same(withoutTimes(await listOf(game, 'cy')), withoutTimes(unsigned), 'ann\'s unsigned list reads as cy\'s, who did not unlock it (but for when each unlocked the open one)')
   // Signed by the game's server (the text achievements in the score's place), ann's list shows what she unlocked.
   const fields = { api_key: game.apiKey, game_id: game.gameId, player_name: 'ann', ts: String(Math.floor(Date.now() / 1000)) }
   const ann = dataOf(await get(app, '/api/rank', { action: 'achievements', ...fields, sign: computeSignature(game.apiSecret, { ...fields, score: 'achievements' }) }))
+  t.match(ann, { unlocked: 2, points: 25 }, 'signed: her sums count the hidden one she unlocked')
   t.match(ann.items.find((item: any) => item.achievement_id === 'secret-boss'), { name: 'The boss was the narrator', hidden: true, unlocked_at: /Z$/, rarity: 25 })
   t.equal(errorOf(await get(app, '/api/rank', { action: 'achievements', ...fields, sign: computeSignature(game.apiSecret, { ...fields, score: 'unlock:secret-boss' }) })), 'invalid_signature', 'signed as a list, nothing else')
   t.notMatch(JSON.stringify(await listOf(game, 'bob')), /secret-boss/, 'still masked for the others')
@@ -199,6 +203,36 @@ t.test('a game that requires runs takes an unlock only with a run of the player'
   t.match(dataOf(await unlock(game, 'kai', 'boss', 'boss', { run_id: started.run_id })), { unlocked: true })
   dataOf(await submit(app, game, { player: 'kai', score: 5, extra: { run_id: started.run_id } }))
   t.match(dataOf(await unlock(game, 'kai', 'boss', 'boss', { run_id: started.run_id })), { unlocked: false }, 'a run that took its score still vouches')
+})
+
+t.test('an achievement\'s min_run_seconds: an unlock by the game needs a run with that much verified play', async t => {
+  const game = await createGame(app)
+  const refused = await admin(app, 'POST', `/admin/games/${game.gameId}/achievements`, { achievement_id: 'boss', min_run_seconds: 1 })
+  t.equal(errorOf(refused), 'invalid_param', 'a run\'s play, in a game that keeps no runs')
+  t.match(refused.json().message, /min_run_seconds.*keeps no runs/)
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { runs: 'optional' }))
+  t.match(await make(game, { achievement_id: 'boss', points: 500, hidden: true, min_run_seconds: 1 }), { min_run_seconds: 1 })
+  t.match(await make(game, { achievement_id: 'first-jump' }), { min_run_seconds: 0 }, 'none by default')
+  t.equal(errorOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}/achievements/boss`, { min_run_seconds: -1 })), 'invalid_param')
+
+  await admin(app, 'POST', '/admin/users', { username: 'rae', password: 'correct horse battery staple' })
+  const cookie = `sid=${dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'rae' })).session_id as string}`
+  const self = async (action: string, fields: Record<string, string>): Promise<any> =>
+    await app.inject({ method: 'POST', url: `/api/rank?action=${action}`, payload: formBody({ game_id: game.gameId, ...fields }), headers: { 'content-type': 'application/x-www-form-urlencoded', cookie } })
+  const runId = dataOf(await self('run-start-self', {})).run_id as string
+  t.equal(errorOf(await self('unlock-self', { achievement_id: 'boss' })), 'run_required', 'without a run, on a game where runs are optional')
+  const early = await self('unlock-self', { achievement_id: 'boss', run_id: runId })
+  t.equal(errorOf(early), 'play_required', 'at once after the run began: no verified play yet')
+  t.match(early.json().message, /needs 1 s .* has 0 s: 1 more second/)
+  t.match(dataOf(await self('unlock-self', { achievement_id: 'first-jump' })), { unlocked: true }, 'an achievement without a minimum, as before')
+  t.match(await listOf(game, 'rae'), { unlocked: 1, points: 0 }, 'the boss not unlocked')
+  // Played a little over a second, reported: the run has it.
+  await new Promise(resolve => setTimeout(resolve, 1100))
+  const reported = await app.inject({ method: 'POST', url: '/api/playtime', payload: formBody({ game_id: game.gameId, seconds: '300', run_id: runId }), headers: { 'content-type': 'application/x-www-form-urlencoded', cookie } })
+  t.ok(dataOf(reported).run_verified_seconds >= 1)
+  t.match(dataOf(await self('unlock-self', { achievement_id: 'boss', run_id: runId })), { achievement_id: 'boss', unlocked: true })
+  // Signed by the game's server: the same rule, for the runs started with its keys.
+  t.equal(errorOf(await unlock(game, 'sol', 'boss')), 'run_required')
 })
 
 t.test('a board an achievement unlocks on cannot be deleted; a change naming no board writes nothing; a stale pair is not counted twice', async t => {
