@@ -45,6 +45,7 @@ export type ErrorCode =
   | 'run_required'
   | 'invalid_run'
   | 'implausible_score'
+  | 'play_required'
   | 'unavailable'
   | 'internal_error'
   | 'network_error'

@@ -108,6 +108,7 @@ Achievements (a game's; an icon is a PNG, JPEG, GIF or WebP file of at most 64 K
   achievements list <game_id>
   achievements get <game_id> <achievement_id>
   achievements create <game_id> <achievement_id> [--name N] [--description D] [--points 0-1000] [--hidden true|false]
+                      [--min_run_seconds N]   the verified play of the run an unlock by the game must carry
                       [--board default|ID --at_least N | --at_most N]
                                         unlocked when the board's stored score reaches N; without a
                                         threshold only the game unlocks it (action=unlock)

@@ -37,6 +37,7 @@ export const ERROR_MESSAGES = {
   run_required: 'This game takes a score only with the run_id of the run that earned it.',
   invalid_run: 'The run_id names no open run of this player in this game.',
   implausible_score: 'The score is more than the run\'s verified play time allows; nothing was stored.',
+  play_required: 'This needs more verified play in the game first; the message says how much.',
   unavailable: 'The service is temporarily unavailable; retry shortly.',
   internal_error: 'An unexpected error occurred.'
 } as const

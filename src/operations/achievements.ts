@@ -8,11 +8,17 @@ import type { BoardExport } from './answers.js'
 import { exportHeader, unlockLines, UNLOCK_COLUMNS } from './import-export.js'
 import { parsePlayerName } from '../rules/fields.js'
 import { now } from './games.js'
+import type { GameRecord } from '../rules/games.js'
 import { readInput, schemas } from './input.js'
 
 /** Achievements (docs/decisions.md#71): a game's achievements, made, changed and deleted by operators, with their icons. */
 
 type AchievementBody = Static<typeof schemas.updateAchievement>
+
+/** A minimum of verified play is a run's: it needs a game that keeps runs (else no unlock could carry one). */
+function checkRunMinimum (game: GameRecord, achievement: Achievement): void {
+  if (achievement.min_run_seconds > 0 && game.runs === 'off') fail('invalid_param', 'Parameter "min_run_seconds" is not valid: it is a run\'s verified play, and this game keeps no runs (set its runs to optional or required first).')
+}
 
 /** A body's settings over `achievement`'s. */
 function settingsOver (achievement: Achievement, body: AchievementBody): Achievement {
@@ -21,6 +27,7 @@ function settingsOver (achievement: Achievement, body: AchievementBody): Achieve
   if (body.description !== undefined) next.description = body.description
   if (body.points !== undefined) next.points = body.points
   if (body.hidden !== undefined) next.hidden = body.hidden
+  if (body.min_run_seconds !== undefined) next.min_run_seconds = body.min_run_seconds
   if (body.rule !== undefined) {
     if (body.rule === null) {
       next.rule = null
@@ -97,7 +104,8 @@ export function achievementsOperations ({ achievements, namedBoards, audit, exis
     async createAchievement (gameId: string, input: unknown): Promise<Achievement> {
       const body = readInput(schemas.createAchievement, input)
       const game = await existingGame(gameId)
-      const achievement = settingsOver({ achievement_id: body.achievement_id, name: body.achievement_id, description: '', points: 0, hidden: false, rule: null, icon: null, created_at: now() }, body)
+      const achievement = settingsOver({ achievement_id: body.achievement_id, name: body.achievement_id, description: '', points: 0, hidden: false, rule: null, min_run_seconds: 0, icon: null, created_at: now() }, body)
+      checkRunMinimum(game, achievement)
       await checkRuleBoard(game.game_id, achievement)
       const made = await achievements.create(game.game_id, achievement)
       if (made === 'no_game') fail('not_found', 'No such game.')
@@ -112,7 +120,9 @@ export function achievementsOperations ({ achievements, namedBoards, audit, exis
       const body = readInput(schemas.updateAchievement, input)
       const game = await existingGame(gameId)
       // Checked before anything is written: the change as it would be made from what is stored now.
-      await checkRuleBoard(game.game_id, settingsOver(await existingAchievement(game.game_id, id), body))
+      const next = settingsOver(await existingAchievement(game.game_id, id), body)
+      await checkRuleBoard(game.game_id, next)
+      checkRunMinimum(game, next)
       const changed = await achievements.update(game.game_id, id, before => settingsOver(before, body))
       if (changed === 'no_achievement' || changed === 'no_game') fail('not_found', 'No such achievement for this game.')
       if (typeof changed === 'string') throw new Error(`unexpected answer ${changed}`)

@@ -150,6 +150,7 @@ const achievementSettings = {
   description: Type.Optional(Type.String({ maxLength: 500, description: 'up to 500 characters' })),
   points: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, description: '0 to 1000 (default 0)' })),
   hidden: Type.Optional(Type.Boolean({ description: 'shown to players only once unlocked (default false)' })),
+  min_run_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_RUN_TTL_S, description: 'the verified play (seconds) of the run an unlock by the game (unlock, unlock-self) must carry; 0 (the default): no minimum. Needs the game\'s runs' })),
   rule: Type.Optional(Type.Union([AchievementRuleSchema, Type.Null()], { description: 'the threshold that unlocks it; null (the default): only the game unlocks it (action=unlock)' }))
 }
 

@@ -264,12 +264,12 @@ export const routeSchemas = {
     tags: ['session'],
     querystring: Type.Object({ ...action('achievements-self').properties, game_id: Text('game identifier') })
   }),
-  unlock: envelope(Unlocked, [...API_KEY, 'expired_ts', 'invalid_signature', 'invalid_player_name', 'invalid_param'], 'Unlock an achievement for a player (API key, signed with unlock:<achievement_id> in the score\'s place); unlocking it again changes nothing', {
+  unlock: envelope(Unlocked, [...API_KEY, 'expired_ts', 'invalid_signature', 'invalid_player_name', 'invalid_param', 'run_required', 'invalid_run', 'play_required'], 'Unlock an achievement for a player (API key, signed with unlock:<achievement_id> in the score\'s place); unlocking it again changes nothing', {
     tags: ['api-key'],
     querystring: action('unlock'),
     body: Type.Object({ ...apiKeyFields, player_name: Text('1 to 30 characters'), achievement_id: Text('the achievement'), run_id: Type.Optional(Text('the run it was earned in (run-start), where the game keeps runs; not signed')), ts: IntegerText('UNIX time in seconds, within ±300 s of the server clock'), sign: Text('lowercase hex HMAC-SHA256 of api_key|game_id|player_name|unlock:<achievement_id>|ts keyed with api_secret') })
   }),
-  unlockSelf: envelope(Unlocked, [...SESSION, 'invalid_param'], 'Unlock an achievement for the logged-in user (session: a hosted game); unlocking it again changes nothing', {
+  unlockSelf: envelope(Unlocked, [...SESSION, 'invalid_param', 'run_required', 'invalid_run', 'play_required'], 'Unlock an achievement for the logged-in user (session: a hosted game); unlocking it again changes nothing', {
     tags: ['session'],
     querystring: action('unlock-self'),
     body: Type.Object({ game_id: Text('game identifier'), achievement_id: Text('the achievement'), run_id: Type.Optional(Text('the run it was earned in (run-start-self), where the game keeps runs')) })

@@ -60,6 +60,13 @@ export interface Achievement {
   hidden: boolean
   /** The threshold that unlocks it, or null: only the game unlocks it. */
   rule: AchievementRule | null
+  /**
+   * The verified play (seconds) of the run an unlock by the game (unlock,
+   * unlock-self) must carry; 0: any run the game's runs setting allows, or
+   * none. A threshold is reached by a stored score, which the game's own
+   * run rules guard.
+   */
+  min_run_seconds: number
   icon: AchievementIcon | null
   created_at: string
 }

@@ -51,6 +51,7 @@ export function achievementFromStored (achievementId: string, text: string): Sto
     points: points !== null && points >= 0 && points <= 1000 ? points : 0,
     hidden: stored.hidden === true,
     rule: ruleOf(stored.rule),
+    min_run_seconds: Math.max(0, safeInteger(stored.min_run_seconds) ?? 0),
     icon: iconOf(stored.icon),
     created_at: typeof stored.created_at === 'string' ? stored.created_at : '',
     since: safeInteger(stored.since) ?? 0
@@ -97,7 +98,7 @@ function unlocksOf (field: string | null, achievements: Map<string, StoredAchiev
 
 export function createAchievementStore (redis: Redis, cache?: RecordCache) {
   const writeScript = defineScript<number>(redis, 'achievementWrite', WRITE, { writes: true })
-  const unlockScript = defineScript<[string, string?]>(redis, 'achievementUnlock', UNLOCK, { writes: true })
+  const unlockScript = defineScript<[string, string?, number?]>(redis, 'achievementUnlock', UNLOCK, { writes: true })
 
   async function write (gameId: string, op: 'create' | 'update' | 'delete', id: string, settings: string, icon: IconChange, before = ''): Promise<number> {
     const iconArgs: Array<string | Buffer> = icon === 'keep' ? ['', ''] : icon === 'clear' ? ['clear', ''] : ['set', Buffer.from(icon)]
@@ -157,10 +158,14 @@ export function createAchievementStore (redis: Redis, cache?: RecordCache) {
      * for no such achievement. run_required and invalid_run as a submit's.
      */
     async unlock (gameId: string, id: string, player: string, { run, byKey = false }: { run?: string, byKey?: boolean } = {}): Promise<{ unlocked: boolean, at: number } | null> {
-      const [outcome, at] = await unlockScript([keys.game(gameId), keys.achievements(gameId), keys.achieved(gameId, player), keys.achievementCounts(gameId), keys.events(gameId), keys.playerRuns(gameId, player, byKey), keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.live(gameId)], [id, player, run ?? ''])
+      const [outcome, at, verified] = await unlockScript([keys.game(gameId), keys.achievements(gameId), keys.achieved(gameId, player), keys.achievementCounts(gameId), keys.events(gameId), keys.playerRuns(gameId, player, byKey), keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.live(gameId)], [id, player, run ?? ''])
       if (outcome === 'unknown') return null
-      if (outcome === 'run_required') fail('run_required', 'This game takes an unlock only with the run_id of the run it was earned in (action=run-start).')
+      if (outcome === 'run_required') fail('run_required', 'This unlock needs the run_id of the run it was earned in (action=run-start): the game requires runs, or the achievement asks for verified play.')
       if (outcome === 'invalid_run') invalidRun(String(at))
+      if (outcome === 'play_required') {
+        const needed = Number(at) - Number(verified)
+        fail('play_required', `This achievement needs ${String(at)} s of the run's verified play, and the run has ${String(verified)} s: ${needed} more second${needed === 1 ? '' : 's'} of play are needed (report it, then unlock).`)
+      }
       return { unlocked: outcome === 'unlocked', at: Number(at) }
     },
 

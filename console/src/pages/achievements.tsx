@@ -9,7 +9,7 @@ import type { NamedBoard } from '../../../src/rules/boards.js'
 type Listed = Achievement & { unlocked: number, rarity: number }
 type Form = Record<string, string | boolean>
 
-const emptyForm = (): Form => ({ achievement_id: '', name: '', description: '', points: '0', hidden: false, board: '', kind: 'at_least', value: '' })
+const emptyForm = (): Form => ({ achievement_id: '', name: '', description: '', points: '0', hidden: false, board: '', kind: 'at_least', value: '', min_run_seconds: '0' })
 function formOf (achievement: Achievement): Form {
   const rule = achievement.rule
   return {
@@ -18,6 +18,7 @@ function formOf (achievement: Achievement): Form {
     description: achievement.description,
     points: String(achievement.points),
     hidden: achievement.hidden,
+    min_run_seconds: String(achievement.min_run_seconds),
     board: rule?.board ?? '',
     kind: rule?.at_most !== null && rule?.at_most !== undefined ? 'at_most' : 'at_least',
     value: rule === null ? '' : String(rule.at_least ?? rule.at_most)
@@ -31,6 +32,7 @@ function bodyOf (form: Form, { withId }: { withId: boolean }): Record<string, un
     description: (form.description as string).trim(),
     points: Number(form.points),
     hidden: form.hidden,
+    min_run_seconds: Number(form.min_run_seconds === '' ? 0 : form.min_run_seconds),
     rule: form.board === '' ? null : { board: form.board, [form.kind as string]: Number(form.value) }
   }
   if (withId) body.achievement_id = (form.achievement_id as string).trim()
@@ -136,6 +138,11 @@ export function AchievementsTab ({ game }: { game: GameWithStats }) {
           <Field id='achievement-name' label='Name players see'><input {...input('name')} maxLength={64} placeholder={form.achievement_id as string} /></Field>
           <Field id='achievement-description' label='Description'><input {...input('description')} maxLength={500} /></Field>
           <Field id='achievement-points' label='Points'><input {...input('points')} type='number' min={0} max={1000} required /></Field>
+          {game.runs !== 'off' && (
+            <Field id='achievement-min_run_seconds' label='Play needed for the game to unlock it (s)' hint="The verified play of the run the game's unlock carries; 0: none asked.">
+              <input {...input('min_run_seconds')} type='number' min={0} max={86400} aria-describedby='achievement-min_run_seconds-hint' />
+            </Field>
+          )}
           <Field id='achievement-board' label='Unlocked when a board' hint='None: only the game unlocks it.'>
             <select id='achievement-board' value={form.board as string} disabled={viewer} onChange={event => { set('board', event.currentTarget.value) }} aria-describedby='achievement-board-hint'>
               <option value=''>None</option>

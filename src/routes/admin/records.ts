@@ -41,6 +41,7 @@ export const AchievementSchema = Type.Object({
   description: Type.String(),
   points: Type.Integer({ minimum: 0, maximum: 1000 }),
   hidden: Type.Boolean({ description: 'shown to players only once unlocked' }),
+  min_run_seconds: Type.Integer({ minimum: 0, description: 'the verified play (seconds) of the run an unlock by the game must carry; 0: no minimum' }),
   rule: Nullable(Type.Object({
     board: Type.String({ description: 'default (the game\'s own) or a named board' }),
     at_least: Nullable(Type.Integer()),
