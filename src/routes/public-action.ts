@@ -119,16 +119,20 @@ export function sessionHandler (fastify: FastifyInstance, { required, action }: 
 /**
  * A guest plays only games that take guests, and each game it plays is
  * noted (docs/interface.md#guests): the first time, not where its generated
- * name is already a player's (an API-key game's player); on a game that
- * keeps guests unlisted, hidden before anything is stored (each time, so a
- * second request racing the first is hidden too). Guests pay one command,
- * two when unlisted; users none.
+ * name is already a player's (an API-key game's player), and its play there
+ * is credited from then on; on a game that keeps guests unlisted, hidden
+ * before anything is stored (each time, so a second request racing the
+ * first is hidden too). Guests pay one command, two when unlisted (and two
+ * more the first time in a game); users none.
  */
 async function admitGuest (fastify: FastifyInstance, user: StoredUser, game: GameRecord): Promise<void> {
   guestsWelcome(game)
-  if (await fastify.users.admitGuest(user.username, game.game_id) && await fastify.leaderboard.playerKnown(game, user.username)) {
-    await fastify.users.unadmitGuest(user.username, game.game_id)
-    fail('forbidden', `The guest name ${user.username} is a player's in this game already: sign up to play it.`)
+  if (await fastify.users.admitGuest(user.username, game.game_id)) {
+    if (await fastify.leaderboard.playerKnown(game, user.username)) {
+      await fastify.users.unadmitGuest(user.username, game.game_id)
+      fail('forbidden', `The guest name ${user.username} is a player's in this game already: sign up to play it.`)
+    }
+    await fastify.playtime.startGuestClock(game.game_id, user.username)
   }
   if (game.guests === 'unlisted') await fastify.users.hideGuest(user.username, game.game_id)
 }

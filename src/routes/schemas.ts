@@ -354,7 +354,7 @@ export const routeSchemas = {
     tags: ['session'],
     querystring: Type.Object({ game_id: Text('game identifier') })
   }),
-  rate: envelope(Rating, [...SESSION, 'invalid_stars'], "Set (POST stars) or remove (DELETE, or POST _method=DELETE) the logged-in user's rating (session)", {
+  rate: envelope(Rating, [...SESSION, 'invalid_stars', 'play_required'], "Set (POST stars) or remove (DELETE, or POST _method=DELETE) the logged-in user's rating (session)", {
     tags: ['session'],
     querystring: Type.Object({ game_id: Text('game identifier') }),
     body: Type.Object({ stars: Type.Optional(IntegerText('1..10, half-star units')), _method: Type.Optional(Type.Literal('DELETE')) })

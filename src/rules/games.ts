@@ -82,6 +82,14 @@ export const TIME_FLOOR_NEEDED = 'a lower-is-better board takes submit-run score
 export const GUEST_POLICIES = ['off', 'listed', 'unlisted'] as const
 export type GuestPolicy = typeof GUEST_POLICIES[number]
 
+/**
+ * The play (seconds, as play-time reports credited it under the wall clock)
+ * a guest needs in a game before rating it: guests cost no proof of work,
+ * so a rating must cost a guest real time in the game (docs/security.md).
+ * An account rates at once.
+ */
+export const GUEST_RATING_PLAY_S = 60
+
 /** The period settings of a game that sets none: no periods, so every v1 answer stays as it was. */
 export const DEFAULT_PERIODS = { order: 'desc', periods: [], timezone: 'UTC', keep_periods: 12 } as const satisfies Partial<GameRecord>
 

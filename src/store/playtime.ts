@@ -9,6 +9,7 @@ export const LEAD_MS = 5000
 
 /** The wall-clock rule of play time: see lua/playtime-report.lua. */
 const REPORT = luaScript('playtime-report', { LEAD_MS })
+const START = luaScript('playtime-start')
 
 export interface PlaytimeReport {
   total_playtime_seconds: number
@@ -21,7 +22,12 @@ export interface PlaytimeReport {
 /** `activity` counts the play time credited (store/activity.ts). */
 export function createPlaytime (redis: Redis, activity: Pick<Activity, 'count'>) {
   const report = defineScript<[number, number, number, number] | ['invalid_run', string]>(redis, 'rankPlaytime', REPORT, { writes: true })
+  const start = defineScript<number>(redis, 'rankPlaytimeStart', START, { writes: true })
   return {
+    /** A guest's play in the game is credited from now on, not from before (lua/playtime-start.lua): called when it first plays the game. */
+    async startGuestClock (gameId: string, guest: string): Promise<void> {
+      await start([keys.playtime(gameId)], [guest])
+    },
     /** A play-time report (the wall-clock rule), for a run too when `runId` is given (invalid_run when it names no open run of the user's). */
     async report (gameId: string, username: string, seconds: number, runId?: string): Promise<PlaytimeReport> {
       const runKeys = runId === undefined ? [] : [keys.playerRuns(gameId, username)]

@@ -3,6 +3,7 @@ import { keys } from './keys.js'
 import { defineScript, luaScript } from './script-loader.js'
 import { OUTBOX_MAX } from './events.js'
 import { TIME_DIGITS } from './keys.js'
+import { fail } from '../errors.js'
 
 /*
  * One rating (1..10 half-star units) per user and game. The sum and the count
@@ -37,7 +38,7 @@ function summary ([sum, count, mine]: [number, number, number | string]): Rating
 }
 
 export function createRatings (redis: Redis) {
-  const rate = defineScript<[number, number, number]>(redis, 'rankRate', RATE, { writes: true })
+  const rate = defineScript<[number, number, number] | ['play_required', number]>(redis, 'rankRate', RATE, { writes: true })
   const unrate = defineScript<[number, number, string]>(redis, 'rankUnrate', UNRATE, { writes: true })
   const read = defineScript<[number, number, string]>(redis, 'rankRatingRead', READ)
   // It may write: the counts of a game rated before they were kept, counted once.
@@ -47,8 +48,17 @@ export function createRatings (redis: Redis) {
   const writeKeysOf = (gameId: string): string[] => [...keysOf(gameId), keys.game(gameId), keys.events(gameId)]
 
   return {
-    async rate (gameId: string, username: string, stars: number): Promise<RatingSummary> {
-      return summary(await rate(writeKeysOf(gameId), [username, stars]))
+    /**
+     * A user's rating; `playNeeded`: the seconds of play in the game the
+     * rater must have first (a guest's: rules/games.ts), else play_required.
+     */
+    async rate (gameId: string, username: string, stars: number, { playNeeded = 0 } = {}): Promise<RatingSummary> {
+      const reply = await rate([...writeKeysOf(gameId), keys.playtime(gameId)], [username, stars, playNeeded])
+      if (reply[0] === 'play_required') {
+        const more = reply[1]
+        fail('play_required', `A guest rates a game after ${playNeeded} s of play in it: ${more} more second${more === 1 ? '' : 's'} of play are needed (or sign up to rate now).`)
+      }
+      return summary(reply)
     },
     async unrate (gameId: string, username: string): Promise<RatingSummary> {
       return summary(await unrate(writeKeysOf(gameId), [username]))

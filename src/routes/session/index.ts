@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { fail, ok } from '../../errors.js'
 import { optional, param, parseRunId, parseSeconds, parseStars } from '../../rules/fields.js'
 import { sessionHandler } from '../public-action.js'
+import { GUEST_RATING_PLAY_S } from '../../rules/games.js'
 import { routeSchemas } from '../schemas.js'
 
 /** `_method=DELETE` in a POST form is a DELETE (docs/interface.md#ratings): a form cannot send DELETE. */
@@ -29,7 +30,8 @@ export default async function sessionRoutes (fastify: FastifyInstance): Promise<
         if (method === 'GET') return async () => ok(await fastify.ratings.read(game.game_id, user.username))
         if (isDelete(reply.request)) return async () => ok(await fastify.ratings.unrate(game.game_id, user.username))
         const stars = parseStars(param(fields, 'stars'))
-        return async () => ok(await fastify.ratings.rate(game.game_id, user.username, stars))
+        // A guest rates what it played (rules/games.ts GUEST_RATING_PLAY_S); an account at once.
+        return async () => ok(await fastify.ratings.rate(game.game_id, user.username, stars, { playNeeded: user.guest ? GUEST_RATING_PLAY_S : 0 }))
       }
     })
   }

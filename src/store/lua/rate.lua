@@ -5,8 +5,16 @@
 -- hash (KEYS[1]), with the sum, the count and the count of each value (s1..s10)
 -- (KEYS[2]) changed in the same step;
 -- rating.changed in the game's outbox (KEYS[4]) while it has webhooks (its
--- record: KEYS[3]). Returns {sum, count, mine}.
+-- record: KEYS[3]). A rater who must have played first (a guest) has
+-- ARGV[3], the seconds of play they need in the game's play time (KEYS[5]).
+-- Returns {sum, count, mine}, or {'play_required', seconds still needed}
+-- (nothing changed).
 local ratings, stats, user, stars = KEYS[1], KEYS[2], ARGV[1], tonumber(ARGV[2])
+local playNeeded = tonumber(ARGV[3] or '0')
+if playNeeded > 0 then
+  local played = tonumber(redis.call('HGET', KEYS[5], 'u:' .. user) or '0')
+  if played < playNeeded then return {'play_required', playNeeded - played} end
+end
 local old = tonumber(redis.call('HGET', ratings, user) or '0')
 redis.call('HSET', ratings, user, stars)
 redis.call('HINCRBY', stats, 'sum', stars - old)

@@ -35,6 +35,15 @@ async function asSession (app: FastifyInstance, cookie: string, url: string, fie
   return await app.inject({ method: 'POST', url, payload: formBody(fields), headers: { ...FORM, cookie } })
 }
 
+/**
+ * A minute of play credited to a guest in a game, as a minute of reports
+ * would credit it (a guest rates only after that: docs/interface.md#guests).
+ */
+async function aMinuteOfPlay (app: FastifyInstance, game: TestGame, guest: string): Promise<void> {
+  await app.redis.hincrby(keys.playtime(game.gameId), `u:${guest}`, 60)
+  await app.redis.hincrby(keys.playtime(game.gameId), 'total', 60)
+}
+
 /** A score stored under `player` directly, as a guest's request that was in flight would. */
 async function submitAs (app: FastifyInstance, game: TestGame, player: string, score: number): Promise<void> {
   const record = await app.records.game(game.gameId, { fresh: true })
@@ -75,8 +84,9 @@ t.test('a guest plays at once: scores, ratings and play time count like anyone\'
   t.ok(until >= before + 3600_000 && until <= Date.now() + 3600_000, 'lives GUEST_TTL_S')
   t.match(answer.headers['set-cookie'], /Max-Age=3600/, 'its session lasts as long')
   t.match(dataOf(await asSession(app, cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '70' })), { score: 70, rank: 1 })
-  t.match(dataOf(await asSession(app, cookie, '/api/rate', { game_id: game.gameId, stars: '8' })), { mine: 8, count: 1 })
   t.ok(dataOf(await asSession(app, cookie, '/api/playtime', { game_id: game.gameId, seconds: '30' })).total_playtime_seconds > 0)
+  await aMinuteOfPlay(app, game, name)
+  t.match(dataOf(await asSession(app, cookie, '/api/rate', { game_id: game.gameId, stars: '8' })), { mine: 8, count: 1 }, 'after a minute of play, it rates')
   t.same((await boardOf(app, game)).map(item => item.player_name), [name], 'listed: on the board')
   // Asking again while a guest: the same guest, nothing new.
   const again = await app.inject({ method: 'POST', url: '/auth/guest', payload: formBody({ game_id: game.gameId }), headers: { ...FORM, cookie } })
@@ -90,6 +100,33 @@ t.test('a guest plays at once: scores, ratings and play time count like anyone\'
   const page = await app.inject({ method: 'GET', url: `/play/${game.gameId}`, headers: { cookie } })
   t.match(page.body, new RegExp(`Playing as <strong><bdi>${name}</bdi></strong>, a guest`))
   t.match(page.body, /id="signup"|id="login"/)
+})
+
+t.test('a guest rates a game only after a minute of play in it, credited from its first request there (docs/security.md)', async t => {
+  const { app } = await buildTestApp(t)
+  const game = await guestGame(app, 'listed')
+  // Five fresh guests from one address, each rating at once: none counts.
+  for (let i = 0; i < 5; i++) {
+    const guest = await newGuest(app, game, `127.0.0.${10 + i}`)
+    const refused = await asSession(app, guest.cookie, '/api/rate', { game_id: game.gameId, stars: '1' })
+    t.equal(errorOf(refused), 'play_required', `guest ${i + 1}: no play, no rating`)
+    t.match(refused.json().message, /after 60 s of play in it: 60 more seconds of play are needed \(or sign up to rate now\)/)
+  }
+  const { name, cookie } = await newGuest(app, game, '127.0.0.20')
+  // Its first report cannot claim time from before the guest came to the game.
+  const report = dataOf(await asSession(app, cookie, '/api/playtime', { game_id: game.gameId, seconds: '300' }))
+  t.ok(report.credited_seconds <= 5, `a first report of 300 s is credited only since the guest came (${String(report.credited_seconds)} s)`)
+  const short = await asSession(app, cookie, '/api/rate', { game_id: game.gameId, stars: '1' })
+  t.equal(errorOf(short), 'play_required')
+  t.match(short.json().message, new RegExp(`: ${60 - Number(report.credited_seconds)} more seconds`), 'the message says how many more seconds')
+  t.same(dataOf(await app.inject({ method: 'GET', url: `/api/rate?game_id=${game.gameId}`, headers: { cookie } })), { avg: 0, count: 0, mine: null }, 'nothing rated, nothing counted')
+  t.match(dataOf(await asSession(app, cookie, '/api/rate', { game_id: game.gameId, stars: '1', _method: 'DELETE' })), { count: 0, mine: null }, 'removing no rating is as before')
+  await aMinuteOfPlay(app, game, name)
+  t.match(dataOf(await asSession(app, cookie, '/api/rate', { game_id: game.gameId, stars: '9' })), { mine: 9, count: 1, avg: 9 }, 'a minute of play in: it rates')
+  // An account rates at once, as v1 does.
+  await admin(app, 'POST', '/admin/users', { username: 'rita', password: STRONG })
+  const rita = cookieOf(await asSession(app, '', '/auth/login', { username: 'rita', password: STRONG }))
+  t.match(dataOf(await asSession(app, rita, '/api/rate', { game_id: game.gameId, stars: '6' })), { mine: 6, count: 2 })
 })
 
 t.test('a guest plays only games that take guests', async t => {
@@ -124,7 +161,8 @@ t.test('unlisted: a guest\'s scores are kept but shown to no one; signing up sho
   const game = await guestGame(app, 'unlisted', { periods: 'daily' })
   const { name, cookie } = await newGuest(app, game)
   await asSession(app, cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '90' })
-  await asSession(app, cookie, '/api/rate', { game_id: game.gameId, stars: '6' })
+  await aMinuteOfPlay(app, game, name)
+  dataOf(await asSession(app, cookie, '/api/rate', { game_id: game.gameId, stars: '6' }))
   const played = dataOf(await asSession(app, cookie, '/api/playtime', { game_id: game.gameId, seconds: '30' })).total_playtime_seconds
   t.same(await boardOf(app, game), [], 'not on the all-time board')
   t.same(await boardOf(app, game, '?period=daily'), [], 'nor on the day\'s')
@@ -172,7 +210,8 @@ t.test('logging in to an account that already played keeps the better entry; a t
   await asSession(app, bob, '/api/rate', { game_id: game.gameId, stars: '10' })
   const first = await newGuest(app, game, '127.0.0.2')
   await asSession(app, first.cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score: '80' })
-  await asSession(app, first.cookie, '/api/rate', { game_id: game.gameId, stars: '2' })
+  await aMinuteOfPlay(app, game, first.name)
+  dataOf(await asSession(app, first.cookie, '/api/rate', { game_id: game.gameId, stars: '2' }))
   t.same(dataOf(await login(first.cookie, 'bob')), { username: 'bob', is_admin: false })
   t.match(await boardOf(app, game), [{ player_name: 'bob', score: 80 }])
   t.equal((await boardOf(app, game)).length, 1, 'one entry')
@@ -281,7 +320,8 @@ t.test('an unclaimed guest is erased with its play when its time is up', async t
   const kept = await newGuest(app, game, '127.0.0.2')
   for (const [guest, score] of [[gone, '30'], [kept, '20']] as const) {
     await asSession(app, guest.cookie, '/api/rank?action=submit-self', { game_id: game.gameId, score })
-    await asSession(app, guest.cookie, '/api/rate', { game_id: game.gameId, stars: '4' })
+    await aMinuteOfPlay(app, game, guest.name)
+    dataOf(await asSession(app, guest.cookie, '/api/rate', { game_id: game.gameId, stars: '4' }))
   }
   // Its time, as if it had passed.
   await app.redis.zadd(keys.guests(), Date.now() - 1, gone.name)
