@@ -42,12 +42,13 @@ export function usersOperations ({ users, records, sessionTtlS, guestTtlS, sessi
 
   /**
    * Whether a new account may take `username` (sign-up): not when a user
-   * has it, nor when it is a player's name in any game (an entry on any
-   * board, hidden, a held score): boards share one namespace for API-key
-   * players and users, and the account would own that player's scores.
+   * has it, in any letter case (store/username-folds.ts), nor when it is a
+   * player's name in any game (an entry on any board, hidden, a held
+   * score): boards share one namespace for API-key players and users, and
+   * the account would own that player's scores.
    */
   async function nameTaken (username: string): Promise<boolean> {
-    if (await users.user(username) !== null) return true
+    if (await users.user(username) !== null || await users.nameHolder(username) !== null) return true
     return (await forEveryGame(async game => await leaderboard.playerKnown(game, username))).some(Boolean)
   }
 
@@ -193,7 +194,11 @@ export function usersOperations ({ users, records, sessionTtlS, guestTtlS, sessi
         hidden: body.hidden ?? false,
         created_at: now()
       })
-      if (user === null) fail('already_exists', `User "${body.username}" already exists.`)
+      if (user === null) {
+        const holder = await users.nameHolder(body.username)
+        if (holder !== null && holder !== body.username) fail('already_exists', `The username "${body.username}" is taken: user "${holder}" has it, and names that differ only in letter case are one name.`)
+        fail('already_exists', `User "${body.username}" already exists.`)
+      }
       // Scores submitted under this name before the user existed leave the boards too.
       if (user.hidden) await applyUserHidden(user.username, true)
       await audit({ action: 'user.create', game_id: null, target: user.username, before: null, after: auditedUser(user) })

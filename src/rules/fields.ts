@@ -137,6 +137,8 @@ export function optional (params: Params, name: string): string | undefined {
 
 export const GAME_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]{1,30}$/
+/** A username's folded form: names that differ only in letter case are one name (a new user may not take `DEMO` beside `demo`). */
+export const foldUsername = (username: string): string => username.toLowerCase()
 /** The names the play page gives guests (`guest-` and digits): nobody signs up or signs in under one. */
 export const GUEST_NAME_PATTERN = /^guest-/i
 

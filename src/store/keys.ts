@@ -256,6 +256,10 @@ export const keys = {
   users: () => `${PREFIX}:users`,
   /** ZSET of every username, each scored 0: the users in name order for listings (store/name-index.ts). */
   userIndex: () => `${PREFIX}:users:by-name`,
+  /** HASH username folded to lowercase -> the user who has it: one name whatever its letter case (store/username-folds.ts). */
+  usernameFolds: () => `${PREFIX}:users:folded`,
+  /** STRING "1" once the users made before usernameFolds existed were copied into it. */
+  usernameFoldsFilled: () => `${PREFIX}:users:folded:filled`,
   /** STRING `<session epoch>:<username>` (a bare username before epochs), with the session's TTL. */
   session: (sessionId: string) => `${PREFIX}:session:{${sessionId}}`,
   /** Pub/sub channel: `<kind>:<id>` of a changed key, game, user or session record. */

@@ -5,6 +5,7 @@ import { USERNAME_PATTERN } from '../rules/fields.js'
 import { changeRecord, type RecordCache } from './cache.js'
 import { defineScript, luaScript, hashScripts } from './script-loader.js'
 import { createNameIndex } from './name-index.js'
+import { createUsernameFolds } from './username-folds.js'
 
 /** A player's account at the platform, linked to a user here: who signed the proof of it, and the platform's id of the player. */
 export interface Identity {
@@ -129,6 +130,7 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
   const nextSessionEpoch = defineScript<number>(redis, 'rankNextSessionEpoch', NEXT_SESSION_EPOCH, { writes: true })
   const hideGuestScript = defineScript<number>(redis, 'rankHideGuest', HIDE_GUEST, { writes: true })
   const userIndex = createNameIndex(redis, keys.users(), keys.userIndex())
+  const folds = createUsernameFolds(redis)
 
   /** Deletes session records (each in a slot of its own) and tells every instance; returns how many existed. */
   async function deleteSessions (sessionIds: string[]): Promise<number> {
@@ -153,6 +155,11 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       return user
     },
 
+    /** The user who has `username` in any letter case (itself included), or null: a new user may not take it (store/username-folds.ts). */
+    async nameHolder (username: string): Promise<string | null> {
+      return await folds.holder(username)
+    },
+
     /** Up to `count` usernames in byte order after `after` ('' for the first), beginning with `prefix`. */
     async usernamesPage (after: string, prefix: string, count: number): Promise<string[]> {
       return await userIndex.page(after, prefix, count)
@@ -165,6 +172,7 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       await confirmWrites(redis, [keys.hiddenUsers()])
     },
 
+    /** The new user; null when the name is taken, by a user of that name or of the same name in another letter case. */
     async createUser (user: Omit<StoredUser, 'sessionEpoch' | 'guest' | 'guest_until' | 'sign_in'> & { guestUntilMs?: number, identity?: Identity }): Promise<StoredUser | null> {
       // A user made again after an erasure must not take over a session of the erased one
       // (one from before sessions were indexed, or made while the erasure ran): its
@@ -178,9 +186,14 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
         ...user.identity === undefined ? [] : ['identities', JSON.stringify([user.identity])]
       ]))
       if (created === 0) return null
+      // One name whatever its letter case: the record is taken back when another user has it in another case.
+      if (await folds.claim(user.username) !== null) {
+        await changeRecord(redis, cache, 'user', user.username, async () => await redis.del(keys.user(user.username)))
+        return null
+      }
       await redis.sadd(keys.users(), user.username)
       await userIndex.add(user.username)
-      await confirmWrites(redis, [keys.guests(), keys.users(), keys.userIndex()])
+      await confirmWrites(redis, [keys.guests(), keys.users(), keys.userIndex(), keys.usernameFolds()])
       const { guestUntilMs, identity, ...made } = user
       const signIn: SignIn[] = [...(user.passwordHash === undefined ? [] : [{ method: 'password' as const }]), ...(identity === undefined ? [] : [identity])]
       return { ...made, guest: guestUntilMs !== undefined, guest_until: guestUntilMs === undefined ? null : new Date(guestUntilMs).toISOString(), sign_in: signIn, sessionEpoch }
@@ -333,8 +346,9 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       await redis.srem(keys.users(), username)
       await redis.srem(keys.hiddenUsers(), username)
       await userIndex.remove(username)
+      await folds.release(username)
       // A guest's list of games and its place in the sweep stay: the sweep erases its play in those games, then forgets it.
-      await confirmWrites(redis, [keys.user(username), index, keys.users(), keys.hiddenUsers(), keys.userIndex(), ...identityKeys])
+      await confirmWrites(redis, [keys.user(username), index, keys.users(), keys.hiddenUsers(), keys.userIndex(), keys.usernameFolds(), ...identityKeys])
       return { user: existed === 1, sessions }
     },
 

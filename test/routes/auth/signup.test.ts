@@ -2,7 +2,10 @@ import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { solveChallenge, type Challenge } from 'altcha-lib'
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2'
+import { SignJWT } from 'jose'
 import { admin, buildTestApp, createGame, dataOf, errorOf, formBody, submit } from '../../helpers/app.js'
+import { buildApp } from '../../../src/app.js'
+import { keys } from '../../../src/store/keys.js'
 
 /*
  * POST /auth/signup and GET /auth/challenge (docs/interface.md#sign-up): a
@@ -140,6 +143,45 @@ t.test('a taken name is already_exists before the proof of work is spent', async
   const altcha = await solved(app)
   t.equal(errorOf(await signup(app, { username: 'ann', password: 'another horse battery staple', altcha })), 'already_exists')
   t.same(dataOf(await signup(app, { username: 'bob', password: STRONG, altcha })), { username: 'bob', is_admin: false })
+})
+
+t.test('names that differ only in letter case are one name: sign-up, operators and a platform\'s token take none of them (docs/security.md, "Names")', async t => {
+  const SECRET = 'a-shared-secret-of-at-least-32-characters!'
+  const { app, config } = await buildTestApp(t, { ...OPEN, TOKEN_SIGNIN_ISSUER: 'https://platform.example', TOKEN_SIGNIN_SECRET: SECRET })
+  dataOf(await admin(app, 'POST', '/admin/users', { username: 'Victim', password: STRONG }))
+  const altcha = await solved(app)
+  for (const name of ['victim', 'VICTIM', 'vIcTiM']) {
+    t.equal(errorOf(await signup(app, { username: name, password: STRONG, altcha })), 'already_exists', `sign-up as ${name}`)
+    const made = await admin(app, 'POST', '/admin/users', { username: name, password: STRONG })
+    t.equal(errorOf(made), 'already_exists', `operators make ${name}`)
+    t.match(made.json().message, /user "Victim" has it, and names that differ only in letter case are one name/)
+  }
+  // A platform's player named VICTIM gets the next free name, as for a name taken exactly.
+  const token = await new SignJWT({ name: 'VICTIM', jti: 'j-1' }).setProtectedHeader({ alg: 'HS256' }).setSubject('p-1').setIssuer('https://platform.example')
+    .setAudience('ranking-service').setIssuedAt().setExpirationTime('5m').sign(new TextEncoder().encode(SECRET))
+  const signedIn = await app.inject({ method: 'POST', url: '/auth/token', payload: formBody({ token }), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+  t.equal(dataOf(signedIn).username, 'VICTIM-2')
+  t.same(dataOf(await signup(app, { username: 'victim2', password: STRONG, altcha })), { username: 'victim2', is_admin: false }, 'another name is free, and the proof of work was not spent')
+
+  // Many at once, each in another letter case: one is made.
+  const racing = await Promise.all(['racer', 'Racer', 'RACER', 'rAcer', 'raCer', 'racEr'].map(async username => await admin(app, 'POST', '/admin/users', { username, password: STRONG })))
+  t.equal(racing.filter(answer => answer.json().ok === true).length, 1, 'one of six made')
+  t.equal(dataOf(await admin(app, 'GET', '/admin/users?prefix=r')).items.length + dataOf(await admin(app, 'GET', '/admin/users?prefix=R')).items.length, 1, 'and one listed')
+
+  // Erased, the name is free again, in any case.
+  dataOf(await admin(app, 'DELETE', '/admin/users/Victim?erase=true'))
+  t.match(dataOf(await admin(app, 'POST', '/admin/users', { username: 'VICTIM', password: STRONG })), { username: 'VICTIM' })
+
+  // Users made before the rule keep their names, both of them; no new one joins them.
+  for (const name of ['Legacy', 'LEGACY']) {
+    await app.redis.hset(keys.user(name), 'password', '', 'is_admin', '0', 'hidden', '0', 'created_at', new Date().toISOString(), 'session_epoch', '0')
+    await app.redis.sadd(keys.users(), name)
+  }
+  await app.redis.del(keys.usernameFoldsFilled())
+  const later = await buildApp(config)
+  t.teardown(async () => { await later.close() })
+  t.equal(errorOf(await admin(later, 'POST', '/admin/users', { username: 'legacy', password: STRONG })), 'already_exists', 'a third is refused')
+  for (const name of ['Legacy', 'LEGACY']) t.match(dataOf(await admin(later, 'GET', `/admin/users/${name}`)), { username: name }, `${name} stays as it was`)
 })
 
 t.test('a name that is an API-key player\'s in any game cannot be taken: the account would own their scores', async t => {
