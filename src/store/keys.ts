@@ -121,12 +121,15 @@ export const keys = {
    * window: a replay of the same request is answered without storing
    * anything. Named by the first 128 bits of the signature; a submit of
    * several boards' scores keeps one per board (`board`: its id, or default).
+   * Its value is the game's deleted_at when it was accepted ('held' for a
+   * held score): a deletion of the player's since makes its replay stale.
    */
   seenSubmission: (gameId: string, sign: string, board?: string) => `${PREFIX}:{game:${gameId}}:seen:${sign.slice(0, 32)}${board === undefined ? '' : `:${board}`}`,
   /**
-   * STRING: when (UNIX seconds) an operator deleted this player's entry, kept
-   * as long as a submit signed before then could still arrive; such submits
-   * are refused, so a deleted entry cannot come back from old requests.
+   * STRING: when (ms, lua/includes/deletions.lua) an operator deleted this
+   * player's entry, kept as long as a submit signed before then could still
+   * arrive; such submits are refused, and so are replays of those accepted
+   * before it: a deleted entry cannot come back from old requests.
    */
   deletedPlayer: (gameId: string, player: string) => `${PREFIX}:{game:${gameId}}:deleted:${player}`,
   /**

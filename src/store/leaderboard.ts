@@ -341,7 +341,7 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
     const [answered, improved, best, , rank, total] = reply
     // A replay of a held submit is answered as held, and counted as a replay.
     const outcome = answered === 'held-again' ? 'held' : answered
-    if (outcome === 'stale') fail('expired_ts', 'This submission was signed before its entry was deleted; sign a new one.')
+    if (outcome === 'stale') fail('expired_ts', 'This submission was signed before its entry was deleted (or accepted before it); sign a new one.')
     if (outcome === 'closed') fail('expired_ts', 'This submission was accepted in a season that has closed since; sign a new one to play in the new season.')
     if (outcome === 'archived') fail('invalid_param', 'Parameter "board" is not valid: that board is archived; it takes no new scores.')
     if (outcome === 'overflow') fail('invalid_score', `The board's total would pass ${MAX_TOTAL}: nothing was stored.`)

@@ -1,8 +1,9 @@
 --- @include "remove-entries"
 --- @include "boards-changed"
+--- @include "deletions"
 -- Removes every trace of a player from every board given, and remembers when
--- (Redis clock, seconds; for ARGV[2] seconds), so signed submits made before
--- then cannot bring an entry back.
+-- (markDeletion: ms, for ARGV[2] seconds), so signed submits made before
+-- then, or accepted before then, cannot bring an entry back.
 -- The live boards are told.
 -- The game's record keeps the latest deletion's time too (deleted_at: the
 -- submit script reads the player's only for requests signed before it).
@@ -16,8 +17,6 @@ local removed, metas = removeEntries(player, 6, tonumber(ARGV[3]))
 if removed == 0 then return {0, 0} end
 redis.call('SPUBLISH', live, 'deleted')
 redis.call('SREM', hidden, player)
-local at = redis.call('TIME')[1]
-redis.call('SET', deleted, at, 'EX', ARGV[2])
-redis.call('HSET', KEYS[4], 'deleted_at', at)
+markDeletion(KEYS[4], deleted, ARGV[2])
 boardsChanged(KEYS[5])
 return {removed, metas}

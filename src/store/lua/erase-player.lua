@@ -2,13 +2,15 @@
 --- @include "pending-field"
 --- @include "remove-entries"
 --- @include "boards-changed"
+--- @include "deletions"
 -- Erases a person from one game (docs/guide.md#erasure): their entry on every
 -- board given (seasons with meta and usage, then periods), their flag in the
 -- game's hidden set, their held scores (pending and decided) and, for a user
 -- (ARGV[4] = '1'), their rating (the sum and count follow) and play time (the
 -- game's total follows) and their place in the game's copy of hidden users.
--- Like a delete, it remembers when (ARGV[2] seconds), so signed submits made
--- before then cannot bring an entry back; the live boards are told.
+-- Like a delete, it remembers when (markDeletion, for ARGV[2] seconds), so
+-- signed submits made or accepted before then cannot bring an entry back;
+-- the live boards are told.
 -- Their achievements go too (docs/decisions.md#71): each one counted in
 -- its players no more, and the player no more among the game's players.
 -- KEYS: hidden, hidden users, deleted, live, review, review pending, review
@@ -27,9 +29,7 @@ local player, isUser = ARGV[1], ARGV[4] == '1'
 local entries, metas = removeEntries(player, 17, tonumber(ARGV[3]))
 if entries > 0 then
   redis.call('SPUBLISH', live, 'deleted')
-  local at = redis.call('TIME')[1]
-  redis.call('SET', deleted, at, 'EX', ARGV[2])
-  redis.call('HSET', KEYS[12], 'deleted_at', at)
+  markDeletion(KEYS[12], deleted, ARGV[2])
   boardsChanged(KEYS[13])
 end
 redis.call('SREM', hidden, player)

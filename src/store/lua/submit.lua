@@ -2,6 +2,7 @@
 --- @include "board-prelude"
 --- @include "boards-changed"
 --- @include "has-webhooks"
+--- @include "deletions"
 --- @if full
 --- @include "review-decide"
 --- @include "events"
@@ -59,7 +60,9 @@
 --
 -- A signed submit's replay marker (`seen`, until the signature expires) is
 -- taken first, with the check, in one SET NX GET; a submit refused after
--- that gives it back (refuse), a held one marks it 'held'.
+-- that gives it back (refuse), a held one marks it 'held'. It keeps the
+-- game's deleted_at of its moment (includes/deletions.lua): a replay is
+-- stale when the player's entry was deleted since.
 local board, entries, metas, hidden, hiddenUsers, usage, seen, deleted = KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
 local live, boardsVersion = KEYS[10], KEYS[11]
 local player, score, boardScore, meta, hasMeta = ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
@@ -376,25 +379,30 @@ end
 --- @end
 
 if ts ~= '' then
-  -- When an operator last deleted one of the game's entries (UNIX s, kept
-  -- by delete-entry.lua and erase-player.lua; a game from before it was
-  -- kept has none): a request signed since then needs no look at the
-  -- player's own deletion.
-  local latestDeletion = tonumber(stored[3] or '')
+  -- When an operator last deleted one of the game's entries (ms, kept by
+  -- delete-entry.lua and erase-player.lua; a game from before it was kept
+  -- has none): a request signed since then needs no look at the player's
+  -- own deletion. `ts` is whole seconds, the instant ts.000: signed in the
+  -- second of a deletion, it is earlier than the deletion.
+  local signedMs = tonumber(ts) * 1000
+  local latestDeletion = deletionMs(stored[3])
   local deletedAt
-  if latestDeletion == nil or tonumber(ts) < latestDeletion then
-    deletedAt = redis.call('GET', deleted)
-    if deletedAt and tonumber(ts) < tonumber(deletedAt) then return {'stale'} end
+  if latestDeletion == nil or signedMs < latestDeletion then
+    deletedAt = deletionMs(redis.call('GET', deleted))
+    if deletedAt and signedMs < deletedAt then return {'stale'} end
   end
-  local seenBefore = redis.call('SET', seen, '1', 'NX', 'GET', 'PXAT', seenUntil)
+  local seenBefore = redis.call('SET', seen, string.format('%.0f', latestDeletion or deletedAt or 0), 'NX', 'GET', 'PXAT', seenUntil)
   if seenBefore == 'held' then return answer('held-again', 0, false) end
   if seenBefore then
-    -- Accepted before; its entry gone since means an operator deleted it, or the season closed.
-    if not entry then
-      if deletedAt == nil then deletedAt = redis.call('GET', deleted) end
-      if deletedAt then return {'stale'} end
-      return {'closed'}
-    end
+    -- Accepted before, when the game's latest deletion was the one the
+    -- marker keeps (a marker from before it kept one, '1', is older than
+    -- any): a deletion of the player's later than that one came since, and
+    -- the request is stale, whatever entry the player has now.
+    local markedAfter = tonumber(seenBefore) or 0
+    if deletedAt == nil and (latestDeletion == nil or latestDeletion > markedAfter) then deletedAt = deletionMs(redis.call('GET', deleted)) end
+    if deletedAt and deletedAt > markedAfter then return {'stale'} end
+    -- Its entry gone since, with no deletion: the season closed.
+    if not entry then return {'closed'} end
     return answer('replay', 0, false)
   end
   marked = true

@@ -87,11 +87,75 @@ t.test('the game keeps when it last deleted an entry; a game from before that lo
   dataOf(await submit(app, game, { player: 'gone', score: 60, ts: now - 30 }))
   dataOf(await admin(app, 'DELETE', `/admin/games/${game.gameId}/players/gone`))
   const deletedAt = Number(await app.redis.hget(keys.game(game.gameId), 'deleted_at'))
-  t.ok(Math.abs(deletedAt - Date.now() / 1000) < 5, 'deleted_at: the deletion, in UNIX seconds')
+  t.ok(Math.abs(deletedAt - Date.now()) < 5000, 'deleted_at: the deletion, in ms')
+  t.equal(await app.redis.get(keys.deletedPlayer(game.gameId, 'gone')), String(deletedAt), 'the player\'s deletion, the same instant')
   // As a game made before the field was kept: the player's own deletion is read for every signed submit.
   await app.redis.hdel(keys.game(game.gameId), 'deleted_at')
   t.equal(errorOf(await post(app, SUBMIT, before)), 'expired_ts', 'signed before the deletion: refused')
-  t.same(dataOf(await submit(app, game, { player: 'gone', score: 5, ts: deletedAt + 1 })), { score: 5, improved: true, best_score: 5, rank: 1 }, 'signed after it: stored')
+  t.same(dataOf(await submit(app, game, { player: 'gone', score: 5, ts: Math.floor(deletedAt / 1000) + 1 })), { score: 5, improved: true, best_score: 5, rank: 1 }, 'signed after it: stored')
+})
+
+t.test('the rule of docs/interface.md#replays-and-deleted-entries holds after a new entry starts', async t => {
+  const game = await createGame(app)
+  const now = Math.floor(Date.now() / 1000)
+  // Accepted before the deletion: one signed ahead (its ts after the deletion), one signed just before.
+  const ahead = submitFields(game, { player: 'pat', score: 900, ts: now + 200 })
+  const before = submitFields(game, { player: 'pat', score: 800, ts: now })
+  dataOf(await post(app, SUBMIT, ahead))
+  dataOf(await post(app, SUBMIT, before))
+  dataOf(await admin(app, 'DELETE', `/admin/games/${game.gameId}/players/pat`))
+  // When it was deleted (ms; a version that kept seconds is read as such).
+  const stored = Number(await app.redis.get(keys.deletedPlayer(game.gameId, 'pat')))
+  const deletedSecond = stored < 1e11 ? stored : Math.floor(stored / 1000)
+  // Signed in the deletion's own second: ts names that second's start, which is before the deletion.
+  const sameSecond = submitFields(game, { player: 'pat', score: 700, ts: deletedSecond })
+  const earlier = submitFields(game, { player: 'pat', score: 600, ts: deletedSecond - 5 })
+  // A new entry starts from a request signed after the deletion.
+  const after = submitFields(game, { player: 'pat', score: 10, ts: deletedSecond + 1 })
+  t.same(dataOf(await post(app, SUBMIT, after)), { score: 10, improved: true, best_score: 10, rank: 1 }, 'a new entry')
+  const cases: Array<[string, Record<string, string>]> = [
+    ['a signature accepted before the deletion, its ts after it', ahead],
+    ['a signature accepted before the deletion', before],
+    ['a new signature whose ts is the deletion\'s second', sameSecond],
+    ['a new signature whose ts is earlier than the deletion', earlier]
+  ]
+  for (const [what, fields] of cases) {
+    const answer = await post(app, SUBMIT, fields)
+    t.equal(errorOf(answer), 'expired_ts', what)
+    t.match(answer.json().message, /signed before its entry was deleted/, what)
+  }
+  t.same(dataOf(await me(app, game, 'pat')), { player_name: 'pat', best_score: 10, rank: 1 }, 'the new entry is all there is')
+  t.same(dataOf(await post(app, SUBMIT, after)), { score: 10, improved: false, best_score: 10, rank: 1 }, 'a replay of a signature accepted after the deletion: the standing, as ever')
+  // The same for a replay that would not improve (its entry gone: the other path through the script).
+  dataOf(await admin(app, 'DELETE', `/admin/games/${game.gameId}/players/pat`))
+  t.equal(errorOf(await post(app, SUBMIT, after)), 'expired_ts', 'deleted again: its replay is stale too')
+})
+
+t.test('deletions are ordered: a later one is always later in ms, and a time kept in seconds before still counts', async t => {
+  const game = await createGame(app)
+  const now = Math.floor(Date.now() / 1000)
+  // A deletion recorded ahead of the clock (another instant of the same ms, a clock that stepped back): the next is after it.
+  const ahead = Date.now() + 60_000
+  await app.redis.hset(keys.game(game.gameId), 'deleted_at', String(ahead))
+  dataOf(await submit(app, game, { player: 'kit', score: 5, ts: now }))
+  dataOf(await admin(app, 'DELETE', `/admin/games/${game.gameId}/players/kit`))
+  t.equal(await app.redis.hget(keys.game(game.gameId), 'deleted_at'), String(ahead + 1), 'one ms after the previous deletion')
+  t.equal(await app.redis.get(keys.deletedPlayer(game.gameId, 'kit')), String(ahead + 1))
+  // Kept by a version that wrote seconds: read as such.
+  const other = await createGame(app)
+  const old = submitFields(other, { player: 'lou', score: 5, ts: now - 20 })
+  await app.redis.hset(keys.game(other.gameId), 'deleted_at', String(now - 10))
+  await app.redis.set(keys.deletedPlayer(other.gameId, 'lou'), String(now - 10), 'EX', 600)
+  t.equal(errorOf(await post(app, SUBMIT, old)), 'expired_ts', 'signed before a deletion kept in seconds')
+  t.same(dataOf(await submit(app, other, { player: 'lou', score: 6, ts: now - 5 })), { score: 6, improved: true, best_score: 6, rank: 1 }, 'signed after it')
+  // A replay marker from before markers kept the deletion ('1'): older than any deletion of the player's.
+  const marked = submitFields(other, { player: 'mo', score: 7, ts: now })
+  dataOf(await post(app, SUBMIT, marked))
+  await app.redis.set(keys.seenSubmission(other.gameId, marked.sign as string), '1', 'EX', 600)
+  t.same(dataOf(await post(app, SUBMIT, marked)), { score: 7, improved: false, best_score: 7, rank: 1 }, 'the player never deleted: a replay as before')
+  dataOf(await admin(app, 'DELETE', `/admin/games/${other.gameId}/players/mo`))
+  dataOf(await submit(app, other, { player: 'mo', score: 1, ts: Math.floor(Date.now() / 1000) + 2 }))
+  t.equal(errorOf(await post(app, SUBMIT, marked)), 'expired_ts', 'deleted since: stale')
 })
 
 t.test('session-mode submits carry no signature and are never taken for replays', async t => {
