@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { Server, ServerResponse } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { prettyFactory } from 'pino-pretty'
 import Fastify, { LogController, type FastifyHttpOptions, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
@@ -149,6 +149,21 @@ function answerAfterEarlierRequests (socket: Socket, error: Error & { code?: str
   socket.destroySoon()
 }
 
+/**
+ * An `Expect` other than `100-continue` is answered by Node before any
+ * route, 417 Expectation Failed (RFC 9110: the status a client acts on),
+ * bare unless someone listens: here in the envelope, with the headers every
+ * other answer carries, and the connection closed (the body, if one comes,
+ * is never read). The header's value is not repeated back.
+ */
+function expectationFailed (headers: Record<string, string>) {
+  const body = JSON.stringify({ ok: false, error: 'invalid_param', message: 'The Expect header asks for something this service does not do (it understands only 100-continue); send the request without it.' })
+  return function answer (this: void, _request: IncomingMessage, response: ServerResponse): void {
+    response.writeHead(417, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' })
+    response.end(body)
+  }
+}
+
 export interface ServerExtras {
   /** Where logs go instead of standard output (tests read them). */
   logStream?: { write: (line: string) => void }
@@ -241,6 +256,7 @@ async function app (fastify: FastifyInstance, { config, clock }: { config: Confi
   await fastify.register(configPlugin, { config })
   // First, so every answer gets its headers, also one refused in onRequest.
   await fastify.register(securityHeadersPlugin)
+  fastify.server.on('checkExpectation', expectationFailed(defaultSecurityHeaders(config.nodeEnv === 'production')))
   await fastify.register(envelopePlugin)
   await fastify.register(redisPlugin)
   await fastify.register(storePlugin, { clock })

@@ -1,4 +1,5 @@
 import t from 'tap'
+import { request as httpRequest } from 'node:http'
 import type { LightMyRequestResponse } from 'fastify'
 import { safeNext } from '../../src/routes/play/index.js'
 import { admin, buildTestApp, createGame, dataOf, formBody, get } from '../helpers/app.js'
@@ -82,6 +83,30 @@ t.test('answers given before any route is found carry the same headers', { timeo
   t.equal(hostless.headers['x-content-type-options'], 'nosniff', 'without Host: nosniff')
   t.equal(hostless.headers['x-frame-options'], 'DENY', 'without Host: X-Frame-Options')
   t.equal(hostless.headers['referrer-policy'], 'no-referrer', 'without Host: Referrer-Policy')
+  // An Expect Node does not meet: its 417, in the envelope, with the same headers.
+  const expect = await rawRequest(Number(new URL(baseUrl).port), 'POST /api/rank?action=submit HTTP/1.1\r\nHost: x\r\nExpect: <script>x</script>\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 5\r\n\r\n', ['a=b&c'])
+  t.equal(expect.status, 417, 'an unknown Expect: 417 Expectation Failed')
+  t.same(JSON.parse(expect.body), { ok: false, error: 'invalid_param', message: 'The Expect header asks for something this service does not do (it understands only 100-continue); send the request without it.' }, 'in the envelope, the header not repeated back')
+  t.equal(expect.headers['x-content-type-options'], 'nosniff', 'unknown Expect: nosniff')
+  t.equal(expect.headers['x-frame-options'], 'DENY', 'unknown Expect: X-Frame-Options')
+  t.match(expect.headers['content-security-policy'], "default-src 'none'", 'unknown Expect: CSP')
+  t.equal(expect.headers['referrer-policy'], 'no-referrer', 'unknown Expect: Referrer-Policy')
+  t.match(expect.headers['content-type'], /^application\/json/)
+  // Expect: 100-continue is Node's to meet, as before: the client is told to go on, and the route answers.
+  const continued = await new Promise<{ status: number | undefined, body: string, continued: boolean }>((resolve, reject) => {
+    let toldToContinue = false
+    const request = httpRequest({ host: '127.0.0.1', port: Number(new URL(baseUrl).port), method: 'POST', path: '/api/rank?action=submit', headers: { expect: '100-continue', 'content-type': 'application/x-www-form-urlencoded' } })
+    request.on('continue', () => { toldToContinue = true; request.end('a=b') })
+    request.on('response', response => {
+      let body = ''
+      response.on('data', (part: Buffer) => { body += part.toString() })
+      response.on('end', () => { resolve({ status: response.statusCode, body, continued: toldToContinue }) })
+    })
+    request.on('error', reject)
+  })
+  t.ok(continued.continued, '100 Continue came first')
+  t.equal(continued.status, 200)
+  t.equal(JSON.parse(continued.body).error, 'missing_param', 'then the route\'s own answer')
   const http10 = await rawRequest(Number(new URL(baseUrl).port), 'GET /healthz HTTP/1.0\r\n\r\n')
   t.same(JSON.parse(http10.body), { ok: true, data: { redis: 'up' } }, 'HTTP/1.0 needs no Host')
 })
