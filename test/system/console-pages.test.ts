@@ -17,7 +17,7 @@ const browser = await launchBrowser(t)
 
 // A game with a long name, a few entries (one hidden, one with meta), a held score and a webhook: every page has rows.
 const game = await createGame(app, { gameId: 'space_race' })
-dataOf(await admin(app, 'PATCH', '/admin/games/space_race', { name: 'Space Race: the long-named championship of the outer rim', review_above: 1000 }))
+dataOf(await admin(app, 'PATCH', '/admin/games/space_race', { name: 'Space Race: the long-named championship of the outer rim', review_above: 1000, runs: 'optional' }))
 for (const [player, score] of [['vega', 120], ['altair', 300], ['a_player_with_a_rather_long_na', 250]] as const) dataOf(await submit(app, game, { player, score, meta: '{"ship":"falcon","lap_times":[61.2,59.8,60.4]}' }))
 dataOf(await submit(app, game, { player: 'rigel', score: 5000 }))
 dataOf(await admin(app, 'PATCH', '/admin/games/space_race/players/vega', { hidden: true }))
@@ -48,6 +48,13 @@ t.test('every page fits a phone (390x844) and a desktop: no sideways scrolling',
         t.ok(await page.locator('#unlocks-table').isVisible(), `a player's unlocks at ${size}`)
         t.equal(await overflow(), 0, `a player's unlocks at ${size}: no sideways scrolling`)
         await page.locator('#unlocks-table').screenshot({ path: join(folder, `console-unlocks-${size}.png`) })
+        // The game keeps runs: an achievement may ask for play (its min_run_seconds).
+        await page.getByText('Make an achievement').click()
+        const play = page.getByLabel('Seconds of play it needs')
+        t.ok(await play.isVisible(), `the play an unlock needs, at ${size}`)
+        t.equal(await play.inputValue(), '0', 'none asked by default')
+        t.equal(await overflow(), 0, `the achievement form at ${size}: no sideways scrolling`)
+        await page.locator('details.card').first().screenshot({ path: join(folder, `console-achievement-form-${size}.png`) })
       }
     }
     t.same(problems, [], `${size}: no script errors`)

@@ -254,6 +254,11 @@ t.test('named boards: make one, read its entries with the board switch, hide a p
   t.equal(await page.getByLabel('Digits of the seconds shown').inputValue(), '3', 'a time shows ms by default')
   t.match(await page.locator('#board-score_format-hint').innerText(), /as 1:02\.345/, 'an example as pages will show it')
   await page.getByLabel('daily').check()
+  // The game allows submit-run (settings, above): a lower-is-better board needs a floor for its times.
+  await page.getByRole('button', { name: 'Make board' }).click()
+  await page.getByText(/takes submit-run scores only with a floor for its times/).waitFor()
+  t.pass('without a floor, the operator is told why')
+  await page.getByLabel('Lowest score taken').fill('1000')
   await page.getByRole('button', { name: 'Make board' }).click()
   await page.getByText('The board lap-1 is made').waitFor()
   const row = page.locator('#boards-table tr', { hasText: 'lap-1' })

@@ -50,6 +50,10 @@ t.test('a guest plays the demo game, signs up, and finds its score under the new
   await playDemo(page)
   await page.locator('#board li').filter({ hasText: new RegExp(`${guestName} — \\d+`) }).waitFor()
   t.pass('the guest\'s score is on the board')
+  // A guest rates what it has played a minute of: before that, the stars say why (docs/interface.md#guests).
+  await page.click('.stars button[data-value="8"]')
+  await page.locator('#rating-summary').filter({ hasText: /A guest rates a game after 60 s of play in it: \d+ more seconds? of play are needed \(or sign up to rate now\)/ }).waitFor()
+  t.equal(await page.locator('.stars button.on').count(), 0, 'no star lit: nothing was rated')
   t.ok(await overflow() <= 0, 'nothing overflows sideways')
   await page.screenshot({ path: join(folder, 'guest-play-desktop.png'), fullPage: true })
   const best = dataOf(await admin(app, 'GET', `/admin/games/demo/players/${guestName}`)).best_score
@@ -87,6 +91,10 @@ t.test('the guest\'s play page at phone size', { timeout: BROWSER_TEST_TIMEOUT_M
   await page.reload()
   await settled()
   t.equal(await page.locator('#board li').count(), 0, 'an unlisted guest is on no board')
+  await page.click('.stars button[data-value="3"]')
+  const why = page.locator('#rating-summary').filter({ hasText: /A guest rates a game after 60 s of play/ })
+  await why.waitFor()
+  t.ok(await why.isVisible(), 'phone: why the guest cannot rate yet is on screen')
   t.ok(await overflow() <= 0, 'phone: nothing overflows sideways')
   await page.screenshot({ path: join(folder, 'guest-play-phone.png'), fullPage: true })
   t.same(problems, [], 'no script errors or blocked content')

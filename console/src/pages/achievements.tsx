@@ -139,7 +139,7 @@ export function AchievementsTab ({ game }: { game: GameWithStats }) {
           <Field id='achievement-description' label='Description'><input {...input('description')} maxLength={500} /></Field>
           <Field id='achievement-points' label='Points'><input {...input('points')} type='number' min={0} max={1000} required /></Field>
           {game.runs !== 'off' && (
-            <Field id='achievement-min_run_seconds' label='Play needed for the game to unlock it (s)' hint="The verified play of the run the game's unlock carries; 0: none asked.">
+            <Field id='achievement-min_run_seconds' label='Seconds of play it needs' hint='The verified play of the run an unlock by the game carries; 0: none asked.'>
               <input {...input('min_run_seconds')} type='number' min={0} max={86400} aria-describedby='achievement-min_run_seconds-hint' />
             </Field>
           )}
