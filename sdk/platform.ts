@@ -155,13 +155,18 @@ export class Platform {
   /**
    * Unlocks one of the game's achievements for the player (unlock-self), with
    * the run going on, or else the run of the last submit (a game that
-   * requires runs takes no unlock without one).
+   * requires runs takes no unlock without one), its play reported first: an
+   * achievement may ask for that much of it (min_run_seconds).
    */
   async unlock (achievementId: string): Promise<PlatformAnswer<PlatformUnlocked>> {
     if (!this.canSubmit) return { ok: false, error: 'not_logged_in', message: NOBODY }
     const fields: Record<string, string> = { game_id: this.gameId, achievement_id: achievementId }
+    if (this.starting !== null) await this.starting
     const run = this.run ?? this.lastRun
-    if (run !== null) fields.run_id = run.run_id
+    if (run !== null) {
+      await this.host?.reportPlay?.().catch(() => null)
+      fields.run_id = run.run_id
+    }
     const answer = await call<PlatformUnlocked>('/api/rank?action=unlock-self', fields)
     if (answer.ok && answer.data.unlocked) this.host?.refresh?.()
     return answer
