@@ -45,7 +45,7 @@ t.test('a game in the play page: the player, a run, submit, unlock, and the even
     return { hosted: platform.hosted, player: platform.player, canSubmit: platform.canSubmit, runs: platform.runs, boards: platform.boards, shown: platform.formatScore(12345) }`)
   t.same(about, { hosted: true, player: { name: 'kim', guest: false }, canSubmit: true, runs: 'optional', boards: [{ id: 'coins', name: 'Coins', periods: [], order: 'desc', format: { type: 'integer', decimals: 0, unit: '' } }], shown: '12,345' }, 'who plays, and what the game keeps')
 
-  const played = await inGame<{ run: { run_id: string } | null, answer: { ok: boolean, data: unknown } }>(game$, `
+  const played = await inGame<{ run: { run_id: string, started_at: string } | null, answer: { ok: boolean, data: unknown } }>(game$, `
     const run = await platform.startRun()
     const answer = await platform.submit(500, { meta: { level: 2 } })
     return { run, answer }`)
