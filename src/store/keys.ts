@@ -293,3 +293,54 @@ export const API_KEY_PATTERN = /^[A-Za-z0-9_-]{1,128}$/
 
 /** What a session id may look like (43 base64url characters are issued). */
 export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{20,128}$/
+
+/**
+ * The keys of a game that scripts called with a packed call name for
+ * themselves (as BullMQ's scripts do), from the game id and the call's
+ * parts: each a Lua expression of these parameters, made from `keys` above
+ * by `luaKeyExpression`, so the layout is still written once. `bucket` is the
+ * player's entries bucket (entryBucket), `sign` the signature's first 32
+ * characters. Every one is in the game's slot.
+ */
+const SCRIPT_KEYS = {
+  game: { params: ['game'], key: (p: KeyParts) => keys.game(p.game) },
+  board: { params: ['game', 'scope'], key: (p: KeyParts) => keys.board(p.game, p.scope) },
+  entries: { params: ['game', 'bucket', 'scope'], key: (p: KeyParts) => keys.entriesBucket(p.game, p.bucket, p.scope) },
+  meta: { params: ['game', 'bucket', 'scope'], key: (p: KeyParts) => keys.metaBucket(p.game, p.bucket, p.scope) },
+  hidden: { params: ['game'], key: (p: KeyParts) => keys.hiddenPlayers(p.game) },
+  hiddenUsers: { params: ['game'], key: (p: KeyParts) => keys.boardHiddenUsers(p.game) },
+  usage: { params: ['game', 'scope'], key: (p: KeyParts) => keys.usage(p.game, p.scope) },
+  seen: { params: ['game', 'sign'], key: (p: KeyParts) => keys.seenSubmission(p.game, p.sign) },
+  deleted: { params: ['game', 'player'], key: (p: KeyParts) => keys.deletedPlayer(p.game, p.player) },
+  live: { params: ['game'], key: (p: KeyParts) => keys.live(p.game) },
+  boardsVersion: { params: ['game'], key: (p: KeyParts) => keys.boardsVersion(p.game) }
+} as const
+
+interface KeyParts { game: string, scope: string, bucket: number, player: string, sign: string }
+
+/** Stand-ins for each parameter, found again in the key each makes (no key name holds these characters or this number). */
+const STAND_INS = { game: '\u0001', scope: '\u0002', bucket: 987_654_321, player: '\u0003', sign: '\u0004' } as const
+
+/**
+ * A key of SCRIPT_KEYS as a Lua expression of the arguments given (Lua
+ * expressions, in the order of its params): the concatenation of the key's
+ * fixed text and its parts, e.g. `KEY.board(game, scope)` is
+ * `('rank:{game:' .. game .. '}:' .. scope .. 'board')`. The loader writes it
+ * in place of each `KEY.<name>(...)` of a script that has a `--- @keys`
+ * line (script-loader.ts): no function to make on every call.
+ */
+export function luaKeyExpression (name: string, args: readonly string[]): string {
+  if (!Object.hasOwn(SCRIPT_KEYS, name)) throw new Error(`KEY.${name}: keys.ts names no such key for scripts (SCRIPT_KEYS)`)
+  const { params, key } = SCRIPT_KEYS[name as keyof typeof SCRIPT_KEYS]
+  if (args.length !== params.length) throw new Error(`KEY.${name} takes ${params.join(', ')}, not ${args.length} argument(s)`)
+  let parts = [key(STAND_INS)]
+  params.forEach((param, i) => {
+    const standIn = String(STAND_INS[param])
+    parts = parts.flatMap(part => part.startsWith('\u0000') ? [part] : part.split(standIn).flatMap((text, j) => j === 0 ? [text] : [`\u0000${args[i] as string}`, text]))
+  })
+  return `(${parts.filter(part => part !== '').map(part => {
+    if (part.startsWith('\u0000')) return part.slice(1)
+    if (!/^[A-Za-z0-9_{}:.-]+$/.test(part)) throw new Error(`keys.${name}: its fixed text ${JSON.stringify(part)} is not plain`)
+    return `'${part}'`
+  }).join(' .. ')})`
+}

@@ -3,8 +3,9 @@ import { readPipeline } from './redis-client.js'
 import { ApiError, fail } from '../errors.js'
 import { TIME_DIGITS, boardScopes, keys, reviewKeys } from './keys.js'
 import { TS_TOLERANCE_S } from '../rules/fields.js'
-import { defineScript, luaScript } from './script-loader.js'
-import { defineLimitedScript } from './limits.js'
+import { defineScript, luaScript, scriptSender } from './script-loader.js'
+import { defineLimitedScript, packedLimits } from './limits.js'
+import { plainSubmitCall, seenUntil, type PlainSubmit } from './submit-call.js'
 import type { Limits } from './limits.js'
 import { child, metrics } from '../lib/metrics.js'
 import { chooseAnyBoard, currentPeriod, everyScopeOf, periodExpiry, type BoardRef, type ChosenBoard } from './board-choice.js'
@@ -33,14 +34,10 @@ const MAX_TOTAL = Number.MAX_SAFE_INTEGER
 /** How many decided held scores a game remembers (the oldest are forgotten). */
 export const REVIEW_DECIDED_KEPT = 10_000
 const SUBMIT_CONSTANTS = { TIME_DIGITS, REVIEW_QUEUE_MAX, REVIEW_DECIDED_KEPT, OUTBOX_MAX, LIVE_TOP, MAX_TOTAL }
-const SUBMIT = luaScript('submit', SUBMIT_CONSTANTS, 'full')
-const SUBMIT_PLAIN = luaScript('submit', SUBMIT_CONSTANTS, 'plain')
-/**
- * Several boards' scores in one call (lua/submit-many.lua): the full submit
- * script as a function it calls once per board. On submit.lua's first line,
- * so Redis's line numbers in its errors are still the file's.
- */
-const SUBMIT_MANY = `local function submitOne (KEYS, ARGV) ${SUBMIT}\nend\n${luaScript('submit-many')}`
+const SUBMIT = luaScript('submit', SUBMIT_CONSTANTS)
+const SUBMIT_PLAIN = luaScript('submit-plain', { TIME_DIGITS, LIVE_TOP })
+/** Several boards' scores in one call: submit.lua's work once per board (lua/includes/submit-board.lua). */
+const SUBMIT_MANY = luaScript('submit-many', SUBMIT_CONSTANTS)
 const ME = luaScript('me')
 const TOP = luaScript('top')
 const AROUND = luaScript('around')
@@ -84,7 +81,7 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
   // The high-traffic actions count their rate limits in the same call (store/limits.ts).
   const submitScript = defineLimitedScript<Array<string | number>>(redis, 'rankSubmit', SUBMIT, { writes: true })
   const manyScript = defineLimitedScript<Array<string | number | Array<string | number>>>(redis, 'rankSubmitMany', SUBMIT_MANY, { writes: true })
-  const plainSubmitScript = defineLimitedScript<Array<string | number>>(redis, 'rankSubmitPlain', SUBMIT_PLAIN, { writes: true })
+  const plainSubmitScript = scriptSender<[number[], Array<string | number>?]>(redis, 'rankSubmitPlain', SUBMIT_PLAIN, { writes: true })
   const meScript = defineLimitedScript<[string, string, number, number] | ['moved']>(redis, 'rankMe', ME)
   const topScript = defineLimitedScript<Array<string | number>>(redis, 'rankTop', TOP)
   const aroundScript = defineLimitedScript<Array<string | number>>(redis, 'rankAround', AROUND)
@@ -238,6 +235,8 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
     run?: ScoreRun
     /** A named board (docs/decisions.md#70): its settings as the request found them; none: the game's own board. */
     board?: NamedBoard
+    /** Whether the standing needs the board's visible total (submit-self answers it); the plain script counts it only then. */
+    total?: boolean
   }
 
   /** Games sent the full submit script until the time kept (FULL_SCRIPT_FOR_MS). */
@@ -255,6 +254,15 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
     if (until > Date.now()) return false
     fullScriptUntil.delete(game.game_id)
     return true
+  }
+
+  /** A score by lua/submit-plain.lua: its rate-limit counters counted in the same call (rate_limited when over). */
+  async function plainSubmit (game: GameRecord, submit: PlainSubmit, limits: Limits | undefined): Promise<Array<string | number>> {
+    const counted = packedLimits(redis, limits)
+    const call = plainSubmitCall(game, submit, counted.counters)
+    const [counts, reply] = await plainSubmitScript([call.keys.length, ...call.keys, ...call.args])
+    counted.settle(counts)
+    return reply as Array<string | number>
   }
 
   /** The submit script: a submit, or the approval of a held score (see submit and approveHeld). */
@@ -286,10 +294,9 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
       // A held score of a season closed since goes to that season: '' tells the script it is not the current one.
       const chosenBy = named === undefined ? game.order : `${boardCheck(named)} ${named.board_id}`
       const plainArgs = [chosenBy, season === game.season ? String(season) : '', player, String(score), boardScoreOf(score, view.order), meta ?? '', meta === undefined ? '0' : '1',
-        game.max_entries, game.max_meta_bytes, signed?.ts ?? '', signed === undefined ? 0 : (Number(signed.ts) + TS_TOLERANCE_S + 1) * 1000,
-        clock === undefined && approve === undefined ? '' : at]
+        game.max_entries, game.max_meta_bytes, signed?.ts ?? '', seenUntil(signed), clock === undefined && approve === undefined ? '' : at]
       reply = takesPlainScript(game, storing)
-        ? await plainSubmitScript(plainKeys, plainArgs, limits)
+        ? await plainSubmit(game, { player, score, meta, signed, at: clock === undefined ? undefined : at, total: storing.total ?? true }, limits)
         : await submitScript(
           [...plainKeys, ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.boards(gameId), ...achievementKeys(gameId, player), ...periodKeys,
             // A submit without a run (every v1 one) sends neither; an approval sends both (its held score may be a run's).
@@ -414,8 +421,8 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
      * `limits` are counted first, in the same call (rate_limited when over:
      * nothing stored).
      */
-    async submit (game: GameRecord, player: string, score: number, meta: string | undefined, { signed, limits, run, board }: { signed?: Signed, limits?: Limits, run?: ScoreRun, board?: NamedBoard } = {}): Promise<SubmitResult> {
-      return await storeScore(game, { player, score, meta, signed, limits, run, board })
+    async submit (game: GameRecord, player: string, score: number, meta: string | undefined, { signed, limits, run, board, total }: { signed?: Signed, limits?: Limits, run?: ScoreRun, board?: NamedBoard, total?: boolean } = {}): Promise<SubmitResult> {
+      return await storeScore(game, { player, score, meta, signed, limits, run, board, total })
     },
 
     /**
@@ -453,7 +460,7 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
           ])
         ], [
           String(game.season), player, meta ?? '', meta === undefined ? '0' : '1', game.max_entries, game.max_meta_bytes,
-          signed?.ts ?? '', signed === undefined ? 0 : (Number(signed.ts) + TS_TOLERANCE_S + 1) * 1000, clock === undefined && instant === undefined ? '' : at, game.season, boards.length,
+          signed?.ts ?? '', seenUntil(signed), clock === undefined && instant === undefined ? '' : at, game.season, boards.length,
           ...boards.flatMap(({ board, score, view, periods }) => [
             board === undefined ? game.order : `${boardCheck(board)} ${board.board_id}`, String(score), boardScoreOf(score, view.order), periods.length,
             ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(view, period), period.kind, period.id])

@@ -4,25 +4,24 @@ import { defineScript, luaScript, scriptSender, type ScriptArg } from './script-
 /**
  * Rate-limit counters in Redis: fixed windows, one key per counted subject,
  * in the format of @fastify/rate-limit's RedisStore (a number with a TTL).
- * The counting rule is lua/limits.lua, and only there: the hot path counts
- * inside the action's own script call (defineLimitedScript, below),
+ * The counting rule is lua/includes/limits.lua, and only there: the hot
+ * path counts inside the action's own script call (defineLimitedScript and
+ * packedLimits, below),
  * everything else through `count` here (@fastify/rate-limit too, through a
  * store of plugins/app/rate-limit.ts, which says which limits exist and what
  * they count).
  */
 
-const LIMITS = luaScript('limits')
-
 /**
- * A script whose call also takes rate-limit counters (store/limits.ts): they
- * are counted first, in the same call, and when one is over its max the
- * script's own work does not run. The script's source becomes the body of a
- * function `work` (on its first line, so Redis's line numbers still match
- * its file), followed by lua/limits.lua, which counts and then calls it.
- * Without `limits`, or with no counters, it is the plain script.
+ * A script whose call also takes rate-limit counters: they are counted
+ * first, in the same call, and when one is over its max the script's own
+ * work does not run. The script's file counts them itself (its work is a
+ * function it hands to `limited`, lua/includes/limits.lua); the counters
+ * are appended to its keys and arguments, as `trailingCounters` there reads
+ * them. Answers what the work answered; the counts go to `limits.settle`.
  */
 export function defineLimitedScript<T> (redis: Redis, name: string, lua: string, options: { writes?: boolean } = {}): (keys: string[], args: ScriptArg[], limits?: Limits) => Promise<T> {
-  const send = scriptSender<[number[], T?]>(redis, name, `local function work () ${lua}\nend\n${LIMITS}`, options)
+  const send = scriptSender<[number[], T?]>(redis, name, lua, options)
   const windowEnds = windowEndsOf(redis)
   return async (keys, args, limits) => {
     const counters = limits?.counters ?? []
@@ -34,10 +33,29 @@ export function defineLimitedScript<T> (redis: Redis, name: string, lua: string,
     for (const counter of counters) call.push(counter.max, counter.windowMs, windowEnds.knows(counter.key, sent) ? 1 : 0)
     call.push(counters.length)
     const [counts, result] = await send(call)
-    if (counts.length > 0) windowEnds.settle(counters, counts, Date.now())
-    limits?.settle(counts)
+    settleLimits(windowEnds, limits, counts)
     return result as T
   }
+}
+
+/**
+ * The counters of a packed call (a script that reads its call from one
+ * argument): each {key, max, window, known} as lua/includes/limits.lua's
+ * countLimits takes it, and what to do with the counts it answers.
+ */
+export function packedLimits (redis: Redis, limits: Limits | undefined): { counters: Array<[string, number, number, boolean]>, settle: (counts: number[]) => void } {
+  const windowEnds = windowEndsOf(redis)
+  const sent = Date.now()
+  return {
+    counters: (limits?.counters ?? []).map(counter => [counter.key, counter.max, counter.windowMs, windowEnds.knows(counter.key, sent)]),
+    settle: (counts) => { settleLimits(windowEnds, limits, counts) }
+  }
+}
+
+function settleLimits (windowEnds: WindowEnds, limits: Limits | undefined, counts: number[]): void {
+  if (limits === undefined) return
+  if (counts.length > 0) windowEnds.settle(limits.counters, counts, Date.now())
+  limits.settle(counts)
 }
 
 /**
@@ -122,7 +140,7 @@ export function limitState (counter: Counter, current: number, ttlMs: number): L
 const PEEK = luaScript('limit-peek')
 
 export function createLimitStore (redis: Redis) {
-  const countOnly = defineLimitedScript<undefined>(redis, 'rankLimits', 'return nil')
+  const countOnly = defineLimitedScript<undefined>(redis, 'rankLimits', luaScript('count-limits'))
   const peekScript = defineScript<[number, number]>(redis, 'rankLimitPeek', PEEK)
 
   return {

@@ -4,7 +4,7 @@ import { checkReplicated, writeConcernOf, type RedisClient as Redis } from './re
 import { projectPath } from '../lib/paths.js'
 import { child, metrics } from '../lib/metrics.js'
 import { OUTBOX_MAX } from './events.js'
-import { TIME_DIGITS } from './keys.js'
+import { TIME_DIGITS, luaKeyExpression } from './keys.js'
 
 export type ScriptArg = string | number
 
@@ -16,98 +16,91 @@ export const LUA_INCLUDES = `${LUA_FOLDER}/includes`
 
 const CONSTANTS_LINE = /^--- @constants ((?:[A-Z_][A-Z0-9_]* ?)+)$/
 const INCLUDE_LINE = /^--- @include "([a-z-]+)"$/
-const IF_LINE = /^--- @if ([a-z]+)$/
-const END_LINE = '--- @end'
+const KEYS_LINE = '--- @keys'
+const KEYS_NOTE = '-- KEY.<name>(...) below: a key of keys.ts (SCRIPT_KEYS), written in place by the loader'
+
+/** Where each line of a loaded script comes from ("lua/submit.lua:12"), by its source: Redis's errors name a line of the whole script. */
+const lineOrigins = new Map<string, string[]>()
 
 /**
  * A script's source, from LUA_FOLDER/<name>.lua, with its directive lines
- * expanded, each on its own line so that line numbers in Redis's error
- * messages still match the file:
+ * expanded:
  *
  *   --- @constants TIME_DIGITS OUTBOX_MAX   numbers the TypeScript shares
  *                                           with it (`constants`), as locals
- *   --- @include "events"                   a shared piece (luaPiece)
- *   --- @if plain  ...  --- @end            lines only the script's variant
- *                                           `plain` has (blank in the others)
+ *   --- @include "events"                   a shared piece of includes/, its
+ *                                           lines in place of this one (each
+ *                                           piece once per script)
+ *   --- @keys                               KEY.board(game, scope), ...: the
+ *                                           game's keys a script names for
+ *                                           itself, each call written in place
+ *                                           as its concatenation (keys.ts
+ *                                           luaKeyExpression)
  *
- * A file with `@if` blocks is several scripts that share the rest of their
- * lines (submit.lua: the full submit, and the plain game's, which leaves out
- * what a plain game never runs); the caller names the variant.
+ * What Redis runs is the file with its pieces in place: no text is added
+ * around it. An error Redis reports at a line of the whole script is told
+ * with the file and line it comes from (scriptSender).
  * The constants the file declares and the ones the caller gives must be the
  * same names: a script that drifts from its caller fails at start-up.
  */
-export function luaScript (name: string, constants: Record<string, number> = {}, variant?: string): string {
+export function luaScript (name: string, constants: Record<string, number> = {}): string {
   const declared: string[] = []
-  const included = new Set<string>()
-  const file = `lua/${name}.lua`
-  const source = variantLines(file, readFileSync(`${LUA_FOLDER}/${name}.lua`, 'utf8').split('\n'), variant).map(line => {
-    const names = CONSTANTS_LINE.exec(line)?.[1]?.trim().split(' ')
-    if (names !== undefined) {
-      declared.push(...names)
-      return names.map(constant => `local ${constant} = ${constants[constant] ?? 'nil'};`).join(' ')
-    }
-    const piece = INCLUDE_LINE.exec(line)?.[1]
-    return piece === undefined ? line : expandPiece(piece, included)
-  }).join('\n')
+  const lines: string[] = []
+  const origins: string[] = []
+  expandFile(`${name}.lua`, `${LUA_FOLDER}/${name}.lua`, new Set(), { lines, origins, declared, constants })
   const given = Object.keys(constants)
   const missing = declared.filter(constant => !given.includes(constant))
   const undeclared = given.filter(constant => !declared.includes(constant))
   if (missing.length > 0 || undeclared.length > 0) {
     throw new Error(`lua/${name}.lua: its @constants line and its caller disagree (not given: ${missing.join(', ') || 'none'}; not declared: ${undeclared.join(', ') || 'none'})`)
   }
+  const source = lines.map(line => line === KEYS_LINE ? KEYS_NOTE : line).join('\n')
+    .replace(/\bKEY\.([A-Za-z]+)\(([^()]*)\)/g, (call, key: string, args: string) => {
+      if (!lines.includes(KEYS_LINE)) throw new Error(`lua/${name}.lua: ${call} without a --- @keys line`)
+      return luaKeyExpression(key, args.split(',').map(arg => arg.trim()))
+    })
+  lineOrigins.set(source, origins)
   return source
 }
 
-/**
- * The lines of one variant of a script (`@if` blocks: see luaScript): the
- * blocks of other variants and the directive lines made blank, so the lines
- * keep their numbers. Blocks do not nest; a file with blocks needs one of
- * its variants named, a file without takes none.
- */
-export function variantLines (file: string, lines: string[], variant?: string): string[] {
-  const variants = new Set<string>()
-  let block: string | undefined
-  const kept = lines.map((line, index) => {
-    const opened = IF_LINE.exec(line)?.[1]
-    if (opened !== undefined) {
-      if (block !== undefined) throw new Error(`${file}:${index + 1}: @if ${opened} inside @if ${block} (blocks do not nest)`)
-      variants.add(opened)
-      block = opened
-      return ''
+interface Expansion { lines: string[], origins: string[], declared: string[], constants: Record<string, number> }
+
+/** Appends a file's lines, its directives expanded, and where each came from. */
+function expandFile (shown: string, path: string, included: Set<string>, out: Expansion): void {
+  readFileSync(path, 'utf8').split('\n').forEach((line, index) => {
+    const piece = INCLUDE_LINE.exec(line)?.[1]
+    if (piece !== undefined) {
+      if (included.has(piece)) return
+      included.add(piece)
+      expandFile(`includes/${piece}.lua`, `${LUA_INCLUDES}/${piece}.lua`, included, out)
+      return
     }
-    if (line === END_LINE) {
-      if (block === undefined) throw new Error(`${file}:${index + 1}: @end without @if`)
-      block = undefined
-      return ''
+    if (line === KEYS_LINE) {
+      // Each KEY.<name>(...) is written in place once the whole script is known (luaScript).
+      out.lines.push(KEYS_LINE)
+      out.origins.push(`lua/${shown}:${index + 1} (keys.ts)`)
+      return
     }
-    return block === undefined || block === variant ? line : ''
+    const names = CONSTANTS_LINE.exec(line)?.[1]?.trim().split(' ')
+    if (names !== undefined) out.declared.push(...names)
+    out.lines.push(names === undefined ? line : names.map(constant => `local ${constant} = ${out.constants[constant] ?? 'nil'};`).join(' '))
+    out.origins.push(`lua/${shown}:${index + 1}`)
   })
-  if (block !== undefined) throw new Error(`${file}: @if ${block} without its @end`)
-  if (variants.size > 0 ? variant === undefined || !variants.has(variant) : variant !== undefined) {
-    throw new Error(`${file}: its variants are ${[...variants].join(', ') || 'none'}, not ${variant ?? 'none'}`)
-  }
-  return kept
 }
 
-/** A piece and the pieces it includes, each once per script, on one line. */
-function expandPiece (name: string, included: Set<string>): string {
-  if (included.has(name)) return ''
-  included.add(name)
-  return readFileSync(`${LUA_INCLUDES}/${name}.lua`, 'utf8').split('\n').map(line => line.trim()).map(line => {
-    if (IF_LINE.test(line) || line === END_LINE) throw new Error(`lua/includes/${name}.lua: a piece has no @if blocks (put them around its include line)`)
-    const inner = INCLUDE_LINE.exec(line)?.[1]
-    return inner === undefined ? line : expandPiece(inner, included)
-  }).filter(line => line !== '' && !line.startsWith('--')).join(' ') + ' '
-}
-
-/**
- * A shared piece of Lua (LUA_INCLUDES/<name>.lua, local functions that
- * scripts include), as one line: its comment lines left out, its lines
- * joined, so it can take the place of its include line. Its code must not
- * end a line in a comment.
- */
+/** A shared piece of Lua (LUA_INCLUDES/<name>.lua) with the pieces it includes, as a script would have it. */
 export function luaPiece (name: string): string {
-  return expandPiece(name, new Set())
+  const out: Expansion = { lines: [], origins: [], declared: [], constants: {} }
+  expandFile(`includes/${name}.lua`, `${LUA_INCLUDES}/${name}.lua`, new Set([name]), out)
+  return out.lines.join('\n')
+}
+
+/** An error of a script's call, with the file and line of the script that Redis names (user_script:N). */
+function withOrigin (lua: string, error: unknown): unknown {
+  const origins = lineOrigins.get(lua)
+  if (!(error instanceof Error) || origins === undefined) return error
+  error.message = error.message.replace(/user_script:(\d+)(?!\d| \()/g, (text, line: string) => `${text} (${origins[Number(line) - 1] ?? '?'})`)
+  return error
 }
 
 /**
@@ -145,7 +138,7 @@ export function scriptSender<T> (redis: Redis, name: string, lua: string, { writ
   const errors = child(metrics.redisErrors, name)
   const timed = (started: number, reply: Promise<T>): Promise<T> => reply.then(
     (result) => { duration.observe((performance.now() - started) / 1000); return result },
-    (error: unknown) => { errors.inc(); duration.observe((performance.now() - started) / 1000); throw error })
+    (error: unknown) => { errors.inc(); duration.observe((performance.now() - started) / 1000); throw withOrigin(lua, error) })
   if (!writes || concern.replicas === 0) {
     return (call) => {
       corkThisTurn(redis)

@@ -182,7 +182,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     const runId = parseRunId(optional(fields, 'run_id'))
     const signed = { ts: param(fields, 'ts'), sign: param(fields, 'sign') }
     return async () => {
-      const result = await leaderboard.submit(game, player, score, meta, { signed, limits, board, run: runId === undefined ? undefined : { id: runId, byKey: true } })
+      const result = await leaderboard.submit(game, player, score, meta, { signed, limits, board, total: false, run: runId === undefined ? undefined : { id: runId, byKey: true } })
       return submitAnswer(game, score, result, board)
     }
   }, { signed: true })

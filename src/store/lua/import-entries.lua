@@ -1,5 +1,6 @@
 --- @include "board-prelude"
 --- @include "boards-changed"
+--- @include "read-entry"
 -- A batch of imported entries (docs/guide.md#export-and-import), each stored
 -- as a submit would store it in the current season, best-only, but with the
 -- time it was achieved elsewhere, so ties break as they did there: a line
@@ -36,12 +37,8 @@ for i = 0, count - 1 do
   local arg = FIRST_ENTRY_ARG + ENTRY_ARGS * i
   local player, score, boardScore, ms, meta, hasMeta = ARGV[arg], ARGV[arg + 1], ARGV[arg + 2], ARGV[arg + 3], ARGV[arg + 4], ARGV[arg + 5]
   local entries, metas = KEYS[FIRST_ENTRY_KEY + 2 * i], KEYS[FIRST_ENTRY_KEY + 1 + 2 * i]
-  local entry = redis.call('HGET', entries, player)
-  local best, oldMs
-  if entry then
-    local bar = string.find(entry, '|', 1, true)
-    best, oldMs = string.sub(entry, 1, bar - 1), string.sub(entry, bar + 1)
-  end
+  local best, oldMs = readEntry(entries, player)
+  local entry = best ~= nil
   local outcome
   -- Best-only: better, or equal and earlier; a latest or sum board's value: achieved later.
   local replaces = true
