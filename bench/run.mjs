@@ -161,7 +161,7 @@ try {
   }
   const notDelivered = async (madeBefore, pendingBefore, delivered) => (await deliveriesMade() - madeBefore) - delivered - (await deliveriesPending() - pendingBefore)
 
-  // Named boards and achievements (issue 31): a game with a named board `lap`
+  // Named boards and achievements: a game with a named board `lap`
   // holding the same players as its own board (one as large as the smallest
   // board for the submit rows, one of up to 100,000 players whose memory per
   // entry is measured), and a game with 3 achievement thresholds no score reaches.

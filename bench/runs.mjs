@@ -1,4 +1,4 @@
-// What proof of play costs the submit path (`npm run bench:runs`; issue 29,
+// What proof of play costs the submit path (`npm run bench:runs`;
 // docs/interface.md#runs): Redis CPU and commands per signed submit on a game
 // that keeps runs, without a run and with one, and per unsigned submit-run;
 // and a plain game (runs off) beside them. Each variant runs in blocks of

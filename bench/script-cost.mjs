@@ -73,7 +73,7 @@ try {
   await records.createGame({ ...game, game_id: `${gameId}_full`, runs: 'optional' })
   const fullGame = await records.game(`${gameId}_full`)
   if (fullGame === null) throw new Error('the game was not made')
-  // Named boards of the plain game (docs/decisions.md#70): a best one and a sum one, seeded like its own board.
+  // Named boards of the plain game (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md): a best one and a sum one, seeded like its own board.
   const namedBoards = createBoardStore(redis)
   for (const [boardId, operator] of [['level', 'best'], ['coins', 'sum']]) {
     const made = await namedBoards.create(gameId, { board_id: boardId, name: boardId, ...DEFAULT_BOARD_SETTINGS, operator, periods: [], created_at: createdAt })
@@ -82,7 +82,7 @@ try {
   const boards = await namedBoards.boards(gameId, { fresh: true })
   const level = boards.get('level')
   const coins = boards.get('coins')
-  // The plain game again, with achievements (docs/decisions.md#71): three thresholds on its own board, far above the scores (checked, none reached).
+  // The plain game again, with achievements (docs/decisions/0071-achievements-settings-in-the-games-slot-unlocks-in.md): three thresholds on its own board, far above the scores (checked, none reached).
   await records.createGame({ ...game, game_id: `${gameId}_achievements` })
   const achievementsGame = await records.game(`${gameId}_achievements`)
   if (achievementsGame === null) throw new Error('the game was not made')

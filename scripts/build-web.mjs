@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Builds the modules the service serves to browsers on other pages than the
-// console (docs/decisions.md#72, #73): each one file, a classic script (an
+// console (docs/decisions/0072-score-formats-raw-in-the-api-shown-by.md, #73): each one file, a classic script (an
 // IIFE that sets one global), so any page includes it with one <script src>.
 //   /sdk/format.js      RankingFormat.formatScore, the score formatter (sdk/format.ts)
 //   /sdk/platform.js    RankingPlatform.ready(), the kit for hosted games (sdk/platform.ts)

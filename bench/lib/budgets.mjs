@@ -1,4 +1,4 @@
-// The submit path's budgets (issue 30; docs/decisions.md, bench/NOTES.md):
+// The submit path's budgets (docs/decisions/0068-the-submit-paths-budgets.md, bench/NOTES.md):
 // what one request may cost Redis, the one core that bounds one hot game.
 // Every later change on these paths is measured against them; the bench's
 // summary (bench/RESULTS.md, bench/RUNS.md) prints a PASS or FAIL line for

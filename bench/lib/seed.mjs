@@ -224,7 +224,7 @@ export function scoreMix (board, users, size) {
 
 /**
  * A game's own board and its named board `lap` with the same players and
- * bests (docs/decisions.md#70), and the bytes per entry of each, from INFO
+ * bests (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md), and the bytes per entry of each, from INFO
  * memory growth: a named board's keys are the own board's with a longer
  * scope, so the two should be within a few bytes.
  */

@@ -20,7 +20,7 @@ import { createAchievementStore, type AchievementStore } from '../../src/store/a
 declare module 'fastify' {
   interface FastifyInstance {
     records: RecordStore
-    /** The games' named boards (docs/decisions.md#70). */
+    /** The games' named boards (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md). */
     namedBoards: BoardStore
     achievements: AchievementStore
     users: UserStore

@@ -160,7 +160,7 @@ export function defaultSecurityHeaders (production: boolean): Record<string, str
 /**
  * Sets a route's security headers with helmet. The headers of a policy are
  * worked out once (headersOf), the first time one of its routes answers, not for every
- * request as @fastify/helmet does (docs/decisions.md#62-hot-path-choices-measured). Pages with
+ * request as @fastify/helmet does (docs/decisions/0062-hot-path-choices-measured.md). Pages with
  * CSP nonces get fresh ones, and their own policy, on every request.
  */
 export default fp(async (fastify) => {

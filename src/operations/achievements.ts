@@ -11,7 +11,7 @@ import { now } from './games.js'
 import type { GameRecord } from '../rules/games.js'
 import { readInput, schemas } from './input.js'
 
-/** Achievements (docs/decisions.md#71): a game's achievements, made, changed and deleted by operators, with their icons. */
+/** Achievements (docs/decisions/0071-achievements-settings-in-the-games-slot-unlocks-in.md): a game's achievements, made, changed and deleted by operators, with their icons. */
 
 type AchievementBody = Static<typeof schemas.updateAchievement>
 

@@ -103,7 +103,7 @@ export interface ErasureCounts {
   metas: number
   /** Held scores, pending or decided. */
   held: number
-  /** Achievements unlocked (docs/decisions.md#71). */
+  /** Achievements unlocked (docs/decisions/0071-achievements-settings-in-the-games-slot-unlocks-in.md). */
   achievements: number
 }
 

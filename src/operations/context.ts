@@ -21,9 +21,9 @@ import { BoardQuery, cursors, schemas } from './input.js'
 
 export interface AdminDeps {
   records: RecordStore
-  /** The games' named boards (docs/decisions.md#70). */
+  /** The games' named boards (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md). */
   namedBoards: BoardStore
-  /** The games' achievements (docs/decisions.md#71). */
+  /** The games' achievements (docs/decisions/0071-achievements-settings-in-the-games-slot-unlocks-in.md). */
   achievements: AchievementStore
   review: ReviewQueue
   webhooks: WebhookStore

@@ -117,9 +117,9 @@ export const cursors = {
 
 const ReviewNote = Type.String({ maxLength: 500, description: 'why, recorded with the decision: up to 500 characters' })
 
-// Named boards (docs/decisions.md#70).
+// Named boards (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md).
 const BoardId = Type.String({ pattern: BOARD_ID_PATTERN.source, description: `1 to 32 of a-z 0-9 _ -, beginning with a letter or digit; not "${DEFAULT_BOARD}" (the game's own board); up to ${MAX_BOARDS} boards a game` })
-// How a board's scores are shown (docs/decisions.md#72): checked together by rules/score-format.ts displayChanges.
+// How a board's scores are shown (docs/decisions/0072-score-formats-raw-in-the-api-shown-by.md): checked together by rules/score-format.ts displayChanges.
 const displaySettings = {
   score_format: Type.Optional(Type.Union(SCORE_FORMAT_TYPES.map(type => Type.Literal(type)), { description: 'how pages show the scores: integer (1,234, the default), decimal (the score in 10^-score_decimals units: 12.34) or time (the score in ms: 1:02.345)' })),
   score_decimals: Type.Optional(Type.Integer({ minimum: 0, maximum: Math.max(...Object.values(MAX_DECIMALS)), description: `decimal: digits after the separator, 1 to ${MAX_DECIMALS.decimal} (default 2); time: digits of the seconds' fraction, 0 to ${MAX_DECIMALS.time} (default 3); integer: 0` })),
@@ -139,7 +139,7 @@ const boardSettings = {
   ...displaySettings
 }
 
-// Achievements (docs/decisions.md#71).
+// Achievements (docs/decisions/0071-achievements-settings-in-the-games-slot-unlocks-in.md).
 const AchievementRuleSchema = Type.Object({
   board: Type.String({ pattern: BOARD_ID_PATTERN.source, description: `the board whose stored score unlocks it: ${DEFAULT_BOARD} (the game's own) or a named board's id` }),
   at_least: Type.Optional(Type.Integer({ minimum: -9007199254740991, maximum: 9007199254740991, description: 'unlocked when the stored score is at least this' })),

@@ -9,7 +9,7 @@ import { readInput, schemas } from './input.js'
 import { displayChanges } from '../rules/score-format.js'
 import { TIME_FLOOR_NEEDED, lacksTimeFloor, type GameRecord } from '../rules/games.js'
 
-/** Named boards (docs/decisions.md#70): a game's boards beside its own, made, changed, archived and deleted by operators. */
+/** Named boards (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md): a game's boards beside its own, made, changed, archived and deleted by operators. */
 
 type BoardBody = Static<typeof schemas.updateBoard>
 

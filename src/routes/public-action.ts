@@ -33,7 +33,7 @@ export interface SessionCaller { game: GameRecord, boards: Boards, user: StoredU
 /**
  * The game's named boards, for a request that names one (`board`, not the
  * game's own): from the record cache, read with the game's record the
- * first time (docs/decisions.md#70). Other requests read nothing more.
+ * first time (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md). Other requests read nothing more.
  */
 async function boardsFor (fastify: FastifyInstance, fields: Params, game: GameRecord | null): Promise<Boards> {
   const named = fields.board

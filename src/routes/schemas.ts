@@ -138,7 +138,7 @@ const Unlocked = Type.Object({
 export const PERIOD = Type.Union([Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly')])
 /** What an answer adds about the board it read: a period, or a season read by its id. */
 export const BoardFields = {
-  board: Type.Optional(Type.String({ description: 'with board: the named board read (docs/decisions.md#70)' })),
+  board: Type.Optional(Type.String({ description: 'with board: the named board read (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md)' })),
   period: Type.Optional(PERIOD),
   period_id: Type.Optional(Type.String({ description: 'with a period: 2026-11-23, 2026-W48 or 2026-11' })),
   starts_at: Type.Optional(Type.String({ format: 'date-time', description: "with a period: its first instant (the game's local midnight), ISO 8601 UTC" })),

@@ -1,5 +1,5 @@
 /*
- * Achievements (docs/decisions.md#71): what a game defines, and the rules of
+ * Achievements (docs/decisions/0071-achievements-settings-in-the-games-slot-unlocks-in.md): what a game defines, and the rules of
  * their fields. An achievement is unlocked by a board's stored score reaching
  * a threshold (its rule) or by the game itself (action=unlock); each player
  * unlocks each once.

@@ -4,7 +4,7 @@ import type { BoardOrder, GameRecord } from './games.js'
 import { DEFAULT_DISPLAY, type DisplaySettings } from './score-format.js'
 
 /*
- * Named boards (docs/decisions.md#70): a game's boards beside its default
+ * Named boards (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md): a game's boards beside its default
  * one, each with its own order, operator, periods, score bounds and review
  * rules. The default board is the v1 board, whose settings are the game's
  * own; a request that names no board, or `default`, means it.
@@ -38,7 +38,7 @@ export const BOARD_OPERATORS = ['best', 'latest', 'sum'] as const
 export type BoardOperator = typeof BOARD_OPERATORS[number]
 
 /** A named board's settings, as operators see them and as stored (JSON in keys.boards). */
-/** Its display settings (score_format, score_decimals, score_unit) are its own (docs/decisions.md#72). */
+/** Its display settings (score_format, score_decimals, score_unit) are its own (docs/decisions/0072-score-formats-raw-in-the-api-shown-by.md). */
 export interface NamedBoard extends DisplaySettings {
   board_id: string
   /** What players see: 1 to 64 characters. */

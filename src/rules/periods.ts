@@ -1,5 +1,5 @@
 /**
- * Calendar periods of a board (issue 13): a day, an ISO week (Monday first)
+ * Calendar periods of a board: a day, an ISO week (Monday first)
  * or a month, in the game's time zone. Pure functions of an instant, so the
  * clock is the caller's (tests pass any instant; nothing waits for midnight).
  *

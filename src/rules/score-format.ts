@@ -2,7 +2,7 @@ import { fail } from '../errors.js'
 import { DEFAULT_DECIMALS, DEFAULT_SCORE_FORMAT, MAX_DECIMALS, MAX_UNIT_LENGTH, SCORE_FORMAT_TYPES, type ScoreFormat, type ScoreFormatType } from '../../sdk/format.js'
 
 /*
- * A board's display format (docs/decisions.md#72): how pages show its scores
+ * A board's display format (docs/decisions/0072-score-formats-raw-in-the-api-shown-by.md): how pages show its scores
  * (sdk/format.ts formats them). The game's own board and each named board
  * have one, as three settings: score_format (the type), score_decimals,
  * score_unit. Scores stay raw integers in the API and the exports.

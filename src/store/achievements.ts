@@ -9,7 +9,7 @@ import { invalidRun } from './runs.js'
 import { ICON_TYPES, MAX_ACHIEVEMENTS, PLAYERS_FIELD, type Achievement, type AchievementIcon, type AchievementRule } from '../rules/achievements.js'
 
 /*
- * A game's achievements (docs/decisions.md#71): their settings, one JSON
+ * A game's achievements (docs/decisions/0071-achievements-settings-in-the-games-slot-unlocks-in.md): their settings, one JSON
  * value each in keys.achievements, read into the record cache (kind
  * 'achievements'); the thresholds the submit script reads, made again by
  * every write (lua/achievement-write.lua); each player's unlocks in their

@@ -35,7 +35,7 @@ export interface BoardRef {
   period?: Period
   /** A season read by its id: which one. */
   seasonId?: number
-  /** A named board's (docs/decisions.md#70): its settings when chosen. */
+  /** A named board's (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md): its settings when chosen. */
   named?: NamedBoard
 }
 

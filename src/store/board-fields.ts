@@ -12,7 +12,7 @@ export const iso = (ms: number): string => new Date(ms).toISOString()
  */
 export async function boardFields (leaderboard: Leaderboard, game: GameRecord, board: BoardRef): Promise<Record<string, unknown>> {
   const { period, seasonId, named } = board
-  // A named board's id comes first (docs/decisions.md#70); the game's own board adds nothing.
+  // A named board's id comes first (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md); the game's own board adds nothing.
   const which = named === undefined ? {} : { board: named.board_id }
   if (period !== undefined) return { ...which, period: period.kind, period_id: period.id, starts_at: iso(period.startsAt), resets_at: iso(period.resetsAt) }
   if (seasonId === undefined) return which

@@ -54,7 +54,7 @@ export interface BoardEntry {
   rank: number | null
   /** The season of the all-time board the entry is in: the current one, or the newest closed one that holds it. */
   season_id: number
-  /** A named board's entry names its board (docs/decisions.md#70); the game's own board's has none. */
+  /** A named board's entry names its board (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md); the game's own board's has none. */
   board?: string
 }
 
@@ -121,7 +121,7 @@ export interface ErasedFromGame {
   /** 1 when the user had rated the game. */
   ratings: number
   playtimeSeconds: number
-  /** Achievements the person had unlocked (docs/decisions.md#71). */
+  /** Achievements the person had unlocked (docs/decisions/0071-achievements-settings-in-the-games-slot-unlocks-in.md). */
   achievements: number
 }
 
@@ -142,7 +142,7 @@ export interface SubmitResult {
   periods: Partial<Record<PeriodKind, PeriodStanding>>
   /** Held for review (fair play): on no board; the standing above is unchanged. */
   held: boolean
-  /** The achievements this submit unlocked (docs/decisions.md#71), when it unlocked any. */
+  /** The achievements this submit unlocked (docs/decisions/0071-achievements-settings-in-the-games-slot-unlocks-in.md), when it unlocked any. */
   unlocked?: string[]
 }
 
@@ -183,7 +183,7 @@ export function topPercent (rank: number | null, total: number): number | null {
 /**
  * The ISO time of a stored 13-digit ms, remembered: a top list shows the
  * same entries to every reader, and toISOString is costly
- * (docs/decisions.md#62-hot-path-choices-measured). Forgotten wholesale when
+ * (docs/decisions/0062-hot-path-choices-measured.md). Forgotten wholesale when
  * full, which is cheap and keeps memory bounded.
  */
 const isoTimes = new Map<string, string>()

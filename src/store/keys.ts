@@ -13,7 +13,7 @@ const PREFIX = 'rank'
  * A board's entries (and metas) are spread over this many hashes by a hash
  * of the player name, so each hash stays small enough for Redis's compact
  * listpack encoding (redis.conf: hash-max-listpack-entries 512) up to about
- * two million players per game (docs/decisions.md#62-hot-path-choices-measured).
+ * two million players per game (docs/decisions/0062-hot-path-choices-measured.md).
  */
 export const ENTRY_BUCKETS = 4096
 
@@ -41,7 +41,7 @@ export const TIME_DIGITS = 13
 export const boardScopes = {
   season: (season: number): string => season <= 1 ? '' : `season:${season}:`,
   period: (kind: string, periodId: string): string => `${kind}:${periodId}:`,
-  /** A named board's scope, in front of its season's or period's (docs/decisions.md#70): `board:level-1:`, `board:level-1:daily:2026-11-23:`. */
+  /** A named board's scope, in front of its season's or period's (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md): `board:level-1:`, `board:level-1:daily:2026-11-23:`. */
   named: (boardId: string): string => `board:${boardId}:`
 } as const
 

@@ -156,7 +156,7 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
   /**
    * The game's named boards (read afresh), every season and period, in
    * groups of about KEYS_PER_CALL keys: one script call each, after the
-   * default board's (docs/decisions.md#70), so a game with a thousand
+   * default board's (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md), so a game with a thousand
    * boards never blocks Redis with one call of a hundred thousand keys.
    */
   async function everyNamedBoard (game: GameRecord): Promise<EveryScope[][]> {
@@ -233,7 +233,7 @@ export function createLeaderboard (redis: Redis, { freshGame, freshBoards = asyn
     approve?: { id: string, note: string, at: number, season: number }
     /** The run the score comes from (docs/interface.md#runs), and for submit-run the API key it must have been started with. */
     run?: ScoreRun
-    /** A named board (docs/decisions.md#70): its settings as the request found them; none: the game's own board. */
+    /** A named board (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md): its settings as the request found them; none: the game's own board. */
     board?: NamedBoard
     /** Whether the standing needs the board's visible total (submit-self answers it); the plain script counts it only then. */
     total?: boolean

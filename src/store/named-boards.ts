@@ -8,7 +8,7 @@ import { BOARD_OPERATORS, MAX_BOARDS, type NamedBoard } from '../rules/boards.js
 import { displayFromStored } from '../rules/score-format.js'
 
 /*
- * A game's named boards (docs/decisions.md#70): their settings, one JSON
+ * A game's named boards (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md): their settings, one JSON
  * value per board in keys.boards, read into the record cache with the game
  * (kind 'boards', invalidated on every instance by each write here). Their
  * entries live under the board's scope (boardScopes.named), in the game's
@@ -53,7 +53,7 @@ export function storedBoard ({ board_id: _id, ...settings }: NamedBoard): string
 
 /**
  * What the board scripts check a named board by (the field `board:<id>` of
- * the game's record, docs/decisions.md#70): its order, operator and state.
+ * the game's record, docs/decisions/0070-named-boards-one-game-many-boards-in-its.md): its order, operator and state.
  */
 export function boardCheck (board: Pick<NamedBoard, 'order' | 'operator' | 'archived'>): string {
   return `${board.order} ${board.operator} ${board.archived ? 'archived' : 'live'}`

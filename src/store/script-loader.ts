@@ -172,7 +172,7 @@ const corked = new WeakSet<object>()
  * callbacks have run (setImmediate). Under load a turn serves many
  * requests, so one write syscall carries many calls, as ioredis's
  * auto-pipelining would, without its per-batch pipeline objects
- * (docs/decisions.md#62-hot-path-choices-measured). On a cluster, every
+ * (docs/decisions/0062-hot-path-choices-measured.md). On a cluster, every
  * master's connection is corked for the turn.
  */
 function corkThisTurn (redis: Redis): void {

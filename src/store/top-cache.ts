@@ -1,7 +1,7 @@
 import type { BoardItem } from '../../sdk/answers.js'
 
 /**
- * Top pages kept in the process (issue 30: a top list costs Redis almost
+ * Top pages kept in the process (a top list costs Redis almost
  * nothing while its board is unchanged). A page is served again only after
  * the top script found the game's boards version (keys.boardsVersion) still
  * the one it was read at, in the same call that counts the rate limits: so a

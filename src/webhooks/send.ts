@@ -147,7 +147,7 @@ export async function attemptDelivery (url: string, secret: string, messageId: s
       })
     })
     let answered: AttemptResult | undefined
-    // A plain timer, not AbortSignal.timeout, whose bookkeeping is costly at thousands of deliveries a second (docs/decisions.md#62-hot-path-choices-measured).
+    // A plain timer, not AbortSignal.timeout, whose bookkeeping is costly at thousands of deliveries a second (docs/decisions/0062-hot-path-choices-measured.md).
     const timer = setTimeout(() => { request.destroy(new Error(`no answer within ${timeoutMs} ms`)) }, timeoutMs)
     request.on('error', (error: Error) => {
       clearTimeout(timer)

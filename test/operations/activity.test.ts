@@ -7,7 +7,7 @@ import { keys } from '../../src/store/keys.js'
 import { ACTIVITY_DAYS_KEPT, ACTIVITY_MINUTES_KEPT_S } from '../../src/store/activity.js'
 
 /*
- * The activity counters behind the console's charts (issue 16,
+ * The activity counters behind the console's charts (
  * docs/guide.md#activity-counters): counted by the submit and play-time
  * scripts, read with GET /admin/games/:game_id/stats; the score spread of a
  * board (…/stats/scores); the operator's live top (…/live).

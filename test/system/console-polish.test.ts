@@ -8,7 +8,7 @@ import { startReceiver } from '../helpers/receiver.js'
 import { waitFor } from '../helpers/wait.js'
 
 /*
- * What a new operator found on a phone (issue 32), measured in Chromium at
+ * What a new operator found on a phone, measured in Chromium at
  * a desktop's size and a phone's (390x844): the games list's approve and
  * withdraw buttons on screen; no cell of the board, the review queue, the
  * named boards, the achievements, the users, the API keys or a webhook's

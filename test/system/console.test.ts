@@ -10,7 +10,7 @@ import { startReceiver } from '../helpers/receiver.js'
 import { waitFor } from '../helpers/wait.js'
 
 /*
- * The operator console (issue 16, docs/console.md) in real headless
+ * The operator console (docs/console.md) in real headless
  * Chromium, built by `npm test` (scripts/test-prereqs.mjs) into dist/console
  * and served by the service: an operator signs in with a token, creates and
  * approves a game, issues a key, sees a signed score arrive on the board

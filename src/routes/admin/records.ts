@@ -10,14 +10,14 @@ import { SCORE_FORMAT_TYPES } from '../../../sdk/format.js'
  * written once.
  */
 
-/** How a board's scores are shown (docs/decisions.md#72): raw integers stay raw in the API and the exports. */
+/** How a board's scores are shown (docs/decisions/0072-score-formats-raw-in-the-api-shown-by.md): raw integers stay raw in the API and the exports. */
 const displayFields = {
   score_format: Type.Union(SCORE_FORMAT_TYPES.map(type => Type.Literal(type)), { description: 'integer (1,234), decimal (the score in 10^-score_decimals units) or time (the score in ms: 1:02.345)' }),
   score_decimals: Type.Integer({ minimum: 0, description: 'decimal: digits after the separator; time: digits of the seconds\' fraction' }),
   score_unit: Type.String({ description: 'shown after each score; \'\' for none' })
 }
 
-/** A named board (docs/decisions.md#70). */
+/** A named board (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md). */
 export const NamedBoardSchema = Type.Object({
   board_id: Type.String(),
   name: Type.String({ description: 'what players see' }),

@@ -47,7 +47,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   // same-origin (their routes say `cors: false`). The preflight route of
   // @fastify/cors serves every action of the path, so an OPTIONS for any
   // other action is turned away first, as a route that is not there.
-  // Static options, worked out once by the plugin, not per request (docs/decisions.md#62-hot-path-choices-measured).
+  // Static options, worked out once by the plugin, not per request (docs/decisions/0062-hot-path-choices-measured.md).
   // strictPreflight off: an OPTIONS that is not a preflight gets the 204, not a text/plain 400.
   // This hook must be added before cors is registered, so it runs before cors's own.
   fastify.addHook('onRequest', (request, reply, done) => {
@@ -233,7 +233,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     playersOf(fields, game, boards, parsePlayerNames(param(fields, 'player_names')), limits), playersBodyLimit)
 
   // Game facts without a board script: the limits are counted on their own.
-  // A named board's periods are its own (docs/decisions.md#70); its seasons are the game's, from the one it was made in.
+  // A named board's periods are its own (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md); its seasons are the game's, from the one it was made in.
   apiKeyAction('periods', routeSchemas.periods, ['api_key', 'game_id'], (fields, { game, boards, limits }) => {
     const named = namedBoardOf(fields, boards)
     const view = named === undefined ? game : gameWithBoard(game, named)

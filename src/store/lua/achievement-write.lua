@@ -1,4 +1,4 @@
--- Writes one of a game's achievements (docs/decisions.md#71) and makes the
+-- Writes one of a game's achievements (docs/decisions/0071-achievements-settings-in-the-games-slot-unlocks-in.md) and makes the
 -- thresholds the submit script reads (KEYS[3]) again from all of them, and
 -- the game's record's count `achievements` (the submit script checks
 -- thresholds and counts players only while it is above 0), in one step.

@@ -14,12 +14,12 @@
 -- the copy of hidden users does not (a guest is there only while the game
 -- keeps guests unlisted, and the user is then seen as any user).
 -- A game with many named boards is claimed in several calls
--- (docs/decisions.md#70): the named boards' first, then the final one
+-- (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md): the named boards' first, then the final one
 -- (ARGV[4] = '1') with the default board, which moves the hide, the
 -- rating, the play time and the held scores; each call is atomic.
 -- The guest's achievements join the user's in the final call: one the user
 -- has already keeps the user's time (the count loses the guest), the others
--- move with their times (docs/decisions.md#71).
+-- move with their times (docs/decisions/0071-achievements-settings-in-the-games-slot-unlocks-in.md).
 -- KEYS: hidden, hidden users, live, ratings, rating stats, play time, the
 -- four review keys (record, pending, decided, players), the boards version,
 -- the achievements, the guest's and the user's achieved buckets, their

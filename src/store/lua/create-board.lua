@@ -5,7 +5,7 @@
 -- the board's first season as the settings say. The board's usage in that
 -- season (KEYS[3]) starts at zero, as a new game's does, and the game's
 -- record gets the board's field `board:<id>` (ARGV[5]: what the board
--- scripts check, docs/decisions.md#70). Returns 1 when
+-- scripts check, docs/decisions/0070-named-boards-one-game-many-boards-in-its.md). Returns 1 when
 -- added, 0 (no such game), -1 (the id is taken), -2 (the game has its most
 -- boards), -3 (the season changed meanwhile: read again).
 local game, boards, usage = KEYS[1], KEYS[2], KEYS[3]

@@ -11,7 +11,7 @@
 -- Like a delete, it remembers when (markDeletion, for ARGV[2] seconds), so
 -- signed submits made or accepted before then cannot bring an entry back;
 -- the live boards are told.
--- Their achievements go too (docs/decisions.md#71): each one counted in
+-- Their achievements go too (docs/decisions/0071-achievements-settings-in-the-games-slot-unlocks-in.md): each one counted in
 -- its players no more, and the player no more among the game's players.
 -- KEYS: hidden, hidden users, deleted, live, review, review pending, review
 -- decided, review players, ratings, rating stats, play time, the game's

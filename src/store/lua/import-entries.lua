@@ -6,7 +6,7 @@
 -- time it was achieved elsewhere, so ties break as they did there: a line
 -- replaces a stored best when its score is better, or equal and earlier.
 -- No review, no events; the game's caps hold. The live boards are told once.
--- On a named board whose operator is latest or sum (docs/decisions.md#70), a
+-- On a named board whose operator is latest or sum (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md), a
 -- line is the entry's value (a total, as an export of such a board gives
 -- it): it replaces the stored one when it was achieved later.
 -- KEYS: game, board, hidden, hidden users, usage, live, the boards version, then per entry its

@@ -3,7 +3,7 @@
 -- new account may not take it): hidden on the game's boards, with a held
 -- score pending on one of the boards given, or with an entry on any board
 -- given (every season and kept period). A game's named boards are asked in
--- calls of their own (docs/decisions.md#70).
+-- calls of their own (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md).
 -- KEYS: hidden, review players, then the player's entries hash of every board.
 -- ARGV: player, then the id of each board given ('' for the game's own).
 -- Returns 1 when the name is in use, else 0.

@@ -9,7 +9,7 @@
 -- while the game has webhooks the outbox says so (player.hidden or
 -- player.shown). With both flags kept (''), the call only brings the
 -- boards given in line with the flags (a game's named boards, in calls of
--- their own after the first: docs/decisions.md#70), and tells the live
+-- their own after the first: docs/decisions/0070-named-boards-one-game-many-boards-in-its.md), and tells the live
 -- boards when it moved an entry.
 -- KEYS: hidden, hidden users, the game's record, its outbox, its live
 -- channel, its boards version, then a board and the player's entries bucket for each board. ARGV: player, the two

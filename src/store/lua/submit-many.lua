@@ -1,7 +1,7 @@
 --- @constants TIME_DIGITS REVIEW_QUEUE_MAX REVIEW_DECIDED_KEPT OUTBOX_MAX LIVE_TOP MAX_TOTAL
 --- @include "limited"
 --- @include "submit-board"
--- One submit of several boards' scores (docs/decisions.md#70), in one call:
+-- One submit of several boards' scores (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md), in one call:
 -- submitBoard (includes/submit-board.lua, the work of submit.lua) once per
 -- board, with the keys and arguments it takes, so every rule of a submit
 -- is the one of submit.lua. The request's rate-limit counters are counted

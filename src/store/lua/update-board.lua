@@ -5,7 +5,7 @@
 -- change of order or operator (ARGV[4] = '1') is taken only while the board
 -- is empty: still in its first season, with no entry stored there (its usage
 -- in the current season, KEYS[3], the usage of the season ARGV[5]). The
--- game's record gets the board's field anew (ARGV[6]: docs/decisions.md#70).
+-- game's record gets the board's field anew (ARGV[6]: docs/decisions/0070-named-boards-one-game-many-boards-in-its.md).
 -- Returns 1 when replaced, 0 (no such game or board), -1 (the board has
 -- entries), -3 (the settings or the season changed meanwhile: read again).
 local game, boards, usage = KEYS[1], KEYS[2], KEYS[3]

@@ -5,7 +5,7 @@ import { MAX_BOARDS } from '../../../src/rules/boards.js'
 import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, errorOf } from '../../helpers/app.js'
 
 /*
- * Named boards, as operators make them (docs/decisions.md#70): the operator
+ * Named boards, as operators make them (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md): the operator
  * API and the CLI over one module (src/operations/named-boards.ts). What a
  * board does with scores comes with the board parameter of the actions.
  */

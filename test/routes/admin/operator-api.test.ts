@@ -8,7 +8,7 @@ import { keys } from '../../../src/store/keys.js'
 import { waitFor } from '../../helpers/wait.js'
 
 /*
- * The operator API of issue 15 (docs/interface.md#operator-api): named
+ * The operator API (docs/interface.md#operator-api): named
  * tokens with roles, the audit log, and the listings with cursors.
  */
 

@@ -4,7 +4,7 @@ import { metrics } from '../../../src/lib/metrics.js'
 import { ADMIN_TOKEN, admin, buildTestApp, createGame, dataOf, errorOf, get, submit, type TestGame } from '../../helpers/app.js'
 
 /*
- * A player across a game's named boards (docs/decisions.md#70): an operator's
+ * A player across a game's named boards (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md): an operator's
  * hide, delete and erasure reach every board of the game, named ones too
  * (each board's own order puts an entry back where it belongs), and a score
  * held on a named board is held, approved and rejected on that board.

@@ -3,7 +3,7 @@ import { boardScopes, keys } from '../../../src/store/keys.js'
 import { admin, buildTestApp, createGame, dataOf, errorOf, get, submit, type TestGame } from '../../helpers/app.js'
 
 /*
- * Reading a named board (docs/decisions.md#70): every read takes `board`;
+ * Reading a named board (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md): every read takes `board`;
  * without it, or with board=default, a request reads the game's own board
  * and its answer is the v1 answer. The entries here are written in the
  * stored form (keys.ts) until submits take `board` too.

@@ -2,7 +2,7 @@ import t from 'tap'
 import { admin, buildTestApp, createGame, dataOf, errorOf, get } from '../../helpers/app.js'
 
 /*
- * Score formats (docs/decisions.md#72): a board's display settings, on the
+ * Score formats (docs/decisions/0072-score-formats-raw-in-the-api-shown-by.md): a board's display settings, on the
  * game (its own board) and on each named board, checked together; the
  * boards action gives them to pages, which format the raw scores.
  */

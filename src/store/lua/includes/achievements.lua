@@ -1,4 +1,4 @@
--- A player's achievements in one game (docs/decisions.md#71): the player's
+-- A player's achievements in one game (docs/decisions/0071-achievements-settings-in-the-games-slot-unlocks-in.md): the player's
 -- field in keys.achieved holds "<id> <ms>" pairs, one per line ('' for a
 -- player the game's achievements know but who has unlocked none). A pair
 -- from before the achievement was made (`since`, ms: an achievement deleted

@@ -4,7 +4,7 @@
 -- caller then chooses again (leaderboard.ts). ARGV[1] is, for the game's own
 -- board, the game's order ('desc' or 'asc', read as games-and-keys.ts reads
 -- it, so a field written by hand means what it means there); for a named
--- board (docs/decisions.md#70), '<order> <operator> <state> <board id>',
+-- board (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md), '<order> <operator> <state> <board id>',
 -- checked against the game record's field board:<id>, gone with the board.
 -- CHOSEN_ORDER is the order the caller chose by, ORDER_FIELD the record's
 -- field that holds it (board-check.lua). KEYS[1] is the game's record.

@@ -87,7 +87,7 @@ local function submitBoard (KEYS, ARGV)
   local runsKept = stored[10] == 'optional' or stored[10] == 'required'
   -- The outbox is written while the game has webhooks (their count is kept in its record).
   local eventsOn = hasWebhooks(stored[9])
-  -- A named board (docs/decisions.md#70): its operator and state are in what
+  -- A named board (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md): its operator and state are in what
   -- moved() has just checked (CHOSEN); an archived one takes no score.
   local operator = BOARD_ID and string.match(CHOSEN, '^%a+ (%a+)') or 'best'
   if BOARD_ID and string.match(CHOSEN, ' archived$') then return {'archived'} end
@@ -210,7 +210,7 @@ local function submitBoard (KEYS, ARGV)
     end
     return result
   end
-  -- The achievements this submit unlocked (docs/decisions.md#71), answered after the periods.
+  -- The achievements this submit unlocked (docs/decisions/0071-achievements-settings-in-the-games-slot-unlocks-in.md), answered after the periods.
   local unlockedNow = {}
   -- The board's thresholds its stored value now reaches (the value taken, or the one it keeps).
   local function reach (value)
