@@ -300,7 +300,7 @@ export function resultsFile ({ opts, argv, body, redisVersion, seeding, started 
     '- redis-server with the project\'s `redis.conf`, but persistence off (`--save "" --appendonly no`) so seeding is not slowed by disk writes; ' +
     'with AOF `everysec` (the production setting) writes cost a little more.',
     `- The service: \`node ${SERVER_ENTRY}\` with NODE_ENV=production, LOG_LEVEL=warn, METRICS_TOKEN set (metrics on), RATE_LIMIT_MAX and SESSION_RATE_LIMIT_MAX raised to 1000000000 (the rate limiter still runs), WORKERS=${opts.workers.join(' then ')}.`,
-    `- Boards of ${opts.boards.map(size => int(size)).join(', ')} players, seeded straight into Redis (pipelined HSET/ZADD of 1,000 entries, 10,000 per pipeline, 4 pipelines in flight) with the scripts' stored format (\`encode\` of src/store/leaderboard.ts), then checked through \`me\` and \`top\`: ${seeding.join(', ')}.`,
+    `- Boards of ${opts.boards.map(size => int(size)).join(', ')} players, seeded straight into Redis (pipelined HSET/ZADD of 1,000 entries, 10,000 per pipeline, 4 pipelines in flight) with the scripts' stored format (\`encode\` of src/store/board-format.ts), then checked through \`me\` and \`top\`: ${seeding.join(', ')}.`,
     `- ${opts.users} users with a session each (admin API); submit-self, playtime and rate-get rotate over them (submit-self over the first min(${opts.users}, board size), all on the board).`,
     '- submit: a pool of pre-signed bodies (fresh ts) for random seeded players; about half raise the player\'s best by 1..1000, the others are at or below it. me: random seeded players.',
     '- playtime (seconds=30) and rate-get do not touch the board, so they run once per pass, on the smallest board\'s game.',

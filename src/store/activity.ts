@@ -155,7 +155,7 @@ export function createActivity (redis: Redis) {
     async scoreBuckets (board: string, order: BoardOrder, buckets: number): Promise<{ min: number | null, max: number | null, items: ScoreBucket[] }> {
       const [first, last] = await readPipeline(redis, pipeline => { pipeline.zrange(board, 0, 0, 'WITHSCORES').zrange(board, -1, -1, 'WITHSCORES') }) as [string[], string[]]
       if (first.length === 0 || last.length === 0) return { min: null, max: null, items: [] }
-      // Board scores are -score on a desc board (store/leaderboard.ts).
+      // Board scores are -score on a desc board (store/board-format.ts).
       const scores = [Number(first[1]), Number(last[1])].map(value => order === 'desc' ? -value : value)
       const min = Math.min(...scores)
       const max = Math.max(...scores)

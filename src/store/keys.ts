@@ -28,7 +28,7 @@ function entriesBucket (gameId: string, bucket: number, scope: string): string {
   return `${PREFIX}:{game:${gameId}}:${scope}entries:${bucket}`
 }
 
-/** The digits of the achievement time (ms) that begin a board member (store/leaderboard.ts). */
+/** The digits of the achievement time (ms) that begin a board member (store/board-format.ts). */
 export const TIME_DIGITS = 13
 
 /**
@@ -58,7 +58,7 @@ export const keys = {
   /**
    * ZSET of the visible entries of a board. score = -best (board order desc)
    * or best (asc), member = 13-digit achievement time in ms + player_name;
-   * see store/leaderboard.ts.
+   * see store/board-format.ts.
    */
   board: (gameId: string, scope = '') => `${PREFIX}:{game:${gameId}}:${scope}board`,
   /** HASH player_name -> "best|ms" of the player's bucket: every stored best, hidden ones included. */

@@ -93,7 +93,7 @@ function heldFrom (id: string, text: string | null): HeldScore | null {
 
 /**
  * The review queue of held scores (fair play), in the game's slot: the
- * submit script holds a score and approves one (store/leaderboard.ts), this
+ * submit script holds a score and approves one (store/board-writes.ts), this
  * module lists them and rejects.
  */
 export function createReviewQueue (redis: Redis) {

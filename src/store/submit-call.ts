@@ -2,6 +2,12 @@ import { boardScopes, entryBucket, keys } from './keys.js'
 import { TS_TOLERANCE_S } from '../rules/fields.js'
 import { boardScoreOf, type Signed } from './board-format.js'
 import type { GameRecord } from '../rules/games.js'
+import { fail } from '../errors.js'
+import { invalidRun } from './runs.js'
+import { rankOrNull, type SubmitResult } from './board-format.js'
+import type { Period, PeriodKind } from '../rules/periods.js'
+import type { PeriodStanding } from '../../sdk/answers.js'
+import { MAX_TOTAL, REVIEW_QUEUE_MAX } from './board-context.js'
 
 /**
  * The calls of the submit scripts, each built in one place: which keys
@@ -60,4 +66,34 @@ export function plainSubmitCall (game: GameRecord, submit: PlainSubmit, counters
       limits: counters
     })]
   }
+}
+
+/** What the submit script answered for one board: the standing (on it and its `periods`), or the refusal as an ApiError. */
+export function submitResultOf (game: GameRecord, reply: Array<string | number>, periods: Period[]): SubmitResult {
+  const [answered, improved, best, , rank, total] = reply
+  // A replay of a held submit is answered as held, and counted as a replay.
+  const outcome = answered === 'held-again' ? 'held' : answered
+  if (outcome === 'stale') fail('expired_ts', 'This submission was signed before its entry was deleted (or accepted before it); sign a new one.')
+  if (outcome === 'closed') fail('expired_ts', 'This submission was accepted in a season that has closed since; sign a new one to play in the new season.')
+  if (outcome === 'archived') fail('invalid_param', 'Parameter "board" is not valid: that board is archived; it takes no new scores.')
+  if (outcome === 'overflow') fail('invalid_score', `The board's total would pass ${MAX_TOTAL}: nothing was stored.`)
+  if (outcome === 'full_entries') fail('quota_exceeded', `This game's board is full (max_entries ${game.max_entries}); an operator can raise it.`)
+  if (outcome === 'full_meta') fail('quota_exceeded', `This game's meta storage is full (max_meta_bytes ${game.max_meta_bytes}); submit without meta, or ask an operator to raise it.`)
+  if (outcome === 'full_review') fail('quota_exceeded', `This game holds ${REVIEW_QUEUE_MAX} scores for review already; an operator must decide some first.`)
+  if (outcome === 'run_required') fail('run_required', 'This game takes a score only with the run_id of the run that earned it (action=run-start).')
+  if (outcome === 'invalid_run') invalidRun(String(improved))
+  if (outcome === 'implausible') {
+    fail('implausible_score', improved === 'run_short'
+      ? `The run has ${String(best)} s of verified play; this game needs ${game.min_run_seconds} s before a score counts. Nothing was stored.`
+      : `The score is more than ${String(best)} s of verified play allow at this game's ${game.max_score_rate ?? 0} per second. Nothing was stored.`)
+  }
+  if (outcome === 'decided') fail('not_found', String(improved) === 'unknown' ? 'No such held score.' : `That held score is no longer pending: it was ${String(improved)}.`)
+  const standings: Partial<Record<PeriodKind, PeriodStanding>> = {}
+  periods.forEach((period, i) => {
+    const [periodImproved, periodBest, periodRank] = reply.slice(6 + 3 * i, 9 + 3 * i)
+    standings[period.kind] = { best_score: periodBest === '' ? null : Number(periodBest), rank: rankOrNull(periodRank as number), improved: periodImproved === 1 }
+  })
+  // A game with achievements answers the ones this submit unlocked after the periods.
+  const unlocked = reply[6 + 3 * periods.length] as unknown as string[] | undefined
+  return { improved: improved === 1, bestScore: best === '' ? null : Number(best), rank: rankOrNull(rank as number ?? -1), totalPlayers: total as number ?? 0, periods: standings, held: outcome === 'held', ...(unlocked === undefined || unlocked.length === 0 ? {} : { unlocked }) }
 }

@@ -6,7 +6,7 @@ import { admin, buildTestApp, createGame, dataOf, errorOf, submit, type SubmitOp
 /*
  * A submit to a plain game (no periods, review rules, runs or webhooks) takes
  * the plain variant of lua/submit.lua, and anything else the full one
- * (store/leaderboard.ts). The choice is made from the game's record cached
+ * (store/board-writes.ts). The choice is made from the game's record cached
  * in the process, which does not show webhooks and may be behind another
  * instance's change: the plain script reads the fields that decide (review
  * rules, webhooks, runs) itself and hands such a game to the full one, so

@@ -1,7 +1,7 @@
 -- Included by the board scripts. `moved()` is true when the board is no
 -- longer what the caller chose its keys by (ARGV[1]), or the current season
 -- is no longer ARGV[2] ('' for a board that is not the current season); the
--- caller then chooses again (leaderboard.ts). ARGV[1] is, for the game's own
+-- caller then chooses again (board-reads.ts, board-writes.ts). ARGV[1] is, for the game's own
 -- board, the game's order ('desc' or 'asc', read as games-and-keys.ts reads
 -- it, so a field written by hand means what it means there); for a named
 -- board (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md), '<order> <operator> <state> <board id>',

@@ -1,0 +1,307 @@
+import { ApiError, fail } from '../errors.js'
+import { TIME_DIGITS, boardScopes, keys, reviewKeys } from './keys.js'
+import { luaScript, scriptSender, defineScript } from './script-loader.js'
+import { defineLimitedScript, packedLimits, type Limits } from './limits.js'
+import { plainSubmitCall, seenUntil, submitResultOf, type PlainSubmit } from './submit-call.js'
+import { child, metrics } from '../lib/metrics.js'
+import { currentPeriod, periodExpiry } from './board-choice.js'
+import { DEFAULT_BOARD, NO_BOARDS, gameWithBoard, noSuchBoard, type NamedBoard } from '../rules/boards.js'
+import { boardCheck } from './named-boards.js'
+import type { Period } from '../rules/periods.js'
+import { OUTBOX_MAX } from './events.js'
+import { boardScoreOf, type ImportedEntry, type ImportOutcome, type Signed, type SubmitResult } from './board-format.js'
+import type { GameRecord } from '../rules/games.js'
+import { ATTEMPTS, LIVE_TOP, MAX_TOTAL, MOVED, REVIEW_DECIDED_KEPT, REVIEW_QUEUE_MAX, type BoardContext } from './board-context.js'
+
+const SUBMIT_CONSTANTS = { TIME_DIGITS, REVIEW_QUEUE_MAX, REVIEW_DECIDED_KEPT, OUTBOX_MAX, LIVE_TOP, MAX_TOTAL }
+const SUBMIT = luaScript('submit', SUBMIT_CONSTANTS)
+const SUBMIT_PLAIN = luaScript('submit-plain', { TIME_DIGITS, LIVE_TOP })
+/** Several boards' scores in one call: submit.lua's work once per board (lua/includes/submit-board.lua). */
+const SUBMIT_MANY = luaScript('submit-many', SUBMIT_CONSTANTS)
+const IMPORT_ENTRIES = luaScript('import-entries')
+/** The plain submit's answer for a game that needs the full one (lua/submit.lua). */
+const FULL = 'full'
+/**
+ * How long a game whose plain submit answered FULL is sent the full script
+ * straight away: its webhooks are not in its cached record, and a review
+ * rule or runs set on another instance reach this one's cache within
+ * MAX_AGE_MS (store/cache.ts), sooner by its invalidation.
+ */
+const FULL_SCRIPT_FOR_MS = 60_000
+
+/**
+  * The run a score comes from: `byKey` for API-key mode (a run started with
+  * a key), and `key` the API key it must have been started with (submit-run),
+  * none for any of the game's keys.
+  */
+export interface ScoreRun { id: string, byKey: boolean, key?: string }
+
+/**
+ * Scores stored: a submit (one board, or several in one call), the
+ * approval of a held score, an import. Each is one script call, chosen
+ * again when the script finds the game's settings moved.
+ */
+export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, activity }: BoardContext) {
+  // The high-traffic actions count their rate limits in the same call (store/limits.ts).
+  const submitScript = defineLimitedScript<Array<string | number>>(redis, 'rankSubmit', SUBMIT, { writes: true })
+  const manyScript = defineLimitedScript<Array<string | number | Array<string | number>>>(redis, 'rankSubmitMany', SUBMIT_MANY, { writes: true })
+  const plainSubmitScript = scriptSender<[number[], Array<string | number>?]>(redis, 'rankSubmitPlain', SUBMIT_PLAIN, { writes: true })
+  const importScript = defineScript<string[]>(redis, 'rankImportEntries', IMPORT_ENTRIES, { writes: true })
+
+  /** What the full submit script checks a game's achievements with (lua/includes/achievements.lua): their thresholds, the player's unlocks, their counts. */
+  const achievementKeys = (gameId: string, player: string): string[] => [keys.achievementRules(gameId), keys.achieved(gameId, player), keys.achievementCounts(gameId)]
+
+  interface Storing {
+    player: string
+    score: number
+    meta: string | undefined
+    signed?: Signed
+    limits?: Limits
+    /** A held score to approve: its id, the decision's note, when it was submitted (ms) and in which season. */
+    approve?: { id: string, note: string, at: number, season: number }
+    /** The run the score comes from (docs/interface.md#runs), and for submit-run the API key it must have been started with. */
+    run?: ScoreRun
+    /** A named board (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md): its settings as the request found them; none: the game's own board. */
+    board?: NamedBoard
+    /** Whether the standing needs the board's visible total (submit-self answers it); the plain script counts it only then. */
+    total?: boolean
+  }
+
+  /** Games sent the full submit script until the time kept (FULL_SCRIPT_FOR_MS). */
+  const fullScriptUntil = new Map<string, number>()
+  /**
+   * Whether a submit can take the plain script (lua/submit.lua): a score
+   * with no run and no approval, to a game with no periods, review rules or
+   * runs as far as its record cached here says. The script checks the rest.
+   */
+  function takesPlainScript (game: GameRecord, { approve, run, board }: Storing): boolean {
+    if (approve !== undefined || run !== undefined || board !== undefined || game.periods.length > 0 || game.runs !== 'off') return false
+    if (game.review_above !== null || game.review_below !== null || game.review_factor !== null) return false
+    const until = fullScriptUntil.get(game.game_id)
+    if (until === undefined) return true
+    if (until > Date.now()) return false
+    fullScriptUntil.delete(game.game_id)
+    return true
+  }
+
+  /** A score by lua/submit-plain.lua: its rate-limit counters counted in the same call (rate_limited when over). */
+  async function plainSubmit (game: GameRecord, submit: PlainSubmit, limits: Limits | undefined): Promise<Array<string | number>> {
+    const counted = packedLimits(redis, limits)
+    const call = plainSubmitCall(game, submit, counted.counters)
+    const [counts, reply] = await plainSubmitScript([call.keys.length, ...call.keys, ...call.args])
+    counted.settle(counts)
+    return reply as Array<string | number>
+  }
+
+  /** The submit script: a submit, or the approval of a held score (see submit and approveHeld). */
+  async function storeScore (game: GameRecord, storing: Storing): Promise<SubmitResult> {
+    const { player, score, meta, signed, approve, run } = storing
+    let named = storing.board
+    let instant = approve?.at
+    let reply: Array<string | number>
+    let periods: Period[]
+    // Counted by the first call only.
+    let limits = storing.limits
+    for (let attempt = 1; ;) {
+      const at = instant ?? now()
+      // A named board is stored as the game with the board's settings, under its own scope.
+      const view = named === undefined ? game : gameWithBoard(game, named)
+      const prefix = named === undefined ? '' : boardScopes.named(named.board_id)
+      // An approved score goes only to the period boards of its moment that are still kept.
+      periods = view.periods.map(kind => currentPeriod(view, kind, at)).filter(period => approve === undefined || periodExpiry(view, period) > now())
+      const season = approve?.season ?? game.season
+      const scope = prefix + boardScopes.season(season)
+      const gameId = game.game_id
+      const periodKeys = periods.flatMap(period => {
+        const periodScope = prefix + boardScopes.period(period.kind, period.id)
+        return [keys.board(gameId, periodScope), keys.entries(gameId, player, periodScope)]
+      })
+      const plainKeys = [keys.game(gameId), keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope),
+        keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope),
+        keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), keys.live(gameId), keys.boardsVersion(gameId)]
+      // A held score of a season closed since goes to that season: '' tells the script it is not the current one.
+      const chosenBy = named === undefined ? game.order : `${boardCheck(named)} ${named.board_id}`
+      const plainArgs = [chosenBy, season === game.season ? String(season) : '', player, String(score), boardScoreOf(score, view.order), meta ?? '', meta === undefined ? '0' : '1',
+        game.max_entries, game.max_meta_bytes, signed?.ts ?? '', seenUntil(signed), clock === undefined && approve === undefined ? '' : at]
+      reply = takesPlainScript(game, storing)
+        ? await plainSubmit(game, { player, score, meta, signed, at: clock === undefined ? undefined : at, total: storing.total ?? true }, limits)
+        : await submitScript(
+          [...plainKeys, ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.boards(gameId), ...achievementKeys(gameId, player), ...periodKeys,
+            // A submit without a run (every v1 one) sends neither; an approval sends both (its held score may be a run's).
+            ...(run === undefined && approve === undefined ? [] : [keys.playerRuns(gameId, player, run?.byKey), keys.entryRun(gameId, player, scope)])],
+          [...plainArgs, periods.length, approve?.id ?? '', approve?.note ?? '', season,
+            // The run is always sent ('' for none): the rate-limit counters follow the arguments.
+            ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(view, period), period.kind, period.id]), run?.id ?? '', run?.key ?? ''],
+          limits)
+      limits = undefined
+      if (reply[0] === FULL) {
+        fullScriptUntil.set(gameId, Date.now() + FULL_SCRIPT_FOR_MS)
+        continue
+      }
+      if (reply[0] !== MOVED && reply[0] !== 'period') break
+      if (attempt++ === ATTEMPTS) throw new Error(`the settings of game ${game.game_id} kept changing`)
+      // The game's order or season changed, or the Redis clock is in other periods than ours: choose again.
+      if (reply[0] === MOVED) {
+        game = await refreshed(game.game_id)
+        if (named !== undefined) {
+          const boardId = named.board_id
+          named = (await freshBoards(game.game_id)).get(boardId)
+          if (named === undefined) throw noSuchBoard(boardId)
+        }
+      } else {
+        instant = Number(reply[1])
+      }
+    }
+    if (approve === undefined) countSubmit(game, player, signed, reply)
+    return submitResultOf(game, reply, periods)
+  }
+
+  /**
+   * A submit's score counted in the metrics (one per board) and, when it was
+   * taken or held, in the game's activity (once per request: `activityToo`);
+   * a replay or an approval is not. Returns whether it counted in the activity.
+   */
+  function countSubmit (game: GameRecord, player: string, signed: Signed | undefined, reply: Array<string | number>, activityToo = true): boolean {
+    const [answered, improved] = reply
+    const outcome = answered === 'held-again' ? 'held' : answered
+    if (!['ok', 'replay', 'held'].includes(outcome as string)) return false
+    child(metrics.submits, signed === undefined ? 'session' : 'api_key', answered === 'replay' || answered === 'held-again' ? 'replay' : outcome === 'held' ? 'held' : improved === 1 ? 'improved' : 'unchanged').inc()
+    const counts = answered === 'ok' || answered === 'held'
+    if (counts && activityToo) activity.count(game.game_id, player, 'submissions', 1, now())
+    return counts
+  }
+
+  return {
+    /** Forgets which games this process sends the full submit script, one or every game (their record changed). */
+    forgetScriptChoice (gameId?: string): void {
+      if (gameId === undefined) fullScriptUntil.clear()
+      else fullScriptUntil.delete(gameId)
+    },
+
+    /**
+     * One atomic script call: replay and deletion checks (signed submits),
+     * the game's review rules, its caps, compare, store, rank, count, on the
+     * current season and on each current period board. A replay answers the
+     * current standing with improved false, and so does a held score, with
+     * `held`; a refusal is expired_ts or quota_exceeded, and stores nothing.
+     * `limits` are counted first, in the same call (rate_limited when over:
+     * nothing stored).
+     */
+    async submit (game: GameRecord, player: string, score: number, meta: string | undefined, { signed, limits, run, board, total }: { signed?: Signed, limits?: Limits, run?: ScoreRun, board?: NamedBoard, total?: boolean } = {}): Promise<SubmitResult> {
+      return await storeScore(game, { player, score, meta, signed, limits, run, board, total })
+    },
+
+    /**
+     * One request's scores for several boards (the game's own: board
+     * undefined), in one script call (lua/submit-many.lua): nothing is
+     * written unless every board is still as chosen; then each board takes
+     * or refuses its score on its own, as a submit to it alone would. Each
+     * board's answer is its standing or its refusal (an ApiError), in the
+     * order given. A board deleted while the request was on its way is
+     * refused (invalid_param); the others are stored.
+     */
+    async submitMany (game: GameRecord, player: string, scores: Array<{ board: NamedBoard | undefined, score: number }>, meta: string | undefined, { signed, limits }: { signed?: Signed, limits?: Limits } = {}): Promise<Array<SubmitResult | ApiError>> {
+      const answers: Array<SubmitResult | ApiError | undefined> = scores.map(() => undefined)
+      let pending = scores.map((score, index) => ({ ...score, index }))
+      let instant: number | undefined
+      // Counted by the first call only.
+      let limitsLeft = limits
+      for (let attempt = 1; pending.length > 0; attempt++) {
+        const at = instant ?? now()
+        const gameId = game.game_id
+        const boards = pending.map(({ board, score, index }) => {
+          const view = board === undefined ? game : gameWithBoard(game, board)
+          const prefix = board === undefined ? '' : boardScopes.named(board.board_id)
+          return { board, score, index, view, prefix, scope: prefix + boardScopes.season(game.season), periods: view.periods.map(kind => currentPeriod(view, kind, at)) }
+        })
+        const reply = await manyScript([
+          keys.game(gameId), keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.deletedPlayer(gameId, player), keys.live(gameId), keys.boardsVersion(gameId),
+          ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.boards(gameId), ...achievementKeys(gameId, player),
+          ...boards.flatMap(({ board, scope, prefix, periods }) => [
+            keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope), keys.usage(gameId, scope), keys.seenSubmission(gameId, signed?.sign ?? '', board?.board_id ?? DEFAULT_BOARD),
+            ...periods.flatMap(period => {
+              const periodScope = prefix + boardScopes.period(period.kind, period.id)
+              return [keys.board(gameId, periodScope), keys.entries(gameId, player, periodScope)]
+            })
+          ])
+        ], [
+          String(game.season), player, meta ?? '', meta === undefined ? '0' : '1', game.max_entries, game.max_meta_bytes,
+          signed?.ts ?? '', seenUntil(signed), clock === undefined && instant === undefined ? '' : at, game.season, boards.length,
+          ...boards.flatMap(({ board, score, view, periods }) => [
+            board === undefined ? game.order : `${boardCheck(board)} ${board.board_id}`, String(score), boardScoreOf(score, view.order), periods.length,
+            ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(view, period), period.kind, period.id])
+          ])
+        ], limitsLeft)
+        limitsLeft = undefined
+        if (reply[0] === 'boards') {
+          let counted = false
+          boards.forEach(({ index, periods }, i) => {
+            const boardReply = reply[i + 1] as Array<string | number>
+            counted = countSubmit(game, player, signed, boardReply, !counted) || counted
+            try {
+              answers[index] = submitResultOf(game, boardReply, periods)
+            } catch (error) {
+              if (!(error instanceof ApiError)) throw error
+              answers[index] = error
+            }
+          })
+          break
+        }
+        if (attempt === ATTEMPTS) throw new Error(`the settings of game ${game.game_id} kept changing`)
+        if (reply[0] === MOVED) {
+          // The game's or a board's settings changed: choose again; a board gone since is refused, the others go on.
+          game = await refreshed(game.game_id)
+          const fresh = pending.some(({ board }) => board !== undefined) ? await freshBoards(game.game_id) : NO_BOARDS
+          pending = pending.flatMap(item => {
+            if (item.board === undefined) return [item]
+            const board = fresh.get(item.board.board_id)
+            if (board === undefined) {
+              answers[item.index] = noSuchBoard(item.board.board_id)
+              return []
+            }
+            return [{ ...item, board }]
+          })
+        } else {
+          instant = Number(reply[1])
+        }
+      }
+      return answers as Array<SubmitResult | ApiError>
+    },
+
+    /**
+     * Applies a held score as of the moment it was submitted (its time
+     * breaks ties): on the season it was submitted in and on the period
+     * boards of that moment still kept, and marks it approved, in one
+     * script call. not_found when it is no longer pending.
+     */
+    async approveHeld (game: GameRecord, held: { id: string, player: string, score: number, meta: string | undefined, submittedAt: number, season: number, boardId: string | null }, note: string): Promise<SubmitResult> {
+      // A named board's held score lands on that board, with its settings of now (an archived one takes it no more).
+      const board = held.boardId === null ? undefined : (await freshBoards(game.game_id)).get(held.boardId) ?? fail('not_found', `The board it was held on ("${held.boardId}") was deleted: the score can only be rejected.`)
+      return await storeScore(game, { player: held.player, score: held.score, meta: held.meta, approve: { id: held.id, note, at: held.submittedAt, season: held.season }, board })
+    },
+
+    /**
+     * Stores a batch of entries from another system in the current season,
+     * in one script call: best-only, each with the time it was achieved (so
+     * ties break as they did there), within the game's caps. Returns each
+     * entry's outcome, and the season they went to.
+     */
+    async importEntries (game: GameRecord, batch: ImportedEntry[], named?: NamedBoard): Promise<{ season: number, outcomes: ImportOutcome[] }> {
+      for (let attempt = 1; ; attempt++) {
+        const gameId = game.game_id
+        // A named board's entries go under its scope, in its order, checked by its settings (lua/import-entries.lua).
+        const order = named === undefined ? game.order : named.order
+        const scope = (named === undefined ? '' : boardScopes.named(named.board_id)) + boardScopes.season(game.season)
+        const reply = await importScript(
+          [keys.game(gameId), keys.board(gameId, scope), keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope), keys.live(gameId), keys.boardsVersion(gameId),
+            ...batch.flatMap(({ player }) => [keys.entries(gameId, player, scope), keys.meta(gameId, player, scope)])],
+          [named === undefined ? game.order : `${boardCheck(named)} ${named.board_id}`, String(game.season), game.max_entries, game.max_meta_bytes,
+            ...batch.flatMap(({ player, score, ms, meta }) => [player, String(score), boardScoreOf(score, order), String(ms).padStart(TIME_DIGITS, '0'), meta ?? '', meta === undefined ? '0' : '1'])])
+        if (reply[0] !== MOVED) return { season: game.season, outcomes: reply as ImportOutcome[] }
+        if (attempt === ATTEMPTS) throw new Error(`the settings of game ${game.game_id} kept changing`)
+        game = await refreshed(game.game_id)
+        if (named !== undefined) named = (await freshBoards(game.game_id)).get(named.board_id) ?? fail('not_found', `The board "${named.board_id}" was deleted during the import.`)
+      }
+    }
+  }
+}
