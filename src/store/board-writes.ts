@@ -112,27 +112,31 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
       const season = approve?.season ?? game.season
       const scope = prefix + boardScopes.season(season)
       const gameId = game.game_id
-      const periodKeys = periods.flatMap(period => {
-        const periodScope = prefix + boardScopes.period(period.kind, period.id)
-        return [keys.board(gameId, periodScope), keys.entries(gameId, player, periodScope)]
-      })
-      const plainKeys = [keys.game(gameId), keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope),
-        keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope),
-        keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), keys.live(gameId), keys.boardsVersion(gameId)]
-      // A held score of a season closed since goes to that season: '' tells the script it is not the current one.
-      const chosenBy = named === undefined ? game.order : `${boardCheck(named)} ${named.board_id}`
-      const plainArgs = [chosenBy, season === game.season ? String(season) : '', player, String(score), boardScoreOf(score, view.order), meta ?? '', meta === undefined ? '0' : '1',
-        game.max_entries, game.max_meta_bytes, signed?.ts ?? '', seenUntil(signed), clock === undefined && approve === undefined ? '' : at]
-      reply = takesPlainScript(game, storing)
-        ? await plainSubmit(game, { player, score, meta, signed, at: clock === undefined ? undefined : at, total: storing.total ?? true }, limits)
-        : await submitScript(
-          [...plainKeys, ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.boards(gameId), ...achievementKeys(gameId, player), ...periodKeys,
+      // lua/submit.lua's keys and arguments, built only for a submit the plain script does not take.
+      const fullCall = (): [string[], Array<string | number>] => {
+        const periodKeys = periods.flatMap(period => {
+          const periodScope = prefix + boardScopes.period(period.kind, period.id)
+          return [keys.board(gameId, periodScope), keys.entries(gameId, player, periodScope)]
+        })
+        // A held score of a season closed since goes to that season: '' tells the script it is not the current one.
+        const chosenBy = named === undefined ? game.order : `${boardCheck(named)} ${named.board_id}`
+        return [
+          [keys.game(gameId), keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope),
+            keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope),
+            keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), keys.live(gameId), keys.boardsVersion(gameId),
+            ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.boards(gameId), ...achievementKeys(gameId, player), ...periodKeys,
             // A submit without a run (every v1 one) sends neither; an approval sends both (its held score may be a run's).
             ...(run === undefined && approve === undefined ? [] : [keys.playerRuns(gameId, player, run?.byKey), keys.entryRun(gameId, player, scope)])],
-          [...plainArgs, periods.length, approve?.id ?? '', approve?.note ?? '', season,
+          [chosenBy, season === game.season ? String(season) : '', player, String(score), boardScoreOf(score, view.order), meta ?? '', meta === undefined ? '0' : '1',
+            game.max_entries, game.max_meta_bytes, signed?.ts ?? '', seenUntil(signed), clock === undefined && approve === undefined ? '' : at,
+            periods.length, approve?.id ?? '', approve?.note ?? '', season,
             // The run is always sent ('' for none): the rate-limit counters follow the arguments.
-            ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(view, period), period.kind, period.id]), run?.id ?? '', run?.key ?? ''],
-          limits)
+            ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(view, period), period.kind, period.id]), run?.id ?? '', run?.key ?? '']
+        ]
+      }
+      reply = takesPlainScript(game, storing)
+        ? await plainSubmit(game, { player, score, meta, signed, at: clock === undefined ? undefined : at, total: storing.total ?? true }, limits)
+        : await submitScript(...fullCall(), limits)
       limits = undefined
       if (reply[0] === FULL) {
         fullScriptUntil.set(gameId, Date.now() + FULL_SCRIPT_FOR_MS)
