@@ -99,8 +99,8 @@ try {
     { key: keys.rateLimitCounter('apiKey', keys.apiKeyLimitSubject(gameId, 'rk_bench', '127.0.0.1')), max: 1e12, windowMs: 3_600_000 },
     { key: keys.rateLimitCounter('apiKeyTotal', keys.apiKeyLimitSubject(gameId, 'rk_bench')), max: 1e12, windowMs: 3_600_000 }
   ]
-  const limits = () => ({ counters, settle: () => {} })
-  const readLimits = () => ({ counters: counters.slice(0, 1), settle: () => {} })
+  const limits = () => ({ counters })
+  const readLimits = () => ({ counters: counters.slice(0, 1) })
   for (let i = 0; i < PLAYERS; i++) {
     const score = randInt(1_000_000)
     for (const seeded of [game, fullGame]) await leaderboard.submit(seeded, playerName(i), score, undefined, { signed: { ts: String(Math.floor(Date.now() / 1000)), sign: randomBytes(32).toString('hex') } })

@@ -5,7 +5,7 @@ import rateLimit, { normalizeIP, type FastifyRateLimitStoreCtor } from '@fastify
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import { ApiError } from '../../src/errors.js'
 import { keys } from '../../src/store/keys.js'
-import { createLimitStore, limitState, type Counter, type Limits, type LimitState } from '../../src/store/limits.js'
+import { LimitReached, createLimitStore, limitState, type Counter, type Limits, type LimitState } from '../../src/store/limits.js'
 import type { KeyRecord } from '../../src/rules/games.js'
 import { child, metrics } from '../../src/lib/metrics.js'
 
@@ -85,16 +85,18 @@ declare module 'fastify' {
        */
       enforce: (request: FastifyRequest, reply: FastifyReply, name: LimitName, subject: string, options?: { headers?: boolean }) => Promise<void>
       /**
-       * The limits of an API-key request, counted in its action's one script
-       * call (or by countAlone when a check in the process refused it): the
-       * (key, address) counter, or the address's for an unknown key, with the
-       * key's own rate_limit when it has one. countKeyTotal adds the key's
-       * total once a signature holds. Settling sets x-ratelimit-*; over a
-       * limit, it answers rate_limited with Retry-After.
+       * The limits of an API-key request: the (key, address) counter, or the
+       * address's for an unknown key, with the key's own rate_limit when it
+       * has one; countKeyTotal adds the key's total once a signature holds.
+       * Counted in its action's one script call, or by `settle` (below).
        */
-      apiKey: (request: FastifyRequest, reply: FastifyReply, key: KeyRecord | null) => Limits & { countKeyTotal: () => void }
-      /** Counts limits without an action: a request refused by a check in the process. */
-      countAlone: (limits: Limits) => Promise<void>
+      apiKey: (request: FastifyRequest, key: KeyRecord | null) => Limits & { countKeyTotal: () => void }
+      /**
+       * Answers an API-key request's limits: counts them if no script call
+       * did, sets x-ratelimit-*, and over a limit answers rate_limited with
+       * Retry-After.
+       */
+      settle: (request: FastifyRequest, reply: FastifyReply, limits: Limits) => Promise<void>
       /** Counts without judging (for limits that count failures only). */
       count: (request: FastifyRequest, name: LimitName, subject: string) => Promise<LimitState>
       /** Reads a counter without counting. */
@@ -127,9 +129,10 @@ export default fp(async (fastify) => {
   const store = createLimitStore(fastify.redis)
   class Store {
     incr (key: string, callback: StoreCallback, windowMs: number, max: number): void {
-      let counted = { current: 0, ttl: 0 }
-      store.count({ counters: [{ key, max, windowMs }], settle: ([current = 0, ttl = 0]) => { counted = { current, ttl } } })
-        .then(() => { callback(null, counted) }, (error: Error) => { callback(error, counted) })
+      const limits: Limits = { counters: [{ key, max, windowMs }] }
+      // Over the max is the plugin's to judge, from the count.
+      const counted = (): void => { callback(null, { current: limits.counts?.[0] ?? 0, ttl: limits.counts?.[1] ?? 0 }) }
+      store.count(limits).then(counted, (error: Error) => { if (error instanceof LimitReached) counted(); else callback(error, { current: 0, ttl: 0 }) })
     }
 
     read (key: string, callback: StoreCallback): void {
@@ -182,7 +185,7 @@ export default fp(async (fastify) => {
       if (state.exceeded) refuse(reply, state, name)
       if (options.headers === true) setHeaders(reply, state)
     },
-    apiKey (request, reply, key) {
+    apiKey (request, key) {
       const address = clientAddress(request)
       const max = key?.rate_limit ?? limits.apiKey.max
       const counters = [key === null
@@ -192,17 +195,18 @@ export default fp(async (fastify) => {
         counters,
         countKeyTotal () {
           if (key !== null) counters.push(counterOf('apiKeyTotal', keys.apiKeyLimitSubject(key.game_id, key.api_key), max * config.rateLimitKeyMultiple))
-        },
-        settle (counts) {
-          request.rateLimitApplied = true
-          const states = counters.slice(0, counts.length / 2).map((one, i) => limitState(one, counts[2 * i] as number, counts[2 * i + 1] as number))
-          const last = states[states.length - 1] as LimitState
-          if (last.exceeded) refuse(reply, last, states.length === 1 ? 'apiKey' : 'apiKeyTotal')
-          setHeaders(reply, states[0] as LimitState)
         }
       }
     },
-    countAlone: async (limits) => { await store.count(limits) },
+    async settle (request, reply, limits) {
+      request.rateLimitApplied = true
+      if (limits.counts === undefined) await store.count(limits).catch((error: unknown) => { if (!(error instanceof LimitReached)) throw error })
+      const counts = limits.counts as number[]
+      const states = limits.counters.slice(0, counts.length / 2).map((one, i) => limitState(one, counts[2 * i] as number, counts[2 * i + 1] as number))
+      const last = states[states.length - 1] as LimitState
+      if (last.exceeded) refuse(reply, last, states.length === 1 ? 'apiKey' : 'apiKeyTotal')
+      setHeaders(reply, states[0] as LimitState)
+    },
     count: async (request, name, subject) => await read(request, name, subject, true),
     peek: async (request, name, subject) => await read(request, name, subject, false)
   }

@@ -3,7 +3,7 @@ import { ApiError, fail } from '../errors.js'
 import { checkTimestamp, collectParams, param, requireParams, type Params } from '../rules/fields.js'
 import { guestsWelcome, keyAcceptedFor, playableGame, type GameRecord, type KeyRecord } from '../rules/games.js'
 import { signatureMatches } from '../rules/signature.js'
-import type { Limits } from '../store/limits.js'
+import { LimitReached, type Limits } from '../store/limits.js'
 import type { StoredUser } from '../store/users.js'
 import { DEFAULT_BOARD, NO_BOARDS, type Boards } from '../rules/boards.js'
 
@@ -17,11 +17,13 @@ import { DEFAULT_BOARD, NO_BOARDS, type Boards } from '../rules/boards.js'
  *      its work: one call to the store;
  *   3. the work.
  *
- * An API-key request's limits are counted inside the action's own script call
- * (store/limits.ts), so an accepted request costs Redis one call; a request
- * refused before its work is counted in a call of its own, and answered
- * rate_limited instead when that puts it over. A session request's limit is
- * counted at step 1, before its fields are checked.
+ * An API-key request's limits are counted inside the action's own script
+ * call where the action says so (`limitsInStore`), so an accepted request
+ * costs Redis one call; the store leaves their counts in the limits, and the
+ * handler answers them (the headers, or rate_limited). Any other request,
+ * and one refused before its store call, is counted by the handler, and
+ * answered rate_limited instead when that puts it over. A session request's
+ * limit is counted at step 1, before its fields are checked.
  */
 
 /** Who sent an API-key request: the key, the playable game it belongs to (with its named boards when the request names one), and the limits its work counts. */
@@ -41,8 +43,14 @@ async function boardsFor (fastify: FastifyInstance, fields: Params, game: GameRe
   return await fastify.namedBoards.boards(game.game_id)
 }
 
-/** The one call to the store an action makes once its fields hold (an API-key action counts the caller's limits in it). */
+/**
+ * The one call to the store an action makes once its fields hold. Its
+ * answer, or a stream to open once the limits are answered (live).
+ */
 export type Work = () => Promise<unknown>
+
+/** A Work's answer that is a stream: opened after the request's limits are answered, as its headers go out with it. */
+export type Stream = () => Promise<void>
 
 /**
  * An action: reads its fields (throwing the field's error) and returns its work.
@@ -61,6 +69,12 @@ export interface ApiKeyActionSpec {
   signed?: boolean | ((game: GameRecord, fields: Params) => boolean)
   /** What stands for `score` in the signed values of an action that sends none (`run-start`: the text run-start; `unlock`: unlock:<achievement_id>). */
   signedAs?: string | ((fields: Params) => string)
+  /**
+   * The work's store call counts the caller's limits (it takes `limits`):
+   * they are answered after it. Otherwise they are counted and answered
+   * before the work, which does not run when one is over.
+   */
+  limitsInStore?: boolean
   action: Action<KeyCaller>
 }
 
@@ -73,15 +87,15 @@ export interface SessionActionSpec {
 /** The fields of a signed action beside its own (required already by submit's list; by run-start's only when it is signed). */
 const SIGNED_FIELDS = ['ts', 'sign'] as const
 
-/** The handler of an API-key action: missing_param; the key; the game; the signature; the fields; the work. */
-export function apiKeyHandler (fastify: FastifyInstance, { required, signed = false, signedAs, action }: ApiKeyActionSpec): RouteHandlerMethod {
+/** The handler of an API-key action: missing_param; the key; the game; the signature; the fields; the work; the limits answered. */
+export function apiKeyHandler (fastify: FastifyInstance, { required, signed = false, signedAs, limitsInStore = false, action }: ApiKeyActionSpec): RouteHandlerMethod {
   return async function (request: FastifyRequest, reply: FastifyReply) {
     const fields = request.fields = collectParams(request.query, request.body)
     requireParams(fields, required)
     const { key, game } = await fastify.records.keyAndGame(param(fields, 'api_key'), param(fields, 'game_id'))
     const boards = await boardsFor(fastify, fields, game)
-    const limits = fastify.rateLimits.apiKey(request, reply, key)
-    let work: Work
+    const limits = fastify.rateLimits.apiKey(request, key)
+    let answer: unknown
     try {
       const playable = keyAcceptedFor(key, game)
       if (typeof signed === 'function' ? signed(playable, fields) : signed) {
@@ -92,12 +106,18 @@ export function apiKeyHandler (fastify: FastifyInstance, { required, signed = fa
         // up the key's share and lock its game server out.
         limits.countKeyTotal()
       }
-      work = action(fields, { game: playable, boards, key: key as KeyRecord, limits }, reply)
+      const work = action(fields, { game: playable, boards, key: key as KeyRecord, limits }, reply)
+      if (!limitsInStore) await fastify.rateLimits.settle(request, reply, limits)
+      answer = await work()
     } catch (error) {
-      if (error instanceof ApiError) await fastify.rateLimits.countAlone(limits)
+      // A refused request counts too (rate_limited first when it puts it
+      // over), and so does one whose store call found a limit reached.
+      if (!(error instanceof ApiError || error instanceof LimitReached)) throw error
+      if (!request.rateLimitApplied) await fastify.rateLimits.settle(request, reply, limits)
       throw error
     }
-    return await work()
+    if (!request.rateLimitApplied) await fastify.rateLimits.settle(request, reply, limits)
+    return typeof answer === 'function' ? await (answer as Stream)() : answer
   }
 }
 

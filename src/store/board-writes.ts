@@ -86,10 +86,10 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
 
   /** A score by lua/submit-plain.lua: its rate-limit counters counted in the same call (rate_limited when over). */
   async function plainSubmit (game: GameRecord, submit: PlainSubmit, limits: Limits | undefined): Promise<Array<string | number>> {
-    const counted = packedLimits(redis, limits)
-    const call = plainSubmitCall(game, submit, counted.counters)
+    const counting = packedLimits(redis, limits)
+    const call = plainSubmitCall(game, submit, counting.counters)
     const [counts, reply] = await plainSubmitScript([call.keys.length, ...call.keys, ...call.args])
-    counted.settle(counts)
+    counting.counted(counts)
     return reply as Array<string | number>
   }
 

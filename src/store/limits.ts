@@ -18,13 +18,16 @@ import { defineScript, luaScript, scriptSender, type ScriptArg } from './script-
  * work does not run. The script's file counts them itself (its work is a
  * function it hands to `limited`, lua/includes/limits.lua); the counters
  * are appended to its keys and arguments, as `trailingCounters` there reads
- * them. Answers what the work answered; the counts go to `limits.settle`.
+ * them. Answers what the work answered; the counts are left in
+ * `limits.counts` (countedIn), and LimitReached is thrown when the work did
+ * not run. Limits counted already are not counted again (a script called
+ * again for a game whose settings moved).
  */
 export function defineLimitedScript<T> (redis: Redis, name: string, lua: string, options: { writes?: boolean } = {}): (keys: string[], args: ScriptArg[], limits?: Limits) => Promise<T> {
   const send = scriptSender<[number[], T?]>(redis, name, lua, options)
   const windowEnds = windowEndsOf(redis)
   return async (keys, args, limits) => {
-    const counters = limits?.counters ?? []
+    const counters = uncounted(limits)?.counters ?? []
     // numkeys, the action's keys, the counters' keys; its arguments, each counter's max, window and whether its end is known, how many counters
     const call: ScriptArg[] = [keys.length + counters.length, ...keys]
     for (const counter of counters) call.push(counter.key)
@@ -33,7 +36,7 @@ export function defineLimitedScript<T> (redis: Redis, name: string, lua: string,
     for (const counter of counters) call.push(counter.max, counter.windowMs, windowEnds.knows(counter.key, sent) ? 1 : 0)
     call.push(counters.length)
     const [counts, result] = await send(call)
-    settleLimits(windowEnds, limits, counts)
+    if (counters.length > 0) countedIn(windowEnds, limits as Limits, counts)
     return result as T
   }
 }
@@ -41,21 +44,44 @@ export function defineLimitedScript<T> (redis: Redis, name: string, lua: string,
 /**
  * The counters of a packed call (a script that reads its call from one
  * argument): each {key, max, window, known} as lua/includes/limits.lua's
- * countLimits takes it, and what to do with the counts it answers.
+ * countLimits takes it (none when counted already), and what to do with
+ * the counts it answers (countedIn).
  */
-export function packedLimits (redis: Redis, limits: Limits | undefined): { counters: Array<[string, number, number, boolean]>, settle: (counts: number[]) => void } {
+export function packedLimits (redis: Redis, limits: Limits | undefined): { counters: Array<[string, number, number, boolean]>, counted: (counts: number[]) => void } {
   const windowEnds = windowEndsOf(redis)
   const sent = Date.now()
+  const counters = uncounted(limits)?.counters ?? []
   return {
-    counters: (limits?.counters ?? []).map(counter => [counter.key, counter.max, counter.windowMs, windowEnds.knows(counter.key, sent)]),
-    settle: (counts) => { settleLimits(windowEnds, limits, counts) }
+    counters: counters.map(counter => [counter.key, counter.max, counter.windowMs, windowEnds.knows(counter.key, sent)]),
+    counted: (counts) => { if (counters.length > 0) countedIn(windowEnds, limits as Limits, counts) }
   }
 }
 
-function settleLimits (windowEnds: WindowEnds, limits: Limits | undefined, counts: number[]): void {
-  if (limits === undefined) return
-  if (counts.length > 0) windowEnds.settle(limits.counters, counts, Date.now())
-  limits.settle(counts)
+/** The limits when they are still to be counted. */
+const uncounted = (limits: Limits | undefined): Limits | undefined => limits?.counts === undefined ? limits : undefined
+
+/**
+ * Thrown by a limited call whose count went over a counter's max: its work
+ * did not run. The counts are in the limits; whoever asked for the work
+ * refuses the request (plugins/app/rate-limit.ts settles them).
+ */
+export class LimitReached extends Error {
+  constructor () {
+    super('a rate limit was reached; the work did not run')
+  }
+}
+
+/** The counts of a call kept in its limits (ttl from the ends known here); LimitReached when the last counted is over its max. */
+function countedIn (windowEnds: WindowEnds, limits: Limits, counts: number[]): void {
+  windowEnds.settle(limits.counters, counts, Date.now())
+  limits.counts = counts
+  if (overLimit(limits)) throw new LimitReached()
+}
+
+/** Whether the last counter counted went over its max (the count stops there). */
+export function overLimit ({ counters, counts = [] }: Limits): boolean {
+  const last = counts.length / 2 - 1
+  return last >= 0 && (counts[2 * last] as number) > (counters[last] as Counter).max
 }
 
 /**
@@ -119,13 +145,13 @@ export interface LimitState {
 }
 
 /**
- * The counters a script call takes, and what to do with their counts:
- * `settle` gets {current, ttl ms, ...} of the counters counted (the count
- * stops at the first one over its max) and throws when that one is over.
+ * The counters a request counts, and once a script call counted them, what
+ * they said: {current, ttl ms, current, ttl ms, ...} of the counters
+ * counted (the count stops at the first one over its max).
  */
 export interface Limits {
   counters: Counter[]
-  settle: (counts: number[]) => void
+  counts?: number[]
 }
 
 export function limitState (counter: Counter, current: number, ttlMs: number): LimitState {
@@ -144,7 +170,7 @@ export function createLimitStore (redis: Redis) {
   const peekScript = defineScript<[number, number]>(redis, 'rankLimitPeek', PEEK)
 
   return {
-    /** Counts the counters (and settles them), without other work: for requests refused before their action. */
+    /** Counts the counters, without other work (their counts are left in `limits`; LimitReached when over). */
     async count (limits: Limits): Promise<void> {
       await countOnly([], [], limits)
     },

@@ -8,7 +8,7 @@ import { HELMET } from '../../../plugins/external/security-headers.js'
 import { keptPeriodsOf, type ChosenBoard } from '../../store/board-choice.js'
 import type { Signed, SubmitResult } from '../../store/board-format.js'
 import type { Limits } from '../../store/limits.js'
-import { apiKeyHandler, sessionHandler, type Action, type ApiKeyActionSpec, type KeyCaller, type SessionCaller } from '../public-action.js'
+import { apiKeyHandler, sessionHandler, type Action, type ApiKeyActionSpec, type KeyCaller, type SessionCaller, type Stream } from '../public-action.js'
 import { clientAddress } from '../../../plugins/app/rate-limit.js'
 import { livePlaces, type LiveGuard } from '../../live/streams.js'
 import { boardFields, iso } from '../../store/board-fields.js'
@@ -84,8 +84,8 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
    * An API-key action (the request path: ../public-action.ts). Other sites'
    * pages read these answers (CORS), so they may be loaded cross-origin.
    */
-  function apiKeyAction (name: RankAction, schema: FastifySchema, required: readonly string[], action: Action<KeyCaller>, { signed = false, signedAs, ...options }: { signed?: ApiKeyActionSpec['signed'], signedAs?: ApiKeyActionSpec['signedAs'], bodyLimit?: number, sse?: 'manual' } = {}): void {
-    actionRoute(name, schema, { helmet: HELMET.crossOrigin, config: { rateLimitPolicy: 'apiKey' }, ...options }, apiKeyHandler(fastify, { required, signed, signedAs, action }))
+  function apiKeyAction (name: RankAction, schema: FastifySchema, required: readonly string[], action: Action<KeyCaller>, { signed = false, signedAs, limitsInStore, ...options }: Pick<ApiKeyActionSpec, 'signed' | 'signedAs' | 'limitsInStore'> & { bodyLimit?: number, sse?: 'manual' } = {}): void {
+    actionRoute(name, schema, { helmet: HELMET.crossOrigin, config: { rateLimitPolicy: 'apiKey' }, ...options }, apiKeyHandler(fastify, { required, signed, signedAs, limitsInStore, action }))
   }
 
   /** A run's start, answered as docs/interface.md#runs says; rate_limited past the player's starts of a minute. */
@@ -153,8 +153,6 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
    */
   async function submitBoards (game: GameRecord, player: string, scores: BoardScore[], meta: string | undefined, options: { signed?: Signed, limits?: Limits }, extra: (result: SubmitResult) => Record<string, unknown> = () => ({})): Promise<Array<Record<string, unknown>>> {
     const taken = scores.filter(item => item.refused === undefined)
-    // The request counts against its limits even when no board takes its score.
-    if (taken.length === 0 && options.limits !== undefined) await fastify.rateLimits.countAlone(options.limits)
     const results = taken.length === 0 ? [] : await leaderboard.submitMany(game, player, taken.map(({ board, score }) => ({ board, score })), meta, options)
     let next = 0
     return scores.map(({ id, board, score, refused }) => {
@@ -185,7 +183,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
       const result = await leaderboard.submit(game, player, score, meta, { signed, limits, board, total: false, run: runId === undefined ? undefined : { id: runId, byKey: true } })
       return submitAnswer(game, score, result, board)
     }
-  }, { signed: true })
+  }, { signed: true, limitsInStore: true })
 
   apiKeyAction('top', routeSchemas.top, ['api_key', 'game_id'], (fields, { game, boards, limits }) => {
     const limit = parseLimit(optional(fields, 'limit'))
@@ -195,7 +193,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
       const { total, items, board } = await leaderboard.top(game, chosen, offset, limit, limits)
       return ok({ game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) })
     }
-  })
+  }, { limitsInStore: true })
 
   apiKeyAction('me', routeSchemas.me, ['api_key', 'game_id', 'player_name'], (fields, { game, boards, limits }) => {
     const player = parsePlayerName(param(fields, 'player_name'))
@@ -204,7 +202,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
       const standing = await leaderboard.standing(game, chosen, player, limits)
       return ok({ player_name: player, best_score: standing.bestScore, rank: standing.rank, ...await boardFields(leaderboard, game, standing.board) })
     }
-  })
+  }, { limitsInStore: true })
 
   /** around and around-self: the player, then the request's board and sides. */
   function aroundOf (fields: Params, game: GameRecord, boards: Boards, player: string, limits?: Limits) {
@@ -227,18 +225,17 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   }
 
   apiKeyAction('around', routeSchemas.around, ['api_key', 'game_id', 'player_name'], (fields, { game, boards, limits }) =>
-    aroundOf(fields, game, boards, parsePlayerName(param(fields, 'player_name')), limits))
+    aroundOf(fields, game, boards, parsePlayerName(param(fields, 'player_name')), limits), { limitsInStore: true })
 
   apiKeyAction('players', routeSchemas.players, ['api_key', 'game_id', 'player_names'], (fields, { game, boards, limits }) =>
-    playersOf(fields, game, boards, parsePlayerNames(param(fields, 'player_names')), limits), playersBodyLimit)
+    playersOf(fields, game, boards, parsePlayerNames(param(fields, 'player_names')), limits), { ...playersBodyLimit, limitsInStore: true })
 
-  // Game facts without a board script: the limits are counted on their own.
+  // Game facts without a board script: the limits are counted on their own, first.
   // A named board's periods are its own (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md); its seasons are the game's, from the one it was made in.
-  apiKeyAction('periods', routeSchemas.periods, ['api_key', 'game_id'], (fields, { game, boards, limits }) => {
+  apiKeyAction('periods', routeSchemas.periods, ['api_key', 'game_id'], (fields, { game, boards }) => {
     const named = namedBoardOf(fields, boards)
     const view = named === undefined ? game : gameWithBoard(game, named)
     return async () => {
-      await fastify.rateLimits.countAlone(limits)
       const at = now()
       const items = view.periods.flatMap(kind => keptPeriodsOf(view, kind, at).map((period, index) => ({
         period: kind, period_id: period.id, starts_at: iso(period.startsAt), resets_at: iso(period.resetsAt), current: index === 0
@@ -248,8 +245,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   })
 
   // The boards a page may show, and how (docs/interface.md#score-formats): nothing of them is secret to players.
-  apiKeyAction('boards', routeSchemas.boards, ['api_key', 'game_id'], (_fields, { game, limits }) => async () => {
-    await fastify.rateLimits.countAlone(limits)
+  apiKeyAction('boards', routeSchemas.boards, ['api_key', 'game_id'], (_fields, { game }) => async () => {
     // All of them (a request's own `boards` holds them only when it names one).
     const boards = await fastify.namedBoards.boards(game.game_id)
     const own = { board_id: DEFAULT_BOARD, name: game.name, order: game.order, operator: 'best' as const, periods: game.periods, format: scoreFormatOf(game), archived: false }
@@ -258,10 +254,9 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     return ok({ game_id: game.game_id, items: [own, ...named] })
   })
 
-  apiKeyAction('seasons', routeSchemas.seasons, ['api_key', 'game_id'], (fields, { game, boards, limits }) => {
+  apiKeyAction('seasons', routeSchemas.seasons, ['api_key', 'game_id'], (fields, { game, boards }) => {
     const named = namedBoardOf(fields, boards)
     return async () => {
-      await fastify.rateLimits.countAlone(limits)
       const { season_id: current, items } = await leaderboard.seasons(game.game_id)
       if (named === undefined) return ok({ game_id: game.game_id, season_id: current, items })
       return ok({ game_id: game.game_id, season_id: current, items: items.filter(season => season.season_id >= named.first_season), board: named.board_id })
@@ -285,7 +280,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   })
 
   // A live board: the top at once, then again whenever it changes (Server-Sent Events).
-  // Opening counts once against the rate limits, in the first read.
+  // Opening counts once against the rate limits, in the first read; the stream opens once they are answered.
   apiKeyAction('live', routeSchemas.live, ['api_key', 'game_id'], (fields, { game, boards, key, limits }, reply) => {
     const limit = parseLimit(optional(fields, 'limit'))
     const chosen = boardOf(fields, game, boards)
@@ -295,20 +290,20 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
       const { total, items, board } = await leaderboard.top(game, chosen, 0, limit, limits)
       // HEAD asks what a stream would be, without one.
       if (reply.request.method === 'HEAD') return ok({ game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) })
-      await fastify.live.open(reply, { game, choice: chosen.choice, limit, places: livePlaces.apiKey(apiKey, clientAddress(reply.request), liveStreamsPerKey, liveStreamsPerAddress), guard: keyGuard(apiKey, game.game_id), first: { total, items }, board })
+      const stream: Stream = async () => {
+        await fastify.live.open(reply, { game, choice: chosen.choice, limit, places: livePlaces.apiKey(apiKey, clientAddress(reply.request), liveStreamsPerKey, liveStreamsPerAddress), guard: keyGuard(apiKey, game.game_id), first: { total, items }, board })
+      }
+      return stream
     }
-  }, { sse: 'manual' })
+  }, { sse: 'manual', limitsInStore: true })
 
   // A run, started by the game's server for a player: signed like a submit, with `run-start` for the score;
   // by the browser game itself, unsigned, where the game allows submit-run.
   const unsignedRunStart = (game: GameRecord, fields: Params): boolean =>
     game.submit_run === 'on' && optional(fields, 'ts') === undefined && optional(fields, 'sign') === undefined
-  apiKeyAction('run-start', routeSchemas.runStart, ['api_key', 'game_id', 'player_name'], (fields, { game, key, limits }, reply) => {
+  apiKeyAction('run-start', routeSchemas.runStart, ['api_key', 'game_id', 'player_name'], (fields, { game, key }, reply) => {
     const player = parsePlayerName(param(fields, 'player_name'))
-    return async () => {
-      await fastify.rateLimits.countAlone(limits)
-      return await runStarted(reply, await fastify.runs.start(game.game_id, player, key.api_key))
-    }
+    return async () => await runStarted(reply, await fastify.runs.start(game.game_id, player, key.api_key))
   }, { signed: (game, fields) => !unsignedRunStart(game, fields), signedAs: 'run-start' })
 
   // The play of a run started with this key, reported by the game (unsigned: the run_id vouches, and the wall clock bounds it).
@@ -318,7 +313,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     const runId = parseRunId(param(fields, 'run_id')) as string
     const seconds = parseSeconds(param(fields, 'seconds'))
     return async () => ok(await fastify.runs.report(game.game_id, player, runId, seconds, key.api_key, limits))
-  })
+  }, { limitsInStore: true })
 
   // A browser game without a server: the score of a run started with this key, without the secret (docs/interface.md#submit-run).
   apiKeyAction('submit-run', routeSchemas.submitRun, ['api_key', 'game_id', 'player_name', 'score', 'run_id'], (fields, { game, boards, key, limits }) => {
@@ -335,7 +330,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
       const result = await leaderboard.submit(game, player, score, meta, { limits, board, run: { id: runId, byKey: true, key: key.api_key } })
       return submitAnswer(game, score, result, board)
     }
-  })
+  }, { limitsInStore: true })
 
   // Session mode: the player is the logged-in user, on the same boards.
   /**
@@ -389,27 +384,21 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   }
 
   // Signed (optional: the text achievements in the score's place), a player's list shows the hidden ones they unlocked.
-  apiKeyAction('achievements', routeSchemas.achievements, ['api_key', 'game_id'], (fields, { game, limits }) => {
+  apiKeyAction('achievements', routeSchemas.achievements, ['api_key', 'game_id'], (fields, { game }) => {
     const name = optional(fields, 'player_name')
     const player = name === undefined ? undefined : parsePlayerName(name)
     const signed = optional(fields, 'sign') !== undefined
-    return async () => {
-      await fastify.rateLimits.countAlone(limits)
-      return ok(await achievementList(game, player, { own: signed }))
-    }
+    return async () => ok(await achievementList(game, player, { own: signed }))
   }, { signed: (_game, fields) => optional(fields, 'sign') !== undefined, signedAs: 'achievements' })
 
   sessionAction('achievements-self', routeSchemas.achievementsSelf, [], (_fields, { game, user }) => async () => ok(await achievementList(game, user.username, { own: true })))
 
   // Signed like a submit, with unlock:<achievement_id> where the score goes: a signature for one achievement unlocks no other.
-  apiKeyAction('unlock', routeSchemas.unlock, ['api_key', 'game_id', 'player_name', 'achievement_id', 'ts', 'sign'], (fields, { game, limits }) => {
+  apiKeyAction('unlock', routeSchemas.unlock, ['api_key', 'game_id', 'player_name', 'achievement_id', 'ts', 'sign'], (fields, { game }) => {
     const player = parsePlayerName(param(fields, 'player_name'))
     const id = achievementIdOf(fields)
     const run = parseRunId(optional(fields, 'run_id'))
-    return async () => {
-      await fastify.rateLimits.countAlone(limits)
-      return await unlockFor(game, id, player, { run, byKey: true })
-    }
+    return async () => await unlockFor(game, id, player, { run, byKey: true })
   }, { signed: true, signedAs: (fields: Params) => `unlock:${fields.achievement_id ?? ''}` })
 
   sessionAction('unlock-self', routeSchemas.unlockSelf, ['achievement_id'], (fields, { game, user }) => {
