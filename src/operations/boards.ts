@@ -5,6 +5,7 @@ import type { BoardEntry, ImportedEntry, ListPlace, ListedEntry } from '../store
 import { ImportTooLarge, exportHeader, exportLines, importEntryOf, type ImportLine, type RefusedLine } from './import-export.js'
 import { decodeCursor, encodeCursor } from '../lib/cursor.js'
 import { boardFields } from '../store/board-fields.js'
+import { answeredBoard } from '../rules/boards.js'
 import { BoardExport, EXPORT_PAGE, ErasureCounts, IMPORT_BATCH, IMPORT_ERRORS_LISTED, ImportReport, ListPage } from './answers.js'
 import { OperationContext } from './context.js'
 import { cursors, readInput, schemas } from './input.js'
@@ -151,7 +152,7 @@ export function boardsOperations ({ leaderboard, audit, eraseFromEveryGame, choo
       const { board: { named } } = await chooseBoard(game, { board: query.board })
       const bounds = named ?? game
       const now = Date.now()
-      const report: ImportReport = { game_id: game.game_id, ...(named === undefined ? {} : { board: named.board_id }), season_id: game.season, lines: 0, imported: 0, improved: 0, unchanged: 0, refused: 0, errors: [] }
+      const report: ImportReport = { game_id: game.game_id, ...answeredBoard(named), season_id: game.season, lines: 0, imported: 0, improved: 0, unchanged: 0, refused: 0, errors: [] }
       const refuse = (refused: RefusedLine): void => {
         report.refused++
         if (report.errors.length < IMPORT_ERRORS_LISTED) report.errors.push(refused)

@@ -81,23 +81,56 @@ export const DEFAULT_BOARD_SETTINGS = {
 } as const satisfies Omit<BoardSettings, 'name'>
 
 /**
- * A named board as the board rules read a game: the game's record with the
- * board's settings in place of the game's own (order, periods, score bounds,
- * review rules), so choosing a board, checking a score's range and storing
- * it work as they do on the default board.
+ * One board of a game: its own (`default`, v1's, whose settings are the
+ * game's) or a named one. What the rest of the code reads of a board,
+ * whichever it is.
  */
-export function gameWithBoard (game: GameRecord, board: NamedBoard): GameRecord {
+export interface Board {
+  /** `default` for the game's own. */
+  board_id: string
+  /** The named board's record; none for the game's own. */
+  named: NamedBoard | undefined
+  order: BoardOrder
+  operator: BoardOperator
+  periods: PeriodKind[]
+  /** An archived board is read as before and takes no new scores (the game's own never is). */
+  archived: boolean
+  /**
+   * The game as this board's rules read it: the board's settings (order,
+   * periods, score bounds, review rules, display) in place of the game's,
+   * so choosing a period, checking a score's range and storing it work as
+   * they do on the default board.
+   */
+  rules: GameRecord
+}
+
+/** The board `named` of the game, or the game's own. */
+export function boardOf (game: GameRecord, named?: NamedBoard): Board {
+  if (named === undefined) return { board_id: DEFAULT_BOARD, named, order: game.order, operator: 'best', periods: game.periods, archived: false, rules: game }
   return {
-    ...game,
-    order: board.order,
-    periods: board.periods,
-    score_min: board.score_min,
-    score_max: board.score_max,
-    review_above: board.review_above,
-    review_below: board.review_below,
-    review_factor: board.review_factor,
-    score_format: board.score_format,
-    score_decimals: board.score_decimals,
-    score_unit: board.score_unit
+    board_id: named.board_id,
+    named,
+    order: named.order,
+    operator: named.operator,
+    periods: named.periods,
+    archived: named.archived,
+    rules: {
+      ...game,
+      order: named.order,
+      periods: named.periods,
+      score_min: named.score_min,
+      score_max: named.score_max,
+      review_above: named.review_above,
+      review_below: named.review_below,
+      review_factor: named.review_factor,
+      score_format: named.score_format,
+      score_decimals: named.score_decimals,
+      score_unit: named.score_unit
+    }
   }
+}
+
+/** What an answer says of the board it is about: a named board's id; nothing for the game's own, so a v1 answer keeps its exact fields. */
+export function answeredBoard (named: NamedBoard | undefined): { board?: string } {
+  return named === undefined ? {} : { board: named.board_id }
 }

@@ -3,7 +3,7 @@ import { boardScopes } from './keys.js'
 import { PERIOD_KINDS, keptPeriods, periodAt, periodOfId, type Period, type PeriodKind } from '../rules/periods.js'
 import type { BoardChoice } from '../rules/fields.js'
 import type { GameRecord } from '../rules/games.js'
-import { gameWithBoard, noSuchBoard, type NamedBoard } from '../rules/boards.js'
+import { boardOf, noSuchBoard, type NamedBoard } from '../rules/boards.js'
 
 /*
  * A game's boards (docs/guide.md, seasons and periods): the all-time board,
@@ -57,9 +57,9 @@ function keptKind (game: GameRecord, kind: PeriodKind, owner: string): void {
   }
 }
 
-/** The game as a board's rules read it: a named board's settings in place of the game's (gameWithBoard), or the game itself. */
+/** The game as a board's rules read it (Board.rules). */
 export function boardView (game: GameRecord, board: BoardRef): GameRecord {
-  return board.named === undefined ? game : gameWithBoard(game, board.named)
+  return boardOf(game, board.named).rules
 }
 
 /**
@@ -71,7 +71,7 @@ export function boardView (game: GameRecord, board: BoardRef): GameRecord {
 export function chooseAnyBoard (game: GameRecord, choice: BoardChoice, now: number, named: NamedBoard | undefined): BoardRef {
   if (choice.board === undefined) return chooseBoard(game, choice, now)
   if (named === undefined || named.board_id !== choice.board) throw noSuchBoard(choice.board)
-  const board = chooseBoard(gameWithBoard(game, named), choice, now, `board "${named.board_id}"`)
+  const board = chooseBoard(boardOf(game, named).rules, choice, now, `board "${named.board_id}"`)
   return { ...board, scope: boardScopes.named(named.board_id) + board.scope, named }
 }
 
@@ -176,9 +176,10 @@ export function periodExpiry (game: GameRecord, period: Period): number {
  * What an operator's hide, delete or erasure and a board's deletion reach.
  */
 export function everyScopeOf (game: GameRecord, named: NamedBoard | undefined, now: number): { seasons: string[], periods: string[] } {
-  const prefix = named === undefined ? '' : boardScopes.named(named.board_id)
+  const board = boardOf(game, named)
+  const prefix = boardScopes.of(board)
   const seasons: string[] = []
   for (let season = game.season + 1; season >= (named?.first_season ?? 1); season--) seasons.push(prefix + boardScopes.season(season))
-  const periods = everyPeriodBoard(named === undefined ? game : gameWithBoard(game, named), now).map(board => prefix + board.scope)
+  const periods = everyPeriodBoard(board.rules, now).map(period => prefix + period.scope)
   return { seasons, periods }
 }

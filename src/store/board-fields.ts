@@ -1,6 +1,7 @@
 import type { BoardRef } from './board-choice.js'
 import type { Leaderboard } from './leaderboard.js'
 import type { GameRecord } from '../rules/games.js'
+import { answeredBoard } from '../rules/boards.js'
 
 export const iso = (ms: number): string => new Date(ms).toISOString()
 
@@ -13,7 +14,7 @@ export const iso = (ms: number): string => new Date(ms).toISOString()
 export async function boardFields (leaderboard: Leaderboard, game: GameRecord, board: BoardRef): Promise<Record<string, unknown>> {
   const { period, seasonId, named } = board
   // A named board's id comes first (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md); the game's own board adds nothing.
-  const which = named === undefined ? {} : { board: named.board_id }
+  const which = answeredBoard(named)
   if (period !== undefined) return { ...which, period: period.kind, period_id: period.id, starts_at: iso(period.startsAt), resets_at: iso(period.resetsAt) }
   if (seasonId === undefined) return which
   const season = (await leaderboard.seasons(game.game_id)).items.find(one => one.season_id === seasonId)

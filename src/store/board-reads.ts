@@ -3,8 +3,8 @@ import { TIME_DIGITS, boardScopes, keys } from './keys.js'
 import { defineScript, luaScript } from './script-loader.js'
 import { defineLimitedScript, type Limits } from './limits.js'
 import { chooseAnyBoard, type BoardRef, type ChosenBoard } from './board-choice.js'
-import { NO_BOARDS, gameWithBoard, type Boards, type NamedBoard } from '../rules/boards.js'
-import { boardCheck } from './named-boards.js'
+import { NO_BOARDS, answeredBoard, boardOf, type Boards, type NamedBoard } from '../rules/boards.js'
+import { boardChosenBy } from './named-boards.js'
 import { type BoardChoice } from '../rules/fields.js'
 import { TopCache } from './top-cache.js'
 import { isoFromMs, rankOrNull, scoreOf, topPercent, type BoardEntry, type Neighbourhood, type PlayerStanding } from './board-format.js'
@@ -47,7 +47,7 @@ export function createBoardReads ({ redis, now, refreshed, freshBoards }: BoardC
    */
   async function onBoard<T> (game: GameRecord, { choice, board }: ChosenBoard, limits: Limits | undefined, read: (game: GameRecord, board: BoardRef, limits: Limits | undefined) => Promise<T | typeof MOVED>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const result = await read(board.named === undefined ? game : gameWithBoard(game, board.named), board, attempt === 1 ? limits : undefined)
+      const result = await read(boardOf(game, board.named).rules, board, attempt === 1 ? limits : undefined)
       if (result !== MOVED) return result
       if (attempt === ATTEMPTS) throw new Error(`the settings of game ${game.game_id} kept changing`)
       game = await refreshed(game.game_id)
@@ -56,7 +56,7 @@ export function createBoardReads ({ redis, now, refreshed, freshBoards }: BoardC
   }
 
   /** What a board script checks the board by (moved(), board-prelude.lua): the game's order, or a named board's settings and id. */
-  const guard = (game: GameRecord, board: BoardRef): string[] => [board.named === undefined ? game.order : `${boardCheck(board.named)} ${board.named.board_id}`, board.season]
+  const guard = (game: GameRecord, board: BoardRef): string[] => [boardChosenBy(boardOf(game, board.named)), board.season]
 
   function itemsOf (page: Array<string | number>, from: number, firstRank: number, order: BoardOrder): BoardItem[] {
     const items: BoardItem[] = []
@@ -152,7 +152,7 @@ export function createBoardReads ({ redis, now, refreshed, freshBoards }: BoardC
      */
     async entry (game: GameRecord, player: string, named?: NamedBoard): Promise<BoardEntry | null> {
       const gameId = game.game_id
-      const prefix = named === undefined ? '' : boardScopes.named(named.board_id)
+      const prefix = boardScopes.of(boardOf(game, named))
       for (let season = game.season; season >= (named?.first_season ?? 1); season--) {
         const scope = prefix + boardScopes.season(season)
         const reply = await entryScript([keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope), keys.hiddenPlayers(gameId)], [player])
@@ -166,7 +166,7 @@ export function createBoardReads ({ redis, now, refreshed, freshBoards }: BoardC
           hidden: boardHidden === 1,
           rank: rankOrNull(rank),
           season_id: season,
-          ...(named === undefined ? {} : { board: named.board_id })
+          ...answeredBoard(named)
         }
       }
       return null

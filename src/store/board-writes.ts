@@ -5,8 +5,8 @@ import { defineLimitedScript, packedLimits, type Limits } from './limits.js'
 import { plainSubmitCall, seenUntil, submitResultOf, type PlainSubmit } from './submit-call.js'
 import { child, metrics } from '../lib/metrics.js'
 import { currentPeriod, periodExpiry } from './board-choice.js'
-import { DEFAULT_BOARD, NO_BOARDS, gameWithBoard, noSuchBoard, type NamedBoard } from '../rules/boards.js'
-import { boardCheck } from './named-boards.js'
+import { DEFAULT_BOARD, NO_BOARDS, boardOf, noSuchBoard, type NamedBoard } from '../rules/boards.js'
+import { boardChosenBy } from './named-boards.js'
 import type { Period } from '../rules/periods.js'
 import { OUTBOX_MAX } from './events.js'
 import { boardScoreOf, type ImportedEntry, type ImportOutcome, type Signed, type SubmitResult } from './board-format.js'
@@ -100,13 +100,14 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
     let instant = approve?.at
     let reply: Array<string | number>
     let periods: Period[]
-    // Counted by the first call only.
-    let limits = storing.limits
+    // Counted by the first call only (store/limits.ts: limits counted are not counted again).
+    const limits = storing.limits
     for (let attempt = 1; ;) {
       const at = instant ?? now()
-      // A named board is stored as the game with the board's settings, under its own scope.
-      const view = named === undefined ? game : gameWithBoard(game, named)
-      const prefix = named === undefined ? '' : boardScopes.named(named.board_id)
+      // A named board is stored by its own rules, under its own scope.
+      const board = boardOf(game, named)
+      const view = board.rules
+      const prefix = boardScopes.of(board)
       // An approved score goes only to the period boards of its moment that are still kept.
       periods = view.periods.map(kind => currentPeriod(view, kind, at)).filter(period => approve === undefined || periodExpiry(view, period) > now())
       const season = approve?.season ?? game.season
@@ -119,7 +120,7 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
           return [keys.board(gameId, periodScope), keys.entries(gameId, player, periodScope)]
         })
         // A held score of a season closed since goes to that season: '' tells the script it is not the current one.
-        const chosenBy = named === undefined ? game.order : `${boardCheck(named)} ${named.board_id}`
+        const chosenBy = boardChosenBy(board)
         return [
           [keys.game(gameId), keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope),
             keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope),
@@ -137,7 +138,6 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
       reply = takesPlainScript(game, storing)
         ? await plainSubmit(game, { player, score, meta, signed, at: clock === undefined ? undefined : at, total: storing.total ?? true }, limits)
         : await submitScript(...fullCall(), limits)
-      limits = undefined
       if (reply[0] === FULL) {
         fullScriptUntil.set(gameId, Date.now() + FULL_SCRIPT_FOR_MS)
         continue
@@ -208,15 +208,14 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
       const answers: Array<SubmitResult | ApiError | undefined> = scores.map(() => undefined)
       let pending = scores.map((score, index) => ({ ...score, index }))
       let instant: number | undefined
-      // Counted by the first call only.
-      let limitsLeft = limits
       for (let attempt = 1; pending.length > 0; attempt++) {
         const at = instant ?? now()
         const gameId = game.game_id
         const boards = pending.map(({ board, score, index }) => {
-          const view = board === undefined ? game : gameWithBoard(game, board)
-          const prefix = board === undefined ? '' : boardScopes.named(board.board_id)
-          return { board, score, index, view, prefix, scope: prefix + boardScopes.season(game.season), periods: view.periods.map(kind => currentPeriod(view, kind, at)) }
+          const chosen = boardOf(game, board)
+          const view = chosen.rules
+          const prefix = boardScopes.of(chosen)
+          return { board, score, index, view, prefix, chosenBy: boardChosenBy(chosen), scope: prefix + boardScopes.season(game.season), periods: view.periods.map(kind => currentPeriod(view, kind, at)) }
         })
         const reply = await manyScript([
           keys.game(gameId), keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.deletedPlayer(gameId, player), keys.live(gameId), keys.boardsVersion(gameId),
@@ -231,12 +230,11 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
         ], [
           String(game.season), player, meta ?? '', meta === undefined ? '0' : '1', game.max_entries, game.max_meta_bytes,
           signed?.ts ?? '', seenUntil(signed), clock === undefined && instant === undefined ? '' : at, game.season, boards.length,
-          ...boards.flatMap(({ board, score, view, periods }) => [
-            board === undefined ? game.order : `${boardCheck(board)} ${board.board_id}`, String(score), boardScoreOf(score, view.order), periods.length,
+          ...boards.flatMap(({ chosenBy, score, view, periods }) => [
+            chosenBy, String(score), boardScoreOf(score, view.order), periods.length,
             ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(view, period), period.kind, period.id])
           ])
-        ], limitsLeft)
-        limitsLeft = undefined
+        ], limits)
         if (reply[0] === 'boards') {
           let counted = false
           boards.forEach(({ index, periods }, i) => {
@@ -294,12 +292,13 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
       for (let attempt = 1; ; attempt++) {
         const gameId = game.game_id
         // A named board's entries go under its scope, in its order, checked by its settings (lua/import-entries.lua).
-        const order = named === undefined ? game.order : named.order
-        const scope = (named === undefined ? '' : boardScopes.named(named.board_id)) + boardScopes.season(game.season)
+        const board = boardOf(game, named)
+        const order = board.order
+        const scope = boardScopes.of(board) + boardScopes.season(game.season)
         const reply = await importScript(
           [keys.game(gameId), keys.board(gameId, scope), keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope), keys.live(gameId), keys.boardsVersion(gameId),
             ...batch.flatMap(({ player }) => [keys.entries(gameId, player, scope), keys.meta(gameId, player, scope)])],
-          [named === undefined ? game.order : `${boardCheck(named)} ${named.board_id}`, String(game.season), game.max_entries, game.max_meta_bytes,
+          [boardChosenBy(board), String(game.season), game.max_entries, game.max_meta_bytes,
             ...batch.flatMap(({ player, score, ms, meta }) => [player, String(score), boardScoreOf(score, order), String(ms).padStart(TIME_DIGITS, '0'), meta ?? '', meta === undefined ? '0' : '1'])])
         if (reply[0] !== MOVED) return { season: game.season, outcomes: reply as ImportOutcome[] }
         if (attempt === ATTEMPTS) throw new Error(`the settings of game ${game.game_id} kept changing`)

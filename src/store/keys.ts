@@ -38,11 +38,16 @@ export const TIME_DIGITS = 13
  * for a calendar period. Every board of a game has the same structure
  * (a ZSET and its entries buckets) in the game's slot.
  */
+/** A named board's scope, in front of its season's or period's. */
+const namedScope = (boardId: string): string => `board:${boardId}:`
+
 export const boardScopes = {
   season: (season: number): string => season <= 1 ? '' : `season:${season}:`,
   period: (kind: string, periodId: string): string => `${kind}:${periodId}:`,
   /** A named board's scope, in front of its season's or period's (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md): `board:level-1:`, `board:level-1:daily:2026-11-23:`. */
-  named: (boardId: string): string => `board:${boardId}:`
+  named: namedScope,
+  /** The scope every key of a board begins with: a named board's own (named, above); nothing for the game's own. */
+  of: (board: { named?: { board_id: string } }): string => board.named === undefined ? '' : namedScope(board.named.board_id)
 } as const
 
 export const keys = {

@@ -4,7 +4,7 @@ import { defineScript, luaScript } from './script-loader.js'
 import { ENTRY_BUCKETS, boardScopes, keys } from './keys.js'
 import { changeRecord, type RecordCache } from './cache.js'
 import { periodsOf } from './games-and-keys.js'
-import { BOARD_OPERATORS, MAX_BOARDS, type NamedBoard } from '../rules/boards.js'
+import { BOARD_OPERATORS, MAX_BOARDS, type Board, type NamedBoard } from '../rules/boards.js'
 import { displayFromStored } from '../rules/score-format.js'
 
 /*
@@ -57,6 +57,15 @@ export function storedBoard ({ board_id: _id, ...settings }: NamedBoard): string
  */
 export function boardCheck (board: Pick<NamedBoard, 'order' | 'operator' | 'archived'>): string {
   return `${board.order} ${board.operator} ${board.archived ? 'archived' : 'live'}`
+}
+
+/**
+ * What a board script checks the board its keys were chosen by against
+ * (moved(), lua/includes/board-prelude.lua): the game's order for its own
+ * board; '<order> <operator> <state> <board id>' for a named one.
+ */
+export function boardChosenBy (board: Board): string {
+  return board.named === undefined ? board.order : `${boardCheck(board)} ${board.board_id}`
 }
 
 /** What create and update answer besides success: the game or board is gone, the id is taken, the cap is reached, the board has entries. */

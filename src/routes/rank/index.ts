@@ -13,7 +13,7 @@ import { clientAddress } from '../../../plugins/app/rate-limit.js'
 import { livePlaces, type LiveGuard } from '../../live/streams.js'
 import { boardFields, iso } from '../../store/board-fields.js'
 import { TIME_FLOOR_NEEDED, checkScoreRange, keyAcceptedFor, lacksTimeFloor, runsKept, type GameRecord } from '../../rules/games.js'
-import { DEFAULT_BOARD, gameWithBoard, noSuchBoard, type Boards, type NamedBoard } from '../../rules/boards.js'
+import { DEFAULT_BOARD, answeredBoard, boardOf, noSuchBoard, type Boards, type NamedBoard } from '../../rules/boards.js'
 import { ACHIEVEMENT_ID_PATTERN, MASKED_ACHIEVEMENT, achievementFacts } from '../../rules/achievements.js'
 import { scoreFormatOf } from '../../rules/score-format.js'
 
@@ -26,7 +26,7 @@ export const PLAYERS_BODY_LIMIT = 65_536
  */
 function submitExtras (game: GameRecord, result: SubmitResult, board?: NamedBoard): Record<string, unknown> {
   const periods = board?.periods ?? game.periods
-  return { ...(board === undefined ? {} : { board: board.board_id }), ...(result.held ? { held: true } : {}), ...(result.unlocked === undefined ? {} : { unlocked: result.unlocked }), ...(periods.length === 0 ? {} : { periods: result.periods }) }
+  return { ...answeredBoard(board), ...(result.held ? { held: true } : {}), ...(result.unlocked === undefined ? {} : { unlocked: result.unlocked }), ...(periods.length === 0 ? {} : { periods: result.periods }) }
 }
 
 /** What submit and submit-run answer (v1's fields, then submitExtras). */
@@ -67,7 +67,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   const now = leaderboard.now
 
   /** The board a request asks for, chosen where the action's fields are read (a bad one is counted against the rate limit like any bad field). */
-  const boardOf = (fields: Params, game: GameRecord, boards: Boards): ChosenBoard => leaderboard.choose(game, parseBoardChoice(fields), boards)
+  const chosenBoard = (fields: Params, game: GameRecord, boards: Boards): ChosenBoard => leaderboard.choose(game, parseBoardChoice(fields), boards)
   /**
    * A body that holds 100 names of 30 four-byte characters, form-encoded
    * (about 37 KB), whatever BODY_LIMIT says for the other actions.
@@ -119,7 +119,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   function scoreBoard (fields: Params, game: GameRecord, boards: Boards, score: number): NamedBoard | undefined {
     const named = namedBoardOf(fields, boards)
     if (named?.archived === true) fail('invalid_param', 'Parameter "board" is not valid: that board is archived; it takes no new scores.')
-    checkScoreRange(named === undefined ? game : gameWithBoard(game, named), score)
+    checkScoreRange(boardOf(game, named).rules, score)
     return named
   }
 
@@ -137,7 +137,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
       const id = boardId ?? DEFAULT_BOARD
       try {
         if (named?.archived === true) fail('invalid_param', `Board "${id}" is archived; it takes no new scores.`)
-        checkScoreRange(named === undefined ? game : gameWithBoard(game, named), score)
+        checkScoreRange(boardOf(game, named).rules, score)
         return { id, board: named, score }
       } catch (error) {
         if (!(error instanceof ApiError)) throw error
@@ -188,7 +188,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   apiKeyAction('top', routeSchemas.top, ['api_key', 'game_id'], (fields, { game, boards, limits }) => {
     const limit = parseLimit(optional(fields, 'limit'))
     const offset = parseOffset(optional(fields, 'offset'))
-    const chosen = boardOf(fields, game, boards)
+    const chosen = chosenBoard(fields, game, boards)
     return async () => {
       const { total, items, board } = await leaderboard.top(game, chosen, offset, limit, limits)
       return ok({ game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) })
@@ -197,7 +197,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
 
   apiKeyAction('me', routeSchemas.me, ['api_key', 'game_id', 'player_name'], (fields, { game, boards, limits }) => {
     const player = parsePlayerName(param(fields, 'player_name'))
-    const chosen = boardOf(fields, game, boards)
+    const chosen = chosenBoard(fields, game, boards)
     return async () => {
       const standing = await leaderboard.standing(game, chosen, player, limits)
       return ok({ player_name: player, best_score: standing.bestScore, rank: standing.rank, ...await boardFields(leaderboard, game, standing.board) })
@@ -206,7 +206,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
 
   /** around and around-self: the player, then the request's board and sides. */
   function aroundOf (fields: Params, game: GameRecord, boards: Boards, player: string, limits?: Limits) {
-    const chosen = boardOf(fields, game, boards)
+    const chosen = chosenBoard(fields, game, boards)
     const before = parseNeighbours(fields, 'before')
     const after = parseNeighbours(fields, 'after')
     return async () => {
@@ -217,7 +217,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
 
   /** players and players-self: the named players on the request's board. */
   function playersOf (fields: Params, game: GameRecord, boards: Boards, players: string[], limits?: Limits) {
-    const chosen = boardOf(fields, game, boards)
+    const chosen = chosenBoard(fields, game, boards)
     return async () => {
       const { total, items, board } = await leaderboard.players(game, chosen, players, limits)
       return ok({ game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) })
@@ -234,13 +234,13 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   // A named board's periods are its own (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md); its seasons are the game's, from the one it was made in.
   apiKeyAction('periods', routeSchemas.periods, ['api_key', 'game_id'], (fields, { game, boards }) => {
     const named = namedBoardOf(fields, boards)
-    const view = named === undefined ? game : gameWithBoard(game, named)
+    const view = boardOf(game, named).rules
     return async () => {
       const at = now()
       const items = view.periods.flatMap(kind => keptPeriodsOf(view, kind, at).map((period, index) => ({
         period: kind, period_id: period.id, starts_at: iso(period.startsAt), resets_at: iso(period.resetsAt), current: index === 0
       })))
-      return ok({ game_id: game.game_id, timezone: game.timezone, keep_periods: game.keep_periods, items, ...(named === undefined ? {} : { board: named.board_id }) })
+      return ok({ game_id: game.game_id, timezone: game.timezone, keep_periods: game.keep_periods, items, ...answeredBoard(named) })
     }
   })
 
@@ -283,7 +283,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   // Opening counts once against the rate limits, in the first read; the stream opens once they are answered.
   apiKeyAction('live', routeSchemas.live, ['api_key', 'game_id'], (fields, { game, boards, key, limits }, reply) => {
     const limit = parseLimit(optional(fields, 'limit'))
-    const chosen = boardOf(fields, game, boards)
+    const chosen = chosenBoard(fields, game, boards)
     const apiKey = key.api_key
     const { liveStreamsPerKey, liveStreamsPerAddress } = fastify.config
     return async () => {
@@ -323,7 +323,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     const score = parseScore(param(fields, 'score'))
     const board = scoreBoard(fields, game, boards, score)
     // A board kept from before this rule (or changed by hand) takes no unsigned time without a floor.
-    if (lacksTimeFloor(board === undefined ? game : gameWithBoard(game, board))) fail('forbidden', `This board takes no submit-run until an operator sets a floor: ${TIME_FLOOR_NEEDED}.`)
+    if (lacksTimeFloor(boardOf(game, board).rules)) fail('forbidden', `This board takes no submit-run until an operator sets a floor: ${TIME_FLOOR_NEEDED}.`)
     const meta = parseMeta(optional(fields, 'meta'))
     const runId = parseRunId(param(fields, 'run_id')) as string
     return async () => {
@@ -442,7 +442,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   })
 
   sessionAction('me-self', routeSchemas.meSelf, [], (fields, { game, boards, user }) => {
-    const chosen = boardOf(fields, game, boards)
+    const chosen = chosenBoard(fields, game, boards)
     return async () => {
       const standing = await leaderboard.standing(game, chosen, user.username)
       return ok({
