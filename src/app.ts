@@ -5,7 +5,7 @@ import { prettyFactory } from 'pino-pretty'
 import Fastify, { LogController, type FastifyHttpOptions, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from './config.js'
-import { parseQuery } from './rules/fields.js'
+import { parseQuery } from './lib/params.js'
 import { logOutput } from './lib/log-output.js'
 import configPlugin from '../plugins/app/config.js'
 import envelopePlugin, { frameworkErrors } from '../plugins/app/envelope.js'
@@ -249,7 +249,7 @@ export function serverOptions (config: Config, extras: ServerExtras = {}): Fasti
  * sees its decorators.
  */
 async function app (fastify: FastifyInstance, { config, clock }: { config: Config, clock?: () => number }): Promise<void> {
-  // Route schemas document and serialize; requests are checked by src/rules/fields.ts
+  // Route schemas document and serialize; requests are checked by src/lib/params.ts, src/rules/fields.ts
   // and src/operations/index.ts, in the check order (docs/interface.md#check-order; see src/routes/schemas.ts).
   fastify.setValidatorCompiler(() => () => true)
   for (const warning of config.warnings) fastify.log.warn(warning)
