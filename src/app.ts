@@ -249,7 +249,7 @@ export function serverOptions (config: Config, extras: ServerExtras = {}): Fasti
  * sees its decorators.
  */
 async function app (fastify: FastifyInstance, { config, clock }: { config: Config, clock?: () => number }): Promise<void> {
-  // Route schemas document and serialize; requests are checked by src/lib/params.ts, src/rules/fields.ts
+  // Route schemas document and serialize; requests are checked by src/lib/params.ts, src/rules/
   // and src/operations/index.ts, in the check order (docs/interface.md#check-order; see src/routes/schemas.ts).
   fastify.setValidatorCompiler(() => () => true)
   for (const warning of config.warnings) fastify.log.warn(warning)

@@ -3,7 +3,7 @@ import type { Params } from '../../src/lib/params.js'
 
 /*
  * What a pure parser or rule answers, or the error it refuses with, for the
- * tests of src/lib/params.ts and src/rules/fields.ts.
+ * tests of src/lib/params.ts and src/rules/.
  */
 
 /** The ApiError that `fn` throws, what else it throws as text, or 'none' when it returns. */
