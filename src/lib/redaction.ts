@@ -1,7 +1,8 @@
 /*
  * What the logs may show of a request and of an error: secrets in a URL
  * (query values, admin path segments) replaced, errors without the
- * properties libraries attach. The logger's serializers (src/app.ts).
+ * properties libraries attach. The logger's serializers use them
+ * (src/server-options.ts).
  */
 
 /**
