@@ -13,7 +13,7 @@ const LAYERS = [
   { name: 'config', path: '^src/config\\.ts$', what: 'the environment, read once' },
   { name: 'plugins', path: '^plugins/', what: 'Fastify plugins: wrapped packages (external/) and our decorators (app/)' },
   { name: 'routes', path: '^src/routes/', what: 'the HTTP routes, one folder per URL family' },
-  { name: 'app', path: '^src/app\\.ts$', what: 'the Fastify app: plugins and routes in order' },
+  { name: 'app', path: '^src/(app|server-options)\\.ts$', what: 'the Fastify app: its server options, its plugins and routes in order' },
   { name: 'entries', path: '^src/(server|cli)\\.ts$', what: 'the process entry points' }
 ]
 

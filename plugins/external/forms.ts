@@ -4,7 +4,7 @@ import multipart from '@fastify/multipart'
 import type { Readable, Writable } from 'node:stream'
 import type { FastifyRequest } from 'fastify'
 import { fail } from '../../src/errors.js'
-import { collectParams, parseFormBody, type Params } from '../../src/rules/fields.js'
+import { collectParams, parseFormBody, type Params } from '../../src/lib/params.js'
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,5 +1,6 @@
 import { fail } from '../errors.js'
-import { AROUND_DEFAULT, parsePlayerName } from '../rules/fields.js'
+import { AROUND_DEFAULT } from '../rules/fields.js'
+import { parsePlayerName } from '../rules/player-name.js'
 import type { Leaderboard } from '../store/leaderboard.js'
 import type { BoardEntry, ImportedEntry, ListPlace, ListedEntry } from '../store/board-format.js'
 import { ImportTooLarge, exportHeader, exportLines, importEntryOf, type ImportLine, type RefusedLine } from './import-export.js'

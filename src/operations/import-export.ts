@@ -1,5 +1,6 @@
 import { ApiError, type ErrorCode } from '../errors.js'
-import { parseMeta, parsePlayerName, parseScore } from '../rules/fields.js'
+import { parseMeta, parseScore } from '../rules/fields.js'
+import { parsePlayerName } from '../rules/player-name.js'
 import type { ImportedEntry, ListedEntry } from '../store/board-format.js'
 
 /*

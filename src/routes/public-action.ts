@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify'
 import { ApiError, fail } from '../errors.js'
-import { checkTimestamp, collectParams, param, requireParams, type Params } from '../rules/fields.js'
+import { collectParams, param, requireParams, type Params } from '../lib/params.js'
+import { checkTimestamp } from '../rules/fields.js'
 import { guestsWelcome, keyAcceptedFor, playableGame, type GameRecord, type KeyRecord } from '../rules/games.js'
 import { signatureMatches } from '../rules/signature.js'
 import { LimitReached, type Limits } from '../store/limits.js'

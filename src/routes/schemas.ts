@@ -10,7 +10,7 @@ import { SCORE_FORMAT_TYPES } from '../../sdk/format.js'
  * document at /docs) and serialize success answers. They do not validate
  * requests: the check order (docs/interface.md#check-order) interleaves
  * authentication with field checks (a bad `limit` must not be reported before
- * a bad key), so field rules live in src/rules/fields.ts and src/operations/index.ts.
+ * a bad key), so field rules live in src/rules/ and src/operations/index.ts.
  */
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])

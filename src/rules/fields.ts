@@ -1,11 +1,12 @@
 import { ApiError, fail } from '../errors.js'
+import { optional, type Params } from '../lib/params.js'
+import { isPlayerName } from './player-name.js'
 import { PERIOD_KINDS, type PeriodKind } from './periods.js'
 import { DEFAULT_BOARD, isBoardId } from './boards.js'
 
 /**
- * Request parameters and the rule for each field (docs/interface.md#field-rules).
- * Everything here treats its input as hostile: maps are null-prototype, a
- * repeated parameter is refused, and a value that is not plain text is refused.
+ * The rule for each request field (docs/interface.md#field-rules); the
+ * parameters themselves are read in src/lib/params.ts.
  */
 
 /** What a request asks for: `board` (a named board's id; none: the game's own), `period` (all or a kind), `period_id`, `season_id` (parseBoardChoice). */
@@ -14,125 +15,6 @@ export interface BoardChoice {
   period?: 'all' | PeriodKind
   periodId?: string
   seasonId?: number
-}
-
-/** A query or form value whose percent-encoding is broken. */
-export class MalformedValue {
-  constructor (readonly raw: string) {}
-}
-
-export type RawValue = string | string[] | MalformedValue
-export type RawParams = Record<string, RawValue>
-/** Plain text parameters by name, each sent once. */
-export type Params = Record<string, string>
-
-function decodeComponent (text: string): string | MalformedValue {
-  const plus = text.includes('+') ? text.replace(/\+/g, ' ') : text
-  if (!plus.includes('%')) return plus
-  try {
-    return decodeURIComponent(plus)
-  } catch {
-    return new MalformedValue(text)
-  }
-}
-
-/**
- * Parses `a=1&b=2` as application/x-www-form-urlencoded text. It never throws:
- * a broken escape becomes a MalformedValue and a repeated name an array, so
- * the caller reports either with the right code.
- */
-export function parseUrlEncoded (text: string): RawParams {
-  const result: RawParams = Object.create(null)
-  if (text === '') return result
-  for (const pair of text.split('&')) {
-    if (pair === '') continue
-    const eq = pair.indexOf('=')
-    const name = decodeComponent(eq === -1 ? pair : pair.slice(0, eq))
-    const value = decodeComponent(eq === -1 ? '' : pair.slice(eq + 1))
-    // A name that cannot be decoded is kept raw, so its value is still seen as malformed.
-    const key = typeof name === 'string' ? name : name.raw
-    const stored = typeof name === 'string' ? value : name
-    const previous = result[key]
-    // A malformed value wins over a repeat: the encoding is checked first (docs/interface.md#check-order).
-    if (previous === undefined || stored instanceof MalformedValue) result[key] = stored
-    else if (previous instanceof MalformedValue) continue
-    else if (Array.isArray(previous)) previous.push(stored)
-    else result[key] = [previous, stored]
-  }
-  return result
-}
-
-let lastQuery: { text: string, params: RawParams } | undefined
-
-/**
- * The parser of query strings, for the router's `action` constraint and for
- * Fastify (its querystringParser). The router derives the action first and
- * Fastify parses the query right after, synchronously, for the same request:
- * the second call takes the first one's result, once, so a request's query
- * is parsed once. Handed over once only, so no two requests share an object.
- */
-export function parseQuery (text: string): RawParams {
-  if (lastQuery !== undefined && lastQuery.text === text) {
-    const { params } = lastQuery
-    lastQuery = undefined
-    return params
-  }
-  const params = parseUrlEncoded(text)
-  lastQuery = { text, params }
-  return params
-}
-
-/** The body parser used by @fastify/formbody: a broken escape is a bad body. */
-export function parseFormBody (text: string): RawParams {
-  const params = parseUrlEncoded(text)
-  for (const name in params) {
-    if (params[name] instanceof MalformedValue) throw new ApiError('invalid_body', 'The form body has a malformed percent-encoding.')
-  }
-  return params
-}
-
-function copyInto (target: Params, source: unknown, where: 'query' | 'body'): void {
-  if (source === undefined || source === null) return
-  if (typeof source !== 'object') fail('invalid_body')
-  for (const name of Object.keys(source)) {
-    const value: unknown = (source as Record<string, unknown>)[name]
-    if (value instanceof MalformedValue) fail('invalid_param', `Parameter "${printable(name)}" has a malformed percent-encoding.`)
-    if (Array.isArray(value) || Object.hasOwn(target, name)) fail('invalid_param', `Parameter "${printable(name)}" was sent more than once.`)
-    if (typeof value !== 'string') fail('invalid_param', `Parameter "${printable(name)}" must be a plain form field in the ${where}.`)
-    target[name] = value
-  }
-}
-
-/** Query and body parameters merged; a name sent twice anywhere is refused. */
-export function collectParams (query: unknown, body: unknown): Params {
-  const params: Params = Object.create(null)
-  copyInto(params, query, 'query')
-  copyInto(params, body, 'body')
-  return params
-}
-
-/** A parameter name as it may appear inside an error message. */
-function printable (name: string): string {
-  const visible = name.replace(/[^\x20-\x7e]/g, '?')
-  return visible.length > 40 ? `${visible.slice(0, 40)}...` : visible
-}
-
-/** missing_param for the first required parameter that is absent or empty. */
-export function requireParams (params: Params, names: readonly string[]): void {
-  for (const name of names) {
-    if (params[name] === undefined || params[name] === '') fail('missing_param', `Parameter "${name}" is required.`)
-  }
-}
-
-/** A parameter that requireParams has already checked to be present and non-empty. */
-export function param (params: Params, name: string): string {
-  return params[name] as string
-}
-
-/** The value of an optional parameter; an empty value counts as absent. */
-export function optional (params: Params, name: string): string | undefined {
-  const value = params[name]
-  return value === undefined || value === '' ? undefined : value
 }
 
 export const GAME_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/
@@ -167,126 +49,6 @@ export function usernameCandidates (base: string, random: () => number): string[
 
 export function isGameId (value: string): boolean {
   return GAME_ID_PATTERN.test(value)
-}
-
-/** Never in a name: controls, line and paragraph separators, bidirectional controls, lone surrogates. */
-const NEVER = /[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}\p{Cs}]/u
-/** Characters that draw nothing, or change how their neighbours draw (Unicode's default-ignorables and format characters). */
-const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}]/u
-/** A character that draws something: a letter, digit, punctuation or symbol (emoji are symbols). */
-const SHOWS = /[\p{L}\p{N}\p{P}\p{S}]/u
-/** Symbols that draw a blank all the same. */
-const BLANKS = new Set(['\u2800', '\u{1D159}'])
-
-const ZWJ = '\u200D'
-const ZWNJ = '\u200C'
-const KEYCAP = '\u20E3'
-const BLACK_FLAG = '\u{1F3F4}'
-const CANCEL_TAG = '\u{E007F}'
-const EMOJI_BEFORE_JOINER = /[\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F]/u
-const EMOJI = /\p{Extended_Pictographic}/u
-const MARK = /\p{M}/u
-/** Scripts whose letters join, so that a zero-width non-joiner changes how they draw. */
-const JOINING_SCRIPTS = ['Arabic', 'Syriac', 'Nko', 'Mongolian', 'Mandaic', 'Adlam', 'Hanifi_Rohingya', 'Phags_Pa',
-  'Devanagari', 'Bengali', 'Gurmukhi', 'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala']
-  .map(script => new RegExp(`^(?=[\\p{L}\\p{M}])\\p{Script_Extensions=${script}}$`, 'u'))
-/**
- * Arabic-script letters that never join the letter after them (alef, dal,
- * reh, waw and their variants, hamza, teh marbuta): a non-joiner after one
- * changes nothing drawn.
- */
-const JOINS_NOTHING_AFTER = /[\u0621-\u0625\u0627\u0629\u062F-\u0632\u0648\u0671-\u0673\u0675-\u0677\u0688-\u0699\u06C0\u06C3-\u06CB\u06CD\u06CF\u06D2\u06D3\u06D5\u06EE\u06EF\u0710\u072C\u0759-\u075B\u076B\u076C\u0771\u0773\u0774\u0778\u0779]/u
-/** Viramas: after one, a joiner or non-joiner picks the conjunct, half or explicit-virama form. */
-const VIRAMA = /[\u094D\u09CD\u0A4D\u0ACD\u0B4D\u0BCD\u0C4D\u0CCD\u0D4D\u0DCA\u1039\u17D2\u1B44\uA8C4\uA9C0\u{11046}\u{110B9}]/u
-/** Tag letters and digits, the body of a subdivision flag (🏴 gbsct ␡). */
-const FLAG_TAG = /[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]/u
-
-const scriptOf = (char: string): RegExp | undefined => JOINING_SCRIPTS.find(script => script.test(char))
-const inRange = (char: string, low: string, high: string): boolean => char >= low && char <= high
-
-/** The letter a mark sits on: the nearest character before `index` that is not a mark. */
-function baseBefore (chars: string[], index: number): string {
-  let at = index - 1
-  while (at >= 0 && MARK.test(chars[at] as string)) at--
-  return chars[at] ?? ''
-}
-
-/** A non-joiner between two letters of one joining script, where the first one would join the second. */
-function nonJoinerBelongs (chars: string[], index: number): boolean {
-  const before = chars[index - 1] ?? ''
-  const after = chars[index + 1] ?? ''
-  const script = scriptOf(after)
-  if (script === undefined || !/\p{L}/u.test(after) || !script.test(before)) return false
-  if (VIRAMA.test(before)) return true
-  const base = baseBefore(chars, index)
-  return /\p{L}/u.test(base) && script.test(base) && !JOINS_NOTHING_AFTER.test(base)
-}
-
-/** A subdivision flag: 🏴, two to seven tag letters or digits, the cancel tag. */
-function inSubdivisionFlag (chars: string[], index: number): boolean {
-  let start = index
-  while (start > 0 && inRange(chars[start - 1] as string, '\u{E0020}', CANCEL_TAG)) start--
-  let end = index
-  while (end < chars.length - 1 && inRange(chars[end + 1] as string, '\u{E0020}', CANCEL_TAG)) end++
-  const body = chars.slice(start, end)
-  return chars[start - 1] === BLACK_FLAG && chars[end] === CANCEL_TAG &&
-    body.length >= 2 && body.length <= 7 && body.every(char => FLAG_TAG.test(char))
-}
-
-/**
- * An invisible character is kept only where it is part of what is drawn:
- * - a joiner inside an emoji sequence (👩‍💻), or after a virama (the Sinhala
- *   and Devanagari half and conjunct forms);
- * - a non-joiner between letters of a joining script (Persian می‌خواهم, an
- *   explicit Devanagari virama);
- * - the emoji and text presentation selectors after an emoji, or before a
- *   keycap (1️⃣); the ideographic variation selectors after a Han character;
- *   the Mongolian free variation selectors after a Mongolian letter;
- * - the tags of a subdivision flag (🏴󠁧󠁢󠁳󠁣󠁴󠁿).
- * Anywhere else it only makes one name look like another ("al\u200Bice" draws as "alice").
- */
-function invisibleBelongs (chars: string[], index: number): boolean {
-  const char = chars[index] as string
-  const before = chars[index - 1] ?? ''
-  const after = chars[index + 1] ?? ''
-  if (char === ZWJ) return (EMOJI_BEFORE_JOINER.test(before) && EMOJI.test(after)) || VIRAMA.test(before)
-  if (char === ZWNJ) return nonJoinerBelongs(chars, index)
-  if (char === '\uFE0E' || char === '\uFE0F') return EMOJI.test(before) || (/^[0-9#*]$/.test(before) && after === KEYCAP)
-  if (inRange(char, '\uFE00', '\uFE0D') || inRange(char, '\u{E0100}', '\u{E01EF}')) return /\p{Script=Han}/u.test(before)
-  if (inRange(char, '\u180B', '\u180D') || char === '\u180F') return /^(?=\p{L})\p{Script=Mongolian}$/u.test(before)
-  if (inRange(char, '\u{E0020}', CANCEL_TAG)) return inSubdivisionFlag(chars, index)
-  return false
-}
-
-/** Whether a text passes the player_name rule (parsePlayerName). */
-function isPlayerName (value: string): boolean {
-  try {
-    parsePlayerName(value)
-    return true
-  } catch {
-    return false
-  }
-}
-
-/**
- * 1 to 30 code points (one emoji is one character), at least one of which is
- * drawn; no control, separator or bidirectional character (they reorder what
- * is shown, so "alice" can display as someone else's name); invisible
- * characters only where they belong to what is drawn (invisibleBelongs).
- */
-export function parsePlayerName (value: string): string {
-  const chars = [...value]
-  if (chars.length < 1 || chars.length > 30 || NEVER.test(value)) fail('invalid_player_name')
-  let drawn = false
-  for (const [index, char] of chars.entries()) {
-    if (INVISIBLE.test(char)) {
-      if (!invisibleBelongs(chars, index)) fail('invalid_player_name')
-    } else if (SHOWS.test(char) && !BLANKS.has(char)) {
-      drawn = true
-    }
-  }
-  if (!drawn) fail('invalid_player_name')
-  return value
 }
 
 /** A base-10 integer within the exact range of a double; `007` is 7 and `-0` is 0. */

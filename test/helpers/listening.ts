@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import type { ServerExtras } from '../../src/app.js'
+import type { ServerExtras } from '../../src/server-options.js'
 import { buildTestApp, type TestContext } from './app.js'
 
 /** The app on a real loopback port, for clients that speak HTTP (the SDK, a browser). */

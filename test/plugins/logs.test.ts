@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream'
 import t from 'tap'
-import { redactUrl } from '../../src/app.js'
+import { redactUrl } from '../../src/lib/redaction.js'
 import { computeSignature } from '../../src/rules/signature.js'
 import { ADMIN_TOKEN, multipartBody } from '../helpers/app.js'
 import { listeningApp } from '../helpers/listening.js'

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError, fail } from '../../errors.js'
-import { param, requireParams } from '../../rules/fields.js'
+import { param, requireParams } from '../../lib/params.js'
 import { createTokenVerifier } from '../../signin/platform-token.js'
 import { createOpenIdClient, type OpenIdClient } from '../../signin/openid.js'
 import { SIGNIN_FLOW_TTL_S } from '../../store/signin-flows.js'

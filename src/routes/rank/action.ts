@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ApiError } from '../../errors.js'
-import { parseQuery, type RawValue } from '../../rules/fields.js'
+import { parseQuery, type RawValue } from '../../lib/params.js'
 
 /**
  * `/api/rank` is one path whose `action` query parameter picks the endpoint

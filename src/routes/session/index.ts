@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { fail, ok } from '../../errors.js'
-import { optional, param, parseRunId, parseSeconds, parseStars } from '../../rules/fields.js'
+import { optional, param } from '../../lib/params.js'
+import { parseRunId, parseSeconds, parseStars } from '../../rules/fields.js'
 import { sessionHandler } from '../public-action.js'
 import { GUEST_RATING_PLAY_S } from '../../rules/games.js'
 import { routeSchemas } from '../schemas.js'
