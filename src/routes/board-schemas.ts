@@ -16,7 +16,7 @@ export const BoardFields = {
   starts_at: Type.Optional(Type.String({ format: 'date-time', description: "with a period: its first instant (the game's local midnight), ISO 8601 UTC" })),
   resets_at: Type.Optional(Type.String({ format: 'date-time', description: 'with a period: the first instant of the next one' })),
   season_id: Type.Optional(Type.Integer({ minimum: 1, description: 'with season_id: the season read' })),
-  started_at: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
+  started_at: Type.Optional(Type.String({ format: 'date-time' })),
   ended_at: Type.Optional(Nullable(Type.String({ format: 'date-time', description: 'null for the current season' })))
 }
 /** The parameters that pick a board. */

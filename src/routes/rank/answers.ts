@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox'
+import { Type, type TSchema } from '@sinclair/typebox'
 import { SCORE_FORMAT_TYPES } from '../../../sdk/format.js'
 import { Nullable } from '../schemas.js'
 import { BoardFields, PERIOD, Season, Standing } from '../board-schemas.js'
@@ -44,28 +44,32 @@ export const SubmitResult = Type.Object({
   }, { description: 'only for a game that keeps periods: the current board of each' }))
 })
 
+/** A board's part of a submit of several: the board and the score, its standing... */
+const boardPart = {
+  board: Type.String({ description: 'the board, as named in the request (default: the game\'s own)' }),
+  score: Type.Integer({ description: 'the score submitted to it' }),
+  improved: Type.Optional(SubmitResult.properties.improved),
+  best_score: Type.Optional(SubmitResult.properties.best_score),
+  rank: Type.Optional(SubmitResult.properties.rank)
+}
+/** ...and what else it says, or its refusal. */
+const boardOutcome = {
+  held: SubmitResult.properties.held,
+  unlocked: SubmitResult.properties.unlocked,
+  periods: SubmitResult.properties.periods,
+  error: Type.Optional(Type.String({ description: 'only when this board refused its score: the error code a submit to it alone would get' })),
+  message: Type.Optional(Type.String({ description: 'with error: why' }))
+}
 /**
  * One board's part of a submit of several boards' scores
  * (docs/interface.md#one-submit-several-boards): the answer a submit to it
  * alone would give, or its refusal (error and message); the others are
  * stored all the same.
  */
-export const BoardSubmitted = Type.Object({
-  board: Type.String({ description: 'the board, as named in the request (default: the game\'s own)' }),
-  score: Type.Integer({ description: 'the score submitted to it' }),
-  improved: Type.Optional(SubmitResult.properties.improved),
-  best_score: Type.Optional(SubmitResult.properties.best_score),
-  rank: Type.Optional(SubmitResult.properties.rank),
-  total_players: Type.Optional(Type.Integer({ description: 'session mode: visible players on the board' })),
-  held: SubmitResult.properties.held,
-  unlocked: SubmitResult.properties.unlocked,
-  periods: SubmitResult.properties.periods,
-  error: Type.Optional(Type.String({ description: 'only when this board refused its score: the error code a submit to it alone would get' })),
-  message: Type.Optional(Type.String({ description: 'with error: why' }))
-})
-export const ManySubmitted = {
-  boards: Type.Array(BoardSubmitted, { description: 'one per board, in the order of the request' })
-}
+export const BoardSubmitted = Type.Object({ ...boardPart, ...boardOutcome })
+/** The same in session mode (submit-self): a part that took its score adds total_players, as a submit to that board alone does; an API-key submit's parts have none. */
+export const BoardSubmittedSelf = Type.Object({ ...boardPart, total_players: Type.Optional(Type.Integer({ description: 'session mode: visible players on the board' })), ...boardOutcome })
+const boardsOf = <Part extends TSchema>(part: Part) => ({ boards: Type.Array(part, { description: 'one per board, in the order of the request' }) })
 
 /** An achievement as a player sees it: a hidden one not yet unlocked is masked (every field null but hidden). */
 export const PlayerAchievement = Type.Object({
@@ -100,11 +104,11 @@ export const SessionFlags = {
 }
 
 /** What submit answers: one board's standing, or each board's part of a submit of several. */
-export const Submitted = Type.Union([SubmitResult, Type.Object(ManySubmitted)])
+export const Submitted = Type.Union([SubmitResult, Type.Object(boardsOf(BoardSubmitted))])
 /** What submit-self answers: the same, with the session's flags. */
 export const SubmittedSelf = Type.Union([
   Type.Object({ ...SubmitResult.properties, ...SessionFlags }),
-  Type.Object({ ...ManySubmitted, is_dev_record: SessionFlags.is_dev_record, is_admin_record: SessionFlags.is_admin_record })
+  Type.Object({ ...boardsOf(BoardSubmittedSelf), is_dev_record: SessionFlags.is_dev_record, is_admin_record: SessionFlags.is_admin_record })
 ])
 
 /** What me answers: the player's standing on the board read; me-self adds the session's flags. */
