@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { BoardFields, Nullable, PERIOD } from '../schemas.js'
+import { Nullable } from '../schemas.js'
+import { BoardFields, PERIOD } from '../board-schemas.js'
 import { GUEST_POLICIES, RUN_POLICIES, SUBMIT_RUN_POLICIES } from '../../rules/games.js'
 import { SCORE_FORMAT_TYPES } from '../../../sdk/format.js'
 

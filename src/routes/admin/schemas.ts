@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox'
 import { schemas as adminBodies } from '../../operations/input.js'
 import type { ErrorCode } from '../../errors.js'
 import { OUTBOX_MAX } from '../../store/events.js'
-import { Around, Board, BoardChoice, BoardFields, Empty, IntegerText, Nullable, Season, Sides, Text, envelope, fileAnswer, gameParams } from '../schemas.js'
+import { Empty, IntegerText, Nullable, Text, envelope, fileAnswer, gameParams } from '../schemas.js'
+import { Around, Board, BoardChoice, BoardFields, Season, Sides } from '../board-schemas.js'
 import { AuditEntrySchema, DeliverySchema, EntrySchema, GameActivitySchema, GameSchema, GameEventSchema, GameWithFiguresSchema, HeldScoreSchema, KeySchema, NamedBoardSchema, AchievementSchema, KeyRateLimitSchema, ListedEntrySchema, OperatorSchema, ScoreSpreadSchema, UserSchema, WebhookSchema } from './records.js'
 
 /** The operator API's route schemas (/admin): what each answers, for the OpenAPI document. */

@@ -8,7 +8,7 @@ import type { StoredUser } from '../../store/users.js'
 import { isDelete } from '../session/index.js'
 import { guestsWelcome, playableGame } from '../../rules/games.js'
 import { loginUsernameSubject } from '../../../plugins/app/rate-limit.js'
-import { routeSchemas } from '../schemas.js'
+import { authSchemas } from './schemas.js'
 import { refuseCredentialsInUrl, sessionStarter } from './session-start.js'
 import platformSigninRoutes from './platform-signin.js'
 
@@ -49,7 +49,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
   fastify.route({
     method: 'POST',
     url: '/auth/login',
-    schema: routeSchemas.login,
+    schema: authSchemas.login,
     // Counted per address, then per username across addresses, both before
     // any password is hashed (plugins/app/rate-limit.ts).
     config: { rateLimitPolicy: 'loginAddress', noStore: true },
@@ -67,7 +67,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
   fastify.route({
     method: 'GET',
     url: '/auth/challenge',
-    schema: routeSchemas.signupChallenge,
+    schema: authSchemas.signupChallenge,
     config: { rateLimitPolicy: 'page', noStore: true },
     preHandler: [signupOpen, fastify.limitRate],
     handler: async () => ok({ challenge: await fastify.signupChallenges.create() })
@@ -83,7 +83,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
   fastify.route({
     method: 'POST',
     url: '/auth/signup',
-    schema: routeSchemas.signup,
+    schema: authSchemas.signup,
     config: { rateLimitPolicy: 'signupAddress', noStore: true },
     ...credentialsForm(['username', 'password', 'altcha'], signupOpen),
     handler: async (request, reply) => {
@@ -115,7 +115,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
   fastify.route({
     method: 'POST',
     url: '/auth/guest',
-    schema: routeSchemas.guest,
+    schema: authSchemas.guest,
     config: { rateLimitPolicy: 'guestAddress', noStore: true },
     preValidation: fastify.readFields,
     preHandler: [fastify.checkOrigin, async (request: FastifyRequest) => { requireParams(request.fields, ['game_id']) }, fastify.limitRate],
@@ -134,7 +134,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
   fastify.route({
     method: 'POST',
     url: '/auth/logout',
-    schema: routeSchemas.logout,
+    schema: authSchemas.logout,
     // No noStore here: the cookie it clears makes the answer no-store (plugins/external/security-headers.ts).
     preValidation: fastify.readFields,
     preHandler: fastify.checkOrigin,
@@ -164,7 +164,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
   fastify.route({
     method: 'GET',
     url: '/auth/account',
-    schema: routeSchemas.account,
+    schema: authSchemas.account,
     ...ownAccount,
     handler: async (request) => ok(await asThePlayer(request).userData((request.user as StoredUser).username))
   })
@@ -173,7 +173,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
   fastify.route({
     method: 'POST',
     url: '/auth/password',
-    schema: routeSchemas.changePassword,
+    schema: authSchemas.changePassword,
     ...ownAccount,
     handler: async (request, reply) => {
       requireParams(request.fields, ['password', 'new_password'])
@@ -190,7 +190,7 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
   fastify.route({
     method: ['POST', 'DELETE'],
     url: '/auth/account',
-    schema: routeSchemas.deleteAccount,
+    schema: authSchemas.deleteAccount,
     ...ownAccount,
     handler: async (request, reply) => {
       if (!isDelete(request)) fail('invalid_param', 'POST /auth/account deletes the account: send _method=DELETE.')

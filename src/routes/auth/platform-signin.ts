@@ -5,7 +5,7 @@ import { createTokenVerifier } from '../../signin/platform-token.js'
 import { createOpenIdClient, type OpenIdClient } from '../../signin/openid.js'
 import { SIGNIN_FLOW_TTL_S } from '../../store/signin-flows.js'
 import { safeNext } from '../play/index.js'
-import { routeSchemas } from '../schemas.js'
+import { authSchemas } from './schemas.js'
 import { refuseCredentialsInUrl, sessionStarter } from './session-start.js'
 
 /**
@@ -27,7 +27,7 @@ export default async function platformSigninRoutes (fastify: FastifyInstance): P
   fastify.route({
     method: 'POST',
     url: '/auth/token',
-    schema: routeSchemas.tokenSignin,
+    schema: authSchemas.tokenSignin,
     config: { rateLimitPolicy: 'signinAddress', noStore: true },
     preValidation: [refuseCredentialsInUrl, fastify.readFields],
     preHandler: [
@@ -64,7 +64,7 @@ export default async function platformSigninRoutes (fastify: FastifyInstance): P
    * cookie of this browser, and the browser sent to the provider.
    */
   fastify.get('/auth/oidc/start', {
-    schema: routeSchemas.openIdStart,
+    schema: authSchemas.openIdStart,
     config: { rateLimitPolicy: 'signinAddress', noStore: true },
     preHandler: [openIdOn, fastify.limitRate]
   }, async (request, reply) => {
@@ -91,7 +91,7 @@ export default async function platformSigninRoutes (fastify: FastifyInstance): P
    * where it started; a failure goes to the login page, which says why.
    */
   fastify.get('/auth/oidc/callback', {
-    schema: routeSchemas.openIdCallback,
+    schema: authSchemas.openIdCallback,
     config: { rateLimitPolicy: 'signinAddress', noStore: true },
     preHandler: [openIdOn, fastify.limitRate]
   }, async (request, reply) => {

@@ -1,15 +1,16 @@
 import fastifyStatic from '@fastify/static'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifySchema } from 'fastify'
 import { HELMET } from '../../../plugins/external/security-headers.js'
 import { page } from '../../lib/html.js'
 import { projectPath } from '../../lib/paths.js'
-import { routeSchemas } from '../schemas.js'
 import { fileErrors } from '../play/index.js'
 
 /** The versions of the element's interface served (docs/embed.md#versions): /embed/v1/board.js, and /embed/board.js for the newest. */
 const EMBED_VERSIONS = ['v1']
 /** How long a browser (or a CDN) keeps the element's script before asking again: a fix reaches pages within minutes. */
 const EMBED_MAX_AGE_S = 300
+
+const embedPageSchema = { summary: 'The page of examples of <ranking-board>, the board any web page can show (HTML); ?game=&api_key= fills them in', tags: ['platform'] } as FastifySchema
 
 /**
  * <ranking-board> for any web page (docs/embed.md): its script, built by
@@ -34,7 +35,7 @@ export default async function embedRoutes (fastify: FastifyInstance): Promise<vo
     })
   }
 
-  fastify.get('/embed/', { schema: routeSchemas.embedPage, helmet: HELMET.loginPage, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate }, async (_request, reply) => {
+  fastify.get('/embed/', { schema: embedPageSchema, helmet: HELMET.loginPage, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate }, async (_request, reply) => {
     reply.type('text/html; charset=utf-8')
     return page('Boards on any page — <ranking-board>', `<main class="embed-examples">
 <h1>Boards on any page</h1>

@@ -1,7 +1,24 @@
+import { Type } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { fail, ok } from '../../errors.js'
-import { routeSchemas } from '../schemas.js'
+import { Nullable, envelope } from '../schemas.js'
 import { redisMemory } from '../../store/redis-client.js'
+
+/** What /healthz answers, for the OpenAPI document. */
+const healthSchema = envelope(Type.Object({
+  redis: Type.Literal('up'),
+  memory: Type.Optional(Type.Object({
+    redis_used_bytes: Type.Integer(),
+    redis_max_bytes: Type.Integer({ description: 'maxmemory; 0 when Redis has none' }),
+    redis_used_ratio: Nullable(Type.Number({ description: 'used / max, 3 decimals; null without maxmemory' })),
+    redis_policy: Type.String({ description: 'maxmemory-policy; noeviction keeps every score' }),
+    process_rss_bytes: Type.Integer(),
+    process_heap_used_bytes: Type.Integer()
+  }, { description: 'only with ?detail=true and the admin token' }))
+}), ['unauthorized', 'rate_limited'], 'Health: up when Redis answers; ?detail=true with the admin token adds memory use', {
+  tags: ['operations'],
+  querystring: Type.Object({ detail: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) })
+})
 
 /**
  * GET /healthz: up when Redis answers; `unavailable` (via the error handler)
@@ -10,7 +27,7 @@ import { redisMemory } from '../../store/redis-client.js'
  * (past it, Redis refuses writes).
  */
 export default async function healthRoutes (fastify: FastifyInstance): Promise<void> {
-  fastify.get('/healthz', { schema: routeSchemas.health }, async (request: FastifyRequest, reply: FastifyReply) => {
+  fastify.get('/healthz', { schema: healthSchema }, async (request: FastifyRequest, reply: FastifyReply) => {
     const { detail } = request.query as Record<string, unknown>
     if (detail === undefined || detail === 'false' || detail === '0') {
       await fastify.redis.ping()

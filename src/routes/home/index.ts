@@ -1,11 +1,12 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifySchema } from 'fastify'
 import { HELMET } from '../../../plugins/external/security-headers.js'
 import { isPlayable } from '../../rules/games.js'
 import { html, page } from '../../lib/html.js'
-import { routeSchemas } from '../schemas.js'
 
 /** How many games the front door lists; past that it says how many more there are. */
 export const HOME_GAMES = 50
+
+const homeSchema = { summary: 'The front door (HTML): what the service is, its games, the API reference and health', tags: ['platform'] } as FastifySchema
 
 /**
  * GET /: the front door, for a person who opens the service's address: what
@@ -13,7 +14,7 @@ export const HOME_GAMES = 50
  * operators read on (the API reference, health).
  */
 export default async function homeRoutes (fastify: FastifyInstance): Promise<void> {
-  fastify.get('/', { schema: routeSchemas.home, helmet: HELMET.playPage, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate }, async (request, reply) => {
+  fastify.get('/', { schema: homeSchema, helmet: HELMET.playPage, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate }, async (request, reply) => {
     const ids = (await fastify.records.gameIds()).sort()
     const games = (await Promise.all(ids.map(async id => await fastify.records.game(id)))).filter(isPlayable)
     const shown = games.slice(0, HOME_GAMES).sort((a, b) => a.name.localeCompare(b.name))

@@ -12,7 +12,7 @@ import { projectPath } from '../../lib/paths.js'
 import type { GameRecord } from '../../rules/games.js'
 import type { StoredUser } from '../../store/users.js'
 import type { PeriodKind } from '../../rules/periods.js'
-import { routeSchemas } from '../schemas.js'
+import { playSchemas } from './schemas.js'
 import { boardFields } from '../../store/board-fields.js'
 import { collectParams } from '../../lib/params.js'
 import { parseBoardChoice } from '../../rules/fields.js'
@@ -169,7 +169,7 @@ export default async function playRoutes (fastify: FastifyInstance): Promise<voi
   // The platform's pages may frame the play page (PLAY_FRAME_ORIGINS), and the game in it.
   const playHelmet = framedBy(HELMET.playPage, fastify.config.playFrameOrigins)
 
-  fastify.get<WithGame>('/play/:game_id', { schema: routeSchemas.playPage, helmet: playHelmet, ...pageOptions }, async (request, reply) => {
+  fastify.get<WithGame>('/play/:game_id', { schema: playSchemas.playPage, helmet: playHelmet, ...pageOptions }, async (request, reply) => {
     const gameId = request.params.game_id
     const game = await fastify.records.game(gameId)
     reply.type('text/html; charset=utf-8')
@@ -243,7 +243,7 @@ ${account}
 <script src="/static/play.js" defer></script>`)
   })
 
-  fastify.get('/login', { schema: routeSchemas.loginPage, helmet: HELMET.loginPage, ...pageOptions }, async (request, reply) => {
+  fastify.get('/login', { schema: playSchemas.loginPage, helmet: HELMET.loginPage, ...pageOptions }, async (request, reply) => {
     const next = safeNext((request.query as Record<string, unknown>).next)
     const user = await fastify.currentUser(request)
     reply.type('text/html; charset=utf-8')
@@ -282,7 +282,7 @@ ${back}
   })
 
   // Sign-up (docs/interface.md#sign-up): a page of its own, like login; the widget solves the proof of work meanwhile.
-  fastify.get('/signup', { schema: routeSchemas.signupPage, helmet: HELMET.loginPage, ...pageOptions }, async (request, reply) => {
+  fastify.get('/signup', { schema: playSchemas.signupPage, helmet: HELMET.loginPage, ...pageOptions }, async (request, reply) => {
     const next = safeNext((request.query as Record<string, unknown>).next)
     const user = await fastify.currentUser(request)
     reply.type('text/html; charset=utf-8')
@@ -312,7 +312,7 @@ ${back}
   })
 
   // What the frame shows instead of a game that cannot be played: a page for people, never the JSON of a missing file.
-  fastify.get<WithGame>('/play/:game_id/unavailable', { schema: routeSchemas.playUnavailable, helmet: playHelmet, ...pageOptions }, async (request, reply) => {
+  fastify.get<WithGame>('/play/:game_id/unavailable', { schema: playSchemas.playUnavailable, helmet: playHelmet, ...pageOptions }, async (request, reply) => {
     const game = await fastify.records.game(request.params.game_id)
     reply.type('text/html; charset=utf-8')
     const [title, text] = game === null
@@ -332,7 +332,7 @@ ${back}
   }
 
   // The same board, live (Server-Sent Events): the page shows each new top as it comes.
-  fastify.get<WithGame>('/play/:game_id/live', { schema: routeSchemas.playLive, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate, sse: 'manual' }, async (request, reply) => {
+  fastify.get<WithGame>('/play/:game_id/live', { schema: playSchemas.playLive, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate, sse: 'manual' }, async (request, reply) => {
     const game = playableGame(await fastify.records.game(request.params.game_id))
     const chosen = await playBoard(game, request.query)
     const { total, items, board } = await fastify.leaderboard.top(game, chosen, 0, PLAY_BOARD_SIZE)
@@ -343,7 +343,7 @@ ${back}
   // An achievement's icon (docs/interface.md#achievements), as its type: a hidden
   // one's only with its version (v), which a player gets once they unlocked it.
   // Other sites' pages show it too (an API-key game's list gives its URL): a cross-origin resource.
-  fastify.get<{ Params: { game_id: string, achievement_id: string }, Querystring: { v?: unknown } }>('/play/:game_id/achievements/:achievement_id/icon', { schema: routeSchemas.achievementIcon, helmet: HELMET.crossOrigin, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate }, async (request, reply) => {
+  fastify.get<{ Params: { game_id: string, achievement_id: string }, Querystring: { v?: unknown } }>('/play/:game_id/achievements/:achievement_id/icon', { schema: playSchemas.achievementIcon, helmet: HELMET.crossOrigin, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate }, async (request, reply) => {
     const game = playableGame(await fastify.records.game(request.params.game_id))
     const achievement = (await fastify.achievements.achievements(game.game_id)).get(request.params.achievement_id)
     const version = typeof request.query.v === 'string' ? request.query.v : undefined
@@ -356,7 +356,7 @@ ${back}
   })
 
   // The board beside the game: public, like the page itself.
-  fastify.get<WithGame>('/play/:game_id/board', { schema: routeSchemas.playBoard, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate }, async (request) => {
+  fastify.get<WithGame>('/play/:game_id/board', { schema: playSchemas.playBoard, config: { rateLimitPolicy: 'page' }, preHandler: fastify.limitRate }, async (request) => {
     const game = playableGame(await fastify.records.game(request.params.game_id))
     const chosen = await playBoard(game, request.query)
     const { total, items, board } = await fastify.leaderboard.top(game, chosen, 0, PLAY_BOARD_SIZE)

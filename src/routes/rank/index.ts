@@ -5,7 +5,7 @@ import { optional, param, type Params } from '../../lib/params.js'
 import { parseBoardChoice, parseBoardScores, parseLimit, parseMeta, parseNeighbours, parseOffset, parsePlayerNames, parseRunId, parseScore, parseSeconds } from '../../rules/fields.js'
 import { parsePlayerName } from '../../rules/player-name.js'
 import { API_KEY_ACTIONS, RANK_ACTIONS, actionConstraint, actionOf, explainRankMiss, type RankAction } from './action.js'
-import { routeSchemas } from '../schemas.js'
+import { rankSchemas } from './schemas.js'
 import { HELMET } from '../../../plugins/external/security-headers.js'
 import { keptPeriodsOf, type ChosenBoard } from '../../store/board-choice.js'
 import type { Signed, SubmitResult } from '../../store/board-format.js'
@@ -165,7 +165,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     })
   }
 
-  apiKeyAction('submit', routeSchemas.submit, ['api_key', 'game_id', 'player_name', 'score', 'ts', 'sign'], (fields, { game, boards, limits }) => {
+  apiKeyAction('submit', rankSchemas.submit, ['api_key', 'game_id', 'player_name', 'score', 'ts', 'sign'], (fields, { game, boards, limits }) => {
     const player = parsePlayerName(param(fields, 'player_name'))
     const many = parseBoardScores(fields)
     if (many !== undefined) {
@@ -187,7 +187,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     }
   }, { signed: true, limitsInStore: true })
 
-  apiKeyAction('top', routeSchemas.top, ['api_key', 'game_id'], (fields, { game, boards, limits }) => {
+  apiKeyAction('top', rankSchemas.top, ['api_key', 'game_id'], (fields, { game, boards, limits }) => {
     const limit = parseLimit(optional(fields, 'limit'))
     const offset = parseOffset(optional(fields, 'offset'))
     const chosen = chosenBoard(fields, game, boards)
@@ -197,7 +197,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     }
   }, { limitsInStore: true })
 
-  apiKeyAction('me', routeSchemas.me, ['api_key', 'game_id', 'player_name'], (fields, { game, boards, limits }) => {
+  apiKeyAction('me', rankSchemas.me, ['api_key', 'game_id', 'player_name'], (fields, { game, boards, limits }) => {
     const player = parsePlayerName(param(fields, 'player_name'))
     const chosen = chosenBoard(fields, game, boards)
     return async () => {
@@ -226,15 +226,15 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     }
   }
 
-  apiKeyAction('around', routeSchemas.around, ['api_key', 'game_id', 'player_name'], (fields, { game, boards, limits }) =>
+  apiKeyAction('around', rankSchemas.around, ['api_key', 'game_id', 'player_name'], (fields, { game, boards, limits }) =>
     aroundOf(fields, game, boards, parsePlayerName(param(fields, 'player_name')), limits), { limitsInStore: true })
 
-  apiKeyAction('players', routeSchemas.players, ['api_key', 'game_id', 'player_names'], (fields, { game, boards, limits }) =>
+  apiKeyAction('players', rankSchemas.players, ['api_key', 'game_id', 'player_names'], (fields, { game, boards, limits }) =>
     playersOf(fields, game, boards, parsePlayerNames(param(fields, 'player_names')), limits), { ...playersBodyLimit, limitsInStore: true })
 
   // Game facts without a board script: the limits are counted on their own, first.
   // A named board's periods are its own (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md); its seasons are the game's, from the one it was made in.
-  apiKeyAction('periods', routeSchemas.periods, ['api_key', 'game_id'], (fields, { game, boards }) => {
+  apiKeyAction('periods', rankSchemas.periods, ['api_key', 'game_id'], (fields, { game, boards }) => {
     const named = namedBoardOf(fields, boards)
     const view = boardOf(game, named).rules
     return async () => {
@@ -247,7 +247,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   })
 
   // The boards a page may show, and how (docs/interface.md#score-formats): nothing of them is secret to players.
-  apiKeyAction('boards', routeSchemas.boards, ['api_key', 'game_id'], (_fields, { game }) => async () => {
+  apiKeyAction('boards', rankSchemas.boards, ['api_key', 'game_id'], (_fields, { game }) => async () => {
     // All of them (a request's own `boards` holds them only when it names one).
     const boards = await fastify.namedBoards.boards(game.game_id)
     const own = { board_id: DEFAULT_BOARD, name: game.name, order: game.order, operator: 'best' as const, periods: game.periods, format: scoreFormatOf(game), archived: false }
@@ -256,7 +256,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     return ok({ game_id: game.game_id, items: [own, ...named] })
   })
 
-  apiKeyAction('seasons', routeSchemas.seasons, ['api_key', 'game_id'], (fields, { game, boards }) => {
+  apiKeyAction('seasons', rankSchemas.seasons, ['api_key', 'game_id'], (fields, { game, boards }) => {
     const named = namedBoardOf(fields, boards)
     return async () => {
       const { season_id: current, items } = await leaderboard.seasons(game.game_id)
@@ -283,7 +283,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
 
   // A live board: the top at once, then again whenever it changes (Server-Sent Events).
   // Opening counts once against the rate limits, in the first read; the stream opens once they are answered.
-  apiKeyAction('live', routeSchemas.live, ['api_key', 'game_id'], (fields, { game, boards, key, limits }, reply) => {
+  apiKeyAction('live', rankSchemas.live, ['api_key', 'game_id'], (fields, { game, boards, key, limits }, reply) => {
     const limit = parseLimit(optional(fields, 'limit'))
     const chosen = chosenBoard(fields, game, boards)
     const apiKey = key.api_key
@@ -303,13 +303,13 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   // by the browser game itself, unsigned, where the game allows submit-run.
   const unsignedRunStart = (game: GameRecord, fields: Params): boolean =>
     game.submit_run === 'on' && optional(fields, 'ts') === undefined && optional(fields, 'sign') === undefined
-  apiKeyAction('run-start', routeSchemas.runStart, ['api_key', 'game_id', 'player_name'], (fields, { game, key }, reply) => {
+  apiKeyAction('run-start', rankSchemas.runStart, ['api_key', 'game_id', 'player_name'], (fields, { game, key }, reply) => {
     const player = parsePlayerName(param(fields, 'player_name'))
     return async () => await runStarted(reply, await fastify.runs.start(game.game_id, player, key.api_key))
   }, { signed: (game, fields) => !unsignedRunStart(game, fields), signedAs: 'run-start' })
 
   // The play of a run started with this key, reported by the game (unsigned: the run_id vouches, and the wall clock bounds it).
-  apiKeyAction('run-report', routeSchemas.runReport, ['api_key', 'game_id', 'player_name', 'run_id', 'seconds'], (fields, { game, key, limits }) => {
+  apiKeyAction('run-report', rankSchemas.runReport, ['api_key', 'game_id', 'player_name', 'run_id', 'seconds'], (fields, { game, key, limits }) => {
     runsKept(game)
     const player = parsePlayerName(param(fields, 'player_name'))
     const runId = parseRunId(param(fields, 'run_id')) as string
@@ -318,7 +318,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   }, { limitsInStore: true })
 
   // A browser game without a server: the score of a run started with this key, without the secret (docs/interface.md#submit-run).
-  apiKeyAction('submit-run', routeSchemas.submitRun, ['api_key', 'game_id', 'player_name', 'score', 'run_id'], (fields, { game, boards, key, limits }) => {
+  apiKeyAction('submit-run', rankSchemas.submitRun, ['api_key', 'game_id', 'player_name', 'score', 'run_id'], (fields, { game, boards, key, limits }) => {
     if (game.submit_run !== 'on') fail('forbidden', 'This game takes no submit-run: its scores are signed by its server (submit) or sent by session (submit-self). An operator can allow it (submit_run).')
     runsKept(game)
     const player = parsePlayerName(param(fields, 'player_name'))
@@ -386,33 +386,33 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
   }
 
   // Signed (optional: the text achievements in the score's place), a player's list shows the hidden ones they unlocked.
-  apiKeyAction('achievements', routeSchemas.achievements, ['api_key', 'game_id'], (fields, { game }) => {
+  apiKeyAction('achievements', rankSchemas.achievements, ['api_key', 'game_id'], (fields, { game }) => {
     const name = optional(fields, 'player_name')
     const player = name === undefined ? undefined : parsePlayerName(name)
     const signed = optional(fields, 'sign') !== undefined
     return async () => ok(await achievementList(game, player, { own: signed }))
   }, { signed: (_game, fields) => optional(fields, 'sign') !== undefined, signedAs: 'achievements' })
 
-  sessionAction('achievements-self', routeSchemas.achievementsSelf, [], (_fields, { game, user }) => async () => ok(await achievementList(game, user.username, { own: true })))
+  sessionAction('achievements-self', rankSchemas.achievementsSelf, [], (_fields, { game, user }) => async () => ok(await achievementList(game, user.username, { own: true })))
 
   // Signed like a submit, with unlock:<achievement_id> where the score goes: a signature for one achievement unlocks no other.
-  apiKeyAction('unlock', routeSchemas.unlock, ['api_key', 'game_id', 'player_name', 'achievement_id', 'ts', 'sign'], (fields, { game }) => {
+  apiKeyAction('unlock', rankSchemas.unlock, ['api_key', 'game_id', 'player_name', 'achievement_id', 'ts', 'sign'], (fields, { game }) => {
     const player = parsePlayerName(param(fields, 'player_name'))
     const id = achievementIdOf(fields)
     const run = parseRunId(optional(fields, 'run_id'))
     return async () => await unlockFor(game, id, player, { run, byKey: true })
   }, { signed: true, signedAs: (fields: Params) => `unlock:${fields.achievement_id ?? ''}` })
 
-  sessionAction('unlock-self', routeSchemas.unlockSelf, ['achievement_id'], (fields, { game, user }) => {
+  sessionAction('unlock-self', rankSchemas.unlockSelf, ['achievement_id'], (fields, { game, user }) => {
     const id = achievementIdOf(fields)
     const run = parseRunId(optional(fields, 'run_id'))
     return async () => await unlockFor(game, id, user.username, { run, byKey: false })
   })
 
-  sessionAction('run-start-self', routeSchemas.runStartSelf, [], (_fields, { game, user }, reply) => async () =>
+  sessionAction('run-start-self', rankSchemas.runStartSelf, [], (_fields, { game, user }, reply) => async () =>
     await runStarted(reply, await fastify.runs.start(game.game_id, user.username)))
 
-  sessionAction('submit-self', routeSchemas.submitSelf, ['score'], (fields, { game, boards, user }) => {
+  sessionAction('submit-self', rankSchemas.submitSelf, ['score'], (fields, { game, boards, user }) => {
     const many = parseBoardScores(fields)
     if (many !== undefined) {
       if (optional(fields, 'run_id') !== undefined) fail('invalid_param', 'Parameter "run_id" is not valid with several boards: a run\'s score goes to one board.')
@@ -443,7 +443,7 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     }
   })
 
-  sessionAction('me-self', routeSchemas.meSelf, [], (fields, { game, boards, user }) => {
+  sessionAction('me-self', rankSchemas.meSelf, [], (fields, { game, boards, user }) => {
     const chosen = chosenBoard(fields, game, boards)
     return async () => {
       const standing = await leaderboard.standing(game, chosen, user.username)
@@ -459,9 +459,9 @@ export default async function rankRoutes (fastify: FastifyInstance): Promise<voi
     }
   })
 
-  sessionAction('around-self', routeSchemas.aroundSelf, [], (fields, { game, boards, user }) => aroundOf(fields, game, boards, user.username))
+  sessionAction('around-self', rankSchemas.aroundSelf, [], (fields, { game, boards, user }) => aroundOf(fields, game, boards, user.username))
 
-  sessionAction('players-self', routeSchemas.playersSelf, [], (fields, { game, boards, user }) => {
+  sessionAction('players-self', rankSchemas.playersSelf, [], (fields, { game, boards, user }) => {
     const friends = parsePlayerNames(optional(fields, 'player_names'))
     return playersOf(fields, game, boards, [...new Set([user.username, ...friends])])
   }, playersBodyLimit)

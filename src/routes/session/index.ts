@@ -4,7 +4,7 @@ import { optional, param } from '../../lib/params.js'
 import { parseRunId, parseSeconds, parseStars } from '../../rules/fields.js'
 import { sessionHandler } from '../public-action.js'
 import { GUEST_RATING_PLAY_S } from '../../rules/games.js'
-import { routeSchemas } from '../schemas.js'
+import { sessionSchemas } from './schemas.js'
 
 /** `_method=DELETE` in a POST form is a DELETE (docs/interface.md#ratings): a form cannot send DELETE. */
 export function isDelete (request: FastifyRequest): boolean {
@@ -37,13 +37,13 @@ export default async function sessionRoutes (fastify: FastifyInstance): Promise<
     })
   }
   // Two registrations only because a GET route may not declare a body schema.
-  fastify.route({ ...rate, method: 'GET', schema: routeSchemas.rateRead })
-  fastify.route({ ...rate, method: ['POST', 'DELETE'], schema: routeSchemas.rate })
+  fastify.route({ ...rate, method: 'GET', schema: sessionSchemas.rateRead })
+  fastify.route({ ...rate, method: ['POST', 'DELETE'], schema: sessionSchemas.rate })
 
   fastify.route({
     method: 'POST',
     url: '/api/playtime',
-    schema: routeSchemas.playtime,
+    schema: sessionSchemas.playtime,
     config,
     handler: sessionHandler(fastify, {
       required: ['seconds'],
