@@ -18,12 +18,30 @@ export const MAX_TOTAL = Number.MAX_SAFE_INTEGER
 /** How many decided held scores a game remembers (the oldest are forgotten). */
 export const REVIEW_DECIDED_KEPT = 10_000
 
-/** How often a call is chosen again after its script found the game's settings moved on. */
-export const ATTEMPTS = 3
+/** How many times a call is chosen (untilSettled) before a game whose settings keep moving is given up. */
+const ATTEMPTS = 3
 /** About how many keys a call that walks named boards sends at most (one board with more is sent alone). */
 export const KEYS_PER_CALL = 2000
 /** A board script's answer when the game's or the board's settings moved since the call was chosen (lua/includes/board-prelude.lua). */
 export const MOVED = 'moved'
+
+/** What a call made by untilSettled answers to be made again, once it has read afresh what moved. */
+export const AGAIN = Symbol('again')
+
+/**
+ * A board script's call, made again while what it was chosen by moves
+ * under it (the game's order or season, a named board's settings, or the
+ * periods of the Redis clock): `call` chooses its keys each time from what
+ * it knows, and answers AGAIN once it has read afresh what moved. The one
+ * retry rule of the board reads and writes: at most ATTEMPTS calls.
+ */
+export async function untilSettled<T> (gameId: string, call: () => Promise<T | typeof AGAIN>): Promise<T> {
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const result = await call()
+    if (result !== AGAIN) return result
+  }
+  throw new Error(`the settings of game ${gameId} kept changing`)
+}
 
 export interface BoardContext {
   redis: Redis

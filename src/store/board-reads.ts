@@ -10,7 +10,7 @@ import { TopCache } from './top-cache.js'
 import { isoFromMs, rankOrNull, scoreOf, topPercent, type BoardEntry, type Neighbourhood, type PlayerStanding } from './board-format.js'
 import { type BoardItem, type Season } from '../../sdk/answers.js'
 import type { BoardOrder, GameRecord } from '../rules/games.js'
-import { ATTEMPTS, MOVED, type BoardContext } from './board-context.js'
+import { AGAIN, MOVED, untilSettled, type BoardContext } from './board-context.js'
 
 const ME = luaScript('me')
 const TOP = luaScript('top')
@@ -42,17 +42,17 @@ export function createBoardReads ({ redis, now, refreshed, freshBoards }: BoardC
 
   /**
    * One board read: the script of the board the request chose (with the
-   * request's limits, the first time only), and the board chosen again
+   * request's limits, counted by the first call only), and the board chosen again
    * from the record read afresh when the script found it moved.
    */
   async function onBoard<T> (game: GameRecord, { choice, board }: ChosenBoard, limits: Limits | undefined, read: (game: GameRecord, board: BoardRef, limits: Limits | undefined) => Promise<T | typeof MOVED>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      const result = await read(boardOf(game, board.named).rules, board, attempt === 1 ? limits : undefined)
+    return await untilSettled(game.game_id, async () => {
+      const result = await read(boardOf(game, board.named).rules, board, limits)
       if (result !== MOVED) return result
-      if (attempt === ATTEMPTS) throw new Error(`the settings of game ${game.game_id} kept changing`)
       game = await refreshed(game.game_id)
       board = chooseAnyBoard(game, choice, now(), choice.board === undefined ? undefined : (await freshBoards(game.game_id)).get(choice.board))
-    }
+      return AGAIN
+    })
   }
 
   /** What a board script checks the board by (moved(), board-prelude.lua): the game's order, or a named board's settings and id. */

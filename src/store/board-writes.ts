@@ -11,7 +11,7 @@ import type { Period } from '../rules/periods.js'
 import { OUTBOX_MAX } from './events.js'
 import { boardScoreOf, type ImportedEntry, type ImportOutcome, type Signed, type SubmitResult } from './board-format.js'
 import type { GameRecord } from '../rules/games.js'
-import { ATTEMPTS, LIVE_TOP, MAX_TOTAL, MOVED, REVIEW_DECIDED_KEPT, REVIEW_QUEUE_MAX, type BoardContext } from './board-context.js'
+import { AGAIN, LIVE_TOP, MAX_TOTAL, MOVED, REVIEW_DECIDED_KEPT, REVIEW_QUEUE_MAX, untilSettled, type BoardContext } from './board-context.js'
 
 const SUBMIT_CONSTANTS = { TIME_DIGITS, REVIEW_QUEUE_MAX, REVIEW_DECIDED_KEPT, OUTBOX_MAX, LIVE_TOP, MAX_TOTAL }
 const SUBMIT = luaScript('submit', SUBMIT_CONSTANTS)
@@ -98,11 +98,10 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
     const { player, score, meta, signed, approve, run } = storing
     let named = storing.board
     let instant = approve?.at
-    let reply: Array<string | number>
-    let periods: Period[]
+    let periods: Period[] = []
     // Counted by the first call only (store/limits.ts: limits counted are not counted again).
     const limits = storing.limits
-    for (let attempt = 1; ;) {
+    const reply = await untilSettled(game.game_id, async () => {
       const at = instant ?? now()
       // A named board is stored by its own rules, under its own scope.
       const board = boardOf(game, named)
@@ -135,15 +134,14 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
             ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(view, period), period.kind, period.id]), run?.id ?? '', run?.key ?? '']
         ]
       }
-      reply = takesPlainScript(game, storing)
+      let reply = takesPlainScript(game, storing)
         ? await plainSubmit(game, { player, score, meta, signed, at: clock === undefined ? undefined : at, total: storing.total ?? true }, limits)
         : await submitScript(...fullCall(), limits)
       if (reply[0] === FULL) {
         fullScriptUntil.set(gameId, Date.now() + FULL_SCRIPT_FOR_MS)
-        continue
+        reply = await submitScript(...fullCall(), limits)
       }
-      if (reply[0] !== MOVED && reply[0] !== 'period') break
-      if (attempt++ === ATTEMPTS) throw new Error(`the settings of game ${game.game_id} kept changing`)
+      if (reply[0] !== MOVED && reply[0] !== 'period') return reply
       // The game's order or season changed, or the Redis clock is in other periods than ours: choose again.
       if (reply[0] === MOVED) {
         game = await refreshed(game.game_id)
@@ -155,7 +153,8 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
       } else {
         instant = Number(reply[1])
       }
-    }
+      return AGAIN
+    })
     if (approve === undefined) countSubmit(game, player, signed, reply)
     return submitResultOf(game, reply, periods)
   }
@@ -208,7 +207,7 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
       const answers: Array<SubmitResult | ApiError | undefined> = scores.map(() => undefined)
       let pending = scores.map((score, index) => ({ ...score, index }))
       let instant: number | undefined
-      for (let attempt = 1; pending.length > 0; attempt++) {
+      await untilSettled(game.game_id, async () => {
         const at = instant ?? now()
         const gameId = game.game_id
         const boards = pending.map(({ board, score, index }) => {
@@ -247,9 +246,8 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
               answers[index] = error
             }
           })
-          break
+          return true
         }
-        if (attempt === ATTEMPTS) throw new Error(`the settings of game ${game.game_id} kept changing`)
         if (reply[0] === MOVED) {
           // The game's or a board's settings changed: choose again; a board gone since is refused, the others go on.
           game = await refreshed(game.game_id)
@@ -266,7 +264,9 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
         } else {
           instant = Number(reply[1])
         }
-      }
+        // Every board left was deleted since: nothing more to send.
+        return pending.length === 0 || AGAIN
+      })
       return answers as Array<SubmitResult | ApiError>
     },
 
@@ -289,7 +289,7 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
      * entry's outcome, and the season they went to.
      */
     async importEntries (game: GameRecord, batch: ImportedEntry[], named?: NamedBoard): Promise<{ season: number, outcomes: ImportOutcome[] }> {
-      for (let attempt = 1; ; attempt++) {
+      return await untilSettled(game.game_id, async () => {
         const gameId = game.game_id
         // A named board's entries go under its scope, in its order, checked by its settings (lua/import-entries.lua).
         const board = boardOf(game, named)
@@ -301,10 +301,10 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
           [boardChosenBy(board), String(game.season), game.max_entries, game.max_meta_bytes,
             ...batch.flatMap(({ player, score, ms, meta }) => [player, String(score), boardScoreOf(score, order), String(ms).padStart(TIME_DIGITS, '0'), meta ?? '', meta === undefined ? '0' : '1'])])
         if (reply[0] !== MOVED) return { season: game.season, outcomes: reply as ImportOutcome[] }
-        if (attempt === ATTEMPTS) throw new Error(`the settings of game ${game.game_id} kept changing`)
         game = await refreshed(game.game_id)
         if (named !== undefined) named = (await freshBoards(game.game_id)).get(named.board_id) ?? fail('not_found', `The board "${named.board_id}" was deleted during the import.`)
-      }
+        return AGAIN
+      })
     }
   }
 }
