@@ -32,7 +32,7 @@ type Fields<T extends TProperties> = Static<TObject<T>>
 /**
  * A board's part of a submit of several boards: the SDK narrows `error` to
  * its ErrorCode where the schema says a string. The service sets it from an
- * ApiError's code (src/routes/rank/index.ts, submitBoards), and its codes
+ * ApiError's code (src/routes/rank/submit.ts, submitBoards), and its codes
  * are the SDK's but network_error (checked last below), so the narrowing
  * holds; the schema is left a plain string rather than made a union of
  * every code. Everything else is compared exactly.
