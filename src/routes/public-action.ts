@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify'
-import { ApiError, fail } from '../errors.js'
+import { ApiError, fail, type ok } from '../errors.js'
 import { collectParams, param, requireParams, type Params } from '../lib/params.js'
 import { checkTimestamp } from '../rules/fields.js'
 import { guestsWelcome, keyAcceptedFor, playableGame, type GameRecord, type KeyRecord } from '../rules/games.js'
@@ -14,9 +14,9 @@ import { DEFAULT_BOARD, NO_BOARDS, type Boards } from '../rules/boards.js'
  *
  *   1. who asks, and the limit: an API key and its game, or a session's user
  *      and the game named by game_id (each mode's own order, below);
- *   2. the action reads its own fields (a bad one fails here) and returns
- *      its work: one call to the store;
- *   3. the work.
+ *   2. the action: it reads its own fields (a bad one fails here), then
+ *      makes its one call to the store and answers.
+ *   3. the limits answered (the headers, or rate_limited).
  *
  * An API-key request's limits are counted inside the action's own script
  * call where the action says so (`limitsInStore`), so an accepted request
@@ -44,20 +44,15 @@ async function boardsFor (fastify: FastifyInstance, fields: Params, game: GameRe
   return await fastify.namedBoards.boards(game.game_id)
 }
 
-/**
- * The one call to the store an action makes once its fields hold. Its
- * answer, or a stream to open once the limits are answered (live).
- */
-export type Work = () => Promise<unknown>
-
-/** A Work's answer that is a stream: opened after the request's limits are answered, as its headers go out with it. */
-export type Stream = () => Promise<void>
+/** An answer that is a stream: opened after the request's limits are answered, as its headers go out with it (live). */
+export interface Stream { open: () => Promise<void> }
 
 /**
- * An action: reads its fields (throwing the field's error) and returns its work.
- * `reply` is for the one action that answers a stream (live).
+ * An action: reads its fields (throwing the field's error), makes its one
+ * call to the store, and answers (ok), or hands back the stream to open.
+ * `reply` is for the actions that set headers of their own.
  */
-export type Action<Caller> = (fields: Params, caller: Caller, reply: FastifyReply) => Work
+export type Action<Caller> = (fields: Params, caller: Caller, reply: FastifyReply) => Promise<ReturnType<typeof ok> | Stream>
 
 export interface ApiKeyActionSpec {
   /** Checked first of all: missing_param for the first absent or empty one. */
@@ -71,9 +66,9 @@ export interface ApiKeyActionSpec {
   /** What stands for `score` in the signed values of an action that sends none (`run-start`: the text run-start; `unlock`: unlock:<achievement_id>). */
   signedAs?: string | ((fields: Params) => string)
   /**
-   * The work's store call counts the caller's limits (it takes `limits`):
+   * The action's store call counts the caller's limits (it takes `limits`):
    * they are answered after it. Otherwise they are counted and answered
-   * before the work, which does not run when one is over.
+   * before the action, which does not run when one is over.
    */
   limitsInStore?: boolean
   action: Action<KeyCaller>
@@ -96,7 +91,7 @@ export function apiKeyHandler (fastify: FastifyInstance, { required, signed = fa
     const { key, game } = await fastify.records.keyAndGame(param(fields, 'api_key'), param(fields, 'game_id'))
     const boards = await boardsFor(fastify, fields, game)
     const limits = fastify.rateLimits.apiKey(request, key)
-    let answer: unknown
+    let answer: Awaited<ReturnType<Action<KeyCaller>>>
     try {
       const playable = keyAcceptedFor(key, game)
       if (typeof signed === 'function' ? signed(playable, fields) : signed) {
@@ -107,9 +102,8 @@ export function apiKeyHandler (fastify: FastifyInstance, { required, signed = fa
         // up the key's share and lock its game server out.
         limits.countKeyTotal()
       }
-      const work = action(fields, { game: playable, boards, key: key as KeyRecord, limits }, reply)
       if (!limitsInStore) await fastify.rateLimits.settle(request, reply, limits)
-      answer = await work()
+      answer = await action(fields, { game: playable, boards, key: key as KeyRecord, limits }, reply)
     } catch (error) {
       // A refused request counts too (rate_limited first when it puts it
       // over), and so does one whose store call found a limit reached.
@@ -118,7 +112,8 @@ export function apiKeyHandler (fastify: FastifyInstance, { required, signed = fa
       throw error
     }
     if (!request.rateLimitApplied) await fastify.rateLimits.settle(request, reply, limits)
-    return typeof answer === 'function' ? await (answer as Stream)() : answer
+    if ('open' in answer) return await answer.open()
+    return answer
   }
 }
 
@@ -133,7 +128,9 @@ export function sessionHandler (fastify: FastifyInstance, { required, action }: 
     requireParams(fields, ['game_id', ...requiredOf(request)])
     const game = playableGame(await fastify.records.game(param(fields, 'game_id')))
     if (user.guest) await admitGuest(fastify, user, game)
-    return await action(fields, { game, boards: await boardsFor(fastify, fields, game), user }, reply)()
+    const answer = await action(fields, { game, boards: await boardsFor(fastify, fields, game), user }, reply)
+    if ('open' in answer) return await answer.open()
+    return answer
   }
 }
 

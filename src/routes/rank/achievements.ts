@@ -66,26 +66,26 @@ export function registerAchievementActions (fastify: FastifyInstance, { apiKeyAc
   }
 
   // Signed (optional: the text achievements in the score's place), a player's list shows the hidden ones they unlocked.
-  apiKeyAction('achievements', rankSchemas.achievements, ['api_key', 'game_id'], (fields, { game }) => {
+  apiKeyAction('achievements', rankSchemas.achievements, ['api_key', 'game_id'], async (fields, { game }) => {
     const name = optional(fields, 'player_name')
     const player = name === undefined ? undefined : parsePlayerName(name)
     const signed = optional(fields, 'sign') !== undefined
-    return async () => ok(await achievementList(game, player, { own: signed }))
+    return ok(await achievementList(game, player, { own: signed }))
   }, { signed: (_game, fields) => optional(fields, 'sign') !== undefined, signedAs: 'achievements' })
 
-  sessionAction('achievements-self', rankSchemas.achievementsSelf, [], (_fields, { game, user }) => async () => ok(await achievementList(game, user.username, { own: true })))
+  sessionAction('achievements-self', rankSchemas.achievementsSelf, [], async (_fields, { game, user }) => ok(await achievementList(game, user.username, { own: true })))
 
   // Signed like a submit, with unlock:<achievement_id> where the score goes: a signature for one achievement unlocks no other.
-  apiKeyAction('unlock', rankSchemas.unlock, ['api_key', 'game_id', 'player_name', 'achievement_id', 'ts', 'sign'], (fields, { game }) => {
+  apiKeyAction('unlock', rankSchemas.unlock, ['api_key', 'game_id', 'player_name', 'achievement_id', 'ts', 'sign'], async (fields, { game }) => {
     const player = parsePlayerName(param(fields, 'player_name'))
     const id = achievementIdOf(fields)
     const run = parseRunId(optional(fields, 'run_id'))
-    return async () => await unlockFor(game, id, player, { run, byKey: true })
+    return await unlockFor(game, id, player, { run, byKey: true })
   }, { signed: true, signedAs: (fields: Params) => `unlock:${fields.achievement_id ?? ''}` })
 
-  sessionAction('unlock-self', rankSchemas.unlockSelf, ['achievement_id'], (fields, { game, user }) => {
+  sessionAction('unlock-self', rankSchemas.unlockSelf, ['achievement_id'], async (fields, { game, user }) => {
     const id = achievementIdOf(fields)
     const run = parseRunId(optional(fields, 'run_id'))
-    return async () => await unlockFor(game, id, user.username, { run, byKey: false })
+    return await unlockFor(game, id, user.username, { run, byKey: false })
   })
 }

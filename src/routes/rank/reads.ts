@@ -37,23 +37,19 @@ export function readActions (fastify: FastifyInstance, { apiKeyAction, sessionAc
   const playersBodyLimit = { bodyLimit: Math.max(fastify.config.bodyLimit, PLAYERS_BODY_LIMIT) }
 
   /** around and around-self: the player, then the request's board and sides. */
-  function aroundOf (fields: Params, game: GameRecord, boards: Boards, player: string, limits?: Limits) {
+  async function aroundOf (fields: Params, game: GameRecord, boards: Boards, player: string, limits?: Limits) {
     const chosen = chosenBoard(fields, game, boards)
     const before = parseNeighbours(fields, 'before')
     const after = parseNeighbours(fields, 'after')
-    return async () => {
-      const { player: standing, total, items, board } = await leaderboard.around(game, chosen, player, before, after, limits)
-      return ok({ game_id: game.game_id, total, player: standing, items, ...await boardFields(leaderboard, game, board) })
-    }
+    const { player: standing, total, items, board } = await leaderboard.around(game, chosen, player, before, after, limits)
+    return ok({ game_id: game.game_id, total, player: standing, items, ...await boardFields(leaderboard, game, board) })
   }
 
   /** players and players-self: the named players on the request's board. */
-  function playersOf (fields: Params, game: GameRecord, boards: Boards, players: string[], limits?: Limits) {
+  async function playersOf (fields: Params, game: GameRecord, boards: Boards, players: string[], limits?: Limits) {
     const chosen = chosenBoard(fields, game, boards)
-    return async () => {
-      const { total, items, board } = await leaderboard.players(game, chosen, players, limits)
-      return ok({ game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) })
-    }
+    const { total, items, board } = await leaderboard.players(game, chosen, players, limits)
+    return ok({ game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) })
   }
 
   /** A live stream opened with a key goes on while the key would still be accepted for its game (revoked: it ends). */
@@ -74,23 +70,19 @@ export function readActions (fastify: FastifyInstance, { apiKeyAction, sessionAc
 
   /** The reads of API-key mode: top, me, around, players, periods, boards, seasons, live. */
   function byKey (): void {
-    apiKeyAction('top', rankSchemas.top, ['api_key', 'game_id'], (fields, { game, boards, limits }) => {
+    apiKeyAction('top', rankSchemas.top, ['api_key', 'game_id'], async (fields, { game, boards, limits }) => {
       const limit = parseLimit(optional(fields, 'limit'))
       const offset = parseOffset(optional(fields, 'offset'))
       const chosen = chosenBoard(fields, game, boards)
-      return async () => {
-        const { total, items, board } = await leaderboard.top(game, chosen, offset, limit, limits)
-        return ok({ game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) })
-      }
+      const { total, items, board } = await leaderboard.top(game, chosen, offset, limit, limits)
+      return ok({ game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) })
     }, { limitsInStore: true })
 
-    apiKeyAction('me', rankSchemas.me, ['api_key', 'game_id', 'player_name'], (fields, { game, boards, limits }) => {
+    apiKeyAction('me', rankSchemas.me, ['api_key', 'game_id', 'player_name'], async (fields, { game, boards, limits }) => {
       const player = parsePlayerName(param(fields, 'player_name'))
       const chosen = chosenBoard(fields, game, boards)
-      return async () => {
-        const standing = await leaderboard.standing(game, chosen, player, limits)
-        return ok({ player_name: player, best_score: standing.bestScore, rank: standing.rank, ...await boardFields(leaderboard, game, standing.board) })
-      }
+      const standing = await leaderboard.standing(game, chosen, player, limits)
+      return ok({ player_name: player, best_score: standing.bestScore, rank: standing.rank, ...await boardFields(leaderboard, game, standing.board) })
     }, { limitsInStore: true })
 
     apiKeyAction('around', rankSchemas.around, ['api_key', 'game_id', 'player_name'], (fields, { game, boards, limits }) =>
@@ -101,20 +93,18 @@ export function readActions (fastify: FastifyInstance, { apiKeyAction, sessionAc
 
     // Game facts without a board script: the limits are counted on their own, first.
     // A named board's periods are its own (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md); its seasons are the game's, from the one it was made in.
-    apiKeyAction('periods', rankSchemas.periods, ['api_key', 'game_id'], (fields, { game, boards }) => {
+    apiKeyAction('periods', rankSchemas.periods, ['api_key', 'game_id'], async (fields, { game, boards }) => {
       const named = namedBoardOf(fields, boards)
       const view = boardOf(game, named).rules
-      return async () => {
-        const at = now()
-        const items = view.periods.flatMap(kind => keptPeriodsOf(view, kind, at).map((period, index) => ({
-          period: kind, period_id: period.id, starts_at: iso(period.startsAt), resets_at: iso(period.resetsAt), current: index === 0
-        })))
-        return ok({ game_id: game.game_id, timezone: game.timezone, keep_periods: game.keep_periods, items, ...answeredBoard(named) })
-      }
+      const at = now()
+      const items = view.periods.flatMap(kind => keptPeriodsOf(view, kind, at).map((period, index) => ({
+        period: kind, period_id: period.id, starts_at: iso(period.startsAt), resets_at: iso(period.resetsAt), current: index === 0
+      })))
+      return ok({ game_id: game.game_id, timezone: game.timezone, keep_periods: game.keep_periods, items, ...answeredBoard(named) })
     })
 
     // The boards a page may show, and how (docs/interface.md#score-formats): nothing of them is secret to players.
-    apiKeyAction('boards', rankSchemas.boards, ['api_key', 'game_id'], (_fields, { game }) => async () => {
+    apiKeyAction('boards', rankSchemas.boards, ['api_key', 'game_id'], async (_fields, { game }) => {
       // All of them (a request's own `boards` holds them only when it names one).
       const boards = await fastify.namedBoards.boards(game.game_id)
       const own = { board_id: DEFAULT_BOARD, name: game.name, order: game.order, operator: 'best' as const, periods: game.periods, format: scoreFormatOf(game), archived: false }
@@ -125,58 +115,51 @@ export function readActions (fastify: FastifyInstance, { apiKeyAction, sessionAc
       return ok({ game_id: game.game_id, items: [own, ...named] })
     })
 
-    apiKeyAction('seasons', rankSchemas.seasons, ['api_key', 'game_id'], (fields, { game, boards }) => {
+    apiKeyAction('seasons', rankSchemas.seasons, ['api_key', 'game_id'], async (fields, { game, boards }) => {
       const named = namedBoardOf(fields, boards)
-      return async () => {
-        const { season_id: current, items } = await leaderboard.seasons(game.game_id)
-        if (named === undefined) return ok({ game_id: game.game_id, season_id: current, items })
-        return ok({ game_id: game.game_id, season_id: current, items: items.filter(season => season.season_id >= named.first_season), board: named.board_id })
-      }
+      const { season_id: current, items } = await leaderboard.seasons(game.game_id)
+      if (named === undefined) return ok({ game_id: game.game_id, season_id: current, items })
+      return ok({ game_id: game.game_id, season_id: current, items: items.filter(season => season.season_id >= named.first_season), board: named.board_id })
     })
 
     // A live board: the top at once, then again whenever it changes (Server-Sent Events).
     // Opening counts once against the rate limits, in the first read; the stream opens once they are answered.
-    apiKeyAction('live', rankSchemas.live, ['api_key', 'game_id'], (fields, { game, boards, key, limits }, reply) => {
+    apiKeyAction('live', rankSchemas.live, ['api_key', 'game_id'], async (fields, { game, boards, key, limits }, reply) => {
       const limit = parseLimit(optional(fields, 'limit'))
       const chosen = chosenBoard(fields, game, boards)
       const apiKey = key.api_key
       const { liveStreamsPerKey, liveStreamsPerAddress } = fastify.config
-      return async () => {
-        const { total, items, board } = await leaderboard.top(game, chosen, 0, limit, limits)
-        // HEAD asks what a stream would be, without one.
-        if (reply.request.method === 'HEAD') return ok({ game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) })
-        const stream: Stream = async () => {
-          await fastify.live.open(reply, {
-            game,
-            choice: chosen.choice,
-            limit,
-            places: livePlaces.apiKey(apiKey, clientAddress(reply.request), liveStreamsPerKey, liveStreamsPerAddress),
-            guard: keyGuard(apiKey, game.game_id),
-            first: { total, items },
-            board
-          })
-        }
-        return stream
-      }
+      const { total, items, board } = await leaderboard.top(game, chosen, 0, limit, limits)
+      // HEAD asks what a stream would be, without one.
+      if (reply.request.method === 'HEAD') return ok({ game_id: game.game_id, total, items, ...await boardFields(leaderboard, game, board) })
+      return {
+        open: async () => await fastify.live.open(reply, {
+          game,
+          choice: chosen.choice,
+          limit,
+          places: livePlaces.apiKey(apiKey, clientAddress(reply.request), liveStreamsPerKey, liveStreamsPerAddress),
+          guard: keyGuard(apiKey, game.game_id),
+          first: { total, items },
+          board
+        })
+      } satisfies Stream
     }, { sse: 'manual', limitsInStore: true })
   }
 
   /** The reads of session mode: me-self, around-self, players-self. */
   function bySession (): void {
-    sessionAction('me-self', rankSchemas.meSelf, [], (fields, { game, boards, user }) => {
+    sessionAction('me-self', rankSchemas.meSelf, [], async (fields, { game, boards, user }) => {
       const chosen = chosenBoard(fields, game, boards)
-      return async () => {
-        const standing = await leaderboard.standing(game, chosen, user.username)
-        return ok({
-          player_name: user.username,
-          best_score: standing.bestScore,
-          rank: standing.rank,
-          total_players: standing.totalPlayers,
-          is_dev_record: game.developer === user.username,
-          is_admin_record: user.is_admin,
-          ...await boardFields(leaderboard, game, standing.board)
-        })
-      }
+      const standing = await leaderboard.standing(game, chosen, user.username)
+      return ok({
+        player_name: user.username,
+        best_score: standing.bestScore,
+        rank: standing.rank,
+        total_players: standing.totalPlayers,
+        is_dev_record: game.developer === user.username,
+        is_admin_record: user.is_admin,
+        ...await boardFields(leaderboard, game, standing.board)
+      })
     })
 
     sessionAction('around-self', rankSchemas.aroundSelf, [], (fields, { game, boards, user }) => aroundOf(fields, game, boards, user.username))

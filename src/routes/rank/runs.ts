@@ -30,24 +30,24 @@ export function runActions (fastify: FastifyInstance, { apiKeyAction, sessionAct
     // by the browser game itself, unsigned, where the game allows submit-run.
     const unsignedRunStart = (game: GameRecord, fields: Params): boolean =>
       game.submit_run === 'on' && optional(fields, 'ts') === undefined && optional(fields, 'sign') === undefined
-    apiKeyAction('run-start', rankSchemas.runStart, ['api_key', 'game_id', 'player_name'], (fields, { game, key }, reply) => {
+    apiKeyAction('run-start', rankSchemas.runStart, ['api_key', 'game_id', 'player_name'], async (fields, { game, key }, reply) => {
       const player = parsePlayerName(param(fields, 'player_name'))
-      return async () => await runStarted(reply, await fastify.runs.start(game.game_id, player, key.api_key))
+      return await runStarted(reply, await fastify.runs.start(game.game_id, player, key.api_key))
     }, { signed: (game, fields) => !unsignedRunStart(game, fields), signedAs: 'run-start' })
 
     // The play of a run started with this key, reported by the game (unsigned: the run_id vouches, and the wall clock bounds it).
-    apiKeyAction('run-report', rankSchemas.runReport, ['api_key', 'game_id', 'player_name', 'run_id', 'seconds'], (fields, { game, key, limits }) => {
+    apiKeyAction('run-report', rankSchemas.runReport, ['api_key', 'game_id', 'player_name', 'run_id', 'seconds'], async (fields, { game, key, limits }) => {
       runsKept(game)
       const player = parsePlayerName(param(fields, 'player_name'))
       const runId = parseRunId(param(fields, 'run_id')) as string
       const seconds = parseSeconds(param(fields, 'seconds'))
-      return async () => ok(await fastify.runs.report(game.game_id, player, runId, seconds, key.api_key, limits))
+      return ok(await fastify.runs.report(game.game_id, player, runId, seconds, key.api_key, limits))
     }, { limitsInStore: true })
   }
 
   /** run-start-self. */
   function bySession (): void {
-    sessionAction('run-start-self', rankSchemas.runStartSelf, [], (_fields, { game, user }, reply) => async () =>
+    sessionAction('run-start-self', rankSchemas.runStartSelf, [], async (_fields, { game, user }, reply) =>
       await runStarted(reply, await fastify.runs.start(game.game_id, user.username)))
   }
 

@@ -104,7 +104,7 @@ export function submitActions (fastify: FastifyInstance, { apiKeyAction, session
 
   /** submit: a score signed by the game's server, to one board or several. */
   function submit (): void {
-    apiKeyAction('submit', rankSchemas.submit, ['api_key', 'game_id', 'player_name', 'score', 'ts', 'sign'], (fields, { game, boards, limits }) => {
+    apiKeyAction('submit', rankSchemas.submit, ['api_key', 'game_id', 'player_name', 'score', 'ts', 'sign'], async (fields, { game, boards, limits }) => {
       const player = parsePlayerName(param(fields, 'player_name'))
       const many = parseBoardScores(fields)
       if (many !== undefined) {
@@ -113,24 +113,22 @@ export function submitActions (fastify: FastifyInstance, { apiKeyAction, session
         const scores = boardScoresOf(many, game, boards)
         const meta = parseMeta(optional(fields, 'meta'))
         const signed = { ts: param(fields, 'ts'), sign: param(fields, 'sign') }
-        return async () => ok({ boards: await submitBoards(game, player, scores, meta, { signed, limits }) })
+        return ok({ boards: await submitBoards(game, player, scores, meta, { signed, limits }) })
       }
       const score = parseScore(param(fields, 'score'))
       const board = scoreBoard(fields, game, boards, score)
       const meta = parseMeta(optional(fields, 'meta'))
       const runId = parseRunId(optional(fields, 'run_id'))
       const signed = { ts: param(fields, 'ts'), sign: param(fields, 'sign') }
-      return async () => {
-        const run = runId === undefined ? undefined : { id: runId, byKey: true }
-        const result = await leaderboard.submit(game, player, score, meta, { signed, limits, board, total: false, run })
-        return submitAnswer(game, score, result, board)
-      }
+      const run = runId === undefined ? undefined : { id: runId, byKey: true }
+      const result = await leaderboard.submit(game, player, score, meta, { signed, limits, board, total: false, run })
+      return submitAnswer(game, score, result, board)
     }, { signed: true, limitsInStore: true })
   }
 
   /** A browser game without a server: the score of a run started with this key, without the secret (docs/interface.md#submit-run). */
   function submitRun (): void {
-    apiKeyAction('submit-run', rankSchemas.submitRun, ['api_key', 'game_id', 'player_name', 'score', 'run_id'], (fields, { game, boards, key, limits }) => {
+    apiKeyAction('submit-run', rankSchemas.submitRun, ['api_key', 'game_id', 'player_name', 'score', 'run_id'], async (fields, { game, boards, key, limits }) => {
       if (game.submit_run !== 'on') fail('forbidden', 'This game takes no submit-run: its scores are signed by its server (submit) or sent by session (submit-self). An operator can allow it (submit_run).')
       runsKept(game)
       const player = parsePlayerName(param(fields, 'player_name'))
@@ -140,22 +138,20 @@ export function submitActions (fastify: FastifyInstance, { apiKeyAction, session
       if (lacksTimeFloor(boardOf(game, board).rules)) fail('forbidden', `This board takes no submit-run until an operator sets a floor: ${TIME_FLOOR_NEEDED}.`)
       const meta = parseMeta(optional(fields, 'meta'))
       const runId = parseRunId(param(fields, 'run_id')) as string
-      return async () => {
-        const result = await leaderboard.submit(game, player, score, meta, { limits, board, run: { id: runId, byKey: true, key: key.api_key } })
-        return submitAnswer(game, score, result, board)
-      }
+      const result = await leaderboard.submit(game, player, score, meta, { limits, board, run: { id: runId, byKey: true, key: key.api_key } })
+      return submitAnswer(game, score, result, board)
     }, { limitsInStore: true })
   }
 
   /** submit-self: the logged-in player's score, to one board or several. */
   function submitSelf (): void {
-    sessionAction('submit-self', rankSchemas.submitSelf, ['score'], (fields, { game, boards, user }) => {
+    sessionAction('submit-self', rankSchemas.submitSelf, ['score'], async (fields, { game, boards, user }) => {
       const many = parseBoardScores(fields)
       if (many !== undefined) {
         if (optional(fields, 'run_id') !== undefined) fail('invalid_param', 'Parameter "run_id" is not valid with several boards: a run\'s score goes to one board.')
         const scores = boardScoresOf(many, game, boards)
         const meta = parseMeta(optional(fields, 'meta'))
-        return async () => ok({
+        return ok({
           boards: await submitBoards(game, user.username, scores, meta, {}, result => ({ total_players: result.totalPlayers })),
           is_dev_record: game.developer === user.username,
           is_admin_record: user.is_admin
@@ -165,19 +161,17 @@ export function submitActions (fastify: FastifyInstance, { apiKeyAction, session
       const board = scoreBoard(fields, game, boards, score)
       const meta = parseMeta(optional(fields, 'meta'))
       const runId = parseRunId(optional(fields, 'run_id'))
-      return async () => {
-        const result = await leaderboard.submit(game, user.username, score, meta, { board, run: runId === undefined ? undefined : { id: runId, byKey: false } })
-        return ok({
-          score,
-          improved: result.improved,
-          best_score: result.bestScore,
-          rank: result.rank,
-          total_players: result.totalPlayers,
-          is_dev_record: game.developer === user.username,
-          is_admin_record: user.is_admin,
-          ...submitExtras(game, result, board)
-        })
-      }
+      const result = await leaderboard.submit(game, user.username, score, meta, { board, run: runId === undefined ? undefined : { id: runId, byKey: false } })
+      return ok({
+        score,
+        improved: result.improved,
+        best_score: result.bestScore,
+        rank: result.rank,
+        total_players: result.totalPlayers,
+        is_dev_record: game.developer === user.username,
+        is_admin_record: user.is_admin,
+        ...submitExtras(game, result, board)
+      })
     })
   }
 

@@ -26,13 +26,13 @@ export default async function sessionRoutes (fastify: FastifyInstance): Promise<
     handler: sessionHandler(fastify, {
       // A new rating needs its stars, checked before the game; a bad _method before that.
       required: (request) => request.method === 'POST' && !isDelete(request) ? ['stars'] : [],
-      action: (fields, { game, user }, reply) => {
+      action: async (fields, { game, user }, reply) => {
         const { method } = reply.request
-        if (method === 'GET') return async () => ok(await fastify.ratings.read(game.game_id, user.username))
-        if (isDelete(reply.request)) return async () => ok(await fastify.ratings.unrate(game.game_id, user.username))
+        if (method === 'GET') return ok(await fastify.ratings.read(game.game_id, user.username))
+        if (isDelete(reply.request)) return ok(await fastify.ratings.unrate(game.game_id, user.username))
         const stars = parseStars(param(fields, 'stars'))
         // A guest rates what it played (rules/games.ts GUEST_RATING_PLAY_S); an account at once.
-        return async () => ok(await fastify.ratings.rate(game.game_id, user.username, stars, { playNeeded: user.guest ? GUEST_RATING_PLAY_S : 0 }))
+        return ok(await fastify.ratings.rate(game.game_id, user.username, stars, { playNeeded: user.guest ? GUEST_RATING_PLAY_S : 0 }))
       }
     })
   }
@@ -47,11 +47,11 @@ export default async function sessionRoutes (fastify: FastifyInstance): Promise<
     config,
     handler: sessionHandler(fastify, {
       required: ['seconds'],
-      action: (fields, { game, user }) => {
+      action: async (fields, { game, user }) => {
         const seconds = parseSeconds(param(fields, 'seconds'))
         // A report for a run also credits the run's verified play (docs/interface.md#runs).
         const runId = parseRunId(optional(fields, 'run_id'))
-        return async () => ok(await fastify.playtime.report(game.game_id, user.username, seconds, runId))
+        return ok(await fastify.playtime.report(game.game_id, user.username, seconds, runId))
       }
     })
   })
