@@ -1,11 +1,11 @@
 import { ApiError, fail } from '../errors.js'
-import { TIME_DIGITS, boardScopes, keys, reviewKeys } from './keys.js'
+import { TIME_DIGITS, boardScopes, keys } from './keys.js'
 import { luaScript, scriptSender, defineScript } from './script-loader.js'
 import { defineLimitedScript, packedLimits, type Limits } from './limits.js'
-import { plainSubmitCall, seenUntil, submitResultOf, type PlainSubmit } from './submit-call.js'
+import { fullSubmitCall, manySubmitCall, plainSubmitCall, submitResultOf, type PlainSubmit, type ScoreRun } from './submit-call.js'
 import { child, metrics } from '../lib/metrics.js'
 import { currentPeriod, periodExpiry } from './board-choice.js'
-import { DEFAULT_BOARD, NO_BOARDS, boardOf, noSuchBoard, type NamedBoard } from '../rules/boards.js'
+import { NO_BOARDS, boardOf, noSuchBoard, type NamedBoard } from '../rules/boards.js'
 import { boardChosenBy } from './named-boards.js'
 import type { Period } from '../rules/periods.js'
 import { OUTBOX_MAX } from './events.js'
@@ -30,13 +30,6 @@ const FULL = 'full'
 const FULL_SCRIPT_FOR_MS = 60_000
 
 /**
-  * The run a score comes from: `byKey` for API-key mode (a run started with
-  * a key), and `key` the API key it must have been started with (submit-run),
-  * none for any of the game's keys.
-  */
-export interface ScoreRun { id: string, byKey: boolean, key?: string }
-
-/**
  * Scores stored: a submit (one board, or several in one call), the
  * approval of a held score, an import. Each is one script call, chosen
  * again when the script finds the game's settings moved.
@@ -47,9 +40,6 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
   const manyScript = defineLimitedScript<Array<string | number | Array<string | number>>>(redis, 'rankSubmitMany', SUBMIT_MANY, { writes: true })
   const plainSubmitScript = scriptSender<[number[], Array<string | number>?]>(redis, 'rankSubmitPlain', SUBMIT_PLAIN, { writes: true })
   const importScript = defineScript<string[]>(redis, 'rankImportEntries', IMPORT_ENTRIES, { writes: true })
-
-  /** What the full submit script checks a game's achievements with (lua/includes/achievements.lua): their thresholds, the player's unlocks, their counts. */
-  const achievementKeys = (gameId: string, player: string): string[] => [keys.achievementRules(gameId), keys.achieved(gameId, player), keys.achievementCounts(gameId)]
 
   interface Storing {
     player: string
@@ -106,40 +96,21 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
       // A named board is stored by its own rules, under its own scope.
       const board = boardOf(game, named)
       const view = board.rules
-      const prefix = boardScopes.of(board)
       // An approved score goes only to the period boards of its moment that are still kept.
       periods = view.periods.map(kind => currentPeriod(view, kind, at)).filter(period => approve === undefined || periodExpiry(view, period) > now())
       const season = approve?.season ?? game.season
-      const scope = prefix + boardScopes.season(season)
       const gameId = game.game_id
-      // lua/submit.lua's keys and arguments, built only for a submit the plain script does not take.
-      const fullCall = (): [string[], Array<string | number>] => {
-        const periodKeys = periods.flatMap(period => {
-          const periodScope = prefix + boardScopes.period(period.kind, period.id)
-          return [keys.board(gameId, periodScope), keys.entries(gameId, player, periodScope)]
-        })
-        // A held score of a season closed since goes to that season: '' tells the script it is not the current one.
-        const chosenBy = boardChosenBy(board)
-        return [
-          [keys.game(gameId), keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope),
-            keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope),
-            keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), keys.live(gameId), keys.boardsVersion(gameId),
-            ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.boards(gameId), ...achievementKeys(gameId, player), ...periodKeys,
-            // A submit without a run (every v1 one) sends neither; an approval sends both (its held score may be a run's).
-            ...(run === undefined && approve === undefined ? [] : [keys.playerRuns(gameId, player, run?.byKey), keys.entryRun(gameId, player, scope)])],
-          [chosenBy, season === game.season ? String(season) : '', player, String(score), boardScoreOf(score, view.order), meta ?? '', meta === undefined ? '0' : '1',
-            game.max_entries, game.max_meta_bytes, signed?.ts ?? '', seenUntil(signed), clock === undefined && approve === undefined ? '' : at,
-            periods.length, approve?.id ?? '', approve?.note ?? '', season,
-            // The run is always sent ('' for none): the rate-limit counters follow the arguments.
-            ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(view, period), period.kind, period.id]), run?.id ?? '', run?.key ?? '']
-        ]
+      // lua/submit.lua's call, built only for a submit the plain script does not take.
+      const full = async (): Promise<Array<string | number>> => {
+        const call = fullSubmitCall(game, board, { player, score, meta, signed, season, at: clock === undefined && approve === undefined ? '' : at, periods, approve, run })
+        return await submitScript(call.keys, call.args, limits)
       }
       let reply = takesPlainScript(game, storing)
         ? await plainSubmit(game, { player, score, meta, signed, at: clock === undefined ? undefined : at, total: storing.total ?? true }, limits)
-        : await submitScript(...fullCall(), limits)
+        : await full()
       if (reply[0] === FULL) {
         fullScriptUntil.set(gameId, Date.now() + FULL_SCRIPT_FOR_MS)
-        reply = await submitScript(...fullCall(), limits)
+        reply = await full()
       }
       if (reply[0] !== MOVED && reply[0] !== 'period') return reply
       // The game's order or season changed, or the Redis clock is in other periods than ours: choose again.
@@ -209,31 +180,12 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
       let instant: number | undefined
       await untilSettled(game.game_id, async () => {
         const at = instant ?? now()
-        const gameId = game.game_id
         const boards = pending.map(({ board, score, index }) => {
           const chosen = boardOf(game, board)
-          const view = chosen.rules
-          const prefix = boardScopes.of(chosen)
-          return { board, score, index, view, prefix, chosenBy: boardChosenBy(chosen), scope: prefix + boardScopes.season(game.season), periods: view.periods.map(kind => currentPeriod(view, kind, at)) }
+          return { board: chosen, score, index, periods: chosen.periods.map(kind => currentPeriod(chosen.rules, kind, at)) }
         })
-        const reply = await manyScript([
-          keys.game(gameId), keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.deletedPlayer(gameId, player), keys.live(gameId), keys.boardsVersion(gameId),
-          ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.boards(gameId), ...achievementKeys(gameId, player),
-          ...boards.flatMap(({ board, scope, prefix, periods }) => [
-            keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope), keys.usage(gameId, scope), keys.seenSubmission(gameId, signed?.sign ?? '', board?.board_id ?? DEFAULT_BOARD),
-            ...periods.flatMap(period => {
-              const periodScope = prefix + boardScopes.period(period.kind, period.id)
-              return [keys.board(gameId, periodScope), keys.entries(gameId, player, periodScope)]
-            })
-          ])
-        ], [
-          String(game.season), player, meta ?? '', meta === undefined ? '0' : '1', game.max_entries, game.max_meta_bytes,
-          signed?.ts ?? '', seenUntil(signed), clock === undefined && instant === undefined ? '' : at, game.season, boards.length,
-          ...boards.flatMap(({ chosenBy, score, view, periods }) => [
-            chosenBy, String(score), boardScoreOf(score, view.order), periods.length,
-            ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(view, period), period.kind, period.id])
-          ])
-        ], limits)
+        const call = manySubmitCall(game, boards, { player, meta, signed, at: clock === undefined && instant === undefined ? '' : at })
+        const reply = await manyScript(call.keys, call.args, limits)
         if (reply[0] === 'boards') {
           let counted = false
           boards.forEach(({ index, periods }, i) => {

@@ -1,4 +1,7 @@
-import { boardScopes, entryBucket, keys } from './keys.js'
+import { boardScopes, entryBucket, keys, reviewKeys } from './keys.js'
+import { periodExpiry } from './board-choice.js'
+import { boardChosenBy } from './named-boards.js'
+import type { Board } from '../rules/boards.js'
 import { TS_TOLERANCE_S } from '../rules/fields.js'
 import { boardScoreOf, type Signed } from './board-format.js'
 import type { GameRecord } from '../rules/games.js'
@@ -65,6 +68,104 @@ export function plainSubmitCall (game: GameRecord, submit: PlainSubmit, counters
       total,
       limits: counters
     })]
+  }
+}
+
+/**
+ * The run a score comes from: `byKey` for API-key mode (a run started with
+ * a key), and `key` the API key it must have been started with (submit-run),
+ * none for any of the game's keys.
+ */
+export interface ScoreRun { id: string, byKey: boolean, key?: string }
+
+/** A score for one board by lua/submit.lua (includes/submit-board.lua): a submit with all a game may use, or the approval of a held score. */
+export interface FullSubmit {
+  player: string
+  score: number
+  meta: string | undefined
+  signed: Signed | undefined
+  /** The season whose keys take the score (a held score's may have closed since). */
+  season: number
+  /** The instant to store at (ms); '' for the Redis clock. */
+  at: number | ''
+  /** The board's current periods at `at`. */
+  periods: Period[]
+  /** A held score to approve: its id and the decision's note. */
+  approve?: { id: string, note: string }
+  run?: ScoreRun
+}
+
+/** What the full submit script checks a game's achievements with (lua/includes/achievements.lua): their thresholds, the player's unlocks, their counts. */
+export const achievementKeys = (gameId: string, player: string): string[] => [keys.achievementRules(gameId), keys.achieved(gameId, player), keys.achievementCounts(gameId)]
+
+/**
+ * lua/submit.lua's call, positional as includes/submit-board.lua reads it
+ * (its header lists each key and argument): the game's keys, the board's,
+ * each period's, the run's; then the arguments, each period's, the run.
+ * The rate-limit counters are appended by store/limits.ts.
+ */
+export function fullSubmitCall (game: GameRecord, board: Board, submit: FullSubmit): { keys: string[], args: Array<string | number> } {
+  const { player, score, meta, signed, season, at, periods, approve, run } = submit
+  const gameId = game.game_id
+  const prefix = boardScopes.of(board)
+  const scope = prefix + boardScopes.season(season)
+  const periodKeys = periods.flatMap(period => {
+    const periodScope = prefix + boardScopes.period(period.kind, period.id)
+    return [keys.board(gameId, periodScope), keys.entries(gameId, player, periodScope)]
+  })
+  return {
+    keys: [keys.game(gameId), keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope),
+      keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope),
+      keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), keys.live(gameId), keys.boardsVersion(gameId),
+      ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.boards(gameId), ...achievementKeys(gameId, player), ...periodKeys,
+      // A submit without a run (every v1 one) sends neither; an approval sends both (its held score may be a run's).
+      ...(run === undefined && approve === undefined ? [] : [keys.playerRuns(gameId, player, run?.byKey), keys.entryRun(gameId, player, scope)])],
+    // A held score of a season closed since goes to that season: '' tells the script it is not the current one.
+    args: [boardChosenBy(board), season === game.season ? String(season) : '', player, String(score), boardScoreOf(score, board.order), meta ?? '', meta === undefined ? '0' : '1',
+      game.max_entries, game.max_meta_bytes, signed?.ts ?? '', seenUntil(signed), at,
+      periods.length, approve?.id ?? '', approve?.note ?? '', season,
+      // The run is always sent ('' for none): the rate-limit counters follow the arguments.
+      ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(board.rules, period), period.kind, period.id]), run?.id ?? '', run?.key ?? '']
+  }
+}
+
+/** One board's part of a submit of several (lua/submit-many.lua): the board, its score, its current periods. */
+export interface BoardPart { board: Board, score: number, periods: Period[] }
+
+/**
+ * lua/submit-many.lua's call, positional as it reads it (its header lists
+ * each key and argument): the game's keys, then each board's keys (its
+ * season's, each period's); the request's arguments, then each board's
+ * (what it was chosen by, the score, its periods). The rate-limit counters
+ * are appended by store/limits.ts.
+ */
+export function manySubmitCall (game: GameRecord, parts: BoardPart[], submit: { player: string, meta: string | undefined, signed: Signed | undefined, at: number | '' }): { keys: string[], args: Array<string | number> } {
+  const { player, meta, signed, at } = submit
+  const gameId = game.game_id
+  return {
+    keys: [
+      keys.game(gameId), keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.deletedPlayer(gameId, player), keys.live(gameId), keys.boardsVersion(gameId),
+      ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.boards(gameId), ...achievementKeys(gameId, player),
+      ...parts.flatMap(({ board, periods }) => {
+        const prefix = boardScopes.of(board)
+        const scope = prefix + boardScopes.season(game.season)
+        return [
+          keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope), keys.usage(gameId, scope), keys.seenSubmission(gameId, signed?.sign ?? '', board.board_id),
+          ...periods.flatMap(period => {
+            const periodScope = prefix + boardScopes.period(period.kind, period.id)
+            return [keys.board(gameId, periodScope), keys.entries(gameId, player, periodScope)]
+          })
+        ]
+      })
+    ],
+    args: [
+      String(game.season), player, meta ?? '', meta === undefined ? '0' : '1', game.max_entries, game.max_meta_bytes,
+      signed?.ts ?? '', seenUntil(signed), at, game.season, parts.length,
+      ...parts.flatMap(({ board, score, periods }) => [
+        boardChosenBy(board), String(score), boardScoreOf(score, board.order), periods.length,
+        ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(board.rules, period), period.kind, period.id])
+      ])
+    ]
   }
 }
 
