@@ -14,7 +14,7 @@ const LAYERS = [
   { name: 'plugins', path: '^plugins/', what: 'Fastify plugins: wrapped packages (external/) and our decorators (app/)' },
   { name: 'routes', path: '^src/routes/', what: 'the HTTP routes, one folder per URL family' },
   { name: 'app', path: '^src/(app|server-options)\\.ts$', what: 'the Fastify app: its server options, its plugins and routes in order' },
-  { name: 'entries', path: '^src/(server|cli)\\.ts$', what: 'the process entry points' }
+  { name: 'entries', path: '^src/((server|cli)\\.ts$|cli/)', what: 'the process entry points' }
 ]
 
 const upward = LAYERS.slice(0, -1).map((layer, index) => ({
