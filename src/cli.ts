@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
-import { ConfigError, loadConfig } from './config.js'
+import { loadConfig } from './config.js'
+import { ConfigError } from './config/values.js'
 import { ApiError } from './errors.js'
 import { isEntryPoint } from './lib/paths.js'
 import { COMMANDS } from './cli/commands.js'
