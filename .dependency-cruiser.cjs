@@ -10,11 +10,11 @@ const LAYERS = [
   { name: 'store', path: '^src/store/', what: 'Redis: keys, the client, the script loader, the repositories, the Lua' },
   { name: 'services', path: '^src/(live|webhooks|signin)/', what: 'live boards, webhook delivery and sign-in with the platform, on the store' },
   { name: 'operations', path: '^src/operations/', what: 'what an operator can do, shared by the routes, the CLI and the console' },
-  { name: 'config', path: '^src/config\\.ts$', what: 'the environment, read once' },
+  { name: 'config', path: '^src/config(\\.ts$|/)', what: 'the environment, read once' },
   { name: 'plugins', path: '^plugins/', what: 'Fastify plugins: wrapped packages (external/) and our decorators (app/)' },
   { name: 'routes', path: '^src/routes/', what: 'the HTTP routes, one folder per URL family' },
   { name: 'app', path: '^src/(app|server-options)\\.ts$', what: 'the Fastify app: its server options, its plugins and routes in order' },
-  { name: 'entries', path: '^src/(server|cli)\\.ts$', what: 'the process entry points' }
+  { name: 'entries', path: '^src/((server|cli)\\.ts$|cli/)', what: 'the process entry points' }
 ]
 
 const upward = LAYERS.slice(0, -1).map((layer, index) => ({

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError, fail } from '../../src/errors.js'
 import { clientAddress } from './rate-limit.js'
 import { child, metrics } from '../../src/lib/metrics.js'
-import type { OperatorRole } from '../../src/config.js'
+import type { OperatorRole } from '../../src/config/operator-tokens.js'
 
 /** Who made an operator request: the name of the token it carried, and what that token may do. */
 export interface Operator {

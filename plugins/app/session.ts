@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import cookie from '@fastify/cookie'
 import type { FastifyRequest } from 'fastify'
-import { normalizeOrigin } from '../../src/config.js'
+import { normalizeOrigin } from '../../src/config/addresses.js'
 import { fail } from '../../src/errors.js'
 import type { StoredUser } from '../../src/store/users.js'
 import { keys } from '../../src/store/keys.js'

@@ -65,7 +65,7 @@ export function createRedisClient (url: string): Redis {
   return new Redis(redisOptions(url))
 }
 
-/** REDIS_URL names one server, or any node(s) of a cluster, comma-separated (config.ts refuses empty parts). */
+/** REDIS_URL names one server, or any node(s) of a cluster, comma-separated (config/addresses.ts refuses empty parts). */
 export function redisUrls (url: string): string[] {
   return url.split(',').map(part => part.trim())
 }

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
-import { runCli, USAGE } from '../../src/cli.js'
+import { runCli } from '../../src/cli.js'
+import { USAGE } from '../../src/cli/usage.js'
 import { ADMIN_TOKEN, buildTestApp, dataOf, submit } from '../helpers/app.js'
 
 async function cli (env: Record<string, string>, ...argv: string[]): Promise<{ code: number, out: string, err: string }> {
@@ -69,7 +70,7 @@ t.test('errors are one line with the code, and a non-zero exit', { timeout: 30_0
   t.match(await cli(env, 'keys', 'revoke', 'rk_unknown'), { code: 1, err: /^error not_found: / })
 })
 
-// 5 s on an idle machine: the CLI waits up to 5 s (src/cli.ts, connect) for the Redis that is not there.
+// 5 s on an idle machine: the CLI waits up to 5 s (src/cli/connection.ts, connect) for the Redis that is not there.
 t.test('usage, bad flags and bad configuration', { timeout: 50_000 }, async t => {
   t.match(await cli({}, '--help'), { code: 0, out: USAGE + '\n' })
   t.match(await cli({}, 'bogus'), { code: 2, err: USAGE + '\n' })

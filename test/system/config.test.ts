@@ -1,5 +1,7 @@
 import t from 'tap'
-import { ConfigError, loadConfig, normalizeOrigin } from '../../src/config.js'
+import { loadConfig } from '../../src/config.js'
+import { normalizeOrigin } from '../../src/config/addresses.js'
+import { ConfigError } from '../../src/config/values.js'
 
 t.test('defaults of docs/interface.md#configuration', async t => {
   const config = loadConfig({})
