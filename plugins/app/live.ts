@@ -16,7 +16,7 @@ declare module 'fastify' {
  * reconnects to another process instead of holding the shutdown.
  */
 export default fp(async (fastify) => {
-  // Frames are JSON text already (src/live/streams.ts compares them before sending).
+  // Frames are JSON text already (src/live/stream.ts compares them before sending).
   await fastify.register(fastifySSE, { heartbeatInterval: fastify.config.liveHeartbeatMs, serializer: (data: unknown) => typeof data === 'string' ? data : JSON.stringify(data) })
   const live = createLiveBoards({
     redis: fastify.redis,

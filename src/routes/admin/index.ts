@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import { livePlaces } from '../../live/streams.js'
+import { livePlaces } from '../../live/caps.js'
 import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify'
 import { importLines } from '../../operations/import-export.js'

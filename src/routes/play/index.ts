@@ -1,6 +1,6 @@
 import { access } from 'node:fs/promises'
 import { join } from 'node:path'
-import { livePlaces } from '../../live/streams.js'
+import { livePlaces } from '../../live/caps.js'
 import { clientAddress } from '../../../plugins/app/rate-limit.js'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'

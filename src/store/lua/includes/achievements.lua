@@ -38,7 +38,7 @@ local function unlock (achieved, counts, player, id, since, now)
   return true
 end
 -- Tells the game's live streams (its channel, in its slot) that a player
--- unlocked `ids` at `now`: "achievement [player, ms, ids]" (src/live/streams.ts).
+-- unlocked `ids` at `now`: "achievement [player, ms, ids]" (src/live/unlocks.ts).
 local function announceUnlocks (live, player, ids, now)
   redis.call('SPUBLISH', live, 'achievement ' .. cjson.encode({player, string.format('%.0f', now), ids}))
 end
