@@ -5,7 +5,7 @@ import rateLimit, { normalizeIP, type FastifyRateLimitStoreCtor } from '@fastify
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import { ApiError } from '../../src/errors.js'
 import { keys } from '../../src/store/keys.js'
-import { LimitReached, createLimitStore, limitState, type Counter, type Limits, type LimitState } from '../../src/store/limits.js'
+import { createLimitStore, limitState, type Counter, type Limits, type LimitState } from '../../src/store/limits.js'
 import type { KeyRecord } from '../../src/rules/games.js'
 import { child, metrics } from '../../src/lib/metrics.js'
 
@@ -132,7 +132,7 @@ export default fp(async (fastify) => {
       const limits: Limits = { counters: [{ key, max, windowMs }] }
       // Over the max is the plugin's to judge, from the count.
       const counted = (): void => { callback(null, { current: limits.counts?.[0] ?? 0, ttl: limits.counts?.[1] ?? 0 }) }
-      store.count(limits).then(counted, (error: Error) => { if (error instanceof LimitReached) counted(); else callback(error, { current: 0, ttl: 0 }) })
+      store.count(limits).then(counted, (error: Error) => { callback(error, { current: 0, ttl: 0 }) })
     }
 
     read (key: string, callback: StoreCallback): void {
@@ -200,7 +200,7 @@ export default fp(async (fastify) => {
     },
     async settle (request, reply, limits) {
       request.rateLimitApplied = true
-      if (limits.counts === undefined) await store.count(limits).catch((error: unknown) => { if (!(error instanceof LimitReached)) throw error })
+      if (limits.counts === undefined) await store.count(limits)
       const counts = limits.counts as number[]
       const states = limits.counters.slice(0, counts.length / 2).map((one, i) => limitState(one, counts[2 * i] as number, counts[2 * i + 1] as number))
       const last = states[states.length - 1] as LimitState

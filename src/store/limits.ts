@@ -78,10 +78,10 @@ function countedIn (windowEnds: WindowEnds, limits: Limits, counts: number[]): v
   if (overLimit(limits)) throw new LimitReached()
 }
 
-/** Whether the last counter counted went over its max (the count stops there). */
-export function overLimit ({ counters, counts = [] }: Limits): boolean {
+/** Whether the last counter counted went over its max (the count stops there): limitState's rule. */
+function overLimit ({ counters, counts = [] }: Limits): boolean {
   const last = counts.length / 2 - 1
-  return last >= 0 && (counts[2 * last] as number) > (counters[last] as Counter).max
+  return last >= 0 && limitState(counters[last] as Counter, counts[2 * last] as number, 0).exceeded
 }
 
 /**
@@ -170,9 +170,17 @@ export function createLimitStore (redis: Redis) {
   const peekScript = defineScript<[number, number]>(redis, 'rankLimitPeek', PEEK)
 
   return {
-    /** Counts the counters, without other work (their counts are left in `limits`; LimitReached when over). */
+    /**
+     * Counts the counters, without other work: their counts are left in
+     * `limits`, for the caller to judge (there is no work to hold back, so
+     * a count over a max is not LimitReached here).
+     */
     async count (limits: Limits): Promise<void> {
-      await countOnly([], [], limits)
+      try {
+        await countOnly([], [], limits)
+      } catch (error) {
+        if (!(error instanceof LimitReached)) throw error
+      }
     },
 
     /** A counter's count and ms left in its window, without counting ({0, 0} when absent). */
