@@ -80,6 +80,10 @@ export function ScoreFormatFields ({ form, set, disabled, prefix }: { form: Reco
 /** Every setting of the game, saved together; closing the season. */
 export function SettingsTab ({ game, onSaved }: { game: GameWithStats, onSaved: () => void }) {
   const [form, setForm] = useState<Form>(() => formOf(game))
+  // What the server holds, as far as this tab knows: the game read at first, then each form saved.
+  // Compared with it, not with the game record, a second save names only what changed since the
+  // first, even while the record is still being read again.
+  const [saved, setSaved] = useState<Form>(() => formOf(game))
   const [closing, setClosing] = useState(false)
   const write = useWrite()
   const viewer = useOperator().role === 'viewer'
@@ -88,12 +92,15 @@ export function SettingsTab ({ game, onSaved }: { game: GameWithStats, onSaved: 
 
   async function save (event: Event): Promise<void> {
     event.preventDefault()
-    const changes = changesOf(formOf(game), form)
+    const changes = changesOf(saved, form)
     if (Object.keys(changes).length === 0) {
       await write.run(async () => {}, 'Nothing to save: no setting changed.')
       return
     }
-    if (await write.run(async () => await api('PATCH', gamePath(game.game_id), changes), `Saved: ${Object.keys(changes).join(', ')}.`)) onSaved()
+    if (await write.run(async () => await api('PATCH', gamePath(game.game_id), changes), `Saved: ${Object.keys(changes).join(', ')}.`)) {
+      setSaved(form)
+      onSaved()
+    }
   }
   async function closeSeason (): Promise<void> {
     if (await write.run(async () => await api('POST', gamePath(game.game_id, '/seasons'), {}), `Season ${game.season} is closed and archived; season ${game.season + 1} begins empty.`)) onSaved()
