@@ -60,7 +60,7 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
   /** Games sent the full submit script until the time kept (FULL_SCRIPT_FOR_MS). */
   const fullScriptUntil = new Map<string, number>()
   /**
-   * Whether a submit can take the plain script (lua/submit.lua): a score
+   * Whether a submit can take the plain script (lua/submit-plain.lua): a score
    * with no run and no approval, to a game with no periods, review rules or
    * runs as far as its record cached here says. The script checks the rest.
    */
@@ -74,7 +74,11 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
     return true
   }
 
-  /** A score by lua/submit-plain.lua: its rate-limit counters counted in the same call (rate_limited when over). */
+  /**
+   * A score by lua/submit-plain.lua: its rate-limit counters counted in the
+   * same call; over one, nothing is stored and store/limits.ts throws
+   * LimitReached for the handler to answer.
+   */
   async function plainSubmit (game: GameRecord, submit: PlainSubmit, limits: Limits | undefined): Promise<Array<string | number>> {
     const counting = packedLimits(redis, limits)
     const call = plainSubmitCall(game, submit, counting.counters)
@@ -158,8 +162,9 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
      * current season and on each current period board. A replay answers the
      * current standing with improved false, and so does a held score, with
      * `held`; a refusal is expired_ts or quota_exceeded, and stores nothing.
-     * `limits` are counted first, in the same call (rate_limited when over:
-     * nothing stored).
+     * `limits` are counted first, in the same call: over one, nothing is
+     * stored, their counts are left in them and LimitReached is thrown (the
+     * handler answers rate_limited).
      */
     async submit (game: GameRecord, player: string, score: number, meta: string | undefined, { signed, limits, run, board, total }: { signed?: Signed, limits?: Limits, run?: ScoreRun, board?: NamedBoard, total?: boolean } = {}): Promise<SubmitResult> {
       return await storeScore(game, { player, score, meta, signed, limits, run, board, total })
