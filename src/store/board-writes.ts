@@ -1,8 +1,8 @@
 import { ApiError, fail } from '../errors.js'
 import { TIME_DIGITS, boardScopes, keys } from './keys.js'
-import { luaScript, scriptSender, defineScript } from './script-loader.js'
-import { defineLimitedScript, packedLimits, type Limits } from './limits.js'
-import { fullSubmitCall, manySubmitCall, plainSubmitCall, submitResultOf, type PlainSubmit, type ScoreRun } from './submit-call.js'
+import { luaScript, defineScript } from './script-loader.js'
+import { definePackedScript, type Limits } from './limits.js'
+import { fullSubmitCall, manySubmitCall, plainSubmitCall, submitResultOf, type ScoreRun } from './submit-call.js'
 import { child, metrics } from '../lib/metrics.js'
 import { currentPeriod, periodExpiry } from './board-choice.js'
 import { NO_BOARDS, boardOf, noSuchBoard, type NamedBoard } from '../rules/boards.js'
@@ -35,10 +35,10 @@ const FULL_SCRIPT_FOR_MS = 60_000
  * again when the script finds the game's settings moved.
  */
 export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, activity }: BoardContext) {
-  // The high-traffic actions count their rate limits in the same call (store/limits.ts).
-  const submitScript = defineLimitedScript<Array<string | number>>(redis, 'rankSubmit', SUBMIT, { writes: true })
-  const manyScript = defineLimitedScript<Array<string | number | Array<string | number>>>(redis, 'rankSubmitMany', SUBMIT_MANY, { writes: true })
-  const plainSubmitScript = scriptSender<[number[], Array<string | number>?]>(redis, 'rankSubmitPlain', SUBMIT_PLAIN, { writes: true })
+  // A submit counts its rate limits in the same call, packed with the rest (store/limits.ts).
+  const submitScript = definePackedScript<Array<string | number>>(redis, 'rankSubmit', SUBMIT, { writes: true })
+  const manyScript = definePackedScript<Array<string | number | Array<string | number>>>(redis, 'rankSubmitMany', SUBMIT_MANY, { writes: true })
+  const plainSubmitScript = definePackedScript<Array<string | number>>(redis, 'rankSubmitPlain', SUBMIT_PLAIN, { writes: true })
   const importScript = defineScript<string[]>(redis, 'rankImportEntries', IMPORT_ENTRIES, { writes: true })
 
   interface Storing {
@@ -74,19 +74,6 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
     return true
   }
 
-  /**
-   * A score by lua/submit-plain.lua: its rate-limit counters counted in the
-   * same call; over one, nothing is stored and store/limits.ts throws
-   * LimitReached for the handler to answer.
-   */
-  async function plainSubmit (game: GameRecord, submit: PlainSubmit, limits: Limits | undefined): Promise<Array<string | number>> {
-    const counting = packedLimits(redis, limits)
-    const call = plainSubmitCall(game, submit, counting.counters)
-    const [counts, reply] = await plainSubmitScript([call.keys.length, ...call.keys, ...call.args])
-    counting.counted(counts)
-    return reply as Array<string | number>
-  }
-
   /** The submit script: a submit, or the approval of a held score (see submit and approveHeld). */
   async function storeScore (game: GameRecord, storing: Storing): Promise<SubmitResult> {
     const { player, score, meta, signed, approve, run } = storing
@@ -106,11 +93,11 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
       const gameId = game.game_id
       // lua/submit.lua's call, built only for a submit the plain script does not take.
       const full = async (): Promise<Array<string | number>> => {
-        const call = fullSubmitCall(game, board, { player, score, meta, signed, season, at: clock === undefined && approve === undefined ? '' : at, periods, approve, run })
-        return await submitScript(call.keys, call.args, limits)
+        const submit = { player, score, meta, signed, season, at: clock === undefined && approve === undefined ? '' as const : at, periods, approve, run }
+        return await submitScript(counters => fullSubmitCall(game, board, submit, counters), limits)
       }
       let reply = takesPlainScript(game, storing)
-        ? await plainSubmit(game, { player, score, meta, signed, at: clock === undefined ? undefined : at, total: storing.total ?? true }, limits)
+        ? await plainSubmitScript(counters => plainSubmitCall(game, { player, score, meta, signed, at: clock === undefined ? undefined : at, total: storing.total ?? true }, counters), limits)
         : await full()
       if (reply[0] === FULL) {
         fullScriptUntil.set(gameId, Date.now() + FULL_SCRIPT_FOR_MS)
@@ -189,8 +176,8 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
           const chosen = boardOf(game, board)
           return { board: chosen, score, index, periods: chosen.periods.map(kind => currentPeriod(chosen.rules, kind, at)) }
         })
-        const call = manySubmitCall(game, boards, { player, meta, signed, at: clock === undefined && instant === undefined ? '' : at })
-        const reply = await manyScript(call.keys, call.args, limits)
+        const submit = { player, meta, signed, at: clock === undefined && instant === undefined ? '' as const : at }
+        const reply = await manyScript(counters => manySubmitCall(game, boards, submit, counters), limits)
         if (reply[0] === 'boards') {
           let counted = false
           boards.forEach(({ index, periods }, i) => {

@@ -316,15 +316,29 @@ const SCRIPT_KEYS = {
   hiddenUsers: { params: ['game'], key: (p: KeyParts) => keys.boardHiddenUsers(p.game) },
   usage: { params: ['game', 'scope'], key: (p: KeyParts) => keys.usage(p.game, p.scope) },
   seen: { params: ['game', 'sign'], key: (p: KeyParts) => keys.seenSubmission(p.game, p.sign) },
+  seenOnBoard: { params: ['game', 'sign', 'board'], key: (p: KeyParts) => keys.seenSubmission(p.game, p.sign, p.board) },
   deleted: { params: ['game', 'player'], key: (p: KeyParts) => keys.deletedPlayer(p.game, p.player) },
   live: { params: ['game'], key: (p: KeyParts) => keys.live(p.game) },
-  boardsVersion: { params: ['game'], key: (p: KeyParts) => keys.boardsVersion(p.game) }
+  boardsVersion: { params: ['game'], key: (p: KeyParts) => keys.boardsVersion(p.game) },
+  review: { params: ['game'], key: (p: KeyParts) => keys.review(p.game) },
+  reviewPending: { params: ['game'], key: (p: KeyParts) => keys.reviewPending(p.game) },
+  reviewDecided: { params: ['game'], key: (p: KeyParts) => keys.reviewDecided(p.game) },
+  reviewPlayers: { params: ['game'], key: (p: KeyParts) => keys.reviewPlayers(p.game) },
+  reviewSequence: { params: ['game'], key: (p: KeyParts) => keys.reviewSequence(p.game) },
+  events: { params: ['game'], key: (p: KeyParts) => keys.events(p.game) },
+  boards: { params: ['game'], key: (p: KeyParts) => keys.boards(p.game) },
+  achievementRules: { params: ['game'], key: (p: KeyParts) => keys.achievementRules(p.game) },
+  achieved: { params: ['game', 'bucket'], key: (p: KeyParts) => keys.achievedBucket(p.game, p.bucket) },
+  achievementCounts: { params: ['game'], key: (p: KeyParts) => keys.achievementCounts(p.game) },
+  runs: { params: ['game', 'player'], key: (p: KeyParts) => keys.playerRuns(p.game, p.player) },
+  keyRuns: { params: ['game', 'player'], key: (p: KeyParts) => keys.playerRuns(p.game, p.player, true) },
+  entryRun: { params: ['game', 'bucket', 'scope'], key: (p: KeyParts) => keys.entryRunBucket(p.game, p.bucket, p.scope) }
 } as const
 
-interface KeyParts { game: string, scope: string, bucket: number, player: string, sign: string }
+interface KeyParts { game: string, scope: string, bucket: number, player: string, sign: string, board: string }
 
 /** Stand-ins for each parameter, found again in the key each makes (no key name holds these characters or this number). */
-const STAND_INS = { game: '\u0001', scope: '\u0002', bucket: 987_654_321, player: '\u0003', sign: '\u0004' } as const
+const STAND_INS = { game: '\u0001', scope: '\u0002', bucket: 987_654_321, player: '\u0003', sign: '\u0004', board: '\u0005' } as const
 
 /**
  * A key of SCRIPT_KEYS as a Lua expression of the arguments given (Lua

@@ -6,8 +6,7 @@ import { defineScript, luaScript, scriptSender, type ScriptArg } from './script-
  * in the format of @fastify/rate-limit's RedisStore (a number with a TTL).
  * The counting rule is lua/includes/limits.lua, and only there: the hot
  * path counts inside the action's own script call (defineLimitedScript and
- * packedLimits, below),
- * everything else through `count` here (@fastify/rate-limit too, through a
+ * definePackedScript, below), everything else through `count` here (@fastify/rate-limit too, through a
  * store of plugins/app/rate-limit.ts, which says which limits exist and what
  * they count).
  */
@@ -41,19 +40,33 @@ export function defineLimitedScript<T> (redis: Redis, name: string, lua: string,
   }
 }
 
+/** A counter as lua/includes/limits.lua's countLimits takes it in a packed call: key, max, window (ms), whether its end is known. */
+export type PackedCounter = [string, number, number, boolean]
+
+/** A packed call (one argument the script decodes), made with the counters it carries. */
+export type PackedCall = (counters: PackedCounter[]) => { keys: string[], args: string[] }
+
+/** Sends a packed script's call, with the limits it counts. */
+export type PackedScript<T> = (build: PackedCall, limits?: Limits) => Promise<T>
+
 /**
- * The counters of a packed call (a script that reads its call from one
- * argument): each {key, max, window, known} as lua/includes/limits.lua's
- * countLimits takes it (none when counted already), and what to do with
- * the counts it answers (countedIn).
+ * A script that reads its call from one packed argument, rate-limit
+ * counters included (the script counts them first, with countLimits, and
+ * answers {counts} or {counts, what its work answered}). Answers what the
+ * work answered; as for defineLimitedScript, the counts are left in
+ * `limits.counts`, LimitReached is thrown when the work did not run, and
+ * limits counted already are not counted again.
  */
-export function packedLimits (redis: Redis, limits: Limits | undefined): { counters: Array<[string, number, number, boolean]>, counted: (counts: number[]) => void } {
+export function definePackedScript<T> (redis: Redis, name: string, lua: string, options: { writes?: boolean } = {}): PackedScript<T> {
+  const send = scriptSender<[number[], T?]>(redis, name, lua, options)
   const windowEnds = windowEndsOf(redis)
-  const sent = Date.now()
-  const counters = uncounted(limits)?.counters ?? []
-  return {
-    counters: counters.map(counter => [counter.key, counter.max, counter.windowMs, windowEnds.knows(counter.key, sent)]),
-    counted: (counts) => { if (counters.length > 0) countedIn(windowEnds, limits as Limits, counts) }
+  return async (build, limits) => {
+    const counters = uncounted(limits)?.counters ?? []
+    const sent = Date.now()
+    const call = build(counters.map(counter => [counter.key, counter.max, counter.windowMs, windowEnds.knows(counter.key, sent)]))
+    const [counts, result] = await send([call.keys.length, ...call.keys, ...call.args])
+    if (counters.length > 0) countedIn(windowEnds, limits as Limits, counts)
+    return result as T
   }
 }
 

@@ -1,4 +1,4 @@
-import { boardScopes, entryBucket, keys, reviewKeys } from './keys.js'
+import { boardScopes, entryBucket, keys } from './keys.js'
 import { periodExpiry } from './board-choice.js'
 import { boardChosenBy } from './named-boards.js'
 import type { Board } from '../rules/boards.js'
@@ -11,6 +11,7 @@ import { rankOrNull, type SubmitResult } from './board-format.js'
 import type { Period, PeriodKind } from '../rules/periods.js'
 import type { PeriodStanding } from '../../sdk/answers.js'
 import { MAX_TOTAL, REVIEW_QUEUE_MAX } from './board-context.js'
+import type { PackedCounter } from './limits.js'
 
 /**
  * The calls of the submit scripts, each built in one place: which keys
@@ -21,12 +22,31 @@ import { MAX_TOTAL, REVIEW_QUEUE_MAX } from './board-context.js'
  * (lua/includes: KEY, made from keys.ts).
  */
 
-/** A counter as lua/includes/limits.lua's countLimits takes it: key, max, window (ms), whether its end is known. */
-export type PackedCounter = [string, number, number, boolean]
-
 /** When a signed submit's replay marker may go (ms): once its ts has left the window. */
 export function seenUntil (signed: Signed | undefined): number {
   return signed === undefined ? 0 : (Number(signed.ts) + TS_TOLERANCE_S + 1) * 1000
+}
+
+/** Any text as Redis would have stored it (a lone surrogate is U+FFFD in UTF-8 too), before JSON carries it. */
+const asStored = (text: string | undefined): string | undefined => text === undefined ? undefined : Buffer.from(text, 'utf8').toString('utf8')
+
+/**
+ * The fields of a submit that every board of it shares, as the submit
+ * scripts read them: the game, the player and their entries bucket, meta,
+ * the caps, the signature.
+ */
+function requestPart (game: GameRecord, player: string, meta: string | undefined, signed: Signed | undefined): Record<string, unknown> {
+  return {
+    game: game.game_id,
+    player,
+    bucket: entryBucket(player),
+    meta: asStored(meta),
+    max_entries: game.max_entries,
+    max_meta_bytes: game.max_meta_bytes,
+    ts: signed?.ts ?? '',
+    sign: signed?.sign.slice(0, 32) ?? '',
+    seen_until: seenUntil(signed)
+  }
 }
 
 /** A score for the game's own board by lua/submit-plain.lua. */
@@ -47,23 +67,14 @@ export function plainSubmitCall (game: GameRecord, submit: PlainSubmit, counters
   return {
     keys: [keys.game(game.game_id)],
     args: [JSON.stringify({
-      game: game.game_id,
+      ...requestPart(game, player, meta, signed),
       // What moved() checks the record against: the order chosen by, and the current season.
       order: game.order,
       season: String(game.season),
       keys_season: game.season,
       scope: boardScopes.season(game.season),
-      player,
-      bucket: entryBucket(player),
       score: String(score),
       board_score: boardScoreOf(score, game.order),
-      // Any text, as Redis would have stored it (a lone surrogate is U+FFFD in UTF-8 too).
-      meta: meta === undefined ? undefined : Buffer.from(meta, 'utf8').toString('utf8'),
-      max_entries: game.max_entries,
-      max_meta_bytes: game.max_meta_bytes,
-      ts: signed?.ts ?? '',
-      sign: signed?.sign.slice(0, 32) ?? '',
-      seen_until: seenUntil(signed),
       at,
       total,
       limits: counters
@@ -95,37 +106,42 @@ export interface FullSubmit {
   run?: ScoreRun
 }
 
-/** What the full submit script checks a game's achievements with (lua/includes/achievements.lua): their thresholds, the player's unlocks, their counts. */
-export const achievementKeys = (gameId: string, player: string): string[] => [keys.achievementRules(gameId), keys.achieved(gameId, player), keys.achievementCounts(gameId)]
+/** A period as includes/submit-board.lua reads it: its bounds (ms), when its keys expire (ms), its kind and id, its keys' scope. */
+function periodPart (board: Board, period: Period): { start: number, reset: number, expires: number, kind: PeriodKind, id: string, scope: string } {
+  return {
+    start: period.startsAt,
+    reset: period.resetsAt,
+    expires: periodExpiry(board.rules, period),
+    kind: period.kind,
+    id: period.id,
+    scope: boardScopes.of(board) + boardScopes.period(period.kind, period.id)
+  }
+}
 
 /**
- * lua/submit.lua's call, positional as includes/submit-board.lua reads it
- * (its header lists each key and argument): the game's keys, the board's,
- * each period's, the run's; then the arguments, each period's, the run.
- * The rate-limit counters are appended by store/limits.ts.
+ * lua/submit.lua's call (includes/submit-board.lua reads it): the game's
+ * record routes it, and one JSON argument names every field; the script
+ * names the keys from the game id and the scopes.
  */
-export function fullSubmitCall (game: GameRecord, board: Board, submit: FullSubmit): { keys: string[], args: Array<string | number> } {
+export function fullSubmitCall (game: GameRecord, board: Board, submit: FullSubmit, counters: PackedCounter[]): { keys: string[], args: string[] } {
   const { player, score, meta, signed, season, at, periods, approve, run } = submit
-  const gameId = game.game_id
-  const prefix = boardScopes.of(board)
-  const scope = prefix + boardScopes.season(season)
-  const periodKeys = periods.flatMap(period => {
-    const periodScope = prefix + boardScopes.period(period.kind, period.id)
-    return [keys.board(gameId, periodScope), keys.entries(gameId, player, periodScope)]
-  })
   return {
-    keys: [keys.game(gameId), keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope),
-      keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.usage(gameId, scope),
-      keys.seenSubmission(gameId, signed?.sign ?? ''), keys.deletedPlayer(gameId, player), keys.live(gameId), keys.boardsVersion(gameId),
-      ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.boards(gameId), ...achievementKeys(gameId, player), ...periodKeys,
-      // A submit without a run (every v1 one) sends neither; an approval sends both (its held score may be a run's).
-      ...(run === undefined && approve === undefined ? [] : [keys.playerRuns(gameId, player, run?.byKey), keys.entryRun(gameId, player, scope)])],
-    // A held score of a season closed since goes to that season: '' tells the script it is not the current one.
-    args: [boardChosenBy(board), season === game.season ? String(season) : '', player, String(score), boardScoreOf(score, board.order), meta ?? '', meta === undefined ? '0' : '1',
-      game.max_entries, game.max_meta_bytes, signed?.ts ?? '', seenUntil(signed), at,
-      periods.length, approve?.id ?? '', approve?.note ?? '', season,
-      // The run is always sent ('' for none): the rate-limit counters follow the arguments.
-      ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(board.rules, period), period.kind, period.id]), run?.id ?? '', run?.key ?? '']
+    keys: [keys.game(game.game_id)],
+    args: [JSON.stringify({
+      ...requestPart(game, player, meta, signed),
+      chosen: boardChosenBy(board),
+      // A held score of a season closed since goes to that season: '' tells the script it is not the current one.
+      season: season === game.season ? String(season) : '',
+      keys_season: season,
+      scope: boardScopes.of(board) + boardScopes.season(season),
+      score: String(score),
+      board_score: boardScoreOf(score, board.order),
+      at,
+      periods: periods.map(period => periodPart(board, period)),
+      approve: approve === undefined ? undefined : { id: approve.id, note: asStored(approve.note) },
+      run: run === undefined ? undefined : { id: run.id, key: run.key ?? '', by_key: run.byKey },
+      limits: counters
+    })]
   }
 }
 
@@ -133,39 +149,30 @@ export function fullSubmitCall (game: GameRecord, board: Board, submit: FullSubm
 export interface BoardPart { board: Board, score: number, periods: Period[] }
 
 /**
- * lua/submit-many.lua's call, positional as it reads it (its header lists
- * each key and argument): the game's keys, then each board's keys (its
- * season's, each period's); the request's arguments, then each board's
- * (what it was chosen by, the score, its periods). The rate-limit counters
- * are appended by store/limits.ts.
+ * lua/submit-many.lua's call: the game's record routes it, and one JSON
+ * argument names the request's fields once and each board's (what it was
+ * chosen by, its score, its keys' scope, its replay marker's board, its
+ * periods).
  */
-export function manySubmitCall (game: GameRecord, parts: BoardPart[], submit: { player: string, meta: string | undefined, signed: Signed | undefined, at: number | '' }): { keys: string[], args: Array<string | number> } {
+export function manySubmitCall (game: GameRecord, parts: BoardPart[], submit: { player: string, meta: string | undefined, signed: Signed | undefined, at: number | '' }, counters: PackedCounter[]): { keys: string[], args: string[] } {
   const { player, meta, signed, at } = submit
-  const gameId = game.game_id
   return {
-    keys: [
-      keys.game(gameId), keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.deletedPlayer(gameId, player), keys.live(gameId), keys.boardsVersion(gameId),
-      ...reviewKeys(gameId), keys.reviewSequence(gameId), keys.events(gameId), keys.boards(gameId), ...achievementKeys(gameId, player),
-      ...parts.flatMap(({ board, periods }) => {
-        const prefix = boardScopes.of(board)
-        const scope = prefix + boardScopes.season(game.season)
-        return [
-          keys.board(gameId, scope), keys.entries(gameId, player, scope), keys.meta(gameId, player, scope), keys.usage(gameId, scope), keys.seenSubmission(gameId, signed?.sign ?? '', board.board_id),
-          ...periods.flatMap(period => {
-            const periodScope = prefix + boardScopes.period(period.kind, period.id)
-            return [keys.board(gameId, periodScope), keys.entries(gameId, player, periodScope)]
-          })
-        ]
-      })
-    ],
-    args: [
-      String(game.season), player, meta ?? '', meta === undefined ? '0' : '1', game.max_entries, game.max_meta_bytes,
-      signed?.ts ?? '', seenUntil(signed), at, game.season, parts.length,
-      ...parts.flatMap(({ board, score, periods }) => [
-        boardChosenBy(board), String(score), boardScoreOf(score, board.order), periods.length,
-        ...periods.flatMap(period => [period.startsAt, period.resetsAt, periodExpiry(board.rules, period), period.kind, period.id])
-      ])
-    ]
+    keys: [keys.game(game.game_id)],
+    args: [JSON.stringify({
+      ...requestPart(game, player, meta, signed),
+      season: String(game.season),
+      keys_season: game.season,
+      at,
+      boards: parts.map(({ board, score, periods }) => ({
+        chosen: boardChosenBy(board),
+        score: String(score),
+        board_score: boardScoreOf(score, board.order),
+        scope: boardScopes.of(board) + boardScopes.season(game.season),
+        seen_board: board.board_id,
+        periods: periods.map(period => periodPart(board, period))
+      })),
+      limits: counters
+    })]
   }
 }
 

@@ -7,32 +7,27 @@
 --- @include "events"
 --- @include "runs"
 --- @include "achievements"
--- submitBoard(KEYS, ARGV): one score on one board, as lua/submit.lua (one
--- board) and lua/submit-many.lua (each board of a request) call it, with the
--- keys and arguments below; its constants are the calling script's.
+-- submitBoard(call): one score on one board, as lua/submit.lua (one board)
+-- and lua/submit-many.lua (each board of a request) call it; its constants
+-- are the calling script's, whose KEYS[1] is the game's record.
 -- One submit, atomically: the replay and deletion checks of a signed submit,
 -- the game's review rules, its caps, compare-and-store, rank, count; on the
 -- all-time board (its current season) and on the board of each current
--- period. Also the approval of a held score (ARGV[14]): stored the same
+-- period. Also the approval of a held score (call.approve): stored the same
 -- way, as of the moment it was submitted, and marked approved. While the
 -- game has webhooks, what changed is written to its outbox in the same step
 -- (new bests, first places, players overtaken, held and approved scores).
 --
--- KEYS: game, board, entries, metas, hidden, hidden users, usage, seen,
--- deleted, live channel, the boards version, review, review
--- pending, review decided, review players, review sequence, outbox, then a
--- board and an entries bucket per period.
--- ARGV: order, season (what the caller chose the keys by; moved() checks
--- them; '' to store in a closed season), player, score, board score (-score
--- for desc, score for asc), meta, has meta, max entries, max meta bytes, ts,
--- seen until, at (the instant in ms; '' for the Redis clock), the
--- number of periods, the held id to approve ('' for a submit), the
--- decision's note, the season of the keys; then per period its start, its
--- reset, when its keys expire (ms), its kind and its id; then the run id
--- ('' for a submit without a run) and the API key the run must have been
--- started with ('' for any: submit-run sends its key). With a run id or an
--- approval, the player's runs (includes/runs.lua) and the entry's run
--- (keys.entryRun: the run a stored best came from) follow the period keys.
+-- `call` is a table of named fields (store/submit-call.ts, FullCall, says
+-- each): the game id, what the board was chosen by and the season (moved()
+-- checks them; season '' to store in a closed one), the player and their
+-- entries bucket, the score and its board score, meta (nil for none), the
+-- caps, the signature's ts and first 32 characters and when its replay
+-- marker may go, at (ms; '' for the Redis clock), the season of the keys and
+-- their scope, the periods (each its start, reset, expiry, kind, id and
+-- scope), the held score to approve and the run, when there is one. The
+-- keys are named here from the game id (KEY, from keys.ts), all in the
+-- game's slot.
 --
 -- Returns {'moved'} (the game's order or season changed: choose again),
 -- {'period', ms} (the instant is outside a period named: choose them at ms),
@@ -54,31 +49,38 @@
 -- A signed submit's replay marker (includes/replay-marker.lua) is taken
 -- before anything is stored; a submit refused after that gives it back
 -- (refuse), a held one marks it 'held'.
-local function submitBoard (KEYS, ARGV)
---- @include "board-prelude"
-  local board, entries, metas, hidden, hiddenUsers, usage, seen, deleted = KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
-  local live, boardsVersion = KEYS[10], KEYS[11]
-  local player, score, boardScore, meta, hasMeta = ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
-  local maxEntries, maxMetaBytes, ts, seenUntil, at = tonumber(ARGV[8]), tonumber(ARGV[9]), ARGV[10], ARGV[11], ARGV[12]
+local function submitBoard (call)
+  local game, gameKey, scope, bucket = call.game, KEYS[1], call.scope, call.bucket
+  local BOARD_ID, CHOSEN, CHOSEN_ORDER, ORDER_FIELD = boardChosenBy(call.chosen)
+  local board, entries, metas, usage = KEY.board(game, scope), KEY.entries(game, bucket, scope), KEY.meta(game, bucket, scope), KEY.usage(game, scope)
+  local hidden, hiddenUsers, live, boardsVersion = KEY.hidden(game), KEY.hiddenUsers(game), KEY.live(game), KEY.boardsVersion(game)
+  -- A submit of several boards keeps a replay marker per board (seen_board: its id).
+  local seen = call.seen_board and KEY.seenOnBoard(game, call.sign, call.seen_board) or KEY.seen(game, call.sign)
+  local player, score, boardScore, meta = call.player, call.score, call.board_score, call.meta
+  local deleted = KEY.deleted(game, player)
+  local maxEntries, maxMetaBytes, ts, seenUntil, at = call.max_entries, call.max_meta_bytes, call.ts, call.seen_until, call.at
   -- A board whose first LIVE_TOP changed tells the live boards (SPUBLISH on the game's channel).
-  local function topChanged (boardKey, member, scope)
+  local function topChanged (boardKey, member, liveScope)
     local index = redis.call('ZRANK', boardKey, member)
-    if index and index < LIVE_TOP then redis.call('SPUBLISH', live, scope) end
+    if index and index < LIVE_TOP then redis.call('SPUBLISH', live, liveScope) end
     return index
   end
-  local reviewKeys, reviewPlayers, reviewSequence = {KEYS[12], KEYS[13], KEYS[14], KEYS[15]}, KEYS[15], KEYS[16]
-  local review, reviewPending = reviewKeys[1], reviewKeys[2]
-  local outbox = outboxOf(KEYS[1], KEYS[17])
-  -- KEYS[18]: the game's named boards (a named board's review rules); 19 to
-  -- 21: the achievements' thresholds, the player's achieved bucket, their counts.
-  local achievementRules, achieved, achievementCounts = KEYS[19], KEYS[20], KEYS[21]
-  local FIRST_PERIOD_KEY = 22
-  local periodCount, approving, note, keysSeason = tonumber(ARGV[13]), ARGV[14], ARGV[15], tonumber(ARGV[16])
-  local FIRST_PERIOD_ARG, PERIOD_ARGS = 17, 5
-  local runId, runKey = ARGV[FIRST_PERIOD_ARG + PERIOD_ARGS * periodCount], ARGV[FIRST_PERIOD_ARG + PERIOD_ARGS * periodCount + 1]
-  local playerRuns, entryRun = KEYS[FIRST_PERIOD_KEY + 2 * periodCount], KEYS[FIRST_PERIOD_KEY + 2 * periodCount + 1]
-  local stored = redis.call('HMGET', KEYS[1], ORDER_FIELD, 'season', 'deleted_at', 'hides', 'metas', 'review_above', 'review_below', 'review_factor', 'webhooks', 'runs', 'notify_top', 'min_run_seconds', 'max_score_rate', 'implausible', 'achievements')
-  if movedFrom(stored) then return {'moved'} end
+  local review, reviewPending, reviewPlayers, reviewSequence = KEY.review(game), KEY.reviewPending(game), KEY.reviewPlayers(game), KEY.reviewSequence(game)
+  local reviewKeys = {review, reviewPending, KEY.reviewDecided(game), reviewPlayers}
+  local outbox = outboxOf(gameKey, KEY.events(game))
+  local achievementRules, achieved, achievementCounts = KEY.achievementRules(game), KEY.achieved(game, bucket), KEY.achievementCounts(game)
+  -- Each current period's board and the player's entries bucket there.
+  local periodList = call.periods
+  for _, period in ipairs(periodList) do
+    period.board, period.entries = KEY.board(game, period.scope), KEY.entries(game, bucket, period.scope)
+  end
+  local periodCount, keysSeason = #periodList, call.keys_season
+  local approving, note = call.approve and call.approve.id or '', call.approve and call.approve.note or ''
+  local runId, runKey = call.run and call.run.id or '', call.run and call.run.key or ''
+  local playerRuns = call.run and call.run.by_key and KEY.keyRuns(game, player) or KEY.runs(game, player)
+  local entryRun = KEY.entryRun(game, bucket, scope)
+  local stored = redis.call('HMGET', gameKey, ORDER_FIELD, 'season', 'deleted_at', 'hides', 'metas', 'review_above', 'review_below', 'review_factor', 'webhooks', 'runs', 'notify_top', 'min_run_seconds', 'max_score_rate', 'implausible', 'achievements')
+  if chosenMoved(BOARD_ID, CHOSEN, call.season, stored) then return {'moved'} end
   -- The game's review rules and runs (fair play), read once for both scripts:
   -- the plain one hands a game that has any to the full one, as it does a
   -- game with webhooks.
@@ -93,7 +95,7 @@ local function submitBoard (KEYS, ARGV)
   if BOARD_ID and string.match(CHOSEN, ' archived$') then return {'archived'} end
   if BOARD_ID then
     -- A named board's own review rules, from its settings (JSON null is cjson.null: no rule).
-    local settings = cjson.decode(redis.call('HGET', KEYS[18], BOARD_ID) or '{}')
+    local settings = cjson.decode(redis.call('HGET', KEY.boards(game), BOARD_ID) or '{}')
     local function rule (value) if type(value) == 'number' then return value end return nil end
     reviewAbove, reviewBelow, reviewFactor = rule(settings.review_above), rule(settings.review_below), rule(settings.review_factor)
     if reviewFactor and reviewFactor <= 1 then reviewFactor = nil end
@@ -104,9 +106,8 @@ local function submitBoard (KEYS, ARGV)
 
   local now
   if at ~= '' then now = tonumber(at) elseif periodCount > 0 then now = clock() end
-  for i = 1, periodCount do
-    local arg = FIRST_PERIOD_ARG + PERIOD_ARGS * (i - 1)
-    if now < tonumber(ARGV[arg]) or now >= tonumber(ARGV[arg + 1]) then return {'period', string.format('%.0f', now)} end
+  for _, period in ipairs(periodList) do
+    if now < period.start or now >= period.reset then return {'period', string.format('%.0f', now)} end
   end
 
   local lower = CHOSEN_ORDER == 'asc'
@@ -144,7 +145,7 @@ local function submitBoard (KEYS, ARGV)
   local function overflows (value)
     return value ~= nil and math.abs(tonumber(value)) > MAX_TOTAL
   end
-  -- A value's score on its sorted set (-value for desc boards); the submitted score's is ARGV[5].
+  -- A value's score on its sorted set (-value for desc boards); the submitted score's is boardScore.
   local function boardScoreOf (value)
     if value == score then return boardScore end
     return string.format('%.0f', lower and tonumber(value) or -tonumber(value))
@@ -173,8 +174,8 @@ local function submitBoard (KEYS, ARGV)
   -- The period boards: stored when `store` and the score is better there,
   -- whatever the all-time best; appended to `result` as the answer gives them.
   local function periods (result, store)
-    for i = 1, periodCount do
-      local periodBoard, periodEntries = KEYS[FIRST_PERIOD_KEY + 2 * (i - 1)], KEYS[FIRST_PERIOD_KEY + 1 + 2 * (i - 1)]
+    for _, period in ipairs(periodList) do
+      local periodBoard, periodEntries = period.board, period.entries
       local periodEntry = redis.call('HGET', periodEntries, player)
       local periodBest, periodMs
       if periodEntry then periodBest, periodMs = split(periodEntry) end
@@ -188,17 +189,16 @@ local function submitBoard (KEYS, ARGV)
         end
         periodBest, periodMs = periodValue, string.format('%0' .. TIME_DIGITS .. '.0f', achievedAt(periodMs))
         redis.call('HSET', periodEntries, player, periodBest .. '|' .. periodMs)
-        local arg = FIRST_PERIOD_ARG + PERIOD_ARGS * (i - 1)
         local newIndex
         if isVisible() then
           redis.call('ZADD', periodBoard, boardScoreOf(periodValue), periodMs .. player)
           boardWritten = true
-          newIndex = topChanged(periodBoard, periodMs .. player, ARGV[arg + 3] .. ':' .. ARGV[arg + 4] .. ':')
+          newIndex = topChanged(periodBoard, periodMs .. player, period.kind .. ':' .. period.id .. ':')
         end
         if eventsOn then
-          boardEvents(outbox, periodBoard, { period = ARGV[arg + 3], period_id = ARGV[arg + 4], board_id = BOARD_ID }, player, periodValue, previousBest, oldIndex, newIndex, notifyTop, lower)
+          boardEvents(outbox, periodBoard, { period = period.kind, period_id = period.id, board_id = BOARD_ID }, player, periodValue, previousBest, oldIndex, newIndex, notifyTop, lower)
         end
-        local ttl = tonumber(ARGV[arg + 2]) - now
+        local ttl = period.expires - now
         redis.call('PEXPIRE', periodEntries, ttl)
         -- Never later than any of its buckets (keep_periods may have changed): a board member always has its entry.
         redis.call('PEXPIRE', periodBoard, ttl, 'LT')
@@ -215,7 +215,7 @@ local function submitBoard (KEYS, ARGV)
   -- The board's thresholds its stored value now reaches (the value taken, or the one it keeps).
   local function reach (value)
     -- Thresholds are on the current season's boards: an approval into a closed season reaches none.
-    if not achievementsOn or ARGV[2] == '' then return end
+    if not achievementsOn or call.season == '' then return end
     now = now or clock()
     unlockedNow = reachAchievements(redis.call('HGET', achievementRules, BOARD_ID or 'default'), achieved, achievementCounts, player, value, now)
     -- A hidden player's unlocks are not shown, as their scores are not.
@@ -245,8 +245,8 @@ local function submitBoard (KEYS, ARGV)
   -- which review rule (the game's settings or the named board's, read above) holds it, if any.
   local function improvesABoard ()
     if nextValue(entry and best or nil, ms) ~= nil then return true end
-    for i = 1, periodCount do
-      local periodEntry = redis.call('HGET', KEYS[FIRST_PERIOD_KEY + 1 + 2 * (i - 1)], player)
+    for _, period in ipairs(periodList) do
+      local periodEntry = redis.call('HGET', period.entries, player)
       if periodEntry then
         if nextValue(split(periodEntry)) ~= nil then return true end
       elseif nextValue(nil) ~= nil then
@@ -306,9 +306,9 @@ local function submitBoard (KEYS, ARGV)
       return refuse({'full_review'})
     end
     local id = tostring(redis.call('INCR', reviewSequence))
-    local record = { player_name = player, score = heldScore, submitted_at = string.format('%.0f', now), season = ARGV[2], rule = rule, status = 'pending', board_id = BOARD_ID }
+    local record = { player_name = player, score = heldScore, submitted_at = string.format('%.0f', now), season = call.season, rule = rule, status = 'pending', board_id = BOARD_ID }
     if parts > 1 then record.parts = parts end
-    if hasMeta == '1' then record.meta = meta end
+    if meta ~= nil then record.meta = meta end
     if runVerified ~= nil then
       record.run_id = runId
       record.run_verified_seconds = runVerified
@@ -394,8 +394,8 @@ local function submitBoard (KEYS, ARGV)
   local value = nextValue(entry and best or nil, ms)
   if overflows(value) then return refuse({'overflow'}) end
   if operator == 'sum' then
-    for i = 1, periodCount do
-      local periodEntry = redis.call('HGET', KEYS[FIRST_PERIOD_KEY + 1 + 2 * (i - 1)], player)
+    for _, period in ipairs(periodList) do
+      local periodEntry = redis.call('HGET', period.entries, player)
       if overflows(nextValue(periodEntry and (split(periodEntry)) or nil)) then return refuse({'overflow'}) end
     end
   end
@@ -408,7 +408,7 @@ local function submitBoard (KEYS, ARGV)
   end
 
   local room = { board = board, hidden = hidden, hiddenUsers = hiddenUsers, usage = usage, metas = metas, player = player,
-    meta = hasMeta == '1' and meta or nil, metasKept = stored[5] ~= '0', isNew = not entry, maxEntries = maxEntries, maxMetaBytes = maxMetaBytes }
+    meta = meta, metasKept = stored[5] ~= '0', isNew = not entry, maxEntries = maxEntries, maxMetaBytes = maxMetaBytes }
   local full = checkRoom(room)
   if full then return refuse({full}) end
 
@@ -425,7 +425,7 @@ local function submitBoard (KEYS, ARGV)
   -- The run this best came from, beside it (an export shows it); an approved held score's too.
   local proof = runVerified or (approved and approved.run_verified_seconds)
   if proof then redis.call('HSET', entryRun, player, ms .. '|' .. score .. '|' .. proof) end
-  storeMeta(room, KEYS[1])
+  storeMeta(room, gameKey)
   local newIndex
   if isVisible() then
     redis.call('ZADD', board, valueScore, ms .. player)
