@@ -89,11 +89,12 @@ export function createBoardReads ({ redis, now, refreshed, freshBoards }: BoardC
         const call = topCall(game, board, offset, limit, cached?.version)
         const reply = await topScript(call.keys, call.args, limits)
         // The boards are as they were when the kept page was read: the script read no page.
-        if (reply[0] === SAME && cached !== undefined) return { ...cached.page, board }
+        // (Each answer written out: a spread and a property after it costs V8 about a µs.)
+        if (reply[0] === SAME && cached !== undefined) return { total: cached.page.total, items: cached.page.items, board }
         const read = topPageOf(reply, offset, game.order)
         if (read === MOVED) return MOVED
         tops.set(gameId, board.scope, offset, limit, read.version, read.ttl, read.page)
-        return { ...read.page, board }
+        return { total: read.page.total, items: read.page.items, board }
       })
     },
 
