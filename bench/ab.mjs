@@ -1,19 +1,30 @@
 // `npm run bench:ab -- NAME=value ...`: is a setting worth it? Two copies of
 // the service run side by side on one redis-server, A with the defaults and B
-// with the settings given, beside the minimal service (bench/minimal.mjs);
+// with the settings given, beside the minimal service (bench/minimal.mjs).
+// `npm run bench:ab -- --against=<checkout>`: is a change worth it? B is
+// then another checkout's build (its dist/, built there first: an older
+// commit in a git worktree), with the defaults;
 // rounds of minimal, A, B for signed submit and top20 on a board of 1,000,
 // back to back, so all three meet the same state of the box. Prints each
 // one's req/s and its ratio to the minimal service of the same round, and
 // the CPU time per request of the server, redis-server and the client.
 //
 // Options: --rounds=3, --duration=5, --warmup=2, --workers=1 (all three).
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { ensureBuild, ensureDependencies } from '../scripts/runtime.mjs'
 
 const argv = process.argv.slice(2)
 const flag = (name, fallback) => Number(argv.find(arg => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback)
 const settings = Object.fromEntries(argv.filter(arg => !arg.startsWith('--')).map(arg => [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]))
-if (Object.keys(settings).length === 0 || Object.keys(settings).some(name => !/^[A-Z][A-Z0-9_]*$/.test(name))) {
-  console.error('usage: npm run bench:ab -- NAME=value [NAME=value ...] [--rounds=3] [--duration=5] [--warmup=2] [--workers=1]')
+const against = argv.find(arg => arg.startsWith('--against='))?.slice('--against='.length)
+const otherEntry = against === undefined ? undefined : resolve(against, 'dist/src/server.js')
+const usable = against === undefined
+  ? Object.keys(settings).length > 0 && Object.keys(settings).every(name => /^[A-Z][A-Z0-9_]*$/.test(name))
+  : Object.keys(settings).length === 0 && existsSync(otherEntry)
+if (!usable) {
+  console.error('usage: npm run bench:ab -- NAME=value [NAME=value ...] [--rounds=3] [--duration=5] [--warmup=2] [--workers=1]\n' +
+    '   or: npm run bench:ab -- --against=<another checkout, built> [--rounds=3] ...')
   process.exit(2)
 }
 const opts = { rounds: flag('rounds', 3), duration: flag('duration', 5), warmup: flag('warmup', 2), workers: flag('workers', 1), connections: 50, quietWait: 60, probeRequests: 0 }
@@ -31,7 +42,7 @@ const { startService } = await import('./lib/service.mjs')
 const { versusMinimal } = await import('./scenarios/index.mjs')
 
 const SIZE = 1000
-const label = Object.entries(settings).map(([name, value]) => `${name}=${value}`).join(' ')
+const label = against === undefined ? Object.entries(settings).map(([name, value]) => `${name}=${value}`).join(' ') : `the build in ${against}`
 const servers = []
 let redisServer
 let redis
@@ -41,7 +52,7 @@ try {
   redis = redisClient(redisServer.port)
   const a = await startService(redisServer.port, opts.workers)
   servers.push(a)
-  const b = await startService(redisServer.port, opts.workers, settings)
+  const b = await startService(redisServer.port, opts.workers, settings, [], otherEntry)
   b.child.benchName = 'service B' // its CPU apart from A's
   servers.push(b)
   const games = await createGames(a.base, [SIZE])

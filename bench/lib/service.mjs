@@ -25,7 +25,8 @@ export async function waitForHttp (child, url, isReady, what) {
   throw new Error(`${what} did not become ready within 30 s:\n${logTail(child)}`)
 }
 
-export async function startService (redisPort, workers, extraEnv = {}, nodeArgs = []) {
+/** The service on a free port; `entry` another build's server (bench:ab --against), this checkout's by default. */
+export async function startService (redisPort, workers, extraEnv = {}, nodeArgs = [], entry = SERVER_ENTRY) {
   const port = await freePort()
   const env = {
     ...process.env,
@@ -46,7 +47,7 @@ export async function startService (redisPort, workers, extraEnv = {}, nodeArgs 
     ...extraEnv
   }
   const logPath = join(tmp, `service-${++started}-workers-${workers}.log`)
-  const child = startProcess('service', process.execPath, [...nodeArgs, SERVER_ENTRY], { env, logPath })
+  const child = startProcess('service', process.execPath, [...nodeArgs, entry], { env, logPath })
   await waitForHttp(child, `http://127.0.0.1:${port}/healthz`, body => body?.ok === true, 'the service')
   return { child, port, base: `http://127.0.0.1:${port}`, logPath }
 }
