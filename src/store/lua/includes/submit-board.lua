@@ -54,10 +54,7 @@ local function submitBoard (call)
   local BOARD_ID, CHOSEN, CHOSEN_ORDER, ORDER_FIELD = boardChosenBy(call.chosen)
   local board, entries, metas, usage = KEY.board(game, scope), KEY.entries(game, bucket, scope), KEY.meta(game, bucket, scope), KEY.usage(game, scope)
   local hidden, hiddenUsers, live, boardsVersion = KEY.hidden(game), KEY.hiddenUsers(game), KEY.live(game), KEY.boardsVersion(game)
-  -- A submit of several boards keeps a replay marker per board (seen_board: its id).
-  local seen = call.seen_board and KEY.seenOnBoard(game, call.sign, call.seen_board) or KEY.seen(game, call.sign)
   local player, score, boardScore, meta = call.player, call.score, call.board_score, call.meta
-  local deleted = KEY.deleted(game, player)
   local maxEntries, maxMetaBytes, ts, seenUntil, at = call.max_entries, call.max_meta_bytes, call.ts, call.seen_until, call.at
   -- A board whose first LIVE_TOP changed tells the live boards (SPUBLISH on the game's channel).
   local function topChanged (boardKey, member, liveScope)
@@ -65,10 +62,6 @@ local function submitBoard (call)
     if index and index < LIVE_TOP then redis.call('SPUBLISH', live, liveScope) end
     return index
   end
-  local review, reviewPending, reviewPlayers, reviewSequence = KEY.review(game), KEY.reviewPending(game), KEY.reviewPlayers(game), KEY.reviewSequence(game)
-  local reviewKeys = {review, reviewPending, KEY.reviewDecided(game), reviewPlayers}
-  local outbox = outboxOf(gameKey, KEY.events(game))
-  local achievementRules, achieved, achievementCounts = KEY.achievementRules(game), KEY.achieved(game, bucket), KEY.achievementCounts(game)
   -- Each current period's board and the player's entries bucket there.
   local periodList = call.periods
   for _, period in ipairs(periodList) do
@@ -77,8 +70,6 @@ local function submitBoard (call)
   local periodCount, keysSeason = #periodList, call.keys_season
   local approving, note = call.approve and call.approve.id or '', call.approve and call.approve.note or ''
   local runId, runKey = call.run and call.run.id or '', call.run and call.run.key or ''
-  local playerRuns = call.run and call.run.by_key and KEY.keyRuns(game, player) or KEY.runs(game, player)
-  local entryRun = KEY.entryRun(game, bucket, scope)
   local stored = redis.call('HMGET', gameKey, ORDER_FIELD, 'season', 'deleted_at', 'hides', 'metas', 'review_above', 'review_below', 'review_factor', 'webhooks', 'runs', 'notify_top', 'min_run_seconds', 'max_score_rate', 'implausible', 'achievements')
   if chosenMoved(BOARD_ID, CHOSEN, call.season, stored) then return {'moved'} end
   -- The game's review rules and runs (fair play), read once for both scripts:
@@ -103,6 +94,23 @@ local function submitBoard (call)
   local notifyTop = notifyTopOf(stored[11])
   -- The game has achievements (their count is kept in its record): its players are counted, and a board's thresholds checked.
   local achievementsOn = (tonumber(stored[15] or '') or 0) > 0
+  -- The keys of what this submit may use, named only when it may: each name
+  -- is a concatenation (a new Lua string) the script pays for whether or not
+  -- it is used, and most submits use no review, outbox, run or replay key.
+  local seen, deleted
+  if ts ~= '' then
+    -- A submit of several boards keeps a replay marker per board (seen_board: its id).
+    seen = call.seen_board and KEY.seenOnBoard(game, call.sign, call.seen_board) or KEY.seen(game, call.sign)
+    deleted = KEY.deleted(game, player)
+  end
+  local review, reviewPending, reviewPlayers, reviewSequence, reviewKeys
+  if approving ~= '' or runsKept or reviewAbove or reviewBelow or reviewFactor then
+    review, reviewPending, reviewPlayers, reviewSequence = KEY.review(game), KEY.reviewPending(game), KEY.reviewPlayers(game), KEY.reviewSequence(game)
+    reviewKeys = {review, reviewPending, KEY.reviewDecided(game), reviewPlayers}
+  end
+  local outbox = eventsOn and outboxOf(gameKey, KEY.events(game)) or nil
+  local playerRuns
+  if runId ~= '' then playerRuns = call.run.by_key and KEY.keyRuns(game, player) or KEY.runs(game, player) end
 
   local now
   if at ~= '' then now = tonumber(at) elseif periodCount > 0 then now = clock() end
@@ -217,7 +225,7 @@ local function submitBoard (call)
     -- Thresholds are on the current season's boards: an approval into a closed season reaches none.
     if not achievementsOn or call.season == '' then return end
     now = now or clock()
-    unlockedNow = reachAchievements(redis.call('HGET', achievementRules, BOARD_ID or 'default'), achieved, achievementCounts, player, value, now)
+    unlockedNow = reachAchievements(redis.call('HGET', KEY.achievementRules(game), BOARD_ID or 'default'), KEY.achieved(game, bucket), KEY.achievementCounts(game), player, value, now)
     -- A hidden player's unlocks are not shown, as their scores are not.
     if #unlockedNow > 0 and isVisible() then announceUnlocks(live, player, unlockedNow, now) end
     if eventsOn then
@@ -424,7 +432,7 @@ local function submitBoard (call)
   redis.call('HSET', entries, player, entry)
   -- The run this best came from, beside it (an export shows it); an approved held score's too.
   local proof = runVerified or (approved and approved.run_verified_seconds)
-  if proof then redis.call('HSET', entryRun, player, ms .. '|' .. score .. '|' .. proof) end
+  if proof then redis.call('HSET', KEY.entryRun(game, bucket, scope), player, ms .. '|' .. score .. '|' .. proof) end
   storeMeta(room, gameKey)
   local newIndex
   if isVisible() then
