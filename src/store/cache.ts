@@ -73,8 +73,15 @@ export class RecordCache {
   }
 
   set (kind: CachedKind, id: string, value: unknown, stamp: number, expiresAt = Infinity): void {
-    if (!this.isLive() || stamp !== this.generation) return
+    if (!this.isLive()) return
     const map = this.map(kind)
+    // A read that raced an invalidation (of any record) is not kept; nor is
+    // what was cached before it, which is no newer than that read (a fresh
+    // read made while another record changed would otherwise leave it).
+    if (stamp !== this.generation) {
+      map.delete(id)
+      return
+    }
     if (map.size >= MAX_ENTRIES) map.delete(map.keys().next().value as string)
     map.set(id, { value, expiresAt: Math.min(expiresAt, this.now() + MAX_AGE_MS) })
   }

@@ -85,3 +85,16 @@ t.test('a cached record is read again after MAX_AGE_MS, even when no invalidatio
   now += 1
   t.equal(cache.get('key', 'rk_a'), undefined, 'then it is gone')
 })
+
+t.test('a fresh read that raced a change of another record drops the older copy instead of keeping it', async t => {
+  const cache = new RecordCache(() => true)
+  cache.set('game', 'laps', { review_below: 2000 }, cache.stamp())
+  // The record is changed where no invalidation is published (by hand) and read afresh,
+  // while an invalidation of another record arrives: the fresh copy cannot be kept.
+  const stamp = cache.stamp()
+  cache.invalidate('game', 'points')
+  cache.set('game', 'laps', { review_below: null }, stamp)
+  t.equal(cache.get('game', 'laps'), undefined, 'the older copy is gone: the next read goes to Redis')
+  cache.set('game', 'laps', { review_below: null }, cache.stamp())
+  t.same(cache.get('game', 'laps'), { review_below: null }, 'and that read is kept')
+})
