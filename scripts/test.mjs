@@ -55,13 +55,18 @@ function half (title, files, extraArgs, env) {
   return result.status ?? 1
 }
 
-let status = 0
+// Both halves run whatever the first answered: a failure of one says
+// nothing of the other, and both are reported at the end.
+const outcomes = []
 if (only !== 'cluster') {
   // The whole suite is held to package.json's coverage thresholds; a part is not.
-  status ||= half('Each file on its own redis-server', files, paths.length === 0 ? [] : ['--allow-incomplete-coverage'], {})
+  const title = 'Each file on its own redis-server'
+  outcomes.push([title, half(title, files, paths.length === 0 ? [] : ['--allow-incomplete-coverage'], {})])
 }
-if (only !== 'single' && status === 0) {
-  const clusterFiles = files.filter(runsOnCluster)
-  if (clusterFiles.length > 0) status ||= half('Again on a local Redis Cluster', clusterFiles, ['--disable-coverage'], { TEST_REDIS: 'cluster' })
+const clusterFiles = only === 'single' ? [] : files.filter(runsOnCluster)
+if (clusterFiles.length > 0) {
+  const title = 'Again on a local Redis Cluster'
+  outcomes.push([title, half(title, clusterFiles, ['--disable-coverage'], { TEST_REDIS: 'cluster' })])
 }
-process.exit(status)
+if (outcomes.length > 1) for (const [title, status] of outcomes) console.error(`${status === 0 ? 'passed' : 'FAILED'}: ${title}`)
+process.exit(outcomes.find(([, status]) => status !== 0)?.[1] ?? 0)
