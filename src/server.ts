@@ -42,7 +42,7 @@ export async function startService (baseConfig: Config, options: { welcome?: boo
     operatorTokens: generatedToken && adminToken !== undefined ? [{ name: 'admin', role: 'admin', token: adminToken }] : baseConfig.operatorTokens
   }
   const fastify = Fastify(serverOptions(config))
-  drainOnClose(fastify, config.shutdownTimeoutMs)
+  const { drain } = drainOnClose(fastify, config.shutdownTimeoutMs)
   let metricsServer: { close: () => Promise<void> } | undefined
   const service: Service = {
     app: fastify,
@@ -50,6 +50,7 @@ export async function startService (baseConfig: Config, options: { welcome?: boo
     managedRedis,
     async close () {
       await metricsServer?.close()
+      await drain()
       await fastify.close()
       await managedRedis?.stop()
     }

@@ -31,9 +31,12 @@ interface ConnectionState {
  *    to another process;
  * 5. after `timeoutMs` whatever is left is closed and shutdown goes on.
  *
- * Fastify's own close (and Redis's) follow once the connections are gone.
+ * Fastify's own close (and Redis's) follow once the connections are gone:
+ * the service's close awaits `drain()` first, outside Fastify's close,
+ * whose hooks avvio cuts at its plugin timeout (10 s) with
+ * AVV_ERR_READY_TIMEOUT however long SHUTDOWN_TIMEOUT_MS allows.
  */
-export function drainOnClose (fastify: FastifyInstance, timeoutMs: number): void {
+export function drainOnClose (fastify: FastifyInstance, timeoutMs: number): { drain: () => Promise<void> } {
   const connections = new Map<Socket, ConnectionState>()
   let draining = false
 
@@ -58,7 +61,8 @@ export function drainOnClose (fastify: FastifyInstance, timeoutMs: number): void
     done(null, payload)
   })
 
-  fastify.addHook('preClose', async () => {
+  async function drain (): Promise<void> {
+    if (draining) return
     draining = true
     // Stop accepting: net.Server's close leaves open connections alone.
     NetServer.prototype.close.call(fastify.server)
@@ -82,5 +86,6 @@ export function drainOnClose (fastify: FastifyInstance, timeoutMs: number): void
     const left = connections.size
     for (const socket of connections.keys()) socket.destroy()
     if (left > 0) fastify.log.warn({ connections: left }, `connections still open after SHUTDOWN_TIMEOUT_MS (${timeoutMs} ms) were closed`)
-  })
+  }
+  return { drain }
 }

@@ -131,3 +131,33 @@ t.test('30 keep-alive clients through SIGTERM: every request answered, none lost
   t.match(idleAnswer, /^HTTP\/1\.1 200 OK[\s\S]*Connection: keep-alive[\s\S]*\{"ok":true,"data":\{"redis":"up"\}\}$/, 'the idle client got its one answer, then the service closed its connection')
   t.comment(`drain: ${counts.answered - before} answers after SIGTERM, exit after ${exitMs} ms`)
 })
+
+t.test('a client still sending its body at SIGTERM holds the drain until SHUTDOWN_TIMEOUT_MS, no longer, and the exit is clean', { timeout: 120_000 }, async t => {
+  // Past Fastify's 10 s plugin timeout, which cut a drain run inside a close hook (AVV_ERR_READY_TIMEOUT, exit 1).
+  const shutdownTimeoutMs = 11_000
+  const redis = await startTestRedis()
+  t.teardown(redis.stop)
+  const port = await freePort()
+  const service = spawnService(t, { PORT: String(port), REDIS_URL: redis.url, ADMIN_TOKEN, SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs), LOG_LEVEL: 'warn' })
+  await waitForHealth(service, `http://127.0.0.1:${port}`)
+
+  // A body of 10,000 bytes announced, one byte sent every 200 ms: never done, never idle.
+  const slow = connect(port, '127.0.0.1')
+  slow.on('error', () => {})
+  const slowClosed = once(slow, 'close')
+  slow.write('POST /api/rank?action=submit HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 10000\r\n\r\n')
+  const trickle = setInterval(() => { if (!slow.destroyed) slow.write('a') }, 200)
+  t.teardown(() => { clearInterval(trickle); slow.destroy() })
+  await new Promise(resolve => setTimeout(resolve, 500))
+
+  const sigtermAt = Date.now()
+  service.child.kill('SIGTERM')
+  const code = await service.exited
+  const exitMs = Date.now() - sigtermAt
+  await slowClosed
+  clearInterval(trickle)
+  t.equal(code, 0, `clean exit ${service.stderr()}`)
+  t.notMatch(service.stderr(), /AVV_ERR_READY_TIMEOUT/, 'no plugin timeout on the way out')
+  // The process's own last resort (close-with-grace) would end it with 1 at SHUTDOWN_TIMEOUT_MS + 5 s.
+  t.ok(exitMs >= shutdownTimeoutMs && exitMs < shutdownTimeoutMs + 5000, `exited ${exitMs} ms after SIGTERM: the sending client was kept until SHUTDOWN_TIMEOUT_MS (${shutdownTimeoutMs} ms), then closed`)
+})
