@@ -241,6 +241,38 @@ t.test('webhooks: add one, send a test event, read the delivery log, send it aga
   t.same(problems, [])
 })
 
+t.test('a new secret stays with its game: moving to another game\'s same tab, or back, does not show it', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  const { page, context, problems } = await signedIn(ADMIN)
+  t.teardown(async () => { await context.close() })
+  for (const gameId of ['secret_a', 'secret_b']) {
+    const made = await fetch(`${baseUrl}/admin/games`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify({ game_id: gameId, approved: true }) })
+    t.equal(made.status, 200, `${gameId} made`)
+  }
+  await page.goto(`${baseUrl}/console/#/games/secret_a/keys`)
+  await page.getByRole('button', { name: 'Issue a new API key' }).click()
+  await page.locator('#new-api-secret').waitFor()
+  // The address bar: the same tab of another game.
+  await page.goto(`${baseUrl}/console/#/games/secret_b/keys`)
+  await page.locator('h1', { hasText: 'secret_b' }).waitFor()
+  await page.getByRole('button', { name: 'Issue a new API key' }).waitFor()
+  t.equal(await page.locator('#new-api-secret').count(), 0, 'another game\'s keys tab shows no secret')
+  await page.goBack()
+  await page.locator('h1', { hasText: 'secret_a' }).waitFor()
+  await page.getByRole('button', { name: 'Issue a new API key' }).waitFor()
+  t.equal(await page.locator('#new-api-secret').count(), 0, 'and back on its own game it is gone: shown once')
+
+  await page.goto(`${baseUrl}/console/#/games/secret_a/webhooks`)
+  await page.getByText('Add a webhook').click()
+  await page.getByLabel('Receiver URL').fill('https://example.com/hook')
+  await page.getByRole('button', { name: 'Add webhook' }).click()
+  await page.locator('#webhook-secret').waitFor()
+  await page.goto(`${baseUrl}/console/#/games/secret_b/webhooks`)
+  await page.locator('h1', { hasText: 'secret_b' }).waitFor()
+  await page.getByText('Add a webhook').waitFor()
+  t.equal(await page.locator('#webhook-secret').count(), 0, 'nor does another game\'s webhooks tab show a webhook\'s secret')
+  t.same(problems, [])
+})
+
 t.test('named boards: make one, read its entries with the board switch, hide a player there, archive it', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
   const { page, context, problems } = await signedIn(ADMIN)
   t.teardown(async () => { await context.close() })

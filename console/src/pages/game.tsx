@@ -30,7 +30,8 @@ export function GamePage ({ gameId, tab, boardId }: { gameId: string, tab: strin
         {TABS.map(([name, label]) => <a key={name} href={`${base}/${name}`} aria-current={tab === name ? 'page' : undefined}>{label}</a>)}
       </nav>
       <Problem text={game.problem} />
-      {record !== undefined && <TabContent game={record} tab={tab} boardId={boardId} onSaved={game.reload} />}
+      {/* Keyed by the game: a tab's state (a new key's secret, a webhook's, a form) never outlives its game, so one game's secret cannot be shown under another's name. */}
+      {record !== undefined && record.game_id === gameId && <TabContent key={gameId} game={record} tab={tab} boardId={boardId} onSaved={game.reload} />}
     </>
   )
 }
