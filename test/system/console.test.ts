@@ -194,8 +194,11 @@ t.test('an operator signs in, makes a game, a key and a score, watches it live, 
   t.match(await submitSigned(apiKey, secret, 'space_race', 'rigel', 5000), { ok: true, data: { held: true } })
   await page.getByRole('link', { name: 'Review' }).click()
   await page.locator('#review-table', { hasText: 'rigel' }).waitFor()
-  await page.getByRole('button', { name: 'Approve rigel\'s 5000' }).click()
-  await page.getByText('rigel\'s 5000 is approved and on the boards.').waitFor()
+  // Held scores are shown as the board shows them (grouped digits in the browser's locale), not raw.
+  const cell = await page.locator('#review-table td[data-label="Score"]').first().innerText()
+  t.match(cell, /^5\D?000$/, `the held score as the board shows it: ${cell}`)
+  await page.getByRole('button', { name: `Approve rigel's ${cell}` }).click()
+  await page.getByText(`rigel's ${cell} is approved and on the boards.`).waitFor()
   await page.getByRole('link', { name: 'Board', exact: true }).click()
   await page.locator('#board-table', { hasText: 'rigel' }).waitFor()
   t.match(await page.locator('#board-table tbody tr').first().innerText(), /1\s+rigel\s+5,000/, 'the approved score leads the board')
@@ -270,6 +273,30 @@ t.test('a new secret stays with its game: moving to another game\'s same tab, or
   await page.locator('h1', { hasText: 'secret_b' }).waitFor()
   await page.getByText('Add a webhook').waitFor()
   t.equal(await page.locator('#webhook-secret').count(), 0, 'nor does another game\'s webhooks tab show a webhook\'s secret')
+  t.same(problems, [])
+})
+
+t.test('the board tab heads its score column by what the board keeps, and counts players in words', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  const { page, context, problems } = await signedIn(ADMIN)
+  t.teardown(async () => { await context.close() })
+  const headers = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }
+  const game = await fetch(`${baseUrl}/admin/games`, { method: 'POST', headers, body: JSON.stringify({ game_id: 'totals', approved: true }) })
+  t.equal(game.status, 200, 'a game of its own')
+  const made = await fetch(`${baseUrl}/admin/games/totals/boards`, { method: 'POST', headers, body: JSON.stringify({ board_id: 'coins', operator: 'sum' }) })
+  t.equal(made.status, 200, await made.text())
+  const key = (await (await fetch(`${baseUrl}/admin/keys`, { method: 'POST', headers, body: JSON.stringify({ game_id: 'totals' }) })).json()).data
+  for (const [score, board] of [[3, 'coins'], [4, 'coins'], [5, 'default']] as const) {
+    const fields = { api_key: key.api_key, game_id: 'totals', player_name: 'miner', score: String(score), ts: String(Math.floor(Date.now() / 1000)), board }
+    const sent = await (await fetch(`${baseUrl}/api/rank?action=submit`, { method: 'POST', body: new URLSearchParams({ ...fields, sign: computeSignature(key.api_secret, fields) }) })).json()
+    t.match(sent, { ok: true }, `${score} to ${board}`)
+  }
+  await page.goto(`${baseUrl}/console/#/games/totals/board/coins`)
+  await page.getByText('1 visible player.').waitFor()
+  t.match(await page.locator('#board-table tbody tr').first().innerText(), /miner\s+7\b/, 'the total of the two')
+  t.equal(await page.locator('#board-table thead th').nth(2).innerText(), 'Total', 'a sum board keeps a total, not a best')
+  await page.getByLabel('Which board').selectOption('')
+  await page.waitForFunction(() => document.querySelector('#board-table thead th:nth-child(3)')?.textContent === 'Best')
+  t.pass('the game\'s own board keeps a best')
   t.same(problems, [])
 })
 

@@ -1,13 +1,15 @@
 import { useState } from 'preact/hooks'
 import { api, gamePath, withQuery } from '../api.js'
-import { Confirm, More, Notice, Problem, StackedTable, TableBox, WriteButton, formatTime, shownScore, usePaged, useRead, useWrite } from '../ui.js'
+import { Confirm, More, Notice, Problem, StackedTable, TableBox, WriteButton, counted, formatTime, shownScore, usePaged, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
 import type { ListedEntry as Entry } from '../../../src/routes/admin/records.js'
-import type { NamedBoard } from '../../../src/rules/boards.js'
+import type { BoardOperator, NamedBoard } from '../../../src/rules/boards.js'
 import type { AroundResult as Around, SeasonsResult as Seasons } from '../../../sdk/answers.js'
 
 /** Which board: the game's own or a named one (board), its all-time board (this season or an archived one) or a calendar period. */
 interface Choice { board?: string, period?: string, period_id?: string, season_id?: number }
+
+const SCORE_HEADINGS: Record<BoardOperator, string> = { best: 'Best', latest: 'Latest', sum: 'Total' }
 
 /** A board of the game (its own, or the named board `boardId`): page by page or by name, around a player; hide, show, delete. */
 export function BoardTab ({ game, boardId }: { game: GameWithStats, boardId?: string }) {
@@ -16,6 +18,8 @@ export function BoardTab ({ game, boardId }: { game: GameWithStats, boardId?: st
   const board = named.data?.items.find(item => item.board_id === choice.board)
   // Scores as the board shows them (its display format); a named board's once its settings are read, whole numbers until then.
   const shown = choice.board === undefined ? game : board ?? { score_format: 'integer' as const, score_decimals: 0, score_unit: '' }
+  // What an entry's score is on this board: a best, the latest score, or a running total.
+  const scoreHeading = SCORE_HEADINGS[board?.operator ?? 'best']
   const [prefix, setPrefix] = useState('')
   const [aroundName, setAroundName] = useState('')
   const [around, setAround] = useState<Around | null>(null)
@@ -114,19 +118,19 @@ export function BoardTab ({ game, boardId }: { game: GameWithStats, boardId?: st
           <button type='button' class='button secondary' onClick={() => { setAround(null) }}>Close</button>
         </section>
       )}
-      {page.first?.total !== undefined && <p class='muted'>{page.first.total} visible players{prefix === '' ? '' : `; showing names that begin with “${prefix}”`}.</p>}
+      {page.first?.total !== undefined && <p class='muted'>{counted(page.first.total, 'visible player')}{prefix === '' ? '' : `; showing names that begin with “${prefix}”`}.</p>}
       {entries.length === 0 && !page.loading && page.problem === null && <p>No entries{prefix === '' ? ' on this board yet' : ' with that name'}.</p>}
       {entries.length > 0 && (
         // Stacked: on a phone each entry is a card, its buttons under its cells rather than pinned over them.
         <TableBox label='Board entries'>
           <StackedTable id='board-table'>
-            <thead><tr><th scope='col' class='number'>Rank</th><th scope='col'>Player</th><th scope='col' class='number'>Best</th><th scope='col'>Reached</th><th scope='col'>Meta</th><th scope='col'><span class='visually-hidden'>Actions</span></th></tr></thead>
+            <thead><tr><th scope='col' class='number'>Rank</th><th scope='col'>Player</th><th scope='col' class='number'>{scoreHeading}</th><th scope='col'>Reached</th><th scope='col'>Meta</th><th scope='col'><span class='visually-hidden'>Actions</span></th></tr></thead>
             <tbody>
               {entries.map(entry => (
                 <tr key={entry.player_name} class={entry.rank === null ? 'hidden-entry' : undefined}>
                   <td class='number' data-label='Rank'>{entry.rank ?? <span class='badge waiting' title={entry.hidden_user ? 'Hidden as a user, on every game' : 'Hidden on this game'}>hidden</span>}</td>
                   <th scope='row'>{entry.player_name}</th>
-                  <td class='number' data-label='Best'>{shownScore(entry.best_score, shown)}</td>
+                  <td class='number' data-label={scoreHeading}>{shownScore(entry.best_score, shown)}</td>
                   <td data-label='Reached'>{formatTime(entry.created_at)}</td>
                   <td class='meta' data-label='Meta'>{entry.meta === null ? <span class='muted'>—</span> : <code>{entry.meta}</code>}</td>
                   <td class='row-actions'>

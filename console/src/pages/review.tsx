@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks'
 import { api, gamePath, withQuery } from '../api.js'
-import { Notice, Problem, StackedTable, TableBox, WriteButton, formatTime, useRead, useWrite } from '../ui.js'
+import { Notice, Problem, StackedTable, TableBox, WriteButton, formatTime, shownScore, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
 import type { HeldScore as Held } from '../../../src/routes/admin/records.js'
+import type { NamedBoard } from '../../../src/rules/boards.js'
 
 const RULES: Record<string, string> = { review_above: 'above the review line', review_below: 'below the review line', review_factor: 'far beyond the best', run_short: 'its run was too short', run_rate: 'more than its run\'s play allows' }
 
@@ -29,10 +30,15 @@ function RunTimeline ({ run, submittedAt }: { run: NonNullable<Held['run']>, sub
 export function ReviewTab ({ game }: { game: GameWithStats }) {
   const [status, setStatus] = useState<'pending' | 'decided'>('pending')
   const list = useRead(async () => await api<{ total: number, items: Held[] }>('GET', withQuery(gamePath(game.game_id, '/review'), { status, limit: 100 })), [game.game_id, status])
+  const boards = useRead(async () => await api<{ items: NamedBoard[] }>('GET', gamePath(game.game_id, '/boards')), [game.game_id])
+  /** A held score as its board shows it (its display format); a named board's in whole numbers until its settings are read. */
+  const scoreOf = (held: Held): string => shownScore(held.score, held.board_id === null
+    ? game
+    : boards.data?.items.find(board => board.board_id === held.board_id) ?? { score_format: 'integer', score_decimals: 0, score_unit: '' })
   const write = useWrite()
   const rulesSet = game.review_above !== null || game.review_below !== null || game.review_factor !== null || (game.runs !== 'off' && (game.max_score_rate !== null || game.min_run_seconds > 0) && game.implausible === 'hold')
   async function decide (held: Held, decision: 'approve' | 'reject'): Promise<void> {
-    const done = decision === 'approve' ? `${held.player_name}'s ${held.score} is approved and on the boards.` : `${held.player_name}'s ${held.score} is rejected.`
+    const done = decision === 'approve' ? `${held.player_name}'s ${scoreOf(held)} is approved and on the boards.` : `${held.player_name}'s ${scoreOf(held)} is rejected.`
     if (await write.run(async () => await api('POST', gamePath(game.game_id, `/review/${encodeURIComponent(held.held_id)}/${decision}`), {}), done)) list.reload()
   }
   return (
@@ -54,7 +60,7 @@ export function ReviewTab ({ game }: { game: GameWithStats }) {
               {list.data.items.map(held => (
                 <tr key={held.held_id}>
                   <th scope='row'>{held.player_name}</th>
-                  <td class='number' data-label='Score'>{held.score}{held.parts > 1 && <small class='hint'> ({held.parts} scores added up)</small>}</td>
+                  <td class='number' data-label='Score'>{scoreOf(held)}{held.parts > 1 && <small class='hint'> ({held.parts} scores added up)</small>}</td>
                   <td data-label='Board'>{held.board_id === null ? <span class='muted'>the game's own</span> : <code>{held.board_id}</code>}</td>
                   <td data-label='Why held'>{RULES[held.rule] ?? held.rule}{held.run !== null && <RunTimeline run={held.run} submittedAt={held.submitted_at} />}</td>
                   <td data-label='Submitted'>{formatTime(held.submitted_at)}</td>
@@ -62,8 +68,8 @@ export function ReviewTab ({ game }: { game: GameWithStats }) {
                     {held.status === 'pending'
                       ? (
                         <>
-                          <WriteButton busy={write.busy} onClick={() => { void decide(held, 'approve') }} label={`Approve ${held.player_name}'s ${held.score}`}>Approve</WriteButton>
-                          <WriteButton kind='danger' busy={write.busy} onClick={() => { void decide(held, 'reject') }} label={`Reject ${held.player_name}'s ${held.score}`}>Reject</WriteButton>
+                          <WriteButton busy={write.busy} onClick={() => { void decide(held, 'approve') }} label={`Approve ${held.player_name}'s ${scoreOf(held)}`}>Approve</WriteButton>
+                          <WriteButton kind='danger' busy={write.busy} onClick={() => { void decide(held, 'reject') }} label={`Reject ${held.player_name}'s ${scoreOf(held)}`}>Reject</WriteButton>
                         </>)
                       : <span>{held.status} {formatTime(held.decided_at)}{held.note === null ? '' : `: ${held.note}`}</span>}
                   </td>
