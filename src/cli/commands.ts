@@ -109,6 +109,17 @@ export const COMMANDS: Record<string, Command> = {
     const source = file === undefined ? (io.input ?? (() => process.stdin))() : createReadStream(file)
     return await admin.importBoard(gameId, importLines(source, config.importMaxBytes), query)
   },
-  'users erase': async (admin, args) => await admin.eraseUser(argument(args, 0, 'username'), textFields({ erase: 'true' })),
-  'players erase': async (admin, args) => await admin.erasePlayer(argument(args, 0, 'player_name'))
+  'users erase': async (admin, args, _flags, { io }) => {
+    const username = argument(args, 0, 'username')
+    const counts = await admin.eraseUser(username, textFields({ erase: 'true' }))
+    // Erasing is idempotent (a second call counts zeros); the operator is told when there was nothing to erase at all.
+    if (Object.values(counts).every(count => count === 0)) io.err(`No user named "${username}" exists and nothing of theirs was found: nothing was erased.`)
+    return counts
+  },
+  'players erase': async (admin, args, _flags, { io }) => {
+    const playerName = argument(args, 0, 'player_name')
+    const counts = await admin.erasePlayer(playerName)
+    if (Object.values(counts).every(count => count === 0)) io.err(`Nothing of the player "${playerName}" was found in any game: nothing was erased.`)
+    return counts
+  }
 }

@@ -171,7 +171,15 @@ t.test('the CLI exports a board to standard output, imports one from standard in
 
   t.same(JSON.parse((await cli(env, 'players', 'erase', 'bob')).out), { games: 2, entries: 2, metas: 0, held: 0, achievements: 0 })
   t.equal((await cli(env, 'users', 'create', 'erin')).code, 0)
-  t.match(JSON.parse((await cli(env, 'users', 'erase', 'erin')).out), { user: 1, sessions: 0 })
+  const erin = await cli(env, 'users', 'erase', 'erin')
+  t.match(JSON.parse(erin.out), { user: 1, sessions: 0 })
+  t.equal(erin.err, '', 'a user erased: no note')
+  // Nobody of that name, ever: the counts are zeros, and the operator is told so in words.
+  const nobody = await cli(env, 'users', 'erase', 'never_was')
+  t.equal(nobody.code, 0, 'erasing is idempotent')
+  t.match(JSON.parse(nobody.out), { user: 0, sessions: 0, entries: 0 })
+  t.match(nobody.err, /^No user named "never_was" exists and nothing of theirs was found: nothing was erased\./)
+  t.match((await cli(env, 'players', 'erase', 'bob')).err, /^Nothing of the player "bob" was found in any game/, 'a player erased already')
   t.match(JSON.parse((await cli(env, 'audit', 'list', '--action', 'user.erase')).out).items[0], { target: null, via: 'cli' })
 })
 

@@ -439,6 +439,12 @@ t.test('users: create one, hide one, erase one after typing the name', { timeout
   t.match(await row.innerText(), /guest session[\s\S]*guest/, 'a guest, marked')
   t.equal(await page.getByRole('row', { name: /\bcy\b/ }).count(), 0, 'guests only')
   await page.screenshot({ path: join(folder, 'console-users-guests-desktop.png'), fullPage: true })
+  // The audit log says what the erasure erased (counts, not a record "created").
+  await page.getByRole('link', { name: 'Audit log' }).click()
+  const erasure = page.getByRole('row', { name: /user\.erase/ }).first()
+  await erasure.waitFor()
+  t.match(await erasure.innerText(), /erased: user 1\b/, 'the erasure, in the audit log')
+  t.notMatch(await erasure.innerText(), /created/)
 })
 
 t.test('a viewer sees everything and can change nothing', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {

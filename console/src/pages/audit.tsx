@@ -67,6 +67,8 @@ export function AuditList ({ gameId }: { gameId?: string }) {
  * it says how many, and the list opens under it.
  */
 function Changed ({ entry }: { entry: AuditEntry }) {
+  // An erasure keeps counts, not a record: it says what it erased.
+  if (entry.action.endsWith('.erase')) return <>{erasedOf(entry.after)}</>
   const made = entry.before === null && entry.after !== null ? 'created' : entry.after === null && entry.before !== null ? 'deleted' : null
   if (made === null || entry.changed.length === 0) return <>{entry.changed.join(', ')}</>
   return (
@@ -75,4 +77,12 @@ function Changed ({ entry }: { entry: AuditEntry }) {
       <div>{entry.changed.join(', ')}</div>
     </details>
   )
+}
+
+/** An erasure's counts: "erased: user 1, entries 2, playtime seconds 30", or that nothing was found. */
+function erasedOf (counts: unknown): string {
+  if (counts === null || typeof counts !== 'object') return ''
+  const found = Object.entries(counts).filter((pair): pair is [string, number] => typeof pair[1] === 'number' && pair[1] > 0)
+  if (found.length === 0) return 'nothing was found to erase'
+  return `erased: ${found.map(([name, count]) => `${name.replaceAll('_', ' ')} ${count}`).join(', ')}`
 }
