@@ -7,7 +7,7 @@ import { COMMANDS } from './cli/commands.js'
 import { connect, disconnect, operationsOf } from './cli/connection.js'
 import { FLAGS } from './cli/flags.js'
 import { defaultIo, type CliIo } from './cli/io.js'
-import { USAGE } from './cli/usage.js'
+import { usage } from './cli/usage.js'
 
 /** Runs one command; returns the process exit code. */
 export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<number> {
@@ -15,13 +15,13 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, options: FLAGS })
   } catch (error) {
-    io.err(`${(error as Error).message}\n\n${USAGE}`)
+    io.err(`${(error as Error).message}\n\n${usage(io.name)}`)
     return 2
   }
   const { positionals, values } = parsed
   const command = COMMANDS[positionals.slice(0, 2).join(' ')]
   if (values.help === true || command === undefined) {
-    ;(values.help === true ? io.out : io.err)(USAGE)
+    ;(values.help === true ? io.out : io.err)(usage(io.name))
     return values.help === true ? 0 : 2
   }
   const { help: _help, 'password-stdin': passwordStdin, ...flags } = values
@@ -52,4 +52,4 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
 }
 
 // The container's `ranking-admin` runs this file directly (Dockerfile).
-if (isEntryPoint(import.meta.url)) process.exitCode = await runCli(process.argv.slice(2))
+if (isEntryPoint(import.meta.url)) process.exitCode = await runCli(process.argv.slice(2), { ...defaultIo, name: 'ranking-admin' })

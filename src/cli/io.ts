@@ -11,6 +11,8 @@ export interface CliIo {
   write?: (text: string) => Promise<boolean>
   /** Standard input as it arrives (an import). */
   input?: () => AsyncIterable<Buffer | string>
+  /** How the operator ran the CLI, for its help (`npm run cli --` unless said). */
+  name?: string
 }
 
 async function readStdinLine (): Promise<string> {

@@ -1,5 +1,9 @@
-/** The operator CLI's help: every command and its flags, printed by --help and after a command line it cannot run. */
-export const USAGE = `Usage: npm run cli -- <command> [arguments] [--flag value ...]
+/**
+ * The operator CLI's help: every command and its flags, printed by --help
+ * and after a command line it cannot run, under the name it was run by:
+ * `npm run cli --` in a checkout, `ranking-admin` in the container.
+ */
+export const usage = (name = 'npm run cli --'): string => `Usage: ${name} <command> [arguments] [--flag value ...]
 
 Listings (--limit N, from 1 to 100; --cursor C goes on from the next_cursor a page printed):
   games list [--prefix P] [--approved true|false]

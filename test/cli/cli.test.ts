@@ -1,10 +1,11 @@
 import t from 'tap'
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { runCli } from '../../src/cli.js'
-import { USAGE } from '../../src/cli/usage.js'
+import { usage } from '../../src/cli/usage.js'
 import { ADMIN_TOKEN, buildTestApp, dataOf, submit } from '../helpers/app.js'
 
 async function cli (env: Record<string, string>, ...argv: string[]): Promise<{ code: number, out: string, err: string }> {
@@ -72,8 +73,13 @@ t.test('errors are one line with the code, and a non-zero exit', { timeout: 30_0
 
 // 5 s on an idle machine: the CLI waits up to 5 s (src/cli/connection.ts, connect) for the Redis that is not there.
 t.test('usage, bad flags and bad configuration', { timeout: 50_000 }, async t => {
-  t.match(await cli({}, '--help'), { code: 0, out: USAGE + '\n' })
-  t.match(await cli({}, 'bogus'), { code: 2, err: USAGE + '\n' })
+  t.match(await cli({}, '--help'), { code: 0, out: usage() + '\n' })
+  t.match(await cli({}, 'bogus'), { code: 2, err: usage() + '\n' })
+  t.match(usage(), /^Usage: npm run cli -- <command>/, 'in a checkout, the npm script')
+  // Run as the container runs it (ranking-admin execs the file itself): the help names ranking-admin.
+  const direct = spawnSync(process.execPath, [...process.execArgv, 'src/cli.ts', '--help'], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'test' } })
+  t.equal(direct.status, 0, direct.stderr)
+  t.match(direct.stdout, /^Usage: ranking-admin <command>/, 'run directly, it names itself ranking-admin')
   t.match(await cli({}, 'games', 'create', 'x', '--nope', '1'), { code: 2, err: /Unknown option/ })
   t.match(await cli({ REDIS_URL: 'http://x' }, 'games', 'create', 'x'), { code: 1, err: /^Configuration error: REDIS_URL/ })
   // A Redis that is not there: port 1 on loopback refuses at once.
