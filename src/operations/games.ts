@@ -3,7 +3,7 @@ import type { Season } from '../../sdk/answers.js'
 import { DEFAULT_CAPS, periodsOf } from '../store/games-and-keys.js'
 import { type GameStats, DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, DEFAULT_RUNS, FAIR_PLAY_SETTINGS, RUN_SETTINGS, TIME_FLOOR_NEEDED, lacksTimeFloor, type FairPlaySetting, type GameChanges, type GameRecord, type RunSetting } from '../rules/games.js'
 import type { NamedBoard } from '../rules/boards.js'
-import { canonicalTimeZone } from '../rules/periods.js'
+import { canonicalTimeZone, periodsSinceAfter } from '../rules/periods.js'
 import { decodeCursor, encodeCursor } from '../lib/cursor.js'
 import { keys } from '../store/keys.js'
 import { type ActivityDay, type ActivityMinute, type ScoreBucket } from '../store/activity.js'
@@ -145,6 +145,7 @@ export function gamesOperations ({ records, leaderboard, ratings, activity, audi
         season: 1,
         season_started_at: createdAt
       }
+      record.periods_since = periodsSinceAfter(undefined, record.periods, leaderboard.now())
       await checkTimeFloors(record, body, async () => [])
       const game = await records.createGame(record)
       if (game === null) fail('already_exists', `Game "${body.game_id}" already exists.`)
@@ -156,7 +157,10 @@ export function gamesOperations ({ records, leaderboard, ratings, activity, audi
       const body = readInput(schemas.updateGame, input)
       const { periods: _periods, ...plain } = body
       const before = await records.game(gameId, { fresh: true })
-      const changes = { ...plain, ...periodSettingsOf(body), ...fairPlayOf(body, before ?? undefined), ...runSettingsOf(body, before ?? undefined), ...displayChanges(body, before ?? undefined) }
+      const current = before ?? undefined
+      const changes: GameChanges = { ...plain, ...periodSettingsOf(body), ...fairPlayOf(body, current), ...runSettingsOf(body, current), ...displayChanges(body, current) }
+      // The calendar's clock (the boards'): a period kind begins to be kept now.
+      if (changes.periods !== undefined) changes.periods_since = periodsSinceAfter(current, changes.periods, leaderboard.now())
       if (before !== null) await checkTimeFloors({ ...before, ...changes }, body, async () => (await namedBoards.boards(gameId, { fresh: true })).values())
       const game = before === null ? null : await records.updateGame(gameId, changes)
       if (game === 'has_entries') fail('invalid_param', 'Parameter "order" cannot change: the game has stored entries (or closed a season), and a board keeps its scores in its order.')

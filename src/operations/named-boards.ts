@@ -2,6 +2,7 @@ import { type Static } from '@sinclair/typebox'
 import { fail } from '../errors.js'
 import { DEFAULT_BOARD, DEFAULT_BOARD_SETTINGS, MAX_BOARDS, type NamedBoard } from '../rules/boards.js'
 import { periodsOf } from '../store/games-and-keys.js'
+import { periodsSinceAfter } from '../rules/periods.js'
 import { everyScopeOf } from '../store/board-choice.js'
 import { OperationContext } from './context.js'
 import { now } from './games.js'
@@ -14,8 +15,10 @@ import { TIME_FLOOR_NEEDED, lacksTimeFloor, type GameRecord } from '../rules/gam
 type BoardBody = Static<typeof schemas.updateBoard>
 
 /** A body's settings over `board`'s, checked as a whole: score_min not above score_max, a review_factor above 1. */
-function settingsOver (board: Omit<NamedBoard, 'first_season'>, body: BoardBody): Omit<NamedBoard, 'first_season'> {
+function settingsOver (board: Omit<NamedBoard, 'first_season'>, body: BoardBody, at: number): Omit<NamedBoard, 'first_season'> {
   const next = { ...board }
+  // A period kind begins to be kept at `at`, the calendar's clock.
+  if (body.periods !== undefined) next.periods_since = periodsSinceAfter(board, periodsOf(body.periods), at)
   if (body.name !== undefined) next.name = body.name
   if (body.order !== undefined) next.order = body.order
   if (body.operator !== undefined) next.operator = body.operator
@@ -44,7 +47,7 @@ function checkTimeFloor (game: GameRecord, board: Omit<NamedBoard, 'first_season
   fail('invalid_param', `Parameter "${blamed}" is not valid: this game allows submit-run (submit_run on), and ${TIME_FLOOR_NEEDED}.`)
 }
 
-export function namedBoardsOperations ({ namedBoards, achievements, review, audit, existingGame }: OperationContext) {
+export function namedBoardsOperations ({ namedBoards, achievements, review, audit, existingGame, leaderboard }: OperationContext) {
   /** The board, or not_found (the default board is the game's own: its settings are the game's). */
   async function existingBoard (gameId: string, boardId: string): Promise<NamedBoard> {
     if (boardId === DEFAULT_BOARD) fail('not_found', `"${DEFAULT_BOARD}" is the game's own board: its settings are the game's (PATCH /admin/games/:game_id).`)
@@ -69,7 +72,8 @@ export function namedBoardsOperations ({ namedBoards, achievements, review, audi
       const body = readInput(schemas.createBoard, input)
       if (body.board_id === DEFAULT_BOARD) fail('invalid_param', `Parameter "board_id" is not valid: "${DEFAULT_BOARD}" names the game's own board.`)
       const game = await existingGame(gameId)
-      const settings = settingsOver({ board_id: body.board_id, name: body.board_id, ...DEFAULT_BOARD_SETTINGS, periods: [], created_at: now() }, body)
+      const fresh = { board_id: body.board_id, name: body.board_id, ...DEFAULT_BOARD_SETTINGS, periods: [], periods_since: {}, created_at: now() }
+      const settings = settingsOver(fresh, body, leaderboard.now())
       checkTimeFloor(game, settings, body)
       const made = await namedBoards.create(game.game_id, settings)
       if (made === 'no_game') fail('not_found', 'No such game.')
@@ -86,7 +90,7 @@ export function namedBoardsOperations ({ namedBoards, achievements, review, audi
       const game = await existingGame(gameId)
       await existingBoard(game.game_id, boardId)
       const changed = await namedBoards.update(game.game_id, boardId, board => {
-        const next = settingsOver(board, body)
+        const next = settingsOver(board, body, leaderboard.now())
         checkTimeFloor(game, next, body)
         return { ...next, first_season: board.first_season }
       })

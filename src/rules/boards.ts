@@ -1,5 +1,5 @@
 import { ApiError } from '../errors.js'
-import type { PeriodKind } from './periods.js'
+import type { PeriodKind, PeriodsSince } from './periods.js'
 import type { BoardOrder, GameRecord } from './games.js'
 import { DEFAULT_DISPLAY, type DisplaySettings } from './score-format.js'
 
@@ -47,6 +47,8 @@ export interface NamedBoard extends DisplaySettings {
   operator: BoardOperator
   /** The calendar boards kept beside its all-time one, in PERIOD_KINDS order (the game's time zone and keep_periods). */
   periods: PeriodKind[]
+  /** When it began keeping each of them (rules/periods.ts keptDuring); stored, not answered. */
+  periods_since: PeriodsSince
   score_min: number | null
   score_max: number | null
   review_above: number | null
@@ -71,6 +73,7 @@ export const DEFAULT_BOARD_SETTINGS = {
   order: 'desc',
   operator: 'best',
   periods: [],
+  periods_since: {},
   score_min: null,
   score_max: null,
   review_above: null,
@@ -118,6 +121,7 @@ export function boardOf (game: GameRecord, named?: NamedBoard): Board {
       ...game,
       order: named.order,
       periods: named.periods,
+      periods_since: named.periods_since,
       score_min: named.score_min,
       score_max: named.score_max,
       review_above: named.review_above,

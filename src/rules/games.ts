@@ -1,5 +1,5 @@
 import { fail } from '../errors.js'
-import type { PeriodKind } from './periods.js'
+import type { PeriodKind, PeriodsSince } from './periods.js'
 import type { DisplaySettings } from './score-format.js'
 
 /** Which end of a board is best: `desc`, higher scores (v1), or `asc`, lower ones (times, strokes). */
@@ -19,6 +19,8 @@ export interface GameRecord extends DisplaySettings {
   order: BoardOrder
   /** The calendar boards kept beside the all-time one, in PERIOD_KINDS order. */
   periods: PeriodKind[]
+  /** When the game's own board began keeping each of them (rules/periods.ts keptDuring). */
+  periods_since: PeriodsSince
   /** The IANA zone whose midnights start the periods. */
   timezone: string
   /** How many past periods of each kind stay readable. */
@@ -91,7 +93,7 @@ export type GuestPolicy = typeof GUEST_POLICIES[number]
 export const GUEST_RATING_PLAY_S = 60
 
 /** The period settings of a game that sets none: no periods, so every v1 answer stays as it was. */
-export const DEFAULT_PERIODS = { order: 'desc', periods: [], timezone: 'UTC', keep_periods: 12 } as const satisfies Partial<GameRecord>
+export const DEFAULT_PERIODS = { order: 'desc', periods: [], periods_since: {}, timezone: 'UTC', keep_periods: 12 } as const satisfies Partial<GameRecord>
 
 /** The fair-play settings of a game that sets none: nothing refused, nothing held, events for the top 10. */
 export const DEFAULT_FAIR_PLAY = { score_min: null, score_max: null, review_above: null, review_below: null, review_factor: null, notify_top: 10 } as const satisfies Partial<GameRecord>
@@ -131,7 +133,7 @@ export interface KeyRecord {
 }
 
 /** What an operator may change of a game (season through closing one). */
-export type GameChanges = Partial<Pick<GameRecord, 'name' | 'developer' | 'approved' | 'max_entries' | 'max_meta_bytes' | 'order' | 'periods' | 'timezone' | 'keep_periods' | 'guests' | RunSetting | FairPlaySetting | keyof DisplaySettings>>
+export type GameChanges = Partial<Pick<GameRecord, 'name' | 'developer' | 'approved' | 'max_entries' | 'max_meta_bytes' | 'order' | 'periods' | 'periods_since' | 'timezone' | 'keep_periods' | 'guests' | RunSetting | FairPlaySetting | keyof DisplaySettings>>
 
 /** The run settings, by name. */
 export type RunSetting = keyof typeof DEFAULT_RUNS

@@ -196,3 +196,51 @@ export function periodOfId (kind: PeriodKind, id: string, timeZone: string): Per
   // A day a zone skipped (Pacific/Apia, 2011-12-30) has no instant: it is no period.
   return period.id === id && period.resetsAt > period.startsAt && period.startsAt >= FIRST_INSTANT && period.resetsAt <= LAST_INSTANT + 86_400_000 * 40 ? period : undefined
 }
+
+/**
+ * When a board began keeping each period kind it keeps (ms). A kind kept
+ * from before this was recorded has none: all its kept periods may hold
+ * entries, as before.
+ */
+export type PeriodsSince = Partial<Record<PeriodKind, number>>
+
+/**
+ * A board's periods_since after its periods change to `periods` at `now`:
+ * a kind it kept already keeps its instant, a new one begins now, a dropped
+ * one is forgotten (taken up again, it begins anew).
+ */
+export function periodsSinceAfter (before: { periods: readonly PeriodKind[], periods_since: PeriodsSince } | undefined, periods: readonly PeriodKind[], now: number): PeriodsSince {
+  const since: PeriodsSince = {}
+  for (const kind of periods) {
+    const kept = before?.periods.includes(kind) === true ? before.periods_since[kind] : now
+    if (kept !== undefined) since[kind] = kept
+  }
+  return since
+}
+
+/**
+ * Whether a period may hold entries of a board that keeps its kind since
+ * `since`: it ended after the board began keeping the kind. A period that
+ * ended before has no board of this kind (nothing was kept then): it is not
+ * listed, and it closes without a period.closed.
+ */
+export function keptDuring (period: Period, since: PeriodsSince): boolean {
+  const began = since[period.kind]
+  return began === undefined || period.resetsAt > began
+}
+
+/** periods_since as a game's record stores it: `daily:1764633600000,weekly:…`. */
+export function storedPeriodsSince (since: PeriodsSince): string {
+  return PERIOD_KINDS.filter(kind => since[kind] !== undefined).map(kind => `${kind}:${since[kind] as number}`).join(',')
+}
+
+/** A stored periods_since, for the kinds the board keeps; anything else (written by hand) is left out. */
+export function periodsSinceOf (stored: unknown, periods: readonly PeriodKind[]): PeriodsSince {
+  const since: PeriodsSince = {}
+  const pairs = typeof stored === 'string' ? stored.split(',').map(pair => pair.split(':')) : typeof stored === 'object' && stored !== null ? Object.entries(stored) : []
+  for (const [kind, value] of pairs) {
+    const instant = Number(value)
+    if (periods.includes(kind as PeriodKind) && Number.isSafeInteger(instant) && instant > 0) since[kind as PeriodKind] = instant
+  }
+  return since
+}

@@ -6,7 +6,7 @@ import { changeRecord, type RecordCache } from './cache.js'
 import { hashScripts } from './script-loader.js'
 import { createNameIndex } from './name-index.js'
 import { averageRating } from './ratings.js'
-import { MAX_KEEP_PERIODS, PERIOD_KINDS, isTimeZone, type PeriodKind } from '../rules/periods.js'
+import { MAX_KEEP_PERIODS, PERIOD_KINDS, isTimeZone, periodsSinceOf, storedPeriodsSince, type PeriodKind } from '../rules/periods.js'
 import { DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, DEFAULT_RUNS, FAIR_PLAY_SETTINGS, GUEST_POLICIES, MAX_NOTIFY_TOP, MAX_RUN_TTL_S, RUN_POLICIES, RUN_SETTINGS, SUBMIT_RUN_POLICIES, type GameChanges, type GameRecord, type GameStats, type KeyRecord } from '../rules/games.js'
 import { displayFields, displayFromStored } from '../rules/score-format.js'
 
@@ -57,6 +57,7 @@ function gameFromHash (gameId: string, hash: Hash): GameRecord | null {
     // Only what the admin module writes counts; anything else in a field (written by hand) is its default.
     order: hash.order === 'asc' ? 'asc' : 'desc',
     periods: periodsOf(hash.periods),
+    periods_since: periodsSinceOf(hash.periods_since, periodsOf(hash.periods)),
     timezone: isTimeZone(hash.timezone) ? hash.timezone as string : DEFAULT_PERIODS.timezone,
     keep_periods: wholeNumber(hash.keep_periods, DEFAULT_PERIODS.keep_periods, MAX_KEEP_PERIODS),
     season: season === 0 ? 1 : season,
@@ -102,6 +103,7 @@ function rateLimitField (rateLimit: number | null): string {
 function settingFields (game: GameChanges): string[] {
   const fields: string[] = []
   if (game.periods !== undefined) fields.push('periods', game.periods.join(','))
+  if (game.periods_since !== undefined) fields.push('periods_since', storedPeriodsSince(game.periods_since))
   if (game.timezone !== undefined) fields.push('timezone', game.timezone)
   if (game.keep_periods !== undefined) fields.push('keep_periods', String(game.keep_periods))
   if (game.guests !== undefined) fields.push('guests', game.guests)

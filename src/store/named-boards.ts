@@ -4,6 +4,7 @@ import { defineScript, luaScript } from './script-loader.js'
 import { ENTRY_BUCKETS, boardScopes, keys } from './keys.js'
 import { changeRecord, type RecordCache } from './cache.js'
 import { periodsOf } from './games-and-keys.js'
+import { periodsSinceOf } from '../rules/periods.js'
 import { BOARD_OPERATORS, MAX_BOARDS, type Board, type NamedBoard } from '../rules/boards.js'
 import { displayFromStored } from '../rules/score-format.js'
 
@@ -28,12 +29,14 @@ export function boardFromStored (boardId: string, text: string): NamedBoard {
   const stored = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>
   const factor = typeof stored.review_factor === 'number' && stored.review_factor > 1 && stored.review_factor <= 1_000_000 ? stored.review_factor : null
   const firstSeason = stored.first_season
+  const periods = periodsOf(Array.isArray(stored.periods) ? stored.periods.filter((kind): kind is string => typeof kind === 'string') : [])
   return {
     board_id: boardId,
     name: typeof stored.name === 'string' && stored.name !== '' ? stored.name : boardId,
     order: stored.order === 'asc' ? 'asc' : 'desc',
     operator: BOARD_OPERATORS.find(operator => operator === stored.operator) ?? 'best',
-    periods: periodsOf(Array.isArray(stored.periods) ? stored.periods.filter((kind): kind is string => typeof kind === 'string') : []),
+    periods,
+    periods_since: periodsSinceOf(stored.periods_since, periods),
     score_min: safeScore(stored.score_min),
     score_max: safeScore(stored.score_max),
     review_above: safeScore(stored.review_above),

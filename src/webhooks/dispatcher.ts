@@ -7,7 +7,7 @@ import { OUTBOX_MAX, eventOf, type GameEvent } from '../store/events.js'
 import { BACKLOG_MAX, type NewDelivery, type OutboxEntry, type StoredDelivery, type StoredWebhook, type WebhookStore } from '../store/webhooks.js'
 import { attemptDelivery } from './send.js'
 import { currentPeriod } from '../store/board-choice.js'
-import { previousPeriod } from '../rules/periods.js'
+import { keptDuring, previousPeriod } from '../rules/periods.js'
 import type { GameRecord } from '../rules/games.js'
 import { child, metrics } from '../lib/metrics.js'
 
@@ -108,7 +108,8 @@ export function createDispatcher (redis: Redis, store: WebhookStore, options: Di
     for (const kind of game.periods) {
       const ended = previousPeriod(currentPeriod(game, kind, now), game.timezone)
       const told = `${gameId} ${kind} ${ended.id}`
-      if (toldPeriods.has(told) || now - ended.resetsAt >= PERIOD_CLOSED_WITHIN_MS) continue
+      // Not told: a period told already, one that ended long ago (the service was down), or one that ended before the board kept its kind (it held nothing).
+      if (toldPeriods.has(told) || now - ended.resetsAt >= PERIOD_CLOSED_WITHIN_MS || !keptDuring(ended, game.periods_since)) continue
       await store.periodClosed(gameId, ended)
       if (toldPeriods.size > 10_000) toldPeriods.clear()
       toldPeriods.add(told)

@@ -52,7 +52,7 @@ function game (changes: Partial<GameRecord> = {}): GameRecord {
 const MAX = Number.MAX_SAFE_INTEGER
 
 t.test('the defaults of a game that sets nothing', async t => {
-  t.same(DEFAULT_PERIODS, { order: 'desc', periods: [], timezone: 'UTC', keep_periods: 12 }, 'v1 boards: highest first, no periods')
+  t.same(DEFAULT_PERIODS, { order: 'desc', periods: [], periods_since: {}, timezone: 'UTC', keep_periods: 12 }, 'v1 boards: highest first, no periods')
   t.same(DEFAULT_FAIR_PLAY, { score_min: null, score_max: null, review_above: null, review_below: null, review_factor: null, notify_top: 10 },
     'nothing refused, nothing held, events for the top 10')
   t.same(FAIR_PLAY_SETTINGS, ['score_min', 'score_max', 'review_above', 'review_below', 'review_factor', 'notify_top'])

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { canonicalTimeZone, isTimeZone, keptPeriods, periodAt, periodOfId, PERIOD_KINDS, previousPeriod, type Period } from '../../src/rules/periods.js'
+import { canonicalTimeZone, isTimeZone, keptDuring, keptPeriods, periodAt, periodOfId, periodsSinceAfter, periodsSinceOf, PERIOD_KINDS, previousPeriod, storedPeriodsSince, type Period } from '../../src/rules/periods.js'
 
 /*
  * Calendar periods (src/rules/periods.ts): days, ISO weeks and months in a
@@ -128,4 +128,29 @@ t.test('time zones: IANA names only', async t => {
   for (const zone of [null, undefined, 5, {}]) t.equal(isTimeZone(zone), false, String(zone))
   t.equal(canonicalTimeZone('america/new_york'), 'America/New_York', 'the canonical spelling of a zone')
   t.equal(canonicalTimeZone('Mars/Olympus_Mons'), undefined)
+})
+
+t.test('periods_since: when a board began keeping each kind, and which periods it kept', async t => {
+  const monday = Date.UTC(2026, 10, 23, 12) // Monday 2026-11-23 12:00 UTC
+  const made = periodsSinceAfter(undefined, ['daily', 'weekly'], monday)
+  t.same(made, { daily: monday, weekly: monday }, 'a new board keeps its kinds from now')
+  const later = monday + 86_400_000
+  t.same(periodsSinceAfter({ periods: ['daily', 'weekly'], periods_since: made }, ['daily', 'monthly'], later), { daily: monday, monthly: later }, 'a kind kept already keeps its instant; a new one begins now; a dropped one is forgotten')
+  t.same(periodsSinceAfter({ periods: ['daily'], periods_since: {} }, ['daily', 'weekly'], later), { weekly: later }, 'a kind kept from before this was recorded stays unknown')
+  t.same(periodsSinceAfter({ periods: ['weekly'], periods_since: { weekly: monday } }, ['daily', 'weekly'], later), { daily: later, weekly: monday }, 'a kind dropped and taken up again begins anew')
+
+  const sunday = periodAt('daily', 'UTC', monday - 86_400_000)
+  const today = periodAt('daily', 'UTC', monday)
+  const lastWeek = previousPeriod(periodAt('weekly', 'UTC', monday), 'UTC')
+  t.notOk(keptDuring(sunday, made), 'a day that ended before the board kept days held nothing')
+  t.ok(keptDuring(today, made), 'the day it began keeping them: kept from then on')
+  t.notOk(keptDuring(lastWeek, made), 'nor the week before')
+  t.ok(keptDuring(sunday, {}), 'no instant recorded: every kept period counts, as before')
+
+  t.equal(storedPeriodsSince({ weekly: 2, daily: 1 }), 'daily:1,weekly:2', 'stored in PERIOD_KINDS order')
+  t.same(periodsSinceOf('daily:1,weekly:2', ['daily', 'weekly']), { daily: 1, weekly: 2 }, 'read back')
+  t.same(periodsSinceOf({ daily: 5 }, ['daily']), { daily: 5 }, 'from a named board\'s JSON too')
+  t.same(periodsSinceOf('daily:1,weekly:2', ['daily']), { daily: 1 }, 'only the kinds the board keeps')
+  t.same(periodsSinceOf('daily:x,weekly:-3,monthly:1e400,__proto__:4,constructor:5', ['daily', 'weekly', 'monthly']), {}, 'anything else, written by hand, is left out')
+  t.same(periodsSinceOf(undefined, ['daily']), {}, 'nothing stored')
 })

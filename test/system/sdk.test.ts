@@ -253,10 +253,10 @@ t.test('periods and seasons: top, me, around and players by board; submit\'s per
     items: [
       { period: 'daily', period_id: '2026-11-24', starts_at: '2026-11-24T00:00:00.000Z', resets_at: '2026-11-25T00:00:00.000Z', current: true },
       { period: 'daily', period_id: '2026-11-23', starts_at: '2026-11-23T00:00:00.000Z', resets_at: '2026-11-24T00:00:00.000Z', current: false },
-      { period: 'weekly', period_id: '2026-W48', starts_at: '2026-11-23T00:00:00.000Z', resets_at: '2026-11-30T00:00:00.000Z', current: true },
-      { period: 'weekly', period_id: '2026-W47', starts_at: '2026-11-16T00:00:00.000Z', resets_at: '2026-11-23T00:00:00.000Z', current: false }
+      { period: 'weekly', period_id: '2026-W48', starts_at: '2026-11-23T00:00:00.000Z', resets_at: '2026-11-30T00:00:00.000Z', current: true }
+      // Not 2026-W47, though keep_periods is 1: it ended before the game began keeping weeks (Monday noon), so it holds nothing.
     ]
-  })
+  }, 'the kept periods, none from before the game kept their kind')
   t.same(await plainClient.periods({ gameId: plain.gameId }), { game_id: plain.gameId, timezone: 'UTC', keep_periods: 12, items: [] }, 'a game without periods')
 
   // Seasons of the all-time board: close the first one.

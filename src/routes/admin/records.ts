@@ -18,6 +18,13 @@ const displayFields = {
   score_unit: Type.String({ description: 'shown after each score; \'\' for none' })
 }
 
+/** When a board began keeping each of its period kinds (docs/decisions/0075-a-period-kept-since-when.md). */
+const PeriodsSinceSchema = Type.Object({
+  daily: Type.Optional(Type.Integer()),
+  weekly: Type.Optional(Type.Integer()),
+  monthly: Type.Optional(Type.Integer())
+}, { description: 'when the board began keeping each of its periods (ms since 1970, the calendar\'s clock); a kind kept from before this was recorded has none. Past periods that ended before it are not listed and are not told closed' })
+
 /** A named board (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md). */
 export const NamedBoardSchema = Type.Object({
   board_id: Type.String(),
@@ -25,6 +32,7 @@ export const NamedBoardSchema = Type.Object({
   order: Type.Union([Type.Literal('desc'), Type.Literal('asc')], { description: 'desc: higher is better; asc: lower is better' }),
   operator: Type.Union([Type.Literal('best'), Type.Literal('latest'), Type.Literal('sum')], { description: 'best: the better score is kept; latest: the last one; sum: each score adds to a ranked total' }),
   periods: Type.Array(PERIOD, { description: "the calendar boards kept beside its all-time one (the game's time zone and keep_periods)" }),
+  periods_since: PeriodsSinceSchema,
   score_min: Nullable(Type.Integer()),
   score_max: Nullable(Type.Integer()),
   review_above: Nullable(Type.Integer()),
@@ -66,6 +74,7 @@ export const GameSchema = Type.Object({
   max_meta_bytes: Type.Integer({ description: 'most bytes of meta kept over all entries' }),
   order: Type.Union([Type.Literal('desc'), Type.Literal('asc')], { description: 'desc: higher is better; asc: lower is better' }),
   periods: Type.Array(PERIOD, { description: 'the calendar boards kept beside the all-time one' }),
+  periods_since: PeriodsSinceSchema,
   timezone: Type.String({ description: 'the IANA zone whose midnights start the periods' }),
   keep_periods: Type.Integer({ description: 'past periods of each kind kept readable' }),
   season: Type.Integer({ minimum: 1, description: "the all-time board's current season" }),

@@ -5,6 +5,7 @@ import { parseBoardChoice, parseLimit, parseNeighbours, parseOffset, parsePlayer
 import { parsePlayerName } from '../../rules/player-name.js'
 import { rankSchemas } from './schemas.js'
 import { keptPeriodsOf, type ChosenBoard } from '../../store/board-choice.js'
+import { keptDuring } from '../../rules/periods.js'
 import type { Limits } from '../../store/limits.js'
 import type { Stream } from '../public-action.js'
 import { clientAddress } from '../../../plugins/app/rate-limit.js'
@@ -98,7 +99,8 @@ export function readActions (fastify: FastifyInstance, { apiKeyAction, sessionAc
       const named = namedBoardOf(fields, boards)
       const view = boardOf(game, named).rules
       const at = now()
-      const items = view.periods.flatMap(kind => keptPeriodsOf(view, kind, at).map((period, index) => ({
+      // Past periods that ended before the board began keeping their kind never held its entries: not listed.
+      const items = view.periods.flatMap(kind => keptPeriodsOf(view, kind, at).filter(period => keptDuring(period, view.periods_since)).map((period, index) => ({
         period: kind, period_id: period.id, starts_at: iso(period.startsAt), resets_at: iso(period.resetsAt), current: index === 0
       })))
       return ok({ game_id: game.game_id, timezone: game.timezone, keep_periods: game.keep_periods, items, ...answeredBoard(named) })

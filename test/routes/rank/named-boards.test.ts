@@ -160,6 +160,9 @@ t.test('periods and seasons take board: a named board\'s own periods, and the se
   const runs = dataOf(await read(game, 'periods', { board: 'runs' }))
   t.same([...new Set(runs.items.map((item: any) => item.period))], ['daily', 'monthly'], 'the board\'s own periods')
   t.match(runs, { board: 'runs', timezone: 'UTC' })
+  // keep_periods is 12, but the board (and the game's weeks) began just now: no past period held anything.
+  t.same(runs.items.map((item: any) => item.current), [true, true], 'only the current periods: none from before the board kept them')
+  t.same(own.items.map((item: any) => item.current), [true], 'and the game\'s own, likewise')
   t.same(dataOf(await read(game, 'periods', { board: 'early' })).items, [], 'a board without periods')
   t.same(dataOf(await read(game, 'seasons')).items.map((item: any) => item.season_id), [1, 2])
   t.same(dataOf(await read(game, 'seasons', { board: 'early' })).items.map((item: any) => item.season_id), [1, 2])
