@@ -39,10 +39,11 @@ export function trustedProxies (trust: Config['trustProxy']): FastifyServerOptio
 }
 
 /**
- * On a developer's terminal a line per request would scroll the start-up
- * banner away (the play page pings, the console polls): there, the lines of
- * requests that went well are written at debug (LOG_LEVEL=debug shows them);
- * errors keep their level.
+ * In development a line per request would scroll the start-up banner away
+ * (the play page pings, the console polls, static files load), on a
+ * terminal or in an editor's output pane alike: there, the lines of
+ * requests that went well are written at debug (LOG_LEVEL=debug shows
+ * them); errors keep their level.
  */
 class QuietRequestLogs extends LogController {
   override incomingRequest (request: FastifyRequest): void {
@@ -72,7 +73,7 @@ export function serverOptions (config: Config, extras: ServerExtras = {}): Fasti
       },
       stream: extras.logStream ?? logOutput(pretty ? prettyFactory({ colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' }) : undefined)
     },
-    ...(pretty ? { logController: new QuietRequestLogs() } : {}),
+    ...(config.nodeEnv === 'development' && extras.logStream === undefined ? { logController: new QuietRequestLogs() } : {}),
     genReqId: () => randomUUID(),
     trustProxy: trustedProxies(config.trustProxy),
     bodyLimit: config.bodyLimit,

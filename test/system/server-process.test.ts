@@ -95,6 +95,28 @@ t.test('on a developer\'s terminal, requests that went well are logged only at L
   t.match(chatty, /incoming request/, 'at debug: a line per request')
 })
 
+t.test('in development without a terminal (an editor\'s output pane, a pipe), requests that went well are not logged either', { timeout: 120_000 }, async t => {
+  const redis = await startTestRedis()
+  t.teardown(redis.stop)
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const child = spawn(process.execPath, [...process.execArgv, 'src/server.ts'], {
+    env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'info', PORT: String(port), REDIS_URL: redis.url, ADMIN_TOKEN: 'a-development-token-0123456789' },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL') })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
+  const exited = new Promise(resolve => child.once('close', resolve))
+  await waitFor(() => output.includes('For the README examples'), { what: () => `the banner (so far: ${output.slice(-300)})`, timeoutMs: 90_000 })
+  for (const path of ['/healthz', '/healthz', '/console/', '/api/rank?action=top&api_key=rk_x&game_id=g']) await (await fetch(`${url}${path}`)).text()
+  child.kill('SIGINT')
+  await exited
+  // The shutdown line is written after the requests' would have been: the log was written past them.
+  t.match(output, /"msg":"shutting down"/, 'the log is there, as JSON lines (no terminal: not pretty)')
+  t.notMatch(output, /incoming request|request completed/, 'but no line for a request, static files included')
+})
+
 t.test('closing the terminal (SIGHUP) stops the service: a clean shutdown, its managed redis-server stopped, and the process gone', { timeout: 180_000 }, async t => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ranking-server-test-'))
   t.teardown(() => { rmSync(dataDir, { recursive: true, force: true }) })
