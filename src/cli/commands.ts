@@ -44,6 +44,9 @@ function argument (args: string[], index: number, name: string): string {
 }
 
 /** Every command, by its first two words; the words after them are its arguments. */
+/** Erasing is idempotent (a second call counts zeros): the operator is told when there was nothing to erase at all. */
+const erasedNothing = (counts: object): boolean => Object.values(counts).every(count => count === 0)
+
 export const COMMANDS: Record<string, Command> = {
   'games list': async (admin, _args, flags) => await admin.listGames(fieldsOf(flags)),
   'games get': async (admin, args) => await admin.game(argument(args, 0, 'game_id')),
@@ -112,14 +115,13 @@ export const COMMANDS: Record<string, Command> = {
   'users erase': async (admin, args, _flags, { io }) => {
     const username = argument(args, 0, 'username')
     const counts = await admin.eraseUser(username, textFields({ erase: 'true' }))
-    // Erasing is idempotent (a second call counts zeros); the operator is told when there was nothing to erase at all.
-    if (Object.values(counts).every(count => count === 0)) io.err(`No user named "${username}" exists and nothing of theirs was found: nothing was erased.`)
+    if (erasedNothing(counts)) io.err(`No user named "${username}" exists and nothing of theirs was found: nothing was erased.`)
     return counts
   },
   'players erase': async (admin, args, _flags, { io }) => {
     const playerName = argument(args, 0, 'player_name')
     const counts = await admin.erasePlayer(playerName)
-    if (Object.values(counts).every(count => count === 0)) io.err(`Nothing of the player "${playerName}" was found in any game: nothing was erased.`)
+    if (erasedNothing(counts)) io.err(`Nothing of the player "${playerName}" was found in any game: nothing was erased.`)
     return counts
   }
 }

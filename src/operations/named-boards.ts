@@ -17,12 +17,14 @@ type BoardBody = Static<typeof schemas.updateBoard>
 /** A body's settings over `board`'s, checked as a whole: score_min not above score_max, a review_factor above 1. */
 function settingsOver (board: Omit<NamedBoard, 'first_season'>, body: BoardBody, at: number): Omit<NamedBoard, 'first_season'> {
   const next = { ...board }
-  // A period kind begins to be kept at `at`, the calendar's clock.
-  if (body.periods !== undefined) next.periods_since = periodsSinceAfter(board, periodsOf(body.periods), at)
   if (body.name !== undefined) next.name = body.name
   if (body.order !== undefined) next.order = body.order
   if (body.operator !== undefined) next.operator = body.operator
-  if (body.periods !== undefined) next.periods = periodsOf(body.periods)
+  if (body.periods !== undefined) {
+    next.periods = periodsOf(body.periods)
+    // A period kind begins to be kept at `at`, the calendar's clock.
+    next.periods_since = periodsSinceAfter(board, next.periods, at)
+  }
   if (body.archived !== undefined) next.archived = body.archived
   Object.assign(next, displayChanges(body, board))
   for (const name of ['score_min', 'score_max', 'review_above', 'review_below'] as const) {

@@ -47,7 +47,7 @@ export interface NamedBoard extends DisplaySettings {
   operator: BoardOperator
   /** The calendar boards kept beside its all-time one, in PERIOD_KINDS order (the game's time zone and keep_periods). */
   periods: PeriodKind[]
-  /** When it began keeping each of them (rules/periods.ts keptDuring); stored, not answered. */
+  /** When it began keeping each of them (rules/periods.ts keptDuring). */
   periods_since: PeriodsSince
   score_min: number | null
   score_max: number | null

@@ -46,6 +46,7 @@ const factorOrNull = (text: string | undefined): number | null =>
 function gameFromHash (gameId: string, hash: Hash): GameRecord | null {
   if (hash.created_at === undefined) return null
   const season = wholeNumber(hash.season, 1, 1e9)
+  const periods = periodsOf(hash.periods)
   return {
     game_id: gameId,
     name: hash.name ?? gameId,
@@ -56,8 +57,8 @@ function gameFromHash (gameId: string, hash: Hash): GameRecord | null {
     max_meta_bytes: hash.max_meta_bytes === undefined ? DEFAULT_CAPS.max_meta_bytes : Number(hash.max_meta_bytes),
     // Only what the admin module writes counts; anything else in a field (written by hand) is its default.
     order: hash.order === 'asc' ? 'asc' : 'desc',
-    periods: periodsOf(hash.periods),
-    periods_since: periodsSinceOf(hash.periods_since, periodsOf(hash.periods)),
+    periods,
+    periods_since: periodsSinceOf(hash.periods_since, periods),
     timezone: isTimeZone(hash.timezone) ? hash.timezone as string : DEFAULT_PERIODS.timezone,
     keep_periods: wholeNumber(hash.keep_periods, DEFAULT_PERIODS.keep_periods, MAX_KEEP_PERIODS),
     season: season === 0 ? 1 : season,

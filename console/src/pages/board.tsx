@@ -4,6 +4,7 @@ import { Confirm, More, Notice, Problem, StackedTable, TableBox, WriteButton, co
 import type { GameWithStats } from '../../../src/rules/games.js'
 import type { ListedEntry as Entry } from '../../../src/routes/admin/records.js'
 import type { BoardOperator, NamedBoard } from '../../../src/rules/boards.js'
+import { DEFAULT_DISPLAY } from '../../../src/rules/score-format.js'
 import type { AroundResult as Around, SeasonsResult as Seasons } from '../../../sdk/answers.js'
 
 /** Which board: the game's own or a named one (board), its all-time board (this season or an archived one) or a calendar period. */
@@ -17,7 +18,7 @@ export function BoardTab ({ game, boardId }: { game: GameWithStats, boardId?: st
   const named = useRead(async () => await api<{ items: NamedBoard[] }>('GET', gamePath(game.game_id, '/boards')), [game.game_id])
   const board = named.data?.items.find(item => item.board_id === choice.board)
   // Scores as the board shows them (its display format); a named board's once its settings are read, whole numbers until then.
-  const shown = choice.board === undefined ? game : board ?? { score_format: 'integer' as const, score_decimals: 0, score_unit: '' }
+  const shown = choice.board === undefined ? game : board ?? DEFAULT_DISPLAY
   // What an entry's score is on this board: a best, the latest score, or a running total.
   const scoreHeading = SCORE_HEADINGS[board?.operator ?? 'best']
   const [prefix, setPrefix] = useState('')

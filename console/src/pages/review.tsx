@@ -4,6 +4,7 @@ import { Notice, Problem, StackedTable, TableBox, WriteButton, formatTime, shown
 import type { GameWithStats } from '../../../src/rules/games.js'
 import type { HeldScore as Held } from '../../../src/routes/admin/records.js'
 import type { NamedBoard } from '../../../src/rules/boards.js'
+import { DEFAULT_DISPLAY } from '../../../src/rules/score-format.js'
 
 const RULES: Record<string, string> = { review_above: 'above the review line', review_below: 'below the review line', review_factor: 'far beyond the best', run_short: 'its run was too short', run_rate: 'more than its run\'s play allows' }
 
@@ -34,7 +35,7 @@ export function ReviewTab ({ game }: { game: GameWithStats }) {
   /** A held score as its board shows it (its display format); a named board's in whole numbers until its settings are read. */
   const scoreOf = (held: Held): string => shownScore(held.score, held.board_id === null
     ? game
-    : boards.data?.items.find(board => board.board_id === held.board_id) ?? { score_format: 'integer', score_decimals: 0, score_unit: '' })
+    : boards.data?.items.find(board => board.board_id === held.board_id) ?? DEFAULT_DISPLAY)
   const write = useWrite()
   const rulesSet = game.review_above !== null || game.review_below !== null || game.review_factor !== null || (game.runs !== 'off' && (game.max_score_rate !== null || game.min_run_seconds > 0) && game.implausible === 'hold')
   async function decide (held: Held, decision: 'approve' | 'reject'): Promise<void> {
