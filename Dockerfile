@@ -14,17 +14,19 @@ RUN npm run build && npm prune --omit=dev
 
 # Runtime stage: the compiled service only, as the unprivileged node user.
 # The image has no redis-server: set REDIS_URL (docker-compose.yml does).
+# Its files belong to root: the service only reads them, and a compromised
+# process cannot rewrite its own code.
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000
 WORKDIR /app
-COPY --from=build --chown=node:node /app/node_modules ./node_modules
-COPY --from=build --chown=node:node /app/dist ./dist
-COPY --chown=node:node package.json redis.conf ./
-COPY --chown=node:node public ./public
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json redis.conf ./
+COPY public ./public
 # The Lua scripts are read at start-up from src/store/lua (tsc does not copy them).
-COPY --chown=node:node src/store/lua ./src/store/lua
+COPY src/store/lua ./src/store/lua
 # The operator CLI on the PATH: docker exec <container> ranking-admin keys create <game_id>
 RUN printf '#!/bin/sh\nexec node /app/dist/src/cli.js "$@"\n' > /usr/local/bin/ranking-admin \
  && chmod 755 /usr/local/bin/ranking-admin
