@@ -34,7 +34,7 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/healthz`).then(r => r.json()).then(b => process.exit(b.ok ? 0 : 1), () => process.exit(1))"]
-# SIGTERM from `docker stop` drains in-flight requests, then exits: that takes up
-# to SHUTDOWN_TIMEOUT_MS (10 s) + 5 s, so give it the grace (`docker run
-# --stop-timeout 20`; docker-compose.yml sets stop_grace_period).
+# SIGTERM from `docker stop` drains in-flight requests, then exits: up to
+# SHUTDOWN_TIMEOUT_MS (7 s) + 2.5 s, inside the runtime's default 10 s. A longer
+# drain needs a longer grace (`docker run --stop-timeout`, stop_grace_period).
 CMD ["node", "dist/src/server.js"]

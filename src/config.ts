@@ -8,6 +8,15 @@ import { origin, redisUrl, trustProxy, trustsTheWorld, type TrustProxy } from '.
 import { openId, tokenSignin } from './config/signin.js'
 
 /**
+ * How long a stop drains by default: with CLOSE_GRACE_MS for closing Redis
+ * after it, under the 10 s that `docker stop`, `podman stop` and `docker run`
+ * give a container before killing it, whatever the clients do.
+ */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 7_000
+/** How long closing Redis (and a managed redis-server) may take after the drain, before the process exits with 1. */
+export const CLOSE_GRACE_MS = 2_500
+
+/**
  * Configuration (docs/interface.md#configuration), read and validated once at start-up.
  * A bad value throws ConfigError, whose message is the one line printed.
  */
@@ -170,7 +179,7 @@ export function loadConfig (env: Env = process.env): Config {
     sessionRateLimitMax: integer(env, 'SESSION_RATE_LIMIT_MAX', 120, 1, 1_000_000_000),
     bodyLimit: integer(env, 'BODY_LIMIT', 16384, 1024, 1_048_576),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
-    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', DEFAULT_SHUTDOWN_TIMEOUT_MS, 0, 600_000),
     writeConcern: {
       replicas: integer(env, 'REDIS_WAIT_REPLICAS', 0, 0, 16),
       // Below the client's command timeout, so a replica that does not confirm is a clear `unavailable`.

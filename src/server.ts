@@ -4,7 +4,7 @@ import closeWithGrace from 'close-with-grace'
 import Fastify, { type FastifyInstance } from 'fastify'
 import app from './app.js'
 import { serverOptions } from './server-options.js'
-import { loadConfig, type Config } from './config.js'
+import { CLOSE_GRACE_MS, loadConfig, type Config } from './config.js'
 import { ConfigError } from './config/values.js'
 import { drainOnClose } from './lib/drain.js'
 import { DEMO_LOGIN, PHASER_GAME_ID, curlExample, seedDemo, type DemoCredentials } from './operations/demo.js'
@@ -116,7 +116,7 @@ function printWelcome ({ app: fastify, config, managedRedis }: Service, demo: De
 
 /** How long a shutdown may take before the process exits anyway: the drain, then closing Redis. */
 function shutdownGraceMs (config: Config): number {
-  return config.shutdownTimeoutMs + 5000
+  return config.shutdownTimeoutMs + CLOSE_GRACE_MS
 }
 
 /** Workers that die before listening, in a row, after which the primary gives up. */
