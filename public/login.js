@@ -14,10 +14,10 @@
     const result = await response.json()
     // The server checked data-next: a path on this site.
     if (result.ok) window.location.assign(form.dataset.next)
-    else document.querySelector('#login-status').textContent = result.message
-  })
-  document.querySelector('#logout')?.addEventListener('click', async () => {
-    await fetch('/auth/logout', { method: 'POST', credentials: 'same-origin' })
-    window.location.reload()
+    else {
+      const status = document.querySelector('#login-status')
+      status.textContent = result.message
+      status.classList.add('problem')
+    }
   })
 })()

@@ -1,6 +1,7 @@
 // The play page: leaderboard, own rank, rating widget and play-time reports
 // around the game's iframe. It reads what the server injected into
-// window.__platform (gameId, username, canSubmit, periods, order, format,
+// window.__platform (gameId, username, playable, canSubmit, rating (a
+// visitor's: the average), periods, order, format,
 // boards, periodNames) and window.__play; window.RankingFormat formats scores.
 (() => {
   'use strict'
@@ -254,7 +255,11 @@
   }
 
   async function loadRating () {
-    if (platform.username === null) return
+    // A visitor: the average the page was given (there are no stars to press).
+    if (platform.username === null) {
+      if (platform.rating !== null) showRating(platform.rating)
+      return
+    }
     const rating = await api('GET', `/api/rate?game_id=${encodeURIComponent(platform.gameId)}`)
     if (rating.ok) showRating(rating.data)
   }
@@ -337,11 +342,7 @@
     setInterval(reportNow, settings.playtimeReportMs)
   }
 
-  // Logout (logging in happens on /login, away from the game) ---------------
-  $('#logout')?.addEventListener('click', async () => {
-    await api('POST', '/auth/logout', {})
-    window.location.reload()
-  })
+  // Logging in happens on /login, away from the game; logging out in the header (public/site.js).
 
   // A platform that frames this page signs its player in with a token it
   // signed, after the # (docs/signin.md#in-a-frame): the page's first script
@@ -421,10 +422,13 @@
 
   buildSwitch()
   buildStars()
-  watchBoard()
-  loadRating()
-  startPlaytime()
-  checkAchievements()
+  // A game not approved yet has no board to watch, ratings or play time (the page says so).
+  if (platform.playable) {
+    watchBoard()
+    loadRating()
+    startPlaytime()
+    checkAchievements()
+  }
   // The kit's ready() waits for this: every member of __platform is set.
   platform.ready = true
 })()

@@ -35,10 +35,17 @@ function solved () {
   return verified
 }
 
+/** Why the sign-up did not go through, shown as a problem (play.css), not as the plain text of "Checking…". */
+function refused (message) {
+  status.textContent = message
+  status.classList.add('problem')
+}
+
 form?.addEventListener('submit', async (event) => {
   event.preventDefault()
   const button = form.querySelector('button[type=submit]')
   button.disabled = true
+  status.classList.remove('problem')
   status.textContent = 'Checking…'
   try {
     const fields = new FormData(form)
@@ -53,7 +60,7 @@ form?.addEventListener('submit', async (event) => {
       window.location.assign(form.dataset.next)
       return
     }
-    status.textContent = result.message
+    refused(result.message)
     // Only a sign-up that passed every other check spends the proof of work: then (or when it
     // expired) the widget solves a new one; after any other refusal the same one is sent again.
     if (result.error === 'invalid_challenge') {
@@ -61,7 +68,7 @@ form?.addEventListener('submit', async (event) => {
       widget.verify()
     }
   } catch (error) {
-    status.textContent = error instanceof Error && error.message.startsWith('The proof of work') ? error.message : 'The service could not be reached; try again.'
+    refused(error instanceof Error && error.message.startsWith('The proof of work') ? error.message : 'The service could not be reached; try again.')
   } finally {
     button.disabled = false
   }

@@ -23,6 +23,7 @@ import healthRoutes from './routes/health/index.js'
 import consoleRoutes from './routes/console/index.js'
 import homeRoutes from './routes/home/index.js'
 import playRoutes from './routes/play/index.js'
+import accountRoutes from './routes/account/index.js'
 import embedRoutes from './routes/embed/index.js'
 
 /**
@@ -58,6 +59,7 @@ async function app (fastify: FastifyInstance, { config, clock }: { config: Confi
   await fastify.register(playRoutes)
   await fastify.register(embedRoutes)
   await fastify.register(homeRoutes)
+  await fastify.register(accountRoutes)
   await fastify.register(consoleRoutes)
 }
 

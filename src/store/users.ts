@@ -309,6 +309,19 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
     },
 
     /**
+     * A player's own live sessions (at most MAX_SESSIONS_PER_USER), soonest
+     * to expire first, each saying whether it is `currentId`, the one asking;
+     * the ids themselves stay here.
+     */
+    async ownSessions (username: string, currentId: string): Promise<Array<{ expires_at: string, current: boolean }>> {
+      if (!USERNAME_PATTERN.test(username)) return []
+      const replies = await redis.zrangebyscore(keys.userSessions(username), Date.now(), '+inf', 'WITHSCORES')
+      const sessions: Array<{ expires_at: string, current: boolean }> = []
+      for (let i = 0; i + 1 < replies.length; i += 2) sessions.push({ expires_at: new Date(Number(replies[i + 1])).toISOString(), current: replies[i] === currentId })
+      return sessions
+    },
+
+    /**
      * Ends all of a user's sessions, on every instance: raises the user's
      * session epoch (which ends them, also any a login in flight makes with
      * the epoch it read), then deletes the indexed session records. Returns

@@ -39,6 +39,7 @@ t.test('the OpenAPI document validates and covers every public route', { timeout
     '/auth/oidc/callback': ['get'],
     '/auth/token': ['post'],
     '/auth/account': ['get', 'post', 'delete'],
+    '/auth/sessions': ['get', 'post', 'delete'],
     '/auth/password': ['post'],
     '/healthz': ['get'],
     '/admin/games': ['get', 'post'],
@@ -96,6 +97,7 @@ t.test('the OpenAPI document validates and covers every public route', { timeout
     '/play/{game_id}': ['get'],
     '/login': ['get'],
     '/signup': ['get'],
+    '/account': ['get'],
     '/play/{game_id}/board': ['get'],
     '/play/{game_id}/unavailable': ['get'],
     '/': ['get'],
@@ -107,7 +109,7 @@ t.test('the OpenAPI document validates and covers every public route', { timeout
       const operation = (document.paths[path] as Record<string, OpenAPIV3.OperationObject>)[method]
       t.ok(operation, `${method.toUpperCase()} ${path} is documented`)
       // The HTML pages answer HTML.
-      if ((path.startsWith('/play/{game_id}') && !path.endsWith('/board') && !path.endsWith('/live')) || path === '/login' || path === '/signup' || path === '/' || path === '/embed/') continue
+      if ((path.startsWith('/play/{game_id}') && !path.endsWith('/board') && !path.endsWith('/live')) || path === '/login' || path === '/signup' || path === '/account' || path === '/' || path === '/embed/') continue
       const failure = (operation?.responses.default as OpenAPIV3.ResponseObject | undefined)?.content?.['application/json']?.schema as OpenAPIV3.SchemaObject | undefined
       const codes = ((failure?.properties?.error as OpenAPIV3.SchemaObject | undefined)?.anyOf ?? []).map(option => (option as { enum?: string[] }).enum?.[0])
       t.ok(codes.includes('internal_error'), `${method.toUpperCase()} ${path} lists its error codes`)

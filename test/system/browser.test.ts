@@ -29,7 +29,7 @@ t.test('a player logs in, plays the demo game, rates it, and play time is report
   page.on('console', message => { if (/Content Security Policy|Refused to/i.test(message.text())) pageErrors.push(message.text()) })
 
   await page.goto(`${baseUrl}/play/demo`)
-  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: null, guest: false, canSubmit: false, periods: [], order: 'desc', format: { type: 'integer', decimals: 0, unit: '' }, runs: 'off', boards: [], periodNames: { all: 'All time', daily: 'Today', weekly: 'This week', monthly: 'This month' }, achievements: false, ready: true }))
+  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: null, guest: false, playable: true, canSubmit: false, rating: { avg: 0, count: 0, mine: null }, periods: [], order: 'desc', format: { type: 'integer', decimals: 0, unit: '' }, runs: 'off', boards: [], periodNames: { all: 'All time', daily: 'Today', weekly: 'This week', monthly: 'This month' }, achievements: false, ready: true }))
   t.equal(await page.locator('input[type=password]').count(), 0, 'no password field beside the game')
   // Logging in happens on a page of its own, then leads back to the game.
   await Promise.all([page.waitForURL(`${baseUrl}/login?next=%2Fplay%2Fdemo`), page.click('a#login')])
@@ -37,7 +37,7 @@ t.test('a player logs in, plays the demo game, rates it, and play time is report
   await page.fill('input[name=password]', 'lovelace-1843')
   await Promise.all([page.waitForURL(`${baseUrl}/play/demo`, { waitUntil: 'load' }), page.click('form.login button[type=submit]')])
   await page.getByText('Logged in as').waitFor()
-  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: 'ada', guest: false, canSubmit: true, periods: [], order: 'desc', format: { type: 'integer', decimals: 0, unit: '' }, runs: 'off', boards: [], periodNames: { all: 'All time', daily: 'Today', weekly: 'This week', monthly: 'This month' }, achievements: false, ready: true }))
+  t.equal(await page.evaluate(() => JSON.stringify((window as unknown as { __platform: unknown }).__platform)), JSON.stringify({ gameId: 'demo', username: 'ada', guest: false, playable: true, canSubmit: true, rating: null, periods: [], order: 'desc', format: { type: 'integer', decimals: 0, unit: '' }, runs: 'off', boards: [], periodNames: { all: 'All time', daily: 'Today', weekly: 'This week', monthly: 'This month' }, achievements: false, ready: true }))
 
   // Three rounds of Reaction: click as soon as the button turns green.
   const frame = page.frameLocator('#game')

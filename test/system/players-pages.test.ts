@@ -59,7 +59,7 @@ t.test('a guest plays the demo game, signs up, and finds its score under the new
   const best = dataOf(await admin(app, 'GET', `/admin/games/demo/players/${guestName}`)).best_score
 
   // Sign up from the play page: back to the game, the score now the account's.
-  await Promise.all([page.waitForURL(`${baseUrl}/signup?next=%2Fplay%2Fdemo`), page.locator('header a#signup').click()])
+  await Promise.all([page.waitForURL(`${baseUrl}/signup?next=%2Fplay%2Fdemo`), page.locator('.intro a#signup').click()])
   await page.fill('input[name=username]', 'keeper')
   await page.fill('input[name=password]', 'correct horse battery staple')
   await Promise.all([page.waitForURL(`${baseUrl}/play/demo`, { waitUntil: 'load' }), page.click('form.signup button[type=submit]')])
@@ -83,7 +83,7 @@ t.test('the guest\'s play page at phone size', { timeout: BROWSER_TEST_TIMEOUT_M
   await page.screenshot({ path: join(folder, 'guest-offer-phone.png'), fullPage: true })
   await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Play as a guest' }).click()])
   await page.getByText(/a guest until/).waitFor()
-  for (const selector of ['header strong bdi', 'header a#login', '#game', '#board-title']) {
+  for (const selector of ['header strong bdi', 'header a#nav-login', '.intro a#login', '#game', '#board-title']) {
     t.ok(await page.locator(selector).isVisible(), `phone: ${selector} is visible`)
   }
   await playDemo(page)
@@ -121,7 +121,7 @@ t.test('sign in through the OpenID provider from the login page', { timeout: BRO
     t.pass(`${size}: through the provider and back to the game, signed in`)
     // A declined sign-in comes back to the login page, which says so.
     await page.click('#logout')
-    await page.getByRole('link', { name: 'Log in' }).waitFor()
+    await page.locator('a#login').waitFor()
     t.same(problems, [], `${size}: no script errors or blocked content`)
     await context.close()
     // Another browser (no session at the provider) declines: back at the login page, which says so.

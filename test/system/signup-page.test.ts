@@ -66,7 +66,7 @@ t.test('the sign-up page at desktop and phone size, and when sign-up is closed',
     await page.goto(`${baseUrl}/signup`)
     // The widget is drawn once its script (loaded last, as a module) has defined it.
     await page.locator('altcha-widget .altcha').waitFor()
-    for (const selector of ['h1', 'input[name=username]', 'input[name=password]', 'altcha-widget', 'form.signup button[type=submit]', 'a[href="/login"]']) {
+    for (const selector of ['h1', 'input[name=username]', 'input[name=password]', 'altcha-widget', 'form.signup button[type=submit]', 'main a[href="/login"]', 'header.site #nav-login']) {
       t.ok(await page.locator(selector).isVisible(), `${size} sign-up page: ${selector} is visible`)
     }
     // The widget solves the challenge on load: its payload is in the form before anyone submits.

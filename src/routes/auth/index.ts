@@ -186,6 +186,30 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
     }
   })
 
+  fastify.route({
+    method: 'GET',
+    url: '/auth/sessions',
+    schema: authSchemas.sessions,
+    ...ownAccount,
+    handler: async (request) => ok({ sessions: await fastify.users.ownSessions((request.user as StoredUser).username, request.cookies[config.sessionCookie] ?? '') })
+  })
+
+  // Logging out everywhere else is ending every session, audited as the player's, then a new one for this browser (as a new password does).
+  fastify.route({
+    method: ['POST', 'DELETE'],
+    url: '/auth/sessions',
+    schema: authSchemas.endOtherSessions,
+    ...ownAccount,
+    handler: async (request, reply) => {
+      if (!isDelete(request)) fail('invalid_param', 'POST /auth/sessions logs out everywhere else: send _method=DELETE.')
+      const user = request.user as StoredUser
+      const others = (await fastify.users.ownSessions(user.username, request.cookies[config.sessionCookie] ?? '')).filter(session => !session.current).length
+      await asThePlayer(request).endUserSessions(user.username)
+      await startSession(request, reply, await fastify.users.user(user.username) ?? fail('not_logged_in'))
+      return ok({ ended: others })
+    }
+  })
+
   // Deleting one's account is the operators' erasure (docs/guide.md#erasure), audited as the player's.
   fastify.route({
     method: ['POST', 'DELETE'],

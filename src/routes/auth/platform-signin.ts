@@ -68,7 +68,7 @@ export default async function platformSigninRoutes (fastify: FastifyInstance): P
     config: { rateLimitPolicy: 'signinAddress', noStore: true },
     preHandler: [openIdOn, fastify.limitRate]
   }, async (request, reply) => {
-    const next = safeNext((request.query as Record<string, unknown>).next) ?? '/login'
+    const next = safeNext((request.query as Record<string, unknown>).next) ?? '/'
     let started: Awaited<ReturnType<OpenIdClient['start']>>
     try {
       started = await (openId as OpenIdClient).start(callbackUrl(request), next)

@@ -28,6 +28,15 @@ export const authSchemas = {
   changePassword: envelope(Type.Object({ username: Type.String(), is_admin: Type.Boolean() }), ['not_logged_in', 'forbidden_origin', 'rate_limited', 'missing_param', 'invalid_credentials', 'weak_password'], "Change the logged-in player's password: every other session ends, this one goes on with a new cookie", {
     tags: ['session'], body: Type.Object({ password: Type.String({ description: 'the current password' }), new_password: Type.String() })
   }),
+  sessions: envelope(Type.Object({
+    sessions: Type.Array(Type.Object({
+      expires_at: Type.String({ format: 'date-time' }),
+      current: Type.Boolean({ description: 'the session of this request' })
+    }), { description: "the player's live sessions (at most 20), soonest to expire first; their ids are never shown" })
+  }), ['not_logged_in', 'rate_limited'], "The logged-in player's sessions: where they are logged in", { tags: ['session'] }),
+  endOtherSessions: envelope(Type.Object({ ended: Type.Integer({ description: 'how many other sessions ended' }) }), ['not_logged_in', 'forbidden_origin', 'rate_limited', 'invalid_param'], 'Log out everywhere else: every other session of the player ends, this one goes on with a new cookie (POST needs _method=DELETE)', {
+    tags: ['session'], body: Type.Object({ _method: Type.Optional(Type.Literal('DELETE')) })
+  }),
   deleteAccount: envelope(Type.Object({}, { additionalProperties: Type.Integer(), description: 'what was erased, counted' }), ['not_logged_in', 'forbidden_origin', 'rate_limited', 'invalid_param', 'missing_param', 'invalid_credentials'], "Delete the logged-in player's account: everything kept about them is erased, everywhere (POST needs _method=DELETE)", {
     tags: ['session'], body: Type.Object({ password: Type.Optional(Type.String({ description: 'the current password' })), username: Type.Optional(Type.String({ description: 'for a player without a password here (signed in through the platform, or a guest): their username, typed to confirm' })), _method: Type.Optional(Type.Literal('DELETE')) })
   }),
@@ -51,7 +60,7 @@ export const authSchemas = {
   }),
   openIdStart: redirectAnswer(envelope(Type.Null(), ['forbidden', 'rate_limited'], 'Sign in with the OpenID Connect provider (OIDC_*): redirects the browser to it (to /login?signin=unavailable when it cannot be reached)', {
     tags: ['session'],
-    querystring: Type.Object({ next: Type.Optional(Type.String({ description: 'a path on this site to go to once signed in (default /login)' })) })
+    querystring: Type.Object({ next: Type.Optional(Type.String({ description: 'a path on this site to go to once signed in (default /, the front page)' })) })
   }), 302, 'to the provider, or to the login page that says it cannot be reached'),
   openIdCallback: redirectAnswer(envelope(Type.Null(), ['forbidden', 'rate_limited', 'invalid_param'], 'Where the OpenID Connect provider sends the browser back: signs the player in, then redirects to where they began (or to /login?signin=expired|refused|unavailable)', {
     tags: ['session'],

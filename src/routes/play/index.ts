@@ -1,5 +1,3 @@
-import { access } from 'node:fs/promises'
-import { join } from 'node:path'
 import { livePlaces } from '../../live/caps.js'
 import { clientAddress } from '../../../plugins/app/rate-limit.js'
 import fastifyStatic from '@fastify/static'
@@ -7,8 +5,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError, fail, ok } from '../../errors.js'
 import { isPlayable, playableGame } from '../../rules/games.js'
 import { html, page, scriptJson } from '../../lib/html.js'
+import { SITE_SCRIPT, siteHeader } from '../site-header.js'
 import { sendError } from '../../../plugins/app/envelope.js'
 import { projectPath } from '../../lib/paths.js'
+import { gameFolders, hasFiles } from '../../lib/game-files.js'
 import type { GameRecord } from '../../rules/games.js'
 import type { StoredUser } from '../../store/users.js'
 import type { PeriodKind } from '../../rules/periods.js'
@@ -32,6 +32,9 @@ const SIGNIN_FAILURES: Record<string, string> = Object.assign(Object.create(null
 function guestNote (user: StoredUser | null, doing: string): string {
   return user?.guest === true ? `<p class="muted" id="guest-note">You are playing as <strong><bdi>${html(user.username)}</bdi></strong>. ${doing} keeps that guest's scores, ratings and play time.</p>` : ''
 }
+
+/** The sign-up page's proof-of-work widget without ALTCHA's logo and link: the page is the platform's (altcha 3 reads this attribute). */
+const ALTCHA_LOOK = { hideLogo: true, hideFooter: true }
 
 /** How many entries the play page shows beside the game. */
 export const PLAY_BOARD_SIZE = 10
@@ -114,24 +117,6 @@ export async function fileErrors (this: FastifyInstance, error: Error, request: 
   return sendError(reply, new ApiError('not_found'))
 }
 
-/**
- * Where hosted games' files are, the first that has a file winning:
- * public/games/<game_id>/, then, with the demo data on (DEMO), the built
- * example games (docs/kit.md): elsewhere an operator's own game that happens
- * to be called `phaser` is not given the example's files.
- */
-function gameFolders (demo: boolean): string[] {
-  return [projectPath('public', 'games'), ...(demo ? [projectPath('dist', 'web', 'games')] : [])]
-}
-
-/** Whether a hosted game has its files: <folder>/<game_id>/index.html (a game id is a safe file name). */
-async function hasFiles (folders: string[], gameId: string): Promise<boolean> {
-  for (const folder of folders) {
-    if (await access(join(folder, gameId, 'index.html')).then(() => true, () => false)) return true
-  }
-  return false
-}
-
 /** The play page frames the game itself when it can be played, else a page that says why. */
 async function frameSource (folders: string[], game: GameRecord): Promise<string> {
   const id = encodeURIComponent(game.game_id)
@@ -178,31 +163,37 @@ export default async function playRoutes (fastify: FastifyInstance): Promise<voi
       return page('Game not found', '<main><h1>Game not found</h1><p>There is no game by that name.</p></main>')
     }
     const user = await fastify.currentUser(request)
+    const playable = isPlayable(game)
     // periods: the calendar boards the game keeps, for the page's board switch; order: which end is best.
     // A guest plays only the games that take guests.
     const plays = user !== null && (!user.guest || game.guests !== 'off')
+    // A visitor sees the game's average too (read here: /api/rate answers a session only).
+    const rated = playable && user === null ? await fastify.ratings.read(game.game_id, '') : null
     // runs: whether the game ties scores to runs; the page adds startRun() and reportPlay() for the game (docs/interface.md#host-injected-context).
     // boards: the game's named boards, for the board switch, with the periods each keeps (docs/interface.md#named-boards).
     const boards = [...(await fastify.namedBoards.boards(game.game_id)).values()]
-    const platform = { gameId: game.game_id, username: user?.username ?? null, guest: user?.guest === true, canSubmit: isPlayable(game) && plays, periods: game.periods, order: game.order, format: scoreFormatOf(game), runs: game.runs, boards: boards.map(board => ({ id: board.board_id, name: board.name, periods: board.periods, order: board.order, format: scoreFormatOf(board) })), periodNames: BOARD_NAMES, achievements: (await fastify.achievements.achievements(game.game_id)).size > 0 }
+    const platform = { gameId: game.game_id, username: user?.username ?? null, guest: user?.guest === true, playable, canSubmit: playable && plays, rating: rated, periods: game.periods, order: game.order, format: scoreFormatOf(game), runs: game.runs, boards: boards.map(board => ({ id: board.board_id, name: board.name, periods: board.periods, order: board.order, format: scoreFormatOf(board) })), periodNames: BOARD_NAMES, achievements: (await fastify.achievements.achievements(game.game_id)).size > 0 }
     const here = `/play/${encodeURIComponent(game.game_id)}`
     const next = `next=${encodeURIComponent(here)}`
     const signup = fastify.config.signup === 'open'
     // A guest keeps its play by signing up (or logging in): it moves to the account (docs/guide.md#guests).
-    const account = user === null
-      ? isPlayable(game) && game.guests !== 'off'
-        ? `<p><button id="play-as-guest" type="button">Play as a guest</button> <span class="muted">or</span> <a id="login" href="/login?${next}">log in</a>${signup ? ` <span class="muted">or</span> <a id="signup" href="/signup?${next}">sign up</a>` : ''} <span class="muted">to keep your scores.</span> <span id="guest-status" role="status"></span></p>`
-        : `<p><a id="login" href="/login?${next}">Log in</a> <span class="muted">to keep your scores, rate the game and count your play time.</span></p>`
-      : user.guest
-        ? `<p>Playing as <strong><bdi>${html(user.username)}</bdi></strong>, a guest until ${html(user.guest_until?.slice(0, 10) ?? '')}. ${signup ? `<a id="signup" href="/signup?${next}">Sign up</a> or <a id="login" href="/login?${next}">log in</a>` : `<a id="login" href="/login?${next}">Log in</a>`} to keep your scores.</p>`
-        : `<p>Logged in as <strong><bdi>${html(user.username)}</bdi></strong> <button id="logout" type="button">Log out</button></p>`
+    // Who is logged in, and logging out, are in the header; here only what playing this game asks of them.
+    const account = !playable
+      ? ''
+      : user === null
+        ? game.guests !== 'off'
+          ? `<p><button id="play-as-guest" type="button">Play as a guest</button> <span class="muted">or</span> <a id="login" href="/login?${next}">log in</a>${signup ? ` <span class="muted">or</span> <a id="signup" href="/signup?${next}">sign up</a>` : ''} <span class="muted">to keep your scores.</span> <span id="guest-status" role="status"></span></p>`
+          : `<p><a id="login" href="/login?${next}">Log in</a> <span class="muted">to keep your scores, rate the game and count your play time.</span></p>`
+        : user.guest
+          ? `<p>Playing as <strong><bdi>${html(user.username)}</bdi></strong>, a guest until ${html(user.guest_until?.slice(0, 10) ?? '')}. ${signup ? `<a id="signup" href="/signup?${next}">Sign up</a> or <a id="login" href="/login?${next}">log in</a>` : `<a id="login" href="/login?${next}">Log in</a>`} to keep your scores.</p>`
+          : ''
     // The logged-in user's neighbourhood on the board the switch chose (the page's script fills it).
     const around = !plays
       ? ''
       : `<h3 id="around-title">Around you<span class="board-period"></span></h3>
     <ol id="around" aria-labelledby="around-title"></ol>
     <p id="around-status" class="muted" role="status"></p>`
-    const rating = !isPlayable(game)
+    const rating = !playable
       ? '<p class="muted">Ratings open once the game is available.</p>'
       : !plays
           ? '<p class="muted">Log in to rate this game.</p>'
@@ -211,11 +202,12 @@ export default async function playRoutes (fastify: FastifyInstance): Promise<voi
     // A platform's frame signs its player in with a token after the # (docs/signin.md#in-a-frame): read and
     // taken out of the address before anything else loads (the game's frame included), and only inside a frame.
     const takeToken = `<script nonce="${reply.cspNonce.script}">(() => { const token = new URLSearchParams(window.location.hash.slice(1)).get('token'); if (token === null) return; window.history.replaceState(null, '', window.location.pathname + window.location.search); window.__signinToken = window.top === window ? false : token })()</script>`
-    return page(`${game.name} — play`, `${takeToken}<header>
+    return page(`${game.name} — play`, `${takeToken}${siteHeader({ user, here, signupOpen: signup })}
+<div class="intro">
 <h1><bdi>${html(game.name)}</bdi></h1>
 ${account}
 <p id="signin-status" role="status"></p>
-</header>
+</div>
 <main>
 <section aria-label="Game">
   <iframe id="game" src="${await frameSource(gameFiles, game)}" title="${html(game.name)}" allow="fullscreen"></iframe>
@@ -225,7 +217,7 @@ ${account}
     <h2 id="board-title">Top ${PLAY_BOARD_SIZE}<span class="board-period"></span></h2>
     ${boardSwitch(game, boards)}
     <ol id="board"></ol>
-    <p id="board-status" class="muted" role="status"></p>
+    <p id="board-status" class="muted" role="status">${playable ? '' : 'The board opens once the game is available.'}</p>
     <p id="my-rank" role="status"></p>
     ${around}
   </section>
@@ -240,22 +232,31 @@ ${account}
 <div id="toasts" role="status" aria-live="polite"></div>
 <script nonce="${reply.cspNonce.script}">window.__platform = ${scriptJson(platform)}; window.__play = ${scriptJson({ playtimeReportMs: fastify.config.playtimeReportS * 1000 })}</script>
 <script src="/sdk/format.js" defer></script>
-<script src="/static/play.js" defer></script>`)
+<script src="/static/play.js" defer></script>
+${SITE_SCRIPT}`)
   })
+
+  /** The header of the login and sign-up pages: its links go on to where the player was going, not back here. */
+  const headerOf = (user: StoredUser | null, next: string | undefined): string =>
+    siteHeader({ user, here: next ?? '/', signupOpen: fastify.config.signup === 'open' })
+
+  /** What /login and /signup show someone already logged in: who, and the way on. */
+  function loggedIn (user: StoredUser, next: string | undefined): string {
+    return page('Logged in', `${headerOf(user, next)}
+<main class="narrow">
+<h1>Logged in</h1>
+<p>You are logged in as <strong><bdi>${html(user.username)}</bdi></strong>.</p>
+<p><a id="continue" href="${html(next ?? '/')}">${next === undefined ? 'To the games' : 'Back'}</a> · <a href="/account">Your account</a></p>
+</main>
+${SITE_SCRIPT}`)
+  }
 
   fastify.get('/login', { schema: playSchemas.loginPage, helmet: HELMET.loginPage, ...pageOptions }, async (request, reply) => {
     const next = safeNext((request.query as Record<string, unknown>).next)
     const user = await fastify.currentUser(request)
     reply.type('text/html; charset=utf-8')
     const back = next === undefined ? '' : `<p><a href="${html(next)}">Back</a></p>`
-    if (user !== null && !user.guest) {
-      return page('Logged in', `<main class="narrow">
-<h1>Logged in</h1>
-<p>You are logged in as <strong><bdi>${html(user.username)}</bdi></strong>. <button id="logout" type="button">Log out</button></p>
-${back}
-</main>
-<script src="/static/login.js" defer></script>`)
-    }
+    if (user !== null && !user.guest) return loggedIn(user, next)
     const signupLink = fastify.config.signup === 'open' ? `<p>New here? <a id="signup" href="/signup${next === undefined ? '' : `?next=${encodeURIComponent(next)}`}">Sign up</a></p>` : ''
     // "Sign in with …" the platform's OpenID Connect provider (docs/signin.md#openid-connect), and why the last try failed.
     const openId = fastify.config.openId === null
@@ -264,11 +265,12 @@ ${back}
 <p><a class="button" id="openid" href="/auth/oidc/start${next === undefined ? '' : `?next=${encodeURIComponent(next)}`}">Sign in with <bdi>${html(fastify.config.openId.label)}</bdi></a></p>`
     const failure = SIGNIN_FAILURES[String((request.query as Record<string, unknown>).signin)]
     const failed = failure === undefined ? '' : `<p id="signin-failed" class="problem" role="alert">${failure}</p>`
-    return page('Log in', `<main class="narrow">
+    return page('Log in', `${headerOf(user, next)}
+<main class="narrow">
 <h1>Log in</h1>
 ${failed}
 ${guestNote(user, 'Logging in')}
-<form class="login" aria-label="Log in" data-next="${html(next ?? '/login')}">
+<form class="login" aria-label="Log in" data-next="${html(next ?? '/')}">
   <label>Username <input name="username" autocomplete="username" required></label>
   <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
   <button type="submit">Log in</button>
@@ -278,7 +280,8 @@ ${openId}
 ${signupLink}
 ${back}
 </main>
-<script src="/static/login.js" defer></script>`)
+<script src="/static/login.js" defer></script>
+${SITE_SCRIPT}`)
   })
 
   // Sign-up (docs/interface.md#sign-up): a page of its own, like login; the widget solves the proof of work meanwhile.
@@ -288,19 +291,18 @@ ${back}
     reply.type('text/html; charset=utf-8')
     const back = next === undefined ? '' : `<p><a href="${html(next)}">Back</a></p>`
     if (fastify.config.signup === 'closed') {
-      return page('Sign-up is closed', `<main class="narrow"><h1>Sign-up is closed</h1><p>Accounts on this service are made by its operators. <a href="/login${next === undefined ? '' : `?next=${encodeURIComponent(next)}`}">Log in</a></p>${back}</main>`)
+      return page('Sign-up is closed', `${headerOf(user, next)}<main class="narrow"><h1>Sign-up is closed</h1><p>Accounts on this service are made by its operators. <a href="/login${next === undefined ? '' : `?next=${encodeURIComponent(next)}`}">Log in</a></p>${back}</main>${SITE_SCRIPT}`)
     }
-    if (user !== null && !user.guest) {
-      return page('Logged in', `<main class="narrow"><h1>Logged in</h1><p>You are logged in as <strong><bdi>${html(user.username)}</bdi></strong>.</p>${back}</main>`)
-    }
-    return page('Sign up', `<main class="narrow">
+    if (user !== null && !user.guest) return loggedIn(user, next)
+    return page('Sign up', `${headerOf(user, next)}
+<main class="narrow">
 <h1>Sign up</h1>
 ${guestNote(user, 'Signing up')}
-<form class="signup" aria-label="Sign up" method="post" action="/auth/signup" novalidate data-next="${html(next ?? '/signup')}">
+<form class="signup" aria-label="Sign up" method="post" action="/auth/signup" novalidate data-next="${html(next ?? '/')}">
   <label>Username <input name="username" autocomplete="username" required maxlength="30" pattern="[A-Za-z0-9_.\\-]{1,30}" title="1 to 30 letters, digits, _ . -"></label>
   <label>Password <input name="password" type="password" autocomplete="new-password" required minlength="8"></label>
   <p class="muted">At least 8 characters, hard to guess: a few unusual words work well.</p>
-  <altcha-widget name="altcha" challenge="/auth/challenge" hidelogo hidefooter></altcha-widget>
+  <altcha-widget name="altcha" challenge="/auth/challenge" configuration="${html(JSON.stringify(ALTCHA_LOOK))}"></altcha-widget>
   <button type="submit">Sign up</button>
   <span id="signup-status" role="status"></span>
 </form>
@@ -308,7 +310,8 @@ ${guestNote(user, 'Signing up')}
 ${back}
 </main>
 <link rel="stylesheet" href="/static/altcha/external/altcha.css">
-<script type="module" src="/static/signup.js"></script>`)
+<script type="module" src="/static/signup.js"></script>
+${SITE_SCRIPT}`)
   })
 
   // What the frame shows instead of a game that cannot be played: a page for people, never the JSON of a missing file.

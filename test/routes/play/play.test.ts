@@ -11,7 +11,7 @@ t.test('the play page of an approved game injects window.__platform and loads th
   t.equal(page.statusCode, 200)
   t.equal(page.headers['content-type'], 'text/html; charset=utf-8')
   t.match(page.body, '<iframe id="game" src="/games/demo/"')
-  t.match(page.body, 'window.__platform = {"gameId":"demo","username":null,"guest":false,"canSubmit":false,"periods":[],"order":"desc","format":{"type":"integer","decimals":0,"unit":""},"runs":"off","boards":[],"periodNames":{"all":"All time","daily":"Today","weekly":"This week","monthly":"This month"},"achievements":false}')
+  t.match(page.body, 'window.__platform = {"gameId":"demo","username":null,"guest":false,"playable":true,"canSubmit":false,"rating":{"avg":0,"count":0,"mine":null},"periods":[],"order":"desc","format":{"type":"integer","decimals":0,"unit":""},"runs":"off","boards":[],"periodNames":{"all":"All time","daily":"Today","weekly":"This week","monthly":"This month"},"achievements":false}')
   t.match(page.body, 'window.__play = {"playtimeReportMs":7000}')
   t.match(page.body, '<a id="login" href="/login?next=%2Fplay%2Fdemo">Log in</a>', 'a link to the login page, no form beside the game')
   t.notMatch(page.body, '<form')
@@ -57,17 +57,22 @@ t.test('an approved game without files frames a page that says so; an unknown on
   t.match((await get(app, '/play/demo/unavailable')).body, '<a href="/games/demo/">start it</a>', 'a game that can be played links to itself')
 })
 
-t.test('the front door lists the approved games and points to the docs and health', { timeout: 30_000 }, async t => {
-  const { app } = await buildTestApp(t)
-  await createGame(app, { gameId: 'front_a' })
-  dataOf(await admin(app, 'PATCH', '/admin/games/front_a', { name: 'Asteroids <3' }))
+t.test('the front door lists the games played here and points to the docs and health', { timeout: 30_000 }, async t => {
+  const { app } = await buildTestApp(t, { SIGNUP: 'open' })
+  // demo has its files in public/games; front_api is approved but played on other sites (no files here).
+  await createGame(app, { gameId: 'demo' })
+  dataOf(await admin(app, 'PATCH', '/admin/games/demo', { name: 'Asteroids <3' }))
+  await createGame(app, { gameId: 'front_api' })
+  dataOf(await admin(app, 'PATCH', '/admin/games/front_api', { name: 'Played elsewhere' }))
   dataOf(await admin(app, 'POST', '/admin/games', { game_id: 'front_draft', name: 'Secret draft' }))
   const home = await get(app, '/')
   t.equal(home.statusCode, 200)
   t.equal(home.headers['content-type'], 'text/html; charset=utf-8')
   t.match(home.body, '<h1>Ranking service</h1>')
-  t.match(home.body, '<a href="/play/front_a"><bdi>Asteroids &lt;3</bdi></a>', 'an approved game, its name escaped')
+  t.match(home.body, '<a href="/play/demo"><bdi>Asteroids &lt;3</bdi></a>', 'an approved game with its files, its name escaped')
   t.notMatch(home.body, 'Secret draft', 'an unapproved game is not listed')
+  t.notMatch(home.body, 'Played elsewhere', 'nor one without files here (its play page would say "Not installed yet")')
+  t.match(home.body, '<a id="nav-login" href="/login">Log in</a><a id="nav-signup" href="/signup">Sign up</a>', 'the header offers logging in and signing up')
   t.match(home.body, '<a href="/docs">API reference</a>')
   t.match(home.body, '<a href="/console/">Operator console</a>', 'the front door leads to the console')
   t.match(home.body, '<a href="/healthz">Health</a>')
@@ -81,7 +86,7 @@ t.test('a logged-in player sees their name, canSubmit, the board beside the game
   const session = dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'kim' }))
   const cookie = `sid=${session.session_id as string}`
   const page = await app.inject({ method: 'GET', url: '/play/arcade', headers: { cookie } })
-  t.match(page.body, 'window.__platform = {"gameId":"arcade","username":"kim","guest":false,"canSubmit":true,"periods":[],"order":"desc","format":{"type":"integer","decimals":0,"unit":""},"runs":"off","boards":[],"periodNames":{"all":"All time","daily":"Today","weekly":"This week","monthly":"This month"},"achievements":false}')
+  t.match(page.body, 'window.__platform = {"gameId":"arcade","username":"kim","guest":false,"playable":true,"canSubmit":true,"rating":null,"periods":[],"order":"desc","format":{"type":"integer","decimals":0,"unit":""},"runs":"off","boards":[],"periodNames":{"all":"All time","daily":"Today","weekly":"This week","monthly":"This month"},"achievements":false}')
   t.match(page.body, 'Logged in as <strong><bdi>kim</bdi></strong>')
   const submitted = await app.inject({ method: 'POST', url: '/api/rank?action=submit-self', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'game_id=arcade&score=42' })
   t.equal(dataOf(submitted).rank, 1)
@@ -126,7 +131,7 @@ t.test('the play board reads a calendar board by period, with its id and bounds;
 
   // The page gets the game's periods and, for a logged-in user, the place for their neighbourhood.
   const page = await app.inject({ method: 'GET', url: `/play/${game.gameId}`, headers: { cookie: `sid=${session.session_id as string}` } })
-  t.match(page.body, `window.__platform = {"gameId":"${game.gameId}","username":"mei","guest":false,"canSubmit":true,"periods":["daily","weekly"],"order":"desc","format":{"type":"integer","decimals":0,"unit":""},"runs":"off","boards":[],"periodNames":{"all":"All time","daily":"Today","weekly":"This week","monthly":"This month"},"achievements":false}`)
+  t.match(page.body, `window.__platform = {"gameId":"${game.gameId}","username":"mei","guest":false,"playable":true,"canSubmit":true,"rating":null,"periods":["daily","weekly"],"order":"desc","format":{"type":"integer","decimals":0,"unit":""},"runs":"off","boards":[],"periodNames":{"all":"All time","daily":"Today","weekly":"This week","monthly":"This month"},"achievements":false}`)
   t.match(page.body, '<div class="board-switch" role="group" aria-label="Which period"><button type="button" data-period="all" aria-pressed="true" aria-controls="board">All time</button><button type="button" data-period="daily" aria-pressed="false" aria-controls="board">Today</button><button type="button" data-period="weekly" aria-pressed="false" aria-controls="board">This week</button></div>')
   t.match(page.body, '<ol id="around" aria-labelledby="around-title"></ol>')
   const anonymous = await get(app, `/play/${game.gameId}`)
@@ -185,8 +190,9 @@ t.test('the login page of a logged-in user says who is logged in and offers to l
   const page = await app.inject({ method: 'GET', url: '/login?next=/play/x', headers: { cookie: `sid=${session.session_id as string}` } })
   t.equal(page.statusCode, 200)
   t.match(page.body, 'You are logged in as <strong><bdi>lin</bdi></strong>')
-  t.match(page.body, '<button id="logout" type="button">Log out</button>')
-  t.match(page.body, '<a href="/play/x">Back</a>')
+  t.match(page.body, '<button id="logout" type="button">Log out</button>', 'in the header')
+  t.match(page.body, '<a id="continue" href="/play/x">Back</a>')
+  t.match(page.body, '<a href="/account">Your account</a>')
   t.notMatch(page.body, 'type="password"')
 })
 
