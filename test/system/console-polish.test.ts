@@ -319,3 +319,56 @@ t.test('the audit log at a desktop: no row more than four lines tall, a created 
   t.same(problems, [], 'no script errors')
   await context.close()
 })
+
+t.test('webhooks: each one\'s health in the list, a failing one\'s deliveries open on those waiting for a retry', { timeout: 2 * BROWSER_TEST_TIMEOUT_MS }, async t => {
+  // Three receivers: one that answers 500 to everything, one whose port is closed, one that works.
+  const failing = await startReceiver({ failFirst: 1_000_000 })
+  t.teardown(failing.close)
+  const refused = await startReceiver()
+  await refused.close()
+  const working = await startReceiver()
+  t.teardown(working.close)
+  await createGame(app, { gameId: 'hook_trouble' })
+  const hooks: Record<string, { webhook_id: string, url: string }> = {}
+  for (const [name, url] of [['failing', failing.url], ['refused', refused.url.replace('/hook', '/refused')], ['working', working.url]] as const) {
+    hooks[name] = dataOf(await admin(app, 'POST', '/admin/games/hook_trouble/webhooks', { url, events: ['rating.changed'] }))
+    dataOf(await admin(app, 'POST', `/admin/games/hook_trouble/webhooks/${hooks[name].webhook_id}/test`, {}))
+  }
+  const health = async (name: string): Promise<{ failing_since: string | null, last_attempt_at: string | null }> => dataOf(await admin(app, 'GET', `/admin/games/hook_trouble/webhooks/${hooks[name]!.webhook_id}`)).health
+  await waitFor(async () => (await health('failing')).failing_since !== null && (await health('refused')).failing_since !== null && (await health('working')).last_attempt_at !== null, { what: 'every webhook tried once' })
+
+  for (const [size, viewport] of VIEWPORTS) {
+    const { page, context, overflow, problems, settled } = await signedIn(viewport)
+    t.teardown(async () => { await context.close() })
+    await page.goto(`${baseUrl}/console/#/games/hook_trouble/webhooks`)
+    const card = (name: string) => page.getByRole('region', { name: hooks[name]!.url })
+    await card('working').locator('.health').waitFor()
+    await settled()
+    const states: Array<[string, RegExp]> = [['failing', /^failing since .+ · last answer: HTTP 500$/], ['refused', /^failing since .+ · last answer: connection refused$/], ['working', /^working last answer: HTTP 200 \(.+\)$/]]
+    for (const [name, expected] of states) {
+      const line = card(name).locator('.health')
+      t.match(await line.innerText(), expected, `${size}: the ${name} webhook says so in the list`)
+      const box = (await line.boundingBox())!
+      t.ok(await line.isVisible() && box.x >= 0 && box.x + box.width <= viewport.width, `${size}: its state is on screen`)
+    }
+    await page.screenshot({ path: join(folder, `polish-webhook-health-${size}.png`), fullPage: true })
+    // The failing webhook's deliveries: the test event waiting for its retry, its last answer, not an empty list of finished ones.
+    await card('failing').getByRole('button', { name: 'Deliveries', exact: true }).click()
+    const row = card('failing').locator('.deliveries tbody tr', { hasText: 'webhook.test' })
+    await row.waitFor()
+    t.equal(await card('failing').getByRole('button', { name: 'Pending', exact: true }).getAttribute('aria-pressed'), 'true', `${size}: the deliveries open on the pending ones`)
+    t.equal(await row.locator('.badge').innerText(), 'retrying', `${size}: the delivery is waiting for a retry`)
+    t.ok(await row.getByText('HTTP 500').isVisible(), `${size}: with the receiver's last answer`)
+    t.equal(await card('failing').getByText('None finished.').count(), 0, `${size}: not an empty list`)
+    await page.screenshot({ path: join(folder, `polish-webhook-failing-deliveries-${size}.png`), fullPage: true })
+    // A working webhook's open on its finished ones.
+    await card('working').getByRole('button', { name: 'Deliveries', exact: true }).click()
+    await card('working').locator('.deliveries tbody tr .badge', { hasText: 'delivered' }).waitFor()
+    t.equal(await card('working').getByRole('button', { name: 'Finished', exact: true }).getAttribute('aria-pressed'), 'true', `${size}: a working webhook's open on the finished ones`)
+    await settled()
+    t.equal(await overflow(), 0, `${size}: no sideways scrolling`)
+    await page.screenshot({ path: join(folder, `polish-webhook-deliveries-${size}.png`), fullPage: true })
+    t.same(problems, [], `${size}: no script errors`)
+    await context.close()
+  }
+})
