@@ -372,3 +372,29 @@ t.test('webhooks: each one\'s health in the list, a failing one\'s deliveries op
     await context.close()
   }
 })
+
+t.test('the overview\'s live top 10: each player\'s score and when on screen, as cards on a phone', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  for (const [size, viewport] of VIEWPORTS) {
+    const { page, context, overflow, problems, settled } = await signedIn(viewport)
+    t.teardown(async () => { await context.close() })
+    await page.goto(`${baseUrl}/console/#/games/space_race`)
+    await page.locator('#live-top tbody tr').first().waitFor()
+    await settled()
+    const rows = await page.locator('#live-top tbody tr').count()
+    t.ok(rows >= 3, `${size}: the players on the board (${rows})`)
+    // Columns 3 and 4: Score and When, each cell's text as drawn, within the screen's width.
+    for (const [column, name] of [[3, 'Score'], [4, 'When']] as const) {
+      const cells = await columnText(page, '#live-top', column)
+      t.equal(cells.length, rows, `${size}: a ${name} for every player`)
+      for (const cell of cells) t.ok(cell !== null && cell.left >= 0 && cell.right <= viewport.width, `${size}: ${name} ${cell === null ? 'not drawn' : `"${cell.text}" on screen (${Math.round(cell.left)} to ${Math.round(cell.right)} of ${viewport.width})`}`)
+    }
+    if (size === 'phone') {
+      const labels = await page.evaluate(() => Array.from(document.querySelectorAll('#live-top tbody tr:first-child td[data-label]')).map(cell => getComputedStyle(cell, '::before').content))
+      t.same(labels, ['"Rank" / ""', '"Score" / ""', '"When" / ""'], 'phone: a card, each cell beside its column\'s name')
+    }
+    t.equal(await overflow(), 0, `${size}: no sideways scrolling`)
+    await page.locator('section.live').screenshot({ path: join(folder, `polish-overview-top-${size}.png`) })
+    t.same(problems, [], `${size}: no script errors`)
+    await context.close()
+  }
+})
