@@ -398,3 +398,58 @@ t.test('the overview\'s live top 10: each player\'s score and when on screen, as
     await context.close()
   }
 })
+
+t.test('achievements on a time board: thresholds shown and typed as the board shows times, "at most" by default', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  await createGame(app, { gameId: 'time_trial' })
+  dataOf(await admin(app, 'POST', '/admin/games/time_trial/boards', { board_id: 'lap', order: 'asc', score_format: 'time' }))
+  dataOf(await admin(app, 'POST', '/admin/games/time_trial/achievements', { achievement_id: 'quick-lap', rule: { board: 'lap', at_most: 83_456 } }))
+  const ruleOf = async (id: string): Promise<unknown> => dataOf(await admin(app, 'GET', '/admin/games/time_trial/achievements')).items.find((item: { achievement_id: string }) => item.achievement_id === id)?.rule
+  for (const [size, viewport] of VIEWPORTS) {
+    const { page, context, overflow, problems, settled } = await signedIn(viewport)
+    t.teardown(async () => { await context.close() })
+    await page.goto(`${baseUrl}/console/#/games/time_trial/achievements`)
+    const row = (id: string) => page.locator('#achievements-table tbody tr', { has: page.locator('th code', { hasText: new RegExp(`^${id}$`) }) })
+    await row('quick-lap').waitFor()
+    await settled()
+    t.equal(await row('quick-lap').locator('td[data-label="Unlocked"]').innerText(), 'lap at most 1:23.456', `${size}: the threshold as the board shows times`)
+    if (size === 'desktop') {
+      // Changing it: the threshold in the field as a time, the rule as it is.
+      await page.getByRole('button', { name: 'Change quick-lap' }).click()
+      t.equal(await page.getByLabel('Threshold').inputValue(), '1:23.456', 'the field shows the time')
+      t.equal(await page.getByLabel('Its stored score is').inputValue(), 'at_most')
+      await page.getByRole('button', { name: 'Cancel', exact: true }).click()
+      // Making one: the rule defaults to what is better on each board, the threshold is typed as a time, or in ms.
+      await page.getByText('Make an achievement').click()
+      await page.getByLabel('Achievement id').fill('sub-minute')
+      await page.getByLabel('Unlocked when a board').selectOption('default')
+      t.equal(await page.getByLabel('Its stored score is').inputValue(), 'at_least', 'higher is better on the game\'s own board: at least')
+      await page.getByLabel('Unlocked when a board').selectOption('lap')
+      t.equal(await page.getByLabel('Its stored score is').inputValue(), 'at_most', 'lower is better on a time board: at most')
+      t.ok(await page.getByText('A time as the board shows it (1:23.456), or in ms.').isVisible(), 'the field says how to type it')
+      await page.getByLabel('Threshold').fill('0:59.5')
+      await page.locator('details.card').first().screenshot({ path: join(folder, 'polish-achievement-time-form-desktop.png') })
+      await page.getByRole('button', { name: 'Make achievement' }).click()
+      await page.getByText('The achievement sub-minute is made.').waitFor()
+      t.same(await ruleOf('sub-minute'), { board: 'lap', at_least: null, at_most: 59_500 }, 'stored in ms')
+      t.equal(await row('sub-minute').locator('td[data-label="Unlocked"]').innerText(), 'lap at most 0:59.500', 'and listed as a time')
+      await page.getByLabel('Achievement id').fill('raw-ms')
+      await page.getByLabel('Unlocked when a board').selectOption('lap')
+      await page.getByLabel('Threshold').fill('61000')
+      await page.getByRole('button', { name: 'Make achievement' }).click()
+      await page.getByText('The achievement raw-ms is made.').waitFor()
+      t.same(await ruleOf('raw-ms'), { board: 'lap', at_least: null, at_most: 61_000 }, 'a bare number is ms, as before')
+      await page.getByLabel('Achievement id').fill('not-a-time')
+      await page.getByLabel('Unlocked when a board').selectOption('lap')
+      await page.getByLabel('Threshold').fill('1:2x')
+      await page.getByRole('button', { name: 'Make achievement' }).click()
+      t.equal(await page.getByLabel('Threshold').evaluate(input => (input as HTMLInputElement).validity.patternMismatch), true, 'text that is no time is refused before it is sent')
+      t.equal(await ruleOf('not-a-time'), undefined, 'and nothing is made')
+      await page.getByText('Make an achievement').click()
+    }
+    await settled()
+    t.equal(await overflow(), 0, `${size}: no sideways scrolling`)
+    await page.screenshot({ path: join(folder, `polish-achievements-time-${size}.png`), fullPage: true })
+    t.same(problems, [], `${size}: no script errors`)
+    await context.close()
+  }
+})
