@@ -141,10 +141,10 @@ export function counted (count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`
 }
 
-/** A label and its control, one field of a form. */
-export function Field ({ label, hint, children, id }: { label: string, hint?: string, children: ComponentChildren, id: string }) {
+/** A label and its control, one field of a form; `long`: two columns of a form's grid, for a select whose options are longer than one. */
+export function Field ({ label, hint, children, id, long = false }: { label: string, hint?: string, children: ComponentChildren, id: string, long?: boolean }) {
   return (
-    <div class='field'>
+    <div class={long ? 'field long' : 'field'}>
       <label for={id}>{label}</label>
       {children}
       {hint !== undefined && <small id={`${id}-hint`} class='hint'>{hint}</small>}

@@ -453,3 +453,41 @@ t.test('achievements on a time board: thresholds shown and typed as the board sh
     await context.close()
   }
 })
+
+t.test('settings: every select shows its options\' whole text at a desktop, and stays on a phone\'s screen', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  for (const [size, viewport] of VIEWPORTS) {
+    const { page, context, overflow, problems, settled } = await signedIn(viewport)
+    t.teardown(async () => { await context.close() })
+    await page.goto(`${baseUrl}/console/#/games/space_race/settings`)
+    await page.locator('#setting-runs').waitFor()
+    await settled()
+    // Each select against the width it takes of itself (width auto: its longest option and its arrow), with each of its options chosen in turn.
+    const selects = await page.evaluate(() => Array.from(document.querySelectorAll<HTMLSelectElement>('form[aria-labelledby="settings-title"] select')).flatMap(select => {
+      const chosen = select.selectedIndex
+      const natural = select.cloneNode(true) as HTMLSelectElement
+      natural.style.cssText = 'position: absolute; visibility: hidden; width: auto; max-width: none'
+      document.body.append(natural)
+      const needs = natural.getBoundingClientRect().width
+      natural.remove()
+      const widths = Array.from(select.options).map((option, index) => {
+        select.selectedIndex = index
+        return { option: option.text, scroll: select.scrollWidth, client: select.clientWidth }
+      })
+      select.selectedIndex = chosen
+      return widths.map(width => ({ id: select.id, needs, has: select.getBoundingClientRect().width, right: select.getBoundingClientRect().right, ...width }))
+    }))
+    t.ok(selects.length >= 6, `${size}: the settings' selects (${new Set(selects.map(select => select.id)).size})`)
+    for (const select of selects) {
+      // A phone's screen is narrower than the longest options of two selects (Scores shown as, Runs): there a select is as wide as the screen lets it be.
+      if (size === 'phone') t.ok(select.right <= viewport.width && (select.has >= select.needs - 0.5 || select.has >= viewport.width - 60), `phone: #${select.id} is on screen, as wide as it needs or as the screen lets it be (${Math.round(select.has)} px wide, needs ${Math.round(select.needs)})`)
+      else t.ok(select.has >= select.needs - 0.5 && select.scroll <= select.client, `${size}: #${select.id} shows "${select.option}" whole (${Math.round(select.has)} px wide, needs ${Math.round(select.needs)})`)
+    }
+    t.equal(await overflow(), 0, `${size}: no sideways scrolling`)
+    await page.screenshot({ path: join(folder, `polish-settings-${size}.png`), fullPage: true })
+    // The longest options chosen (not saved), for the eye.
+    for (const [id, value] of [['setting-score_format', 'decimal'], ['setting-guests', 'unlisted'], ['setting-runs', 'optional'], ['setting-submit_run', 'on']]) await page.locator(`#${id}`).selectOption(value)
+    await page.screenshot({ path: join(folder, `polish-settings-long-options-${size}.png`), fullPage: true })
+    t.same(problems, [], `${size}: no script errors`)
+    await context.close()
+  }
+})
