@@ -331,8 +331,9 @@ t.test('webhooks: each one\'s health in the list, a failing one\'s deliveries op
   await createGame(app, { gameId: 'hook_trouble' })
   const hooks: Record<string, { webhook_id: string, url: string }> = {}
   for (const [name, url] of [['failing', failing.url], ['refused', refused.url.replace('/hook', '/refused')], ['working', working.url]] as const) {
-    hooks[name] = dataOf(await admin(app, 'POST', '/admin/games/hook_trouble/webhooks', { url, events: ['rating.changed'] }))
-    dataOf(await admin(app, 'POST', `/admin/games/hook_trouble/webhooks/${hooks[name].webhook_id}/test`, {}))
+    const made = dataOf(await admin(app, 'POST', '/admin/games/hook_trouble/webhooks', { url, events: ['rating.changed'] })) as { webhook_id: string, url: string }
+    hooks[name] = made
+    dataOf(await admin(app, 'POST', `/admin/games/hook_trouble/webhooks/${made.webhook_id}/test`, {}))
   }
   const health = async (name: string): Promise<{ failing_since: string | null, last_attempt_at: string | null }> => dataOf(await admin(app, 'GET', `/admin/games/hook_trouble/webhooks/${hooks[name]!.webhook_id}`)).health
   await waitFor(async () => (await health('failing')).failing_since !== null && (await health('refused')).failing_since !== null && (await health('working')).last_attempt_at !== null, { what: 'every webhook tried once' })
@@ -485,7 +486,7 @@ t.test('settings: every select shows its options\' whole text at a desktop, and 
     t.equal(await overflow(), 0, `${size}: no sideways scrolling`)
     await page.screenshot({ path: join(folder, `polish-settings-${size}.png`), fullPage: true })
     // The longest options chosen (not saved), for the eye.
-    for (const [id, value] of [['setting-score_format', 'decimal'], ['setting-guests', 'unlisted'], ['setting-runs', 'optional'], ['setting-submit_run', 'on']]) await page.locator(`#${id}`).selectOption(value)
+    for (const [id, value] of [['setting-score_format', 'decimal'], ['setting-guests', 'unlisted'], ['setting-runs', 'optional'], ['setting-submit_run', 'on']] as const) await page.locator(`#${id}`).selectOption(value)
     await page.screenshot({ path: join(folder, `polish-settings-long-options-${size}.png`), fullPage: true })
     t.same(problems, [], `${size}: no script errors`)
     await context.close()
