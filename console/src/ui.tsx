@@ -115,15 +115,36 @@ export function shownScore (score: number | null | undefined, board: DisplaySett
   return score === null || score === undefined ? '' : formatScore(score, scoreFormatOf(board))
 }
 
+/**
+ * A score as an operator types it, back to the integer the board stores: on
+ * a time board, as the board shows times ("1:23.456", "1:02:03", "83.5":
+ * seconds) to ms, and a bare whole number as ms already; on others, the
+ * stored integer. NaN when the text is neither.
+ */
+export function typedScore (text: string, board: DisplaySettings): number {
+  const typed = text.trim()
+  if (board.score_format !== 'time' || /^-?\d+$/.test(typed)) return typed === '' ? NaN : Number(typed)
+  const parts = /^(-?)(?:(?:(\d+):)?(\d+):)?(\d+)(?:[.,](\d{1,3}))?$/.exec(typed)
+  if (parts === null) return NaN
+  const [, sign, hours = '0', minutes = '0', seconds = '0', fraction = ''] = parts
+  const ms = ((Number(hours) * 60 + Number(minutes)) * 60 + Number(seconds)) * 1000 + Number(fraction.padEnd(3, '0'))
+  return sign === '-' ? -ms : ms
+}
+
+/** A score in a field for the operator to change: a time to the millisecond and without its unit, so typedScore reads back the same ms; others as stored. */
+export function editableScore (score: number, board: DisplaySettings): string {
+  return board.score_format === 'time' ? formatScore(score, { type: 'time', decimals: 3, unit: '' }) : String(score)
+}
+
 /** A count and its noun, singular for one: "1 rating", "3 ratings". */
 export function counted (count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`
 }
 
-/** A label and its control, one field of a form. */
-export function Field ({ label, hint, children, id }: { label: string, hint?: string, children: ComponentChildren, id: string }) {
+/** A label and its control, one field of a form; `long`: two columns of a form's grid, for a select whose options are longer than one. */
+export function Field ({ label, hint, children, id, long = false }: { label: string, hint?: string, children: ComponentChildren, id: string, long?: boolean }) {
   return (
-    <div class='field'>
+    <div class={long ? 'field long' : 'field'}>
       <label for={id}>{label}</label>
       {children}
       {hint !== undefined && <small id={`${id}-hint`} class='hint'>{hint}</small>}

@@ -2,7 +2,7 @@ import { type RefusedLine } from './import-export.js'
 import { type KeyRecord } from '../rules/games.js'
 import { publicUser, type StoredUser } from '../store/users.js'
 import { MASKED, type AuditChange } from '../store/audit.js'
-import { type StoredDelivery, type StoredWebhook } from '../store/webhooks.js'
+import { type StoredDelivery, type StoredWebhook, type StoredWebhookHealth } from '../store/webhooks.js'
 
 /** What the operations answer: records without their secrets, pages, and the shapes of export, import and erasure. */
 
@@ -11,6 +11,28 @@ export type PublicWebhook = Omit<StoredWebhook, 'secret'>
 
 export function publicWebhook ({ secret: _secret, ...webhook }: StoredWebhook): PublicWebhook {
   return webhook
+}
+
+/** How a webhook's receiver answers, times in ISO: every field null before its first attempt ends. */
+export interface PublicWebhookHealth {
+  failing_since: string | null
+  last_attempt_at: string | null
+  last_status: number | null
+  last_error: string | null
+}
+
+/** A webhook with its health, as the webhook reads answer it. */
+export function healthyWebhook (webhook: StoredWebhook, health: StoredWebhookHealth | null): PublicWebhook & { health: PublicWebhookHealth } {
+  const iso = (ms: number | undefined): string | null => ms === undefined ? null : new Date(ms).toISOString()
+  return {
+    ...publicWebhook(webhook),
+    health: {
+      failing_since: iso(health?.failing_since),
+      last_attempt_at: iso(health?.last_attempt_at),
+      last_status: health?.last_status ?? null,
+      last_error: health?.last_error ?? null
+    }
+  }
 }
 
 /** A delivery as operators see it: times in ISO, the payload as sent. */

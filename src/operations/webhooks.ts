@@ -4,7 +4,7 @@ import { type StoredDelivery, type StoredWebhook } from '../store/webhooks.js'
 import { EVENT_TYPES, TEST_EVENT, type GameEvent } from '../store/events.js'
 import { newWebhookSecret, receiverUrlProblem } from '../webhooks/send.js'
 import { bodyOf } from '../webhooks/dispatcher.js'
-import { PublicDelivery, PublicWebhook, publicDelivery, publicWebhook } from './answers.js'
+import { PublicDelivery, PublicWebhook, PublicWebhookHealth, healthyWebhook, publicDelivery } from './answers.js'
 import { OperationContext } from './context.js'
 import { now } from './games.js'
 import { readInput, schemas } from './input.js'
@@ -34,13 +34,19 @@ export function webhooksOperations ({ webhooks, events, webhookAllowPrivate, aud
       return { ...shown, secret }
     },
 
-    async webhooks (gameId: string): Promise<{ game_id: string, items: PublicWebhook[] }> {
+    /** The game's webhooks, each with how its receiver answers: an operator sees a failing one in the list. */
+    async webhooks (gameId: string): Promise<{ game_id: string, items: Array<PublicWebhook & { health: PublicWebhookHealth }> }> {
       const game = await existingGame(gameId)
-      return { game_id: game.game_id, items: (await webhooks.list(game.game_id)).map(publicWebhook) }
+      const list = await webhooks.list(game.game_id)
+      const health = await webhooks.health(game.game_id, list.map(webhook => webhook.webhook_id))
+      return { game_id: game.game_id, items: list.map((webhook, i) => healthyWebhook(webhook, health[i] ?? null)) }
     },
 
-    async webhook (gameId: string, webhookId: string): Promise<PublicWebhook> {
-      return publicWebhook(await existingWebhook((await existingGame(gameId)).game_id, webhookId))
+    async webhook (gameId: string, webhookId: string): Promise<PublicWebhook & { health: PublicWebhookHealth }> {
+      const game = await existingGame(gameId)
+      const webhook = await existingWebhook(game.game_id, webhookId)
+      const [health] = await webhooks.health(game.game_id, [webhook.webhook_id])
+      return healthyWebhook(webhook, health ?? null)
     },
 
     /** Removes the webhook; its pending deliveries are dropped. */

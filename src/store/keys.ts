@@ -165,6 +165,8 @@ export const keys = {
    * counts them in its field `webhooks`, which turns its outbox on.
    */
   webhooks: (gameId: string) => `${PREFIX}:{game:${gameId}}:webhooks`,
+  /** HASH webhook_id -> how its receiver answers, as JSON (ms): failing_since, last_attempt_at, last_status, last_error; written as attempts end. */
+  webhookHealth: (gameId: string) => `${PREFIX}:{game:${gameId}}:webhooks:health`,
   /** HASH delivery_id -> a delivery of an event to a webhook, as JSON (store/webhooks.ts). */
   deliveries: (gameId: string) => `${PREFIX}:{game:${gameId}}:deliveries`,
   /** ZSET of a webhook's pending deliveries, scored by when each is next due (ms): a claimed one is due again when its lease ends. */

@@ -40,6 +40,15 @@ export interface StoredWebhook {
   secret: string
 }
 
+/** How a webhook's receiver answers, as the attempts' ends recorded it (ms); none before its first attempt ends. */
+export interface StoredWebhookHealth {
+  /** The first failed attempt since the last delivered one; absent while the last attempt delivered. */
+  failing_since?: number
+  last_attempt_at: number
+  last_status: number | null
+  last_error: string | null
+}
+
 export type DeliveryStatus = 'pending' | 'delivered' | 'dead'
 
 /** A delivery as stored (times in ms); `body` is the exact text signed and sent. */
@@ -107,6 +116,13 @@ export function createWebhookStore (redis: Redis) {
       return Object.entries(all).map(([id, text]) => webhookOf(id, text)).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.webhook_id.localeCompare(b.webhook_id))
     },
 
+    /** The health of each webhook named, in order: null for one whose attempts have not ended yet. */
+    async health (gameId: string, webhookIds: string[]): Promise<Array<StoredWebhookHealth | null>> {
+      if (webhookIds.length === 0) return []
+      const texts = await redis.hmget(keys.webhookHealth(gameId), ...webhookIds)
+      return texts.map(text => text === null ? null : JSON.parse(text) as StoredWebhookHealth)
+    },
+
     async get (gameId: string, webhookId: string): Promise<StoredWebhook | null> {
       const text = await redis.hget(keys.webhooks(gameId), webhookId)
       return text === null ? null : webhookOf(webhookId, text)
@@ -114,7 +130,9 @@ export function createWebhookStore (redis: Redis) {
 
     /** Removes the webhook and its deliveries; false when there is none. A game left without webhooks leaves the dispatchers' list. */
     async delete (gameId: string, webhookId: string): Promise<boolean> {
-      const deleted = await deleteScript([keys.game(gameId), keys.webhooks(gameId), keys.deliveries(gameId), keys.deliveriesDue(gameId, webhookId), keys.deliveriesDone(gameId, webhookId)], [webhookId]) === 1
+      const deleted = await deleteScript([
+        keys.game(gameId), keys.webhooks(gameId), keys.deliveries(gameId), keys.deliveriesDue(gameId, webhookId), keys.deliveriesDone(gameId, webhookId), keys.webhookHealth(gameId)
+      ], [webhookId]) === 1
       if (deleted && await redis.hlen(keys.webhooks(gameId)) === 0) await redis.srem(keys.webhookGames(), gameId)
       return deleted
     },
@@ -175,7 +193,7 @@ export function createWebhookStore (redis: Redis) {
      * deliveries of the same webhook in the same call, as claim() does.
      */
     async settle (gameId: string, delivery: StoredDelivery, outcome: { status: 'delivered' | 'retry' | 'dead', at: number, nextAt?: number, httpStatus?: number, error?: string, durationMs: number }, next?: { claim: string, leaseMs: number, limit: number }): Promise<{ recorded: boolean, claimed: StoredDelivery[] }> {
-      const [recorded, claimed] = await settleScript(deliveryKeys(gameId, delivery.webhook_id), [
+      const [recorded, claimed] = await settleScript([...deliveryKeys(gameId, delivery.webhook_id), keys.webhookHealth(gameId)], [
         delivery.delivery_id, delivery.claim ?? '', outcome.status, outcome.at, outcome.nextAt ?? '', outcome.httpStatus ?? '', outcome.error ?? '', Math.round(outcome.durationMs),
         next?.claim ?? '', next?.leaseMs ?? 0, next?.limit ?? 0
       ])

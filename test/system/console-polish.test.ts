@@ -319,3 +319,176 @@ t.test('the audit log at a desktop: no row more than four lines tall, a created 
   t.same(problems, [], 'no script errors')
   await context.close()
 })
+
+t.test('webhooks: each one\'s health in the list, a failing one\'s deliveries open on those waiting for a retry', { timeout: 2 * BROWSER_TEST_TIMEOUT_MS }, async t => {
+  // Three receivers: one that answers 500 to everything, one whose port is closed, one that works.
+  const failing = await startReceiver({ failFirst: 1_000_000 })
+  t.teardown(failing.close)
+  const refused = await startReceiver()
+  await refused.close()
+  const working = await startReceiver()
+  t.teardown(working.close)
+  await createGame(app, { gameId: 'hook_trouble' })
+  const hooks: Record<string, { webhook_id: string, url: string }> = {}
+  for (const [name, url] of [['failing', failing.url], ['refused', refused.url.replace('/hook', '/refused')], ['working', working.url]] as const) {
+    const made = dataOf(await admin(app, 'POST', '/admin/games/hook_trouble/webhooks', { url, events: ['rating.changed'] })) as { webhook_id: string, url: string }
+    hooks[name] = made
+    dataOf(await admin(app, 'POST', `/admin/games/hook_trouble/webhooks/${made.webhook_id}/test`, {}))
+  }
+  const health = async (name: string): Promise<{ failing_since: string | null, last_attempt_at: string | null }> => dataOf(await admin(app, 'GET', `/admin/games/hook_trouble/webhooks/${hooks[name]!.webhook_id}`)).health
+  await waitFor(async () => (await health('failing')).failing_since !== null && (await health('refused')).failing_since !== null && (await health('working')).last_attempt_at !== null, { what: 'every webhook tried once' })
+
+  for (const [size, viewport] of VIEWPORTS) {
+    const { page, context, overflow, problems, settled } = await signedIn(viewport)
+    t.teardown(async () => { await context.close() })
+    await page.goto(`${baseUrl}/console/#/games/hook_trouble/webhooks`)
+    const card = (name: string) => page.getByRole('region', { name: hooks[name]!.url })
+    await card('working').locator('.health').waitFor()
+    await settled()
+    const states: Array<[string, RegExp]> = [['failing', /^failing since .+ · last answer: HTTP 500$/], ['refused', /^failing since .+ · last answer: connection refused$/], ['working', /^working last answer: HTTP 200 \(.+\)$/]]
+    for (const [name, expected] of states) {
+      const line = card(name).locator('.health')
+      t.match(await line.innerText(), expected, `${size}: the ${name} webhook says so in the list`)
+      const box = (await line.boundingBox())!
+      t.ok(await line.isVisible() && box.x >= 0 && box.x + box.width <= viewport.width, `${size}: its state is on screen`)
+    }
+    await page.screenshot({ path: join(folder, `polish-webhook-health-${size}.png`), fullPage: true })
+    // The failing webhook's deliveries: the test event waiting for its retry, its last answer, not an empty list of finished ones.
+    await card('failing').getByRole('button', { name: 'Deliveries', exact: true }).click()
+    const row = card('failing').locator('.deliveries tbody tr', { hasText: 'webhook.test' })
+    await row.waitFor()
+    t.equal(await card('failing').getByRole('button', { name: 'Pending', exact: true }).getAttribute('aria-pressed'), 'true', `${size}: the deliveries open on the pending ones`)
+    t.equal(await row.locator('.badge').innerText(), 'retrying', `${size}: the delivery is waiting for a retry`)
+    t.ok(await row.getByText('HTTP 500').isVisible(), `${size}: with the receiver's last answer`)
+    t.equal(await card('failing').getByText('None finished.').count(), 0, `${size}: not an empty list`)
+    await page.screenshot({ path: join(folder, `polish-webhook-failing-deliveries-${size}.png`), fullPage: true })
+    // A working webhook's open on its finished ones.
+    await card('working').getByRole('button', { name: 'Deliveries', exact: true }).click()
+    await card('working').locator('.deliveries tbody tr .badge', { hasText: 'delivered' }).waitFor()
+    t.equal(await card('working').getByRole('button', { name: 'Finished', exact: true }).getAttribute('aria-pressed'), 'true', `${size}: a working webhook's open on the finished ones`)
+    await settled()
+    t.equal(await overflow(), 0, `${size}: no sideways scrolling`)
+    await page.screenshot({ path: join(folder, `polish-webhook-deliveries-${size}.png`), fullPage: true })
+    t.same(problems, [], `${size}: no script errors`)
+    await context.close()
+  }
+})
+
+t.test('the overview\'s live top 10: each player\'s score and when on screen, as cards on a phone', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  for (const [size, viewport] of VIEWPORTS) {
+    const { page, context, overflow, problems, settled } = await signedIn(viewport)
+    t.teardown(async () => { await context.close() })
+    await page.goto(`${baseUrl}/console/#/games/space_race`)
+    await page.locator('#live-top tbody tr').first().waitFor()
+    await settled()
+    const rows = await page.locator('#live-top tbody tr').count()
+    t.ok(rows >= 3, `${size}: the players on the board (${rows})`)
+    // Columns 3 and 4: Score and When, each cell's text as drawn, within the screen's width.
+    for (const [column, name] of [[3, 'Score'], [4, 'When']] as const) {
+      const cells = await columnText(page, '#live-top', column)
+      t.equal(cells.length, rows, `${size}: a ${name} for every player`)
+      for (const cell of cells) t.ok(cell !== null && cell.left >= 0 && cell.right <= viewport.width, `${size}: ${name} ${cell === null ? 'not drawn' : `"${cell.text}" on screen (${Math.round(cell.left)} to ${Math.round(cell.right)} of ${viewport.width})`}`)
+    }
+    if (size === 'phone') {
+      const labels = await page.evaluate(() => Array.from(document.querySelectorAll('#live-top tbody tr:first-child td[data-label]')).map(cell => getComputedStyle(cell, '::before').content))
+      t.same(labels, ['"Rank" / ""', '"Score" / ""', '"When" / ""'], 'phone: a card, each cell beside its column\'s name')
+    }
+    t.equal(await overflow(), 0, `${size}: no sideways scrolling`)
+    await page.locator('section.live').screenshot({ path: join(folder, `polish-overview-top-${size}.png`) })
+    t.same(problems, [], `${size}: no script errors`)
+    await context.close()
+  }
+})
+
+t.test('achievements on a time board: thresholds shown and typed as the board shows times, "at most" by default', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  await createGame(app, { gameId: 'time_trial' })
+  dataOf(await admin(app, 'POST', '/admin/games/time_trial/boards', { board_id: 'lap', order: 'asc', score_format: 'time' }))
+  dataOf(await admin(app, 'POST', '/admin/games/time_trial/achievements', { achievement_id: 'quick-lap', rule: { board: 'lap', at_most: 83_456 } }))
+  const ruleOf = async (id: string): Promise<unknown> => dataOf(await admin(app, 'GET', '/admin/games/time_trial/achievements')).items.find((item: { achievement_id: string }) => item.achievement_id === id)?.rule
+  for (const [size, viewport] of VIEWPORTS) {
+    const { page, context, overflow, problems, settled } = await signedIn(viewport)
+    t.teardown(async () => { await context.close() })
+    await page.goto(`${baseUrl}/console/#/games/time_trial/achievements`)
+    const row = (id: string) => page.locator('#achievements-table tbody tr', { has: page.locator('th code', { hasText: new RegExp(`^${id}$`) }) })
+    await row('quick-lap').waitFor()
+    await settled()
+    t.equal(await row('quick-lap').locator('td[data-label="Unlocked"]').innerText(), 'lap at most 1:23.456', `${size}: the threshold as the board shows times`)
+    if (size === 'desktop') {
+      // Changing it: the threshold in the field as a time, the rule as it is.
+      await page.getByRole('button', { name: 'Change quick-lap' }).click()
+      t.equal(await page.getByLabel('Threshold').inputValue(), '1:23.456', 'the field shows the time')
+      t.equal(await page.getByLabel('Its stored score is').inputValue(), 'at_most')
+      await page.getByRole('button', { name: 'Cancel', exact: true }).click()
+      // Making one: the rule defaults to what is better on each board, the threshold is typed as a time, or in ms.
+      await page.getByText('Make an achievement').click()
+      await page.getByLabel('Achievement id').fill('sub-minute')
+      await page.getByLabel('Unlocked when a board').selectOption('default')
+      t.equal(await page.getByLabel('Its stored score is').inputValue(), 'at_least', 'higher is better on the game\'s own board: at least')
+      await page.getByLabel('Unlocked when a board').selectOption('lap')
+      t.equal(await page.getByLabel('Its stored score is').inputValue(), 'at_most', 'lower is better on a time board: at most')
+      t.ok(await page.getByText('A time as the board shows it (1:23.456), or in ms.').isVisible(), 'the field says how to type it')
+      await page.getByLabel('Threshold').fill('0:59.5')
+      await page.locator('details.card').first().screenshot({ path: join(folder, 'polish-achievement-time-form-desktop.png') })
+      await page.getByRole('button', { name: 'Make achievement' }).click()
+      await page.getByText('The achievement sub-minute is made.').waitFor()
+      t.same(await ruleOf('sub-minute'), { board: 'lap', at_least: null, at_most: 59_500 }, 'stored in ms')
+      t.equal(await row('sub-minute').locator('td[data-label="Unlocked"]').innerText(), 'lap at most 0:59.500', 'and listed as a time')
+      await page.getByLabel('Achievement id').fill('raw-ms')
+      await page.getByLabel('Unlocked when a board').selectOption('lap')
+      await page.getByLabel('Threshold').fill('61000')
+      await page.getByRole('button', { name: 'Make achievement' }).click()
+      await page.getByText('The achievement raw-ms is made.').waitFor()
+      t.same(await ruleOf('raw-ms'), { board: 'lap', at_least: null, at_most: 61_000 }, 'a bare number is ms, as before')
+      await page.getByLabel('Achievement id').fill('not-a-time')
+      await page.getByLabel('Unlocked when a board').selectOption('lap')
+      await page.getByLabel('Threshold').fill('1:2x')
+      await page.getByRole('button', { name: 'Make achievement' }).click()
+      t.equal(await page.getByLabel('Threshold').evaluate(input => (input as HTMLInputElement).validity.patternMismatch), true, 'text that is no time is refused before it is sent')
+      t.equal(await ruleOf('not-a-time'), undefined, 'and nothing is made')
+      await page.getByText('Make an achievement').click()
+    }
+    await settled()
+    t.equal(await overflow(), 0, `${size}: no sideways scrolling`)
+    await page.screenshot({ path: join(folder, `polish-achievements-time-${size}.png`), fullPage: true })
+    t.same(problems, [], `${size}: no script errors`)
+    await context.close()
+  }
+})
+
+t.test('settings: every select shows its options\' whole text at a desktop, and stays on a phone\'s screen', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  for (const [size, viewport] of VIEWPORTS) {
+    const { page, context, overflow, problems, settled } = await signedIn(viewport)
+    t.teardown(async () => { await context.close() })
+    await page.goto(`${baseUrl}/console/#/games/space_race/settings`)
+    await page.locator('#setting-runs').waitFor()
+    await settled()
+    // Each select against the width it takes of itself (width auto: its longest option and its arrow), with each of its options chosen in turn.
+    const selects = await page.evaluate(() => Array.from(document.querySelectorAll<HTMLSelectElement>('form[aria-labelledby="settings-title"] select')).flatMap(select => {
+      const chosen = select.selectedIndex
+      const natural = select.cloneNode(true) as HTMLSelectElement
+      natural.style.cssText = 'position: absolute; visibility: hidden; width: auto; max-width: none'
+      document.body.append(natural)
+      const needs = natural.getBoundingClientRect().width
+      natural.remove()
+      const widths = Array.from(select.options).map((option, index) => {
+        select.selectedIndex = index
+        return { option: option.text, scroll: select.scrollWidth, client: select.clientWidth }
+      })
+      select.selectedIndex = chosen
+      return widths.map(width => ({ id: select.id, needs, has: select.getBoundingClientRect().width, right: select.getBoundingClientRect().right, ...width }))
+    }))
+    t.ok(selects.length >= 6, `${size}: the settings' selects (${new Set(selects.map(select => select.id)).size})`)
+    for (const select of selects) {
+      // A phone's screen is narrower than the longest options of two selects (Scores shown as, Runs): there a select is as wide as the screen lets it be.
+      if (size === 'phone') t.ok(select.right <= viewport.width && (select.has >= select.needs - 0.5 || select.has >= viewport.width - 60), `phone: #${select.id} is on screen, as wide as it needs or as the screen lets it be (${Math.round(select.has)} px wide, needs ${Math.round(select.needs)})`)
+      else t.ok(select.has >= select.needs - 0.5 && select.scroll <= select.client, `${size}: #${select.id} shows "${select.option}" whole (${Math.round(select.has)} px wide, needs ${Math.round(select.needs)})`)
+    }
+    t.equal(await overflow(), 0, `${size}: no sideways scrolling`)
+    await page.screenshot({ path: join(folder, `polish-settings-${size}.png`), fullPage: true })
+    // The longest options chosen (not saved), for the eye.
+    for (const [id, value] of [['setting-score_format', 'decimal'], ['setting-guests', 'unlisted'], ['setting-runs', 'optional'], ['setting-submit_run', 'on']] as const) await page.locator(`#${id}`).selectOption(value)
+    await page.screenshot({ path: join(folder, `polish-settings-long-options-${size}.png`), fullPage: true })
+    t.same(problems, [], `${size}: no script errors`)
+    await context.close()
+  }
+})

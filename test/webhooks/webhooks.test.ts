@@ -43,7 +43,8 @@ t.test('a webhook: created with its secret shown once, listed without it, delete
   const made = await hook(app, game, { url: 'http://127.0.0.1:9/hook', events: ['score.best', 'board.first'], description: 'scores to the chat' })
   t.match(made, { webhook_id: /^wh_[0-9a-f]{24}$/, url: 'http://127.0.0.1:9/hook', events: ['score.best', 'board.first'], description: 'scores to the chat', created_at: /Z$/, secret: /^whsec_[A-Za-z0-9+/]{32}$/ })
   const listed = dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/webhooks`))
-  t.same(listed.items, [{ webhook_id: made.webhook_id, url: made.url, events: made.events, description: made.description, created_at: made.created_at }], 'the list never shows the secret')
+  const untried = { failing_since: null, last_attempt_at: null, last_status: null, last_error: null }
+  t.same(listed.items, [{ webhook_id: made.webhook_id, url: made.url, events: made.events, description: made.description, created_at: made.created_at, health: untried }], 'the list never shows the secret; no attempt, no health yet')
   t.same(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/webhooks/${made.webhook_id}`)), listed.items[0])
   const text = dataOf(await app.inject({
     method: 'POST',
@@ -223,6 +224,32 @@ t.test('a receiver that fails is retried with the same webhook-id until it takes
   await waitFor(async () => dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/webhooks/${made.webhook_id}/deliveries`)).total === 1, { what: 'the delivery in the log' })
   const log = dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/webhooks/${made.webhook_id}/deliveries`))
   t.match(log.items[0], { webhook_id: made.webhook_id, message_id: String(delivered!.headers['webhook-id']), type: 'board.first', status: 'delivered', attempts: 5, last_status: 200, last_error: null, next_attempt_at: null, finished_at: /Z$/, payload: { type: 'board.first', data: { player_name: 'persistent' } } })
+})
+
+t.test("a webhook's health: failing since its first failed attempt after a delivered one, with the last answer, until one is delivered", { timeout: 30_000 }, async t => {
+  const receiver = await receiverFor(t, { failFirst: 1000 })
+  const game = await createGame(app)
+  const made = await hook(app, game, { url: receiver.url, events: ['board.first'] })
+  const health = async (): Promise<any> => dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/webhooks/${made.webhook_id}`)).health
+  dataOf(await send(game, 'early', 1))
+  await waitFor(() => receiver.received.length >= 3, { what: 'three failed attempts' })
+  await waitFor(async () => (await health()).last_attempt_at !== null && Date.parse((await health()).last_attempt_at) >= receiver.received[2]!.at, { what: 'the third attempt recorded' })
+  const failing = await health()
+  t.match(failing, { failing_since: /Z$/, last_status: 500, last_error: 'the receiver answered HTTP 500' })
+  t.ok(Date.parse(failing.failing_since) >= receiver.received[0]!.at && Date.parse(failing.failing_since) < receiver.received[1]!.at, 'failing since the first attempt ended, not the last')
+  t.same(dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/webhooks`)).items[0].health, failing, 'the list says the same')
+  receiver.behaviour.failFirst = 0
+  await receiver.waitForAccepted(1)
+  await waitFor(async () => (await health()).last_status === 200, { what: 'the delivered attempt recorded' })
+  t.match(await health(), { failing_since: null, last_status: 200, last_error: null }, 'working again')
+
+  const closed = await startReceiver()
+  await closed.close()
+  const refused = await hook(app, game, { url: closed.url, events: ['board.first'] })
+  dataOf(await send(game, 'later', 2))
+  const refusedHealth = async (): Promise<any> => dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/webhooks/${refused.webhook_id}`)).health
+  await waitFor(async () => (await refusedHealth()).failing_since !== null, { what: 'the refused attempt recorded' })
+  t.match(await refusedHealth(), { last_status: null, last_error: /ECONNREFUSED/ }, 'no answer: the error says why')
 })
 
 t.test('past the retry window a delivery is dead, visible, and can be delivered again with its webhook-id', { timeout: 90_000 }, async t => {

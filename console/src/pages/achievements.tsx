@@ -1,16 +1,21 @@
 import { useMemo, useState } from 'preact/hooks'
 import { api, apiFile, gamePath, saveFile, withQuery } from '../api.js'
 import { ChartBox } from '../charts.js'
-import { Confirm, Field, Notice, Problem, StackedTable, TableBox, WriteButton, counted, formatTime, useOperator, useRead, useWrite } from '../ui.js'
+import { Confirm, Field, Notice, Problem, StackedTable, TableBox, WriteButton, counted, editableScore, formatTime, shownScore, typedScore, useOperator, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
 import type { Achievement } from '../../../src/rules/achievements.js'
 import type { NamedBoard } from '../../../src/rules/boards.js'
+import type { DisplaySettings } from '../../../src/rules/score-format.js'
 
 type Listed = Achievement & { unlocked: number, rarity: number }
 type Form = Record<string, string | boolean>
+/** What a threshold needs of its board: which way is better, and how its scores are shown. */
+type Board = DisplaySettings & { order: 'asc' | 'desc' }
+/** The rule that means "as good as the threshold or better": on a board where lower is better (times), at most. */
+const betterKind = (board: Board | undefined): string => board?.order === 'asc' ? 'at_most' : 'at_least'
 
 const emptyForm = (): Form => ({ achievement_id: '', name: '', description: '', points: '0', hidden: false, board: '', kind: 'at_least', value: '', min_run_seconds: '0' })
-function formOf (achievement: Achievement): Form {
+function formOf (achievement: Achievement, board: Board | undefined): Form {
   const rule = achievement.rule
   return {
     achievement_id: achievement.achievement_id,
@@ -21,11 +26,11 @@ function formOf (achievement: Achievement): Form {
     min_run_seconds: String(achievement.min_run_seconds),
     board: rule?.board ?? '',
     kind: rule?.at_most !== null && rule?.at_most !== undefined ? 'at_most' : 'at_least',
-    value: rule === null ? '' : String(rule.at_least ?? rule.at_most)
+    value: rule === null ? '' : board === undefined ? String(rule.at_least ?? rule.at_most) : editableScore(rule.at_least ?? rule.at_most ?? 0, board)
   }
 }
 /** The form as the API takes it: no board means only the game unlocks it (rule null). */
-function bodyOf (form: Form, { withId }: { withId: boolean }): Record<string, unknown> {
+function bodyOf (form: Form, board: Board | undefined, { withId }: { withId: boolean }): Record<string, unknown> {
   const name = (form.name as string).trim()
   const body: Record<string, unknown> = {
     name: name === '' ? form.achievement_id : name,
@@ -33,16 +38,18 @@ function bodyOf (form: Form, { withId }: { withId: boolean }): Record<string, un
     points: Number(form.points),
     hidden: form.hidden,
     min_run_seconds: Number(form.min_run_seconds === '' ? 0 : form.min_run_seconds),
-    rule: form.board === '' ? null : { board: form.board, [form.kind as string]: Number(form.value) }
+    rule: form.board === '' ? null : { board: form.board, [form.kind as string]: board === undefined ? Number(form.value) : typedScore(form.value as string, board) }
   }
   if (withId) body.achievement_id = (form.achievement_id as string).trim()
   return body
 }
-function ruleText (achievement: Achievement): string {
+/** The rule in words, its threshold shown as its board shows scores (a time as 1:23.456). */
+function ruleText (achievement: Achievement, board: Board | undefined): string {
   const rule = achievement.rule
   if (rule === null) return 'unlocked by the game'
-  const board = rule.board === 'default' ? "the game's own board" : rule.board
-  return rule.at_least !== null ? `${board} reaches ${rule.at_least}` : `${board} at most ${rule.at_most ?? ''}`
+  const name = rule.board === 'default' ? "the game's own board" : rule.board
+  const shown = (score: number | null): string => score === null ? '' : board === undefined ? String(score) : shownScore(score, board)
+  return rule.at_least !== null ? `${name} reaches ${shown(rule.at_least)}` : `${name} at most ${shown(rule.at_most)}`
 }
 
 /** One line of the unlocks' file (GET …/unlocks: docs/interface.md#achievements-operators). */
@@ -105,13 +112,15 @@ export function AchievementsTab ({ game }: { game: GameWithStats }) {
   const set = (name: string, value: string | boolean): void => { setForm({ ...form, [name]: value }) }
   const input = (name: string) => ({ id: `achievement-${name}`, name, value: form[name] as string, disabled: viewer, onInput: (event: Event) => { set(name, (event.currentTarget as HTMLInputElement).value) } })
   const items = list.data?.items ?? []
+  const boardOf = (id: string): Board | undefined => id === 'default' ? game : boards.data?.items.find(board => board.board_id === id)
+  const chosen = boardOf(form.board as string)
   const rarity = useMemo(() => ({ labels: items.map(item => item.name), values: items.map(item => item.rarity) }), [list.data])
 
   async function save (event: Event): Promise<void> {
     event.preventDefault()
     const done = editing === null
-      ? await write.run(async () => await api('POST', gamePath(game.game_id, '/achievements'), bodyOf(form, { withId: true })), `The achievement ${String(form.achievement_id)} is made.`)
-      : await write.run(async () => await api('PATCH', gamePath(game.game_id, `/achievements/${editing}`), bodyOf(form, { withId: false })), `The achievement ${editing} is saved.`)
+      ? await write.run(async () => await api('POST', gamePath(game.game_id, '/achievements'), bodyOf(form, chosen, { withId: true })), `The achievement ${String(form.achievement_id)} is made.`)
+      : await write.run(async () => await api('PATCH', gamePath(game.game_id, `/achievements/${editing}`), bodyOf(form, chosen, { withId: false })), `The achievement ${editing} is saved.`)
     if (done) {
       setForm(emptyForm())
       setEditing(null)
@@ -144,7 +153,7 @@ export function AchievementsTab ({ game }: { game: GameWithStats }) {
             </Field>
           )}
           <Field id='achievement-board' label='Unlocked when a board' hint='None: only the game unlocks it.'>
-            <select id='achievement-board' value={form.board as string} disabled={viewer} onChange={event => { set('board', event.currentTarget.value) }} aria-describedby='achievement-board-hint'>
+            <select id='achievement-board' value={form.board as string} disabled={viewer} onChange={event => { const board = event.currentTarget.value; setForm({ ...form, board, kind: betterKind(boardOf(board)) }) }} aria-describedby='achievement-board-hint'>
               <option value=''>None</option>
               <option value='default'>The game's own board</option>
               {boards.data?.items.map(board => <option key={board.board_id} value={board.board_id}>{board.name === board.board_id ? board.board_id : `${board.name} (${board.board_id})`}</option>)}
@@ -158,7 +167,13 @@ export function AchievementsTab ({ game }: { game: GameWithStats }) {
                   <option value='at_most'>at most</option>
                 </select>
               </Field>
-              <Field id='achievement-value' label='Threshold'><input {...input('value')} inputMode='numeric' required /></Field>
+              {chosen?.score_format === 'time'
+                ? (
+                  <Field id='achievement-value' label='Threshold' hint='A time as the board shows it (1:23.456), or in ms.'>
+                    <input {...input('value')} required pattern='-?(\d+:){0,2}\d+([.,]\d{1,3})?' aria-describedby='achievement-value-hint' />
+                  </Field>
+                  )
+                : <Field id='achievement-value' label='Threshold'><input {...input('value')} inputMode='numeric' required /></Field>}
             </>
           )}
           <div class='field check wide'>
@@ -186,7 +201,7 @@ export function AchievementsTab ({ game }: { game: GameWithStats }) {
                   <tr key={item.achievement_id}>
                     <th scope='row'><code>{item.achievement_id}</code> {item.name !== item.achievement_id && <span>{item.name}</span>} {item.hidden && <span class='badge waiting'>hidden</span>}</th>
                     <td class='number' data-label='Points'>{item.points}</td>
-                    <td data-label='Unlocked'>{ruleText(item)}</td>
+                    <td data-label='Unlocked'>{ruleText(item, item.rule === null ? undefined : boardOf(item.rule.board))}</td>
                     <td class='number' data-label='Players'>{item.unlocked} ({item.rarity}%)</td>
                     <td data-label='Icon'>
                       {item.icon === null && viewer && <span class='muted'>none</span>}
@@ -199,7 +214,7 @@ export function AchievementsTab ({ game }: { game: GameWithStats }) {
                       )}
                     </td>
                     <td class='row-actions'>
-                      <WriteButton kind='secondary' busy={write.busy} onClick={() => { setEditing(item.achievement_id); setForm(formOf(item)) }} label={`Change ${item.achievement_id}`}>Change</WriteButton>
+                      <WriteButton kind='secondary' busy={write.busy} onClick={() => { setEditing(item.achievement_id); setForm(formOf(item, item.rule === null ? undefined : boardOf(item.rule.board))) }} label={`Change ${item.achievement_id}`}>Change</WriteButton>
                       <WriteButton kind='danger' busy={write.busy} onClick={() => { setRemoving(item) }} label={`Delete ${item.achievement_id}`}>Delete</WriteButton>
                     </td>
                   </tr>

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'preact/hooks'
 import { api, gamePath, withQuery } from '../api.js'
 import { ChartBox } from '../charts.js'
 import { followLive } from '../live.js'
-import { Problem, TableBox, counted, formatSeconds, formatTime, shownScore, useRead } from '../ui.js'
+import { Problem, StackedTable, TableBox, counted, formatSeconds, formatTime, shownScore, useRead } from '../ui.js'
 import { BoardTab } from './board.js'
 import { BoardsTab } from './boards.js'
 import { AchievementsTab } from './achievements.js'
@@ -140,13 +140,23 @@ function LiveTop ({ game, onChange }: { game: GameWithStats, onChange: () => voi
       <Problem text={problem} />
       {top !== null && top.items.length === 0 && <p>No scores yet.</p>}
       {top !== null && top.items.length > 0 && (
+        // Stacked as the Board tab's is: on a phone each player is a card, its score and when on screen, not off its right edge.
         <TableBox label='Top 10'>
-          <table id='live-top' aria-live='polite'>
-            <thead><tr><th scope='col' class='number'>Rank</th><th scope='col'>Player</th><th scope='col' class='number'>Score</th><th scope='col'>When</th></tr></thead>
-            <tbody>
-              {top.items.map(item => <tr key={item.player_name}><td class='number'>{item.rank}</td><td>{item.player_name}</td><td class='number'>{shownScore(item.score, game)}</td><td>{formatTime(item.created_at)}</td></tr>)}
-            </tbody>
-          </table>
+          <div aria-live='polite'>
+            <StackedTable id='live-top'>
+              <thead><tr><th scope='col' class='number'>Rank</th><th scope='col'>Player</th><th scope='col' class='number'>Score</th><th scope='col'>When</th></tr></thead>
+              <tbody>
+                {top.items.map(item => (
+                  <tr key={item.player_name}>
+                    <td class='number' data-label='Rank'>{item.rank}</td>
+                    <th scope='row'>{item.player_name}</th>
+                    <td class='number' data-label='Score'>{shownScore(item.score, game)}</td>
+                    <td data-label='When'>{formatTime(item.created_at)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </StackedTable>
+          </div>
         </TableBox>
       )}
       {top !== null && <p class='muted small'>{counted(top.total, 'player')} on the board.</p>}

@@ -60,7 +60,7 @@ export function ScoreFormatFields ({ form, set, disabled, prefix }: { form: Reco
   const example = shownScore(type === 'time' ? 62_345 : 1_234_567, { score_format: type, score_decimals: Number(form.score_decimals), score_unit: String(form.score_unit).trim() })
   return (
     <>
-      <Field id={`${prefix}-score_format`} label='Scores shown as' hint={`Pages show ${type === 'time' ? '62345' : '1234567'} as ${example}. The API and exports keep scores as whole numbers.`}>
+      <Field long id={`${prefix}-score_format`} label='Scores shown as' hint={`Pages show ${type === 'time' ? '62345' : '1234567'} as ${example}. The API and exports keep scores as whole numbers.`}>
         <select id={`${prefix}-score_format`} value={type} disabled={disabled} aria-describedby={`${prefix}-score_format-hint`} onChange={event => { const next = event.currentTarget.value as ScoreFormatType; set({ score_format: next, score_decimals: String(DEFAULT_DECIMALS[next]) }) }}>
           <option value='integer'>Whole numbers (1,234)</option>
           <option value='decimal'>Decimals (the score in hundredths: 12.34)</option>
@@ -124,7 +124,7 @@ export function SettingsTab ({ game, onSaved }: { game: GameWithStats, onSaved: 
           </select>
         </Field>
         <ScoreFormatFields form={form} set={values => { setForm({ ...form, ...values }) }} disabled={viewer} prefix='setting' />
-        <Field id='setting-guests' label='Guests' hint='Visitors of the play page may play at once under a generated name; signing up keeps their play.'>
+        <Field long id='setting-guests' label='Guests' hint='Visitors of the play page may play at once under a generated name; signing up keeps their play.'>
           <select id='setting-guests' value={form.guests as string} disabled={viewer} onChange={event => { set('guests', event.currentTarget.value) }} aria-describedby='setting-guests-hint'>
             <option value='off'>No guests</option>
             <option value='listed'>Guests play, shown on the boards</option>
@@ -150,7 +150,7 @@ export function SettingsTab ({ game, onSaved }: { game: GameWithStats, onSaved: 
         <Field id='setting-review_below' label='Hold for review below' hint='Empty: no rule.'><input {...text('review_below')} type='number' aria-describedby='setting-review_below-hint' /></Field>
         <Field id='setting-review_factor' label='Hold a score this many times better' hint="Than the player's best or the first place; above 1. Empty: no rule."><input {...text('review_factor')} type='number' min={1} step='any' aria-describedby='setting-review_factor-hint' /></Field>
         <Field id='setting-notify_top' label='Overtaken events reach rank'><input {...text('notify_top')} type='number' min={1} /></Field>
-        <Field id='setting-runs' label='Runs (proof of play)' hint='A run ties a score to the play time reported while it was earned.'>
+        <Field long id='setting-runs' label='Runs (proof of play)' hint='A run ties a score to the play time reported while it was earned.'>
           <select id='setting-runs' value={form.runs as string} disabled={viewer} onChange={event => { set('runs', event.currentTarget.value) }} aria-describedby='setting-runs-hint'>
             <option value='off'>Off</option>
             <option value='optional'>Optional: a score may come with its run</option>
@@ -166,7 +166,7 @@ export function SettingsTab ({ game, onSaved }: { game: GameWithStats, onSaved: 
           </select>
         </Field>
         <Field id='setting-run_ttl_s' label='A run lasts at most (s)'><input {...text('run_ttl_s')} type='number' min={60} /></Field>
-        <Field id='setting-submit_run' label='Browser games without a server' hint='Allowed: runs start and scores arrive with the public api_key alone (submit-run); only the run rules and the review queue guard them. A lower-is-better game also needs a floor for its times: score_min or review_below.'>
+        <Field long id='setting-submit_run' label='Browser games without a server' hint='Allowed: runs start and scores arrive with the public api_key alone (submit-run); only the run rules and the review queue guard them. A lower-is-better game also needs a floor for its times: score_min or review_below.'>
           <select id='setting-submit_run' value={form.submit_run as string} disabled={viewer} onChange={event => { set('submit_run', event.currentTarget.value) }} aria-describedby='setting-submit_run-hint'>
             <option value='off'>Not allowed</option>
             <option value='on'>Allowed, with a run (submit-run)</option>

@@ -2,7 +2,24 @@ import { useState } from 'preact/hooks'
 import { api, gamePath, withQuery } from '../api.js'
 import { Confirm, Field, Notice, Problem, StackedTable, TableBox, WriteButton, formatTime, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
-import type { Delivery, Webhook } from '../../../src/routes/admin/records.js'
+import type { Delivery, ListedWebhook as Webhook } from '../../../src/routes/admin/records.js'
+
+/** A receiver's answer in a few words: its HTTP status, or why none came ("connection refused"). */
+function answerOf ({ last_status: status, last_error: error }: { last_status: number | null, last_error: string | null }): string {
+  if (status !== null) return `HTTP ${status}`
+  if (error === null) return '—'
+  if (error.includes('ECONNREFUSED')) return 'connection refused'
+  if (error.includes('ENOTFOUND')) return 'no such host'
+  return error
+}
+
+/** Whether the webhook's receiver takes its deliveries: the first thing an operator needs to know of it. */
+function Health ({ webhook }: { webhook: Webhook }) {
+  const { health } = webhook
+  if (health.last_attempt_at === null) return <p class='health'><span class='badge'>not tried yet</span> <span class='muted'>No delivery has been attempted.</span></p>
+  if (health.failing_since === null) return <p class='health'><span class='badge ok'>working</span> last answer: {answerOf(health)} ({formatTime(health.last_attempt_at)})</p>
+  return <p class='health'><span class='badge bad'>failing</span> since {formatTime(health.failing_since)} · last answer: {answerOf(health)}</p>
+}
 
 const EVENTS = ['score.best', 'board.first', 'board.overtaken', 'score.held', 'score.approved', 'score.rejected', 'period.closed', 'season.closed', 'player.hidden', 'player.shown', 'rating.changed', 'achievement.unlocked']
 
@@ -69,6 +86,7 @@ export function WebhooksTab ({ game }: { game: GameWithStats }) {
       {list.data?.items.map(webhook => (
         <section key={webhook.webhook_id} class='card' aria-labelledby={`webhook-${webhook.webhook_id}`}>
           <h2 id={`webhook-${webhook.webhook_id}`} class='url'>{webhook.url}</h2>
+          <Health webhook={webhook} />
           <p class='muted'>{webhook.description ?? 'No description.'} Events: {webhook.events.join(', ')}. Added {formatTime(webhook.created_at)}.</p>
           <div class='toolbar'>
             <WriteButton kind='secondary' busy={write.busy} onClick={() => { void write.run(async () => await api('POST', gamePath(game.game_id, `/webhooks/${webhook.webhook_id}/test`), {}), 'A webhook.test event is on its way: see the deliveries.') }}>Send a test event</WriteButton>
@@ -85,9 +103,19 @@ export function WebhooksTab ({ game }: { game: GameWithStats }) {
   )
 }
 
+type Which = 'done' | 'pending'
+
 function Deliveries ({ game, webhook }: { game: GameWithStats, webhook: Webhook }) {
-  const [status, setStatus] = useState<'done' | 'pending'>('done')
-  const list = useRead(async () => await api<{ total: number, items: Delivery[] }>('GET', withQuery(gamePath(game.game_id, `/webhooks/${webhook.webhook_id}/deliveries`), { status, limit: 50 })), [status])
+  // null until the operator picks a list: then the one that needs attention.
+  const [picked, setPicked] = useState<Which | null>(null)
+  const list = useRead(async () => {
+    const read = async (status: Which) => ({ status, ...await api<{ total: number, items: Delivery[] }>('GET', withQuery(gamePath(game.game_id, `/webhooks/${webhook.webhook_id}/deliveries`), { status, limit: 50 })) })
+    // A failing webhook's deliveries wait for their retries: show those first. Either way, not an empty list when the other has any.
+    const order: Which[] = picked !== null ? [picked] : webhook.health.failing_since !== null ? ['pending', 'done'] : ['done', 'pending']
+    const first = await read(order[0]!)
+    return first.total > 0 || order.length === 1 ? first : await read(order[1]!)
+  }, [picked])
+  const status = list.data?.status ?? picked ?? 'done'
   const write = useWrite()
   async function redeliver (delivery: Delivery): Promise<void> {
     if (await write.run(async () => await api('POST', gamePath(game.game_id, `/webhooks/${webhook.webhook_id}/deliveries/${delivery.delivery_id}/redeliver`), {}), 'It is sent again, from now.')) list.reload()
@@ -95,8 +123,8 @@ function Deliveries ({ game, webhook }: { game: GameWithStats, webhook: Webhook 
   return (
     <div class='deliveries'>
       <div class='toolbar' role='group' aria-label='Which deliveries'>
-        <button type='button' class='button secondary' aria-pressed={status === 'done'} onClick={() => { setStatus('done') }}>Finished</button>
-        <button type='button' class='button secondary' aria-pressed={status === 'pending'} onClick={() => { setStatus('pending') }}>Pending</button>
+        <button type='button' class='button secondary' aria-pressed={status === 'done'} onClick={() => { setPicked('done') }}>Finished</button>
+        <button type='button' class='button secondary' aria-pressed={status === 'pending'} onClick={() => { setPicked('pending') }}>Pending</button>
         <button type='button' class='button secondary' onClick={list.reload}>Refresh</button>
       </div>
       <Problem text={list.problem ?? write.problem} />
@@ -111,9 +139,9 @@ function Deliveries ({ game, webhook }: { game: GameWithStats, webhook: Webhook 
               {list.data.items.map(delivery => (
                 <tr key={delivery.delivery_id}>
                   <th scope='row'>{delivery.type}</th>
-                  <td data-label='State'><span class={`badge ${delivery.status === 'delivered' ? 'ok' : delivery.status === 'dead' ? 'bad' : 'waiting'}`}>{delivery.status}</span></td>
+                  <td data-label='State'><span class={`badge ${delivery.status === 'delivered' ? 'ok' : delivery.status === 'dead' ? 'bad' : 'waiting'}`}>{delivery.status === 'pending' && delivery.attempts > 0 ? 'retrying' : delivery.status}</span></td>
                   <td class='number' data-label='Attempts'>{delivery.attempts}</td>
-                  <td data-label='Last answer'>{delivery.last_status === null && delivery.last_error === null ? <span class='muted'>—</span> : `${delivery.last_status ?? ''} ${delivery.last_error ?? ''}`.trim()}</td>
+                  <td data-label='Last answer'>{delivery.last_status === null && delivery.last_error === null ? <span class='muted'>—</span> : answerOf(delivery)}</td>
                   <td data-label='When'>{formatTime(delivery.finished_at ?? delivery.next_attempt_at ?? delivery.created_at)}</td>
                   <td class='row-actions'>{delivery.status !== 'pending' && <WriteButton kind='secondary' busy={write.busy} onClick={() => { void redeliver(delivery) }} label={`Send ${delivery.type} again`}>Send again</WriteButton>}</td>
                 </tr>

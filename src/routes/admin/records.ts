@@ -159,6 +159,16 @@ export const WebhookSchema = Type.Object({
 })
 export type Webhook = Static<typeof WebhookSchema>
 
+export const WebhookHealthSchema = Type.Object({
+  failing_since: Nullable(Type.String({ format: 'date-time', description: 'the first failed attempt since the last delivered one; null while the last attempt delivered' })),
+  last_attempt_at: Nullable(Type.String({ format: 'date-time', description: 'when the last attempt ended; null before any' })),
+  last_status: Nullable(Type.Integer({ description: "the receiver's HTTP status at the last attempt" })),
+  last_error: Nullable(Type.String({ description: 'why the last attempt failed' }))
+}, { description: "how the webhook's receiver answers, from the attempts' ends" })
+
+export const ListedWebhookSchema = Type.Object({ ...WebhookSchema.properties, health: WebhookHealthSchema })
+export type ListedWebhook = Static<typeof ListedWebhookSchema>
+
 export const GameEventSchema = Type.Object({
   event_id: Type.String({ description: 'the outbox entry: its first part is when it happened (ms)' }),
   type: Type.String(),

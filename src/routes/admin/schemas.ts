@@ -4,7 +4,7 @@ import type { ErrorCode } from '../../errors.js'
 import { OUTBOX_MAX } from '../../store/events.js'
 import { Empty, IntegerText, Nullable, Text, envelope, fileAnswer, gameParams } from '../schemas.js'
 import { Around, Board, BoardChoice, BoardFields, Season, Sides } from '../board-schemas.js'
-import { AuditEntrySchema, DeliverySchema, EntrySchema, GameActivitySchema, GameSchema, GameEventSchema, GameWithFiguresSchema, HeldScoreSchema, KeySchema, NamedBoardSchema, AchievementSchema, KeyRateLimitSchema, ListedEntrySchema, OperatorSchema, ScoreSpreadSchema, UserSchema, WebhookSchema } from './records.js'
+import { AuditEntrySchema, DeliverySchema, EntrySchema, GameActivitySchema, GameSchema, GameEventSchema, GameWithFiguresSchema, HeldScoreSchema, KeySchema, NamedBoardSchema, AchievementSchema, KeyRateLimitSchema, ListedEntrySchema, OperatorSchema, ScoreSpreadSchema, UserSchema, WebhookSchema, ListedWebhookSchema } from './records.js'
 
 /** The operator API's route schemas (/admin): what each answers, for the OpenAPI document. */
 
@@ -119,8 +119,8 @@ export const adminSchemas = {
     })
   }), 'The file, as an attachment: one unlock per line with player_name, achievement_id, unlocked_at. A failure before the first byte is the envelope.'),
   createWebhook: envelope(Type.Object({ ...WebhookSchema.properties, secret: Type.String({ description: 'the signing secret (whsec_…), shown this once' }) }), WRITE, "Add a webhook for the game's events (Standard Webhooks: signed, retried)", { ...adminSecurity, params: gameParams, body: adminBodies.createWebhook }),
-  listWebhooks: envelope(Type.Object({ game_id: Type.String(), items: Type.Array(WebhookSchema) }), ADMIN, "The game's webhooks, oldest first", { ...adminSecurity, params: gameParams }),
-  getWebhook: envelope(WebhookSchema, ADMIN, 'A webhook', { ...adminSecurity, params: webhookParams }),
+  listWebhooks: envelope(Type.Object({ game_id: Type.String(), items: Type.Array(ListedWebhookSchema) }), ADMIN, "The game's webhooks, oldest first, each with its receiver's health", { ...adminSecurity, params: gameParams }),
+  getWebhook: envelope(ListedWebhookSchema, ADMIN, "A webhook, with its receiver's health", { ...adminSecurity, params: webhookParams }),
   deleteWebhook: envelope(Empty, WRITE, 'Remove a webhook and its pending deliveries', { ...adminSecurity, params: webhookParams }),
   testWebhook: envelope(DeliverySchema, WRITE, 'Send a webhook.test event to this webhook only', { ...adminSecurity, params: webhookParams }),
   webhookDeliveries: envelope(Type.Object({ game_id: Type.String(), webhook_id: Type.String(), status: Type.String(), total: Type.Integer(), items: Type.Array(DeliverySchema) }), ADMIN, "A webhook's delivery log: finished deliveries (delivered or dead) newest first, or pending ones by when next due", {
