@@ -29,6 +29,15 @@ export function spawnService (t: { teardown: (fn: () => unknown) => void }, env:
 }
 
 /**
+ * How long a service with WORKERS=2 may take to answer: the primary, then
+ * each worker, transpiles the whole service again (ts-node keeps no cache
+ * between processes), the workers at once. A fresh clone's first test run on
+ * a loaded machine took over 90 s (the default bound) where an idle one takes
+ * a few; a hang guard, not a speed check.
+ */
+export const WORKERS_START_MS = 240_000
+
+/**
  * Until GET /healthz on `url` answers ok. Starting compiles the service's
  * TypeScript (a few seconds on an idle machine, several times that on a busy
  * one, per process with WORKERS), hence the generous bound; a process that

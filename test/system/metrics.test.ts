@@ -2,7 +2,7 @@ import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { ADMIN_TOKEN, buildTestApp, createGame, dataOf, errorOf, me, submit, top } from '../helpers/app.js'
 import { freePort, startTestRedis } from '../helpers/redis.js'
-import { spawnService, waitForHealth } from '../helpers/service-process.js'
+import { WORKERS_START_MS, spawnService, waitForHealth } from '../helpers/service-process.js'
 import { computeSignature } from '../../src/rules/signature.js'
 
 /*
@@ -68,13 +68,13 @@ t.test('without METRICS_TOKEN there is no /metrics route', async t => {
   t.equal(errorOf(await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })), 'not_found')
 })
 
-t.test('METRICS_PORT with WORKERS=2: one scrape sums both workers', { timeout: 180_000 }, async t => {
+t.test('METRICS_PORT with WORKERS=2: one scrape sums both workers', { timeout: WORKERS_START_MS + 120_000 }, async t => {
   const redis = await startTestRedis()
   t.teardown(redis.stop)
   const [port, metricsPort] = [await freePort(), await freePort()]
   const service = spawnService(t, { WORKERS: '2', PORT: String(port), METRICS_PORT: String(metricsPort), METRICS_TOKEN: TOKEN, REDIS_URL: redis.url, ADMIN_TOKEN: 'metrics-test-admin-token-0123456789', RATE_LIMIT_MAX: '100000' })
   const url = `http://127.0.0.1:${port}`
-  await waitForHealth(service, url)
+  await waitForHealth(service, url, WORKERS_START_MS)
   const adminHeaders = { authorization: 'Bearer metrics-test-admin-token-0123456789', 'content-type': 'application/json' }
   const created = await (await fetch(`${url}/admin/games`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ game_id: 'g1', approved: true }) })).json() as { ok: boolean }
   t.equal(created.ok, true)

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { freePort, startTestRedis } from '../helpers/redis.js'
-import { answers, spawnService, waitForHealth } from '../helpers/service-process.js'
+import { WORKERS_START_MS, answers, spawnService, waitForHealth } from '../helpers/service-process.js'
 import { waitFor } from '../helpers/wait.js'
 
 /*
@@ -22,13 +22,13 @@ t.test('WORKERS: workers that cannot start are retried, then the primary gives u
   t.match(service.stderr(), /Start-up failed: workers exited 3 times before listening; stopping/)
 })
 
-t.test('WORKERS=2: two processes share the port and the managed Redis; a dead worker is replaced', { timeout: 240_000 }, async t => {
+t.test('WORKERS=2: two processes share the port and the managed Redis; a dead worker is replaced', { timeout: 2 * WORKERS_START_MS + 60_000 }, async t => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ranking-server-test-'))
   t.teardown(() => { rmSync(dataDir, { recursive: true, force: true }) })
   const port = await freePort()
   const service = spawnService(t, { WORKERS: '2', PORT: String(port), DATA_DIR: dataDir, REDIS_URL: '' })
   const url = `http://127.0.0.1:${port}`
-  await waitForHealth(service, url)
+  await waitForHealth(service, url, WORKERS_START_MS)
   // The primary's children that run node: the workers (the other child is redis-server).
   const workers = (): number[] => {
     let children: number[]
@@ -52,7 +52,7 @@ t.test('WORKERS=2: two processes share the port and the managed Redis; a dead wo
   for (let i = 0; i < 10; i++) t.same(await (await fetch(`${url}/healthz`)).json(), { ok: true, data: { redis: 'up' } })
   const victim = before[0] as number
   process.kill(victim, 'SIGKILL')
-  await waitFor(() => { const now = workers(); return now.length === 2 && !now.includes(victim) }, { what: 'the killed worker to be replaced', timeoutMs: 90_000 })
+  await waitFor(() => { const now = workers(); return now.length === 2 && !now.includes(victim) }, { what: 'the killed worker to be replaced', timeoutMs: WORKERS_START_MS })
   t.pass('the killed worker was replaced')
   await waitForHealth(service, url)
   service.child.kill('SIGTERM')
