@@ -78,6 +78,8 @@ export type OutboxEntry = [id: string, fields: string[]]
 
 /** A delivery to make: which webhook (by id), its message id, type and body. */
 export interface NewDelivery {
+  /** The outbox entry the event came from: it is made only by the call that acknowledges that entry. None for a test event. */
+  entryId?: string
   webhookId: string
   messageId: string
   type: string
@@ -163,8 +165,10 @@ export function createWebhookStore (redis: Redis) {
 
     /**
      * Makes the deliveries and acknowledges the outbox entries they came
-     * from (`acks`), in one script call; a webhook deleted meanwhile gets
-     * none. Then trims the outbox to about EVENTS_KEPT entries, never one
+     * from (`acks`, which holds each delivery's entryId), in one script
+     * call; an entry another call acknowledged first (two dispatchers that
+     * read it, one having stalled past the claim's idle time) and a webhook
+     * deleted meanwhile get none. Then trims the outbox to about EVENTS_KEPT entries, never one
      * the group has not read and acknowledged. Returns the ids of the
      * deliveries made, and how many of them were dead at once (their
      * webhook had BACKLOG_MAX pending).
@@ -172,11 +176,12 @@ export function createWebhookStore (redis: Redis) {
     async enqueue (gameId: string, now: number, acks: string[], deliveries: NewDelivery[]): Promise<{ made: string[], backlogFull: number }> {
       const webhookIds = [...new Set(deliveries.map(delivery => delivery.webhookId))]
       const index = new Map(webhookIds.map((id, i) => [id, i + 1]))
+      const entryIndex = new Map(acks.map((id, i) => [id, i + 1]))
       const [made, backlogFull] = await enqueueScript(
         [keys.webhooks(gameId), keys.deliveries(gameId), keys.deliverySequence(gameId), keys.events(gameId),
           ...webhookIds.flatMap(id => [keys.deliveriesDue(gameId, id), keys.deliveriesDone(gameId, id)])],
         [now, acks.length, ...acks, webhookIds.length, ...webhookIds,
-          ...deliveries.flatMap(delivery => [index.get(delivery.webhookId) as number, delivery.messageId, delivery.type, delivery.body])]
+          ...deliveries.flatMap(delivery => [delivery.entryId === undefined ? 0 : entryIndex.get(delivery.entryId) ?? -1, index.get(delivery.webhookId) as number, delivery.messageId, delivery.type, delivery.body])]
       )
       return { made, backlogFull }
     },

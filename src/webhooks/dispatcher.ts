@@ -172,7 +172,7 @@ export function createDispatcher (redis: Redis, store: WebhookStore, options: Di
       const event = eventOf(gameId, id, fields)
       const body = bodyOf(event)
       for (const webhook of webhooks) {
-        if (subscribes(webhook, event.type)) deliveries.push({ webhookId: webhook.webhook_id, messageId: messageIdOf(gameId, id), type: event.type, body })
+        if (subscribes(webhook, event.type)) deliveries.push({ entryId: id, webhookId: webhook.webhook_id, messageId: messageIdOf(gameId, id), type: event.type, body })
       }
     }
     const { backlogFull } = await store.enqueue(gameId, Date.now(), [...entries.map(([id]) => id), ...gone], deliveries)

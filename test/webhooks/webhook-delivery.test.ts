@@ -4,7 +4,7 @@ import { buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
 import { keys } from '../../src/store/keys.js'
 import { EVENTS_KEPT, OUTBOX_MAX } from '../../src/store/events.js'
-import { BACKLOG_MAX } from '../../src/store/webhooks.js'
+import { BACKLOG_MAX, type NewDelivery } from '../../src/store/webhooks.js'
 import { metrics } from '../../src/lib/metrics.js'
 import { ADMIN_TOKEN, admin, buildTestApp, buildTestApps, createGame, dataOf, submit } from '../helpers/app.js'
 import { startReceiver, verified, type Receiver } from '../helpers/receiver.js'
@@ -81,6 +81,29 @@ t.test('events read by a process that died before making deliveries are taken ov
   t.ok(Date.now() - started >= 1000, 'taken over once idle (a second at least)')
   const pending = await writer.redis.xpending(keys.events(game.gameId), 'webhooks') as [number, ...unknown[]]
   t.equal(pending[0], 0, 'every entry acknowledged')
+})
+
+t.test('a dispatcher that stalled past the claim\'s idle time and the one that took its events over make each delivery once', { timeout: 30_000 }, async t => {
+  // This process writes events but delivers nothing: the two dispatchers are played by hand, on its store.
+  const { app } = await buildTestApp(t, { ...FAST, WEBHOOK_DISPATCH: 'false' })
+  const game = await createGame(app)
+  dataOf(await admin(app, 'POST', `/admin/games/${game.gameId}/webhooks`, { url: 'http://127.0.0.1:9/hook', events: ['board.first'] }))
+  const [webhook] = await app.webhooks.list(game.gameId)
+  dataOf(await submit(app, game, { player: 'once', score: 1 }))
+  // The slow one reads the events; the other claims them once they are idle (here at once), and both make their deliveries.
+  const { entries } = await app.webhooks.readOutbox(game.gameId, 'slow', 100)
+  const [, taken] = await app.redis.xautoclaim(keys.events(game.gameId), 'webhooks', 'other', 0, '0-0', 'COUNT', 100) as [string, Array<[string, string[]]>]
+  t.same(taken.map(([id]) => id), entries.map(([id]) => id), 'the same entries, held by both')
+  const deliveriesOf = (read: Array<[string, string[]]>): NewDelivery[] => read.map(([id]) => ({ entryId: id, webhookId: webhook!.webhook_id, messageId: `msg_${id}`, type: 'board.first', body: '{}' }))
+  const ids = (read: Array<[string, string[]]>): string[] => read.map(([id]) => id)
+  const other = await app.webhooks.enqueue(game.gameId, Date.now(), ids(taken), deliveriesOf(taken))
+  const slow = await app.webhooks.enqueue(game.gameId, Date.now(), ids(entries), deliveriesOf(entries))
+  t.equal(other.made.length, entries.length, 'the first to finish makes the deliveries')
+  t.same(slow.made, [], 'the stalled one, finishing after, makes none')
+  t.equal(await app.redis.hlen(keys.deliveries(game.gameId)), entries.length, 'one delivery per event')
+  // A test event comes from no entry: always made.
+  const test = await app.webhooks.enqueue(game.gameId, Date.now(), [], [{ webhookId: webhook!.webhook_id, messageId: 'test_1', type: 'webhook.test', body: '{}' }])
+  t.equal(test.made.length, 1, 'a test event is made')
 })
 
 t.test('several processes deliver each event once', { timeout: 30_000 }, async t => {
