@@ -203,6 +203,8 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
     handler: async (request, reply) => {
       if (!isDelete(request)) fail('invalid_param', 'POST /auth/sessions logs out everywhere else: send _method=DELETE.')
       const user = request.user as StoredUser
+      // A guest's one session lasts as long as the guest; a new one would outlive it (and a guest has nowhere else).
+      if (user.guest) fail('forbidden', 'A guest is logged in on this browser only: sign up to keep your play and log in elsewhere.')
       const others = (await fastify.users.ownSessions(user.username, request.cookies[config.sessionCookie] ?? '')).filter(session => !session.current).length
       await asThePlayer(request).endUserSessions(user.username)
       await startSession(request, reply, await fastify.users.user(user.username) ?? fail('not_logged_in'))

@@ -34,7 +34,7 @@ export const authSchemas = {
       current: Type.Boolean({ description: 'the session of this request' })
     }), { description: "the player's live sessions (at most 20), soonest to expire first; their ids are never shown" })
   }), ['not_logged_in', 'rate_limited'], "The logged-in player's sessions: where they are logged in", { tags: ['session'] }),
-  endOtherSessions: envelope(Type.Object({ ended: Type.Integer({ description: 'how many other sessions ended' }) }), ['not_logged_in', 'forbidden_origin', 'rate_limited', 'invalid_param'], 'Log out everywhere else: every other session of the player ends, this one goes on with a new cookie (POST needs _method=DELETE)', {
+  endOtherSessions: envelope(Type.Object({ ended: Type.Integer({ description: 'how many other sessions ended' }) }), ['not_logged_in', 'forbidden_origin', 'rate_limited', 'invalid_param', 'forbidden'], 'Log out everywhere else: every other session of the player ends, this one goes on with a new cookie (POST needs _method=DELETE)', {
     tags: ['session'], body: Type.Object({ _method: Type.Optional(Type.Literal('DELETE')) })
   }),
   deleteAccount: envelope(Type.Object({}, { additionalProperties: Type.Integer(), description: 'what was erased, counted' }), ['not_logged_in', 'forbidden_origin', 'rate_limited', 'invalid_param', 'missing_param', 'invalid_credentials'], "Delete the logged-in player's account: everything kept about them is erased, everywhere (POST needs _method=DELETE)", {

@@ -155,6 +155,7 @@ t.test('GET /account: a visitor is sent to log in; a player sees their account; 
 
   dataOf(await admin(app, 'PATCH', '/admin/games/arcade', { guests: 'listed' }))
   const guestCookie = cookieOf(await app.inject({ method: 'POST', url: '/auth/guest', payload: formBody({ game_id: 'arcade' }), headers: { 'content-type': 'application/x-www-form-urlencoded' } }))
+  t.equal(errorOf(await send(app, 'DELETE', '/auth/sessions', guestCookie)), 'forbidden', 'a guest has no other session to end (and a new one would outlive it)')
   const guestPage = await send(app, 'GET', '/account', guestCookie)
   t.match(guestPage.body, '<section id="keep-play"', 'a guest is told how to keep its play')
   t.match(guestPage.body, '<a class="button" href="/signup?next=%2Faccount">Sign up</a>')
