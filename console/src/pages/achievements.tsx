@@ -191,7 +191,7 @@ export function AchievementsTab ({ game }: { game: GameWithStats }) {
       {list.data !== undefined && items.length === 0 && <p>No achievements yet.</p>}
       {items.length > 0 && (
         <>
-          <ChartBox id='rarity-chart' title={`Rarity: share of the ${counted(list.data?.players ?? 0, 'player')} who have each`} kind='bar' unit='%' series={rarity} summary={items.map(item => `${item.name}: ${item.rarity}%`).join('; ')} />
+          <ChartBox id='rarity-chart' title={`Rarity: the share of players who have each (of ${counted(list.data?.players ?? 0, 'player')})`} kind='bar' unit='%' series={rarity} summary={items.map(item => `${item.name}: ${item.rarity}%`).join('; ')} />
           {/* Stacked: on a phone each achievement is a card, its buttons under its cells rather than pinned over them. */}
           <TableBox label='Achievements'>
             <StackedTable id='achievements-table'>

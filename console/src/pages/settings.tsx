@@ -153,8 +153,8 @@ export function SettingsTab ({ game, onSaved }: { game: GameWithStats, onSaved: 
         <Field long id='setting-runs' label='Runs (proof of play)' hint='A run ties a score to the play time reported while it was earned.'>
           <select id='setting-runs' value={form.runs as string} disabled={viewer} onChange={event => { set('runs', event.currentTarget.value) }} aria-describedby='setting-runs-hint'>
             <option value='off'>Off</option>
-            <option value='optional'>Optional: a score may come with its run</option>
-            <option value='required'>Required: every score comes with its run</option>
+            <option value='optional'>Optional: a score may have a run</option>
+            <option value='required'>Required: every score has a run</option>
           </select>
         </Field>
         <Field id='setting-min_run_seconds' label='A run needs at least (s of play)'><input {...text('min_run_seconds')} type='number' min={0} /></Field>
