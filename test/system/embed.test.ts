@@ -198,7 +198,11 @@ t.test('/embed/: the examples, filled in for a game, at desktop and phone size',
   for (const [size, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]] as const) {
     const { page, problems, overflow, context } = await watchedPage(browser, viewport)
     await page.goto(`${baseUrl}/embed/?game=${game.gameId}&api_key=${game.apiKey}&around=player1`)
-    await waitFor(async () => await page.evaluate(() => Array.from(document.querySelectorAll('ranking-board')).every(board => (board.shadowRoot?.querySelectorAll('tbody tr').length ?? 0) >= 5)), { what: `the examples' boards at ${size}` })
+    // The page's script fills the examples in after load: wait for all three, not for every one of none.
+    await waitFor(async () => await page.evaluate(() => {
+      const boards = Array.from(document.querySelectorAll('ranking-board'))
+      return boards.length === 3 && boards.every(board => (board.shadowRoot?.querySelectorAll('tbody tr').length ?? 0) >= 5)
+    }), { what: `the examples' boards at ${size}` })
     t.equal(await page.locator('ranking-board').count(), 3, 'three examples')
     const snippets = await page.locator('.example pre').allTextContents()
     t.ok(snippets.every(snippet => snippet.includes(`${baseUrl}/embed/v1/board.js`) && snippet.includes(`api-key="${game.apiKey}"`)), 'each snippet loads the versioned script, with the game\'s key')
