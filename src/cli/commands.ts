@@ -43,10 +43,10 @@ function argument (args: string[], index: number, name: string): string {
   return value
 }
 
-/** Every command, by its first two words; the words after them are its arguments. */
 /** Erasing is idempotent (a second call counts zeros): the operator is told when there was nothing to erase at all. */
 const erasedNothing = (counts: object): boolean => Object.values(counts).every(count => count === 0)
 
+/** Every command, by its first two words; the words after them are its arguments. */
 export const COMMANDS: Record<string, Command> = {
   'games list': async (admin, _args, flags) => await admin.listGames(fieldsOf(flags)),
   'games get': async (admin, args) => await admin.game(argument(args, 0, 'game_id')),
