@@ -92,8 +92,15 @@ export interface SendOptions {
  */
 export const MAX_ANSWER_BYTES = 4096
 
-// Connections to receivers are reused between deliveries (an answer read whole leaves its connection open).
-const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) }
+/**
+ * Connections to receivers are reused between deliveries (an answer read
+ * whole leaves its connection open). An idle one is closed after 30 s, or a
+ * second before the receiver says it will close it (`Keep-Alive:
+ * timeout=N`; Node's agent heeds that hint only when it has a timeout of
+ * its own).
+ */
+const IDLE_CONNECTION_MS = 30_000
+const agents = { 'http:': new http.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }), 'https:': new https.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }) }
 
 /**
  * POSTs the body to the URL with the Standard Webhooks headers. Delivered
@@ -116,45 +123,58 @@ export async function attemptDelivery (url: string, secret: string, messageId: s
   const timestamp = Math.floor(Date.now() / 1000)
   const client = target.protocol === 'https:' ? https : http
   return await new Promise<AttemptResult>(resolve => {
-    const request = client.request(target, {
-      method: 'POST',
-      agent: agents[target.protocol as 'http:' | 'https:'],
-      ...(allowPrivate ? {} : { lookup: publicLookup }),
-      headers: {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(body),
-        'user-agent': 'ranking-service-webhooks',
-        'webhook-id': messageId,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': webhookSignature(secret, messageId, timestamp, body)
-      }
-    }, response => {
-      const status = response.statusCode ?? 0
-      const delivered = status >= 200 && status < 300
-      // Only the status matters. The attempt ends when its connection is
-      // done: the body read whole (MAX_ANSWER_BYTES at most), cut off past
-      // that, or by the same timeout.
-      answered = done({ delivered, status, ...(delivered ? {} : { error: `the receiver answered HTTP ${status}` }) })
-      let read = 0
-      response.on('data', (chunk: Buffer) => {
-        read += chunk.length
-        if (read > MAX_ANSWER_BYTES) request.destroy()
-      })
-      response.on('error', () => {})
-      response.on('close', () => {
-        clearTimeout(timer)
-        resolve(answered as AttemptResult)
-      })
-    })
     let answered: AttemptResult | undefined
+    let request: http.ClientRequest
     // A plain timer, not AbortSignal.timeout, whose bookkeeping is costly at thousands of deliveries a second (docs/decisions/0062-hot-path-choices-measured.md).
     const timer = setTimeout(() => { request.destroy(new Error(`no answer within ${timeoutMs} ms`)) }, timeoutMs)
-    request.on('error', (error: Error) => {
-      clearTimeout(timer)
-      // After the status, a connection cut short still carried the answer.
-      resolve(answered ?? done({ delivered: false, error: error.message }))
-    })
-    request.end(body)
+    const send = (agent: http.Agent | false): void => {
+      request = client.request(target, {
+        method: 'POST',
+        agent,
+        ...(allowPrivate ? {} : { lookup: publicLookup }),
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'user-agent': 'ranking-service-webhooks',
+          'webhook-id': messageId,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': webhookSignature(secret, messageId, timestamp, body)
+        }
+      }, response => {
+        const status = response.statusCode ?? 0
+        const delivered = status >= 200 && status < 300
+        // Only the status matters. The attempt ends when its connection is
+        // done: the body read whole (MAX_ANSWER_BYTES at most), cut off past
+        // that, or by the same timeout.
+        answered = done({ delivered, status, ...(delivered ? {} : { error: `the receiver answered HTTP ${status}` }) })
+        let read = 0
+        response.on('data', (chunk: Buffer) => {
+          read += chunk.length
+          if (read > MAX_ANSWER_BYTES) request.destroy()
+        })
+        response.on('error', () => {})
+        response.on('close', () => {
+          clearTimeout(timer)
+          resolve(answered as AttemptResult)
+        })
+      })
+      const sent = request
+      sent.on('error', (error: NodeJS.ErrnoException) => {
+        // A kept connection the receiver closed as it was reused ("socket
+        // hang up" before any answer) says nothing about the receiver: the
+        // request is sent again once, on a new connection, as Node's docs
+        // advise (`request.reusedSocket`). The receiver dedupes by webhook-id.
+        if (answered === undefined && sent.reusedSocket && error.code === 'ECONNRESET' && agent !== false) {
+          send(false)
+          return
+        }
+        clearTimeout(timer)
+        // After the status, a connection cut short still carried the answer.
+        resolve(answered ?? done({ delivered: false, error: error.message }))
+      })
+      sent.end(body)
+    }
+    send(agents[target.protocol as 'http:' | 'https:'])
   })
 }
 
