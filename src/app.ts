@@ -25,6 +25,7 @@ import homeRoutes from './routes/home/index.js'
 import playRoutes from './routes/play/index.js'
 import accountRoutes from './routes/account/index.js'
 import embedRoutes from './routes/embed/index.js'
+import gamejoltRoutes from './routes/gamejolt/index.js'
 
 /**
  * The whole service as one plugin: our plugins in dependency order, then the
@@ -56,6 +57,7 @@ async function app (fastify: FastifyInstance, { config, clock }: { config: Confi
   await fastify.register(healthRoutes)
   await fastify.register(publicRoutes)
   await fastify.register(adminRoutes)
+  await fastify.register(gamejoltRoutes)
   await fastify.register(playRoutes)
   await fastify.register(embedRoutes)
   await fastify.register(homeRoutes)

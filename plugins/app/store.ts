@@ -16,6 +16,7 @@ import { createSigninFlows, type SigninFlows } from '../../src/store/signin-flow
 import { createRuns, type Runs } from '../../src/store/runs.js'
 import { createBoardStore, type BoardStore } from '../../src/store/named-boards.js'
 import { createAchievementStore, type AchievementStore } from '../../src/store/achievements.js'
+import { createGamejoltStore, type GamejoltStore } from '../../src/store/gamejolt.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,6 +33,8 @@ declare module 'fastify' {
     signupChallenges: SignupChallenges
     signinFlows: SigninFlows
     runs: Runs
+    /** The games' Game Jolt API settings (docs/gamejolt.md). */
+    gamejolt: GamejoltStore
     /** Resolves once this process has applied every cache invalidation published so far. */
     syncRecordCache: () => Promise<void>
     /** Hears every change of a key, game, user or session record, on any instance (no kind: changes may have been missed). */
@@ -74,5 +77,7 @@ export default fp<StoreOptions>(async (fastify, { clock }) => {
   fastify.decorate('signupChallenges', createSignupChallenges(redis, { work: config.signupWork }))
   fastify.decorate('signinFlows', createSigninFlows(redis))
   fastify.decorate('runs', createRuns(redis))
-  fastify.decorate('admin', createAdmin({ records, namedBoards, achievements, review: createReviewQueue(redis), webhooks, events: createEvents(redis), webhookAllowPrivate: config.webhooks.allowPrivate, users, leaderboard, sessionTtlS: config.sessionTtlS, guestTtlS: config.guestTtlS, sessionCookie: config.sessionCookie, audit: createAuditLog(redis, { retentionMs: config.auditRetentionMs }), ratings, playtime, activity }))
+  const gamejolt = createGamejoltStore(redis, cache)
+  fastify.decorate('gamejolt', gamejolt)
+  fastify.decorate('admin', createAdmin({ records, namedBoards, achievements, review: createReviewQueue(redis), webhooks, events: createEvents(redis), webhookAllowPrivate: config.webhooks.allowPrivate, users, leaderboard, sessionTtlS: config.sessionTtlS, guestTtlS: config.guestTtlS, sessionCookie: config.sessionCookie, audit: createAuditLog(redis, { retentionMs: config.auditRetentionMs }), ratings, playtime, activity, gamejolt }))
 }, { name: 'store', dependencies: ['redis'] })

@@ -16,6 +16,7 @@ import { createWebhookStore } from '../store/webhooks.js'
 import { createEvents } from '../store/events.js'
 import { createBoardStore } from '../store/named-boards.js'
 import { createAchievementStore } from '../store/achievements.js'
+import { createGamejoltStore } from '../store/gamejolt.js'
 import type { CliIo } from './io.js'
 
 /** Who runs the command, for the audit log: the OS user (or USER, or the uid, where the system has no name for it). */
@@ -75,7 +76,8 @@ export function operationsOf (redis: Redis, config: Config, env: CliIo['env']): 
     audit: createAuditLog(redis, { retentionMs: config.auditRetentionMs }),
     ratings: createRatings(redis),
     playtime: createPlaytime(redis, activity),
-    activity
+    activity,
+    gamejolt: createGamejoltStore(redis)
   })
   return admin.as({ name: `cli:${osUser(env)}`, via: 'cli' })
 }

@@ -66,5 +66,7 @@ export const FLAGS = {
   buckets: { type: 'string' },
   player_name: { type: 'string' },
   achievement_id: { type: 'string' },
+  gamejolt_game_id: { type: 'string' },
+  private_key: { type: 'string' },
   help: { type: 'boolean', short: 'h' }
 } as const

@@ -60,6 +60,12 @@ Fair play (scores held for review):
                                         puts the score on the boards as of when it was submitted
   review reject <game_id> <held_id> [--note TEXT] [--hide true|false]
 
+Game Jolt's API (docs/gamejolt.md):
+  gamejolt get <game_id>                its Game Jolt game id and private key (a secret)
+  gamejolt set <game_id> [--gamejolt_game_id N] [--private_key TEXT]
+                                        turns it on, or changes the id or key (omitted: kept id, new key)
+  gamejolt off <game_id>                the id and key stop working at once
+
 Webhooks and events (delivered by the running service):
   webhooks create <game_id> --url URL [--events score.best,board.first,...|*] [--description TEXT]
                                         prints the webhook and its signing secret (shown once)

@@ -15,6 +15,7 @@ import { type StoredWebhook, type WebhookStore } from '../store/webhooks.js'
 import { type Events } from '../store/events.js'
 import { type BoardStore } from '../store/named-boards.js'
 import { type AchievementStore } from '../store/achievements.js'
+import { type GamejoltStore } from '../store/gamejolt.js'
 import { DEFAULT_BOARD, NO_BOARDS } from '../rules/boards.js'
 import { Auditor, ListPage, PublicKey, WEBHOOK_ID_PATTERN, publicKey } from './answers.js'
 import { BoardQuery, cursors, schemas } from './input.js'
@@ -40,6 +41,8 @@ export interface AdminDeps {
   ratings: Ratings
   playtime: Playtime
   activity: Activity
+  /** The games' Game Jolt API settings (docs/gamejolt.md). */
+  gamejolt: GamejoltStore
 }
 
 /** How many board scripts run at once while a user's hidden flag is applied to every game. */
@@ -49,7 +52,7 @@ const BOARD_BATCH = 200
  * What every operation works with: the stores, the actor's audit, and the
  * helpers that several resources share. One per actor (createAdmin().as).
  */
-export function operationContext ({ records, namedBoards, achievements, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, guestTtlS, sessionCookie, audit: auditLog, ratings, playtime, activity }: AdminDeps, actor: Actor) {
+export function operationContext ({ records, namedBoards, achievements, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, guestTtlS, sessionCookie, audit: auditLog, ratings, playtime, activity, gamejolt }: AdminDeps, actor: Actor) {
   const audit: Auditor = async (change, unmasked) => { await auditLog.record(actor, change, unmasked) }
 
   /**
@@ -139,7 +142,7 @@ export function operationContext ({ records, namedBoards, achievements, review, 
     return await records.game(gameId, { fresh: true }) ?? fail('not_found', 'No such game.')
   }
 
-  return { records, namedBoards, achievements, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, guestTtlS, sessionCookie, auditLog, ratings, playtime, activity, audit, applyUserHidden, forEveryGame, notPending, pendingHeld, existingWebhook, eraseFromEveryGame, auditPage, changeKey, chooseBoard, existingGame }
+  return { records, namedBoards, achievements, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, guestTtlS, sessionCookie, auditLog, ratings, playtime, activity, gamejolt, audit, applyUserHidden, forEveryGame, notPending, pendingHeld, existingWebhook, eraseFromEveryGame, auditPage, changeKey, chooseBoard, existingGame }
 }
 
 export type OperationContext = ReturnType<typeof operationContext>

@@ -9,6 +9,7 @@ import { achievementsOperations } from './achievements.js'
 import { reviewOperations } from './review.js'
 import { webhooksOperations } from './webhooks.js'
 import { auditOperations } from './audit.js'
+import { gamejoltOperations } from './gamejolt.js'
 
 /**
  * The operator operations (docs/interface.md#operator-api), shared by the /admin
@@ -30,7 +31,8 @@ export function createAdmin (deps: AdminDeps) {
       ...achievementsOperations(context),
       ...reviewOperations(context),
       ...webhooksOperations(context),
-      ...auditOperations(context)
+      ...auditOperations(context),
+      ...gamejoltOperations(context)
     }
   }
 

@@ -11,6 +11,8 @@ import { BOARD_ID_PATTERN, BOARD_OPERATORS, DEFAULT_BOARD, MAX_BOARDS } from '..
 import { ACHIEVEMENT_ID_PATTERN, MAX_ACHIEVEMENTS } from '../rules/achievements.js'
 import { EVENT_TYPES } from '../store/events.js'
 import { MAX_URL_LENGTH } from '../webhooks/send.js'
+import { MAX_GAMEJOLT_ID } from '../store/gamejolt.js'
+import { GAMEJOLT_KEY_PATTERN } from '../gamejolt/signature.js'
 import { MAX_DECIMALS, MAX_UNIT_LENGTH, SCORE_FORMAT_TYPES } from '../../sdk/format.js'
 
 /**
@@ -274,6 +276,10 @@ export const schemas = {
   scoreStats: Type.Object({
     buckets: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'how many equal ranges from the lowest score to the highest: 1 to 100 (20 by default)' })),
     ...BoardQuery
+  }, { additionalProperties: false }),
+  setGamejolt: Type.Object({
+    gamejolt_game_id: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_GAMEJOLT_ID, description: `the game's id in Game Jolt's API, 1 to ${MAX_GAMEJOLT_ID}: the one its builds carry (default: the game's own, or a free one)` })),
+    private_key: Type.Optional(Type.String({ pattern: GAMEJOLT_KEY_PATTERN.source, description: 'the private key its builds carry: 8 to 128 visible ASCII characters (default: a new random key)' }))
   }, { additionalProperties: false }),
   none: Type.Object({}, { additionalProperties: false })
 }

@@ -41,7 +41,7 @@ export interface AuditEntry extends AuditChange {
 }
 
 /** Fields whose values never reach the audit log: they show as MASKED when set. */
-const SECRET_FIELDS = new Set(['secret', 'api_secret', 'password', 'password_hash', 'passwordHash', 'session_id'])
+const SECRET_FIELDS = new Set(['secret', 'api_secret', 'password', 'password_hash', 'passwordHash', 'session_id', 'private_key', 'game_token'])
 export const MASKED = '(masked)'
 
 /** A copy of a record with its secret fields masked (nested records too). */

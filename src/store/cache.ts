@@ -11,7 +11,7 @@ import { keys } from './keys.js'
  * the cache is not used, and it is emptied when the subscription returns,
  * since invalidations may have been missed meanwhile.
  */
-export const CACHED_KINDS = ['key', 'game', 'boards', 'achievements', 'user', 'session'] as const
+export const CACHED_KINDS = ['key', 'game', 'boards', 'achievements', 'user', 'session', 'gamejolt'] as const
 export type CachedKind = typeof CACHED_KINDS[number]
 
 interface Entry {

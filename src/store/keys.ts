@@ -208,6 +208,15 @@ export const keys = {
   playerRuns: (gameId: string, player: string, byKey = false) => `${PREFIX}:{game:${gameId}}:${byKey ? 'key-runs' : 'runs'}:${player}`,
   /** STRING: the runs a player started in the game this minute, in one mode (expires with the minute). */
   runStarts: (gameId: string, player: string, byKey = false) => `${PREFIX}:{game:${gameId}}:${byKey ? 'key-run-starts' : 'run-starts'}:${player}`,
+  /**
+   * HASH gamejolt_game_id, private_key: the game's Game Jolt API, when an
+   * operator turned it on (docs/gamejolt.md); no hash, no API.
+   */
+  gamejolt: (gameId: string) => `${PREFIX}:{game:${gameId}}:gamejolt`,
+  /** STRING: the game_id whose Game Jolt API answers to this integer game id (in its own slot, like an API key). */
+  gamejoltGame: (gamejoltGameId: number) => `${PREFIX}:gamejolt:{${gamejoltGameId}}`,
+  /** STRING: the last Game Jolt game id made for a game that was given none (ids taken by hand are skipped). */
+  gamejoltSequence: () => `${PREFIX}:gamejolt:seq`,
   /** SET of the api_keys issued for this game. */
   gameKeys: (gameId: string) => `${PREFIX}:{game:${gameId}}:keys`,
   /** HASH user -> stars (1..10) given to this game. */

@@ -113,7 +113,7 @@ export async function get (app: FastifyInstance, url: string, query: Fields = {}
   return await app.inject({ method: 'GET', url: search === '' ? url : `${url}${url.includes('?') ? '&' : '?'}${search}` })
 }
 
-export async function admin (app: FastifyInstance, method: 'POST' | 'PATCH' | 'GET' | 'DELETE', url: string, body?: unknown): Promise<LightMyRequestResponse> {
+export async function admin (app: FastifyInstance, method: 'POST' | 'PATCH' | 'PUT' | 'GET' | 'DELETE', url: string, body?: unknown): Promise<LightMyRequestResponse> {
   return await app.inject({ method, url, headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, ...(body === undefined ? {} : { payload: body as Record<string, unknown> }) })
 }
 

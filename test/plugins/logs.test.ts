@@ -109,4 +109,8 @@ t.test('redactUrl: secret parameters by their decoded name, secret admin segment
   t.equal(redactUrl('/x?sign=abc;def&a=1'), '/x?sign=[redacted]&a=1', 'the parser ends a value at & only: all of it is hidden')
   t.equal(redactUrl('/x?a=1;sign=abc;def&b=2'), '/x?a=1;sign=[redacted]&b=2', 'a secret after ; is hidden to the next &')
   t.equal(redactUrl('/x?a=1;b=2&c=3'), '/x?a=1;b=2&c=3')
+  // Game Jolt's API: a player's token, and the sub-requests of a batch (which carry tokens of their own).
+  t.equal(redactUrl('/api/game/v1_2/scores/?game_id=1&username=a&user_token=abc&signature=00'), '/api/game/v1_2/scores/?game_id=1&username=a&user_token=[redacted]&signature=00')
+  t.equal(redactUrl('/api/game/v1_2/batch/?game_id=1&requests%5B%5D=%2Fscores%2F%3Fuser_token%3Dabc&requests[]=x'), '/api/game/v1_2/batch/?game_id=1&requests%5B%5D=[redacted]&requests[]=[redacted]')
+  t.equal(redactUrl('/x?private_key=abc'), '/x?private_key=[redacted]')
 })

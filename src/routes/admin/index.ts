@@ -112,6 +112,10 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   fastify.get<WithBoard>(namedBoard, { schema: adminSchemas.getBoard }, async (request) => ok(await admin(request).board(request.params.game_id, request.params.board_id)))
   fastify.patch<WithBoard>(namedBoard, body(adminSchemas.updateBoard), async (request) => ok(await admin(request).updateBoard(request.params.game_id, request.params.board_id, input(request))))
   fastify.delete<WithBoard>(namedBoard, body(adminSchemas.deleteBoard), async (request) => ok(await admin(request).deleteBoard(request.params.game_id, request.params.board_id, input(request))))
+  // A game's Game Jolt API (docs/gamejolt.md): its settings carry the private key.
+  fastify.get<WithGame>('/admin/games/:game_id/gamejolt', { schema: adminSchemas.getGamejolt }, async (request) => ok(await admin(request).gamejolt(request.params.game_id)))
+  fastify.put<WithGame>('/admin/games/:game_id/gamejolt', body(adminSchemas.setGamejolt), async (request) => ok(await admin(request).setGamejolt(request.params.game_id, input(request))))
+  fastify.delete<WithGame>('/admin/games/:game_id/gamejolt', body(adminSchemas.deleteGamejolt), async (request) => ok(await admin(request).deleteGamejolt(request.params.game_id, input(request))))
   const webhook = '/admin/games/:game_id/webhooks/:webhook_id'
   fastify.post<WithGame>('/admin/games/:game_id/webhooks', body(adminSchemas.createWebhook), async (request) => ok(await admin(request).createWebhook(request.params.game_id, input(request))))
   fastify.get<WithGame>('/admin/games/:game_id/webhooks', { schema: adminSchemas.listWebhooks }, async (request) => ok(await admin(request).webhooks(request.params.game_id)))

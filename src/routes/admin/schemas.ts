@@ -8,6 +8,12 @@ import { AuditEntrySchema, DeliverySchema, EntrySchema, GameActivitySchema, Game
 
 /** The operator API's route schemas (/admin): what each answers, for the OpenAPI document. */
 
+const GamejoltSchema = Type.Object({
+  game_id: Type.String(),
+  gamejolt_game_id: Type.Integer({ description: "the game_id Game Jolt's clients send" }),
+  private_key: Type.String({ description: 'the key their signatures end with: a secret' })
+})
+
 const heldParams = Type.Object({ game_id: Type.String(), held_id: Type.String() })
 const webhookParams = Type.Object({ game_id: Type.String(), webhook_id: Type.String() })
 const boardParams = Type.Object({ game_id: Type.String(), board_id: Type.String() })
@@ -120,6 +126,9 @@ export const adminSchemas = {
   }), 'The file, as an attachment: one unlock per line with player_name, achievement_id, unlocked_at. A failure before the first byte is the envelope.'),
   createWebhook: envelope(Type.Object({ ...WebhookSchema.properties, secret: Type.String({ description: 'the signing secret (whsec_…), shown this once' }) }), WRITE, "Add a webhook for the game's events (Standard Webhooks: signed, retried)", { ...adminSecurity, params: gameParams, body: adminBodies.createWebhook }),
   listWebhooks: envelope(Type.Object({ game_id: Type.String(), items: Type.Array(ListedWebhookSchema) }), ADMIN, "The game's webhooks, oldest first, each with its receiver's health", { ...adminSecurity, params: gameParams }),
+  getGamejolt: envelope(GamejoltSchema, ADMIN, "The game's Game Jolt API settings, its private key included (docs/gamejolt.md); not_found while it is off", { ...adminSecurity, params: gameParams }),
+  setGamejolt: envelope(GamejoltSchema, WRITE, "Turn the game's Game Jolt API on, or change its id or private key: what is given is taken, what is omitted is made (the game's id or a free one; a new key); the old key stops working at once", { ...adminSecurity, params: gameParams, body: adminBodies.setGamejolt }),
+  deleteGamejolt: envelope(Type.Object({ game_id: Type.String() }), WRITE, "Turn the game's Game Jolt API off: its id and key stop working at once", { ...adminSecurity, params: gameParams }),
   getWebhook: envelope(ListedWebhookSchema, ADMIN, "A webhook, with its receiver's health", { ...adminSecurity, params: webhookParams }),
   deleteWebhook: envelope(Empty, WRITE, 'Remove a webhook and its pending deliveries', { ...adminSecurity, params: webhookParams }),
   testWebhook: envelope(DeliverySchema, WRITE, 'Send a webhook.test event to this webhook only', { ...adminSecurity, params: webhookParams }),

@@ -1,0 +1,129 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { toApiError } from '../../../plugins/app/envelope.js'
+import { parseUrlEncoded } from '../../lib/params.js'
+import { clientAddress } from '../../../plugins/app/rate-limit.js'
+import { isPlayable } from '../../rules/games.js'
+import { GamejoltFailure, MESSAGES, refuse, writeAnswer, type GamejoltAnswer, type GamejoltFormat } from '../../gamejolt/answers.js'
+import { HANDLERS } from '../../gamejolt/endpoints.js'
+import { endpointOf, formatOf, paramsOf, postFieldsOf, VERSIONS, type GamejoltVersion } from '../../gamejolt/request.js'
+import { gamejoltSignatureMatches } from '../../gamejolt/signature.js'
+
+/**
+ * Game Jolt's Game API, v1 to v1.2, beside ours (docs/gamejolt.md): every
+ * answer in Game Jolt's formats and words, HTTP 200 even for a failure.
+ * Its own encapsulated context: its own form parser (the signature covers
+ * the body as sent) and its own error handler (a failure is Game Jolt's
+ * `success: false`, never our envelope).
+ */
+
+/** A Game Jolt body: data-store items of up to 1 MiB, percent-encoded (up to three bytes each), and the rest of the form. */
+export const GAMEJOLT_BODY_LIMIT = 3 * 1_048_576 + 65_536
+
+/** A form body as it arrived: its text (for the signature) and its fields in order. */
+interface FormBody { text: string, fields: Array<[string, string]> }
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The Game Jolt format the request asked for, once it is known. */
+    gamejoltFormat?: GamejoltFormat
+  }
+}
+
+function send (reply: FastifyReply, answer: GamejoltAnswer, format: GamejoltFormat): FastifyReply {
+  const { body, type } = writeAnswer(answer, format)
+  return reply.code(200).type(type).serializer((payload: unknown) => payload as string).send(body)
+}
+
+/** What a thrown error answers: Game Jolt's message, one of ours for a refusal of our own, or its "unknown" for a fault. */
+function failureOf (error: unknown, request: FastifyRequest, fastify: FastifyInstance): GamejoltAnswer {
+  if (error instanceof GamejoltFailure) return { success: false, message: error.message, ...(error.fields === undefined ? {} : { fields: error.fields }) }
+  const apiError = toApiError(error, request, fastify.redis)
+  if (apiError.code === 'internal_error') {
+    request.log.error({ err: error }, 'unexpected error')
+    return { success: false, message: MESSAGES.unknown }
+  }
+  if (apiError.code === 'unavailable') request.log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'Redis unavailable')
+  request.outcome = apiError.code
+  return { success: false, message: apiError.message }
+}
+
+export default async function gamejoltRoutes (fastify: FastifyInstance): Promise<void> {
+  const { config } = fastify
+  // The form as sent, for the signature; multipart bodies (fields only) come through @fastify/multipart.
+  fastify.removeContentTypeParser(['application/x-www-form-urlencoded', 'application/json', 'text/plain'])
+  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: GAMEJOLT_BODY_LIMIT }, (_request, body, done) => {
+    const fields = postFieldsOf(body as string)
+    if (fields === null) done(new GamejoltFailure('The form body has a malformed percent-encoding.'), undefined)
+    else done(null, { text: body as string, fields } satisfies FormBody)
+  })
+  // Anything else is read as no fields (a client that sends a type with nothing in it).
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: GAMEJOLT_BODY_LIMIT }, (_request, _body, done) => { done(null, undefined) })
+
+  fastify.setErrorHandler(async (error: FastifyError, request, reply) => {
+    return send(reply, failureOf(error, request, fastify), request.gamejoltFormat ?? formatFromUrl(request.raw.url ?? ''))
+  })
+
+  /** The format named in the query of a request that failed before its fields were read. */
+  function formatFromUrl (url: string): GamejoltFormat {
+    const query = url.indexOf('?') === -1 ? '' : url.slice(url.indexOf('?') + 1)
+    const format = parseUrlEncoded(query).format
+    return formatOf({ format: typeof format === 'string' ? format : '' })
+  }
+
+  /** The hosts a client may have signed: the one it reached, and the public origin's. */
+  function hostsOf (request: FastifyRequest): string[] {
+    const hosts = [request.host]
+    if (config.publicOrigin !== undefined) hosts.push(new URL(config.publicOrigin).host)
+    return hosts
+  }
+
+  async function handle (request: FastifyRequest<{ Params: { version: string, '*': string } }>, reply: FastifyReply): Promise<FastifyReply> {
+    const url = request.raw.url ?? ''
+    const queryAt = url.indexOf('?')
+    const query = queryAt === -1 ? '' : url.slice(queryAt + 1)
+    const body = request.body as FormBody | Record<string, unknown> | undefined
+    const post: Array<[string, string]> = body === undefined || body === null
+      ? []
+      : 'text' in body && Array.isArray(body.fields)
+        ? (body as FormBody).fields
+        // Multipart fields, each a plain value (a repeated one a list).
+        : Object.entries(body).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map(one => [name, String(one)] as [string, string]))
+    const { fields, requests } = paramsOf(request.query as Record<string, string>, post)
+    const format = request.gamejoltFormat = formatOf(fields)
+    const version = request.params.version as GamejoltVersion
+    const endpoint = endpointOf(request.params['*'] ?? '')
+    if (!(VERSIONS as readonly string[]).includes(version) || endpoint === undefined) refuse(`No such Game Jolt API endpoint: ${request.url.split('?')[0]?.slice(0, 100) ?? ''}`)
+
+    // The game: its integer id, its API on, approved.
+    const gamejoltGameId = /^\d{1,10}$/.test(fields.game_id ?? '') ? Number(fields.game_id) : 0
+    const link = await fastify.gamejolt.byGamejoltId(gamejoltGameId)
+    const game = link === null ? null : await fastify.records.game(link.game_id)
+    if (link === null || !isPlayable(game)) refuse(MESSAGES.badGame)
+
+    // The signature, over the request as the client wrote it.
+    const signature = fields.signature
+    if (signature === undefined || signature === '') refuse(MESSAGES.noSignature)
+    const signed = { path: url.slice(0, queryAt === -1 ? undefined : queryAt), query, hosts: hostsOf(request), post, postUnsigned: version !== 'v1_2', relative: false }
+    if (!gamejoltSignatureMatches(signed, link.private_key, signature)) refuse(MESSAGES.badSignature)
+
+    // Counted per game and client address, as an API key's requests are per key and address.
+    await fastify.rateLimits.enforce(request, reply, 'apiKey', `{game:${game.game_id}}:gamejolt:${clientAddress(request)}`, { headers: true })
+
+    const handler = HANDLERS[endpoint]
+    if (handler === undefined) refuse(`This service does not answer ${endpoint} yet.`)
+    delete fields.signature
+    delete fields.format
+    void requests
+    return send(reply, await handler({ fastify, request, game, link, version, fields }), format)
+  }
+
+  const schema = {
+    tags: ['gamejolt'],
+    summary: "Game Jolt's Game API, v1 to v1.2, for games that already speak it (docs/gamejolt.md)",
+    description: 'Every endpoint of Game Jolt\'s API under its own path (`users/auth`, `scores/add`, `data-store/set`, ...), answered in Game Jolt\'s formats (`format`: json, keypair, dump, xml) and words, HTTP 200 even for a failure. Signed with the game\'s private key, as Game Jolt\'s clients sign.',
+    params: { type: 'object', properties: { version: { type: 'string', enum: [...VERSIONS] } } }
+  }
+  for (const path of ['/api/game/:version', '/api/game/:version/*']) {
+    fastify.route({ method: ['GET', 'POST'], url: path, bodyLimit: GAMEJOLT_BODY_LIMIT, config: { noStore: true }, schema: path.endsWith('*') ? schema : { hide: true }, handler: handle })
+  }
+}
