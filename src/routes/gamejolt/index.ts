@@ -88,7 +88,7 @@ export default async function gamejoltRoutes (fastify: FastifyInstance): Promise
         ? (body as FormBody).fields
         // Multipart fields, each a plain value (a repeated one a list).
         : Object.entries(body).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map(one => [name, String(one)] as [string, string]))
-    const { fields, requests } = paramsOf(request.query as Record<string, string>, post)
+    const { fields } = paramsOf(request.query as Record<string, string>, post)
     const format = request.gamejoltFormat = formatOf(fields)
     const version = request.params.version as GamejoltVersion
     const endpoint = endpointOf(request.params['*'] ?? '')
@@ -113,7 +113,6 @@ export default async function gamejoltRoutes (fastify: FastifyInstance): Promise
     if (handler === undefined) refuse(`This service does not answer ${endpoint} yet.`)
     delete fields.signature
     delete fields.format
-    void requests
     return send(reply, await handler({ fastify, request, game, link, version, fields }), format)
   }
 
