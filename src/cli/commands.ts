@@ -94,6 +94,7 @@ export const COMMANDS: Record<string, Command> = {
   'boards create': async (admin, args, flags) => await admin.createBoard(argument(args, 0, 'game_id'), fieldsOf(flags, { board_id: argument(args, 1, 'board_id') })),
   'boards update': async (admin, args, flags) => await admin.updateBoard(argument(args, 0, 'game_id'), argument(args, 1, 'board_id'), fieldsOf(flags)),
   'boards delete': async (admin, args) => await admin.deleteBoard(argument(args, 0, 'game_id'), argument(args, 1, 'board_id')),
+  'users game-token': async (admin, args) => await admin.gameToken(argument(args, 0, 'username')),
   'gamejolt get': async (admin, args) => await admin.gamejolt(argument(args, 0, 'game_id')),
   'gamejolt set': async (admin, args, flags) => await admin.setGamejolt(argument(args, 0, 'game_id'), fieldsOf(flags)),
   'gamejolt off': async (admin, args) => await admin.deleteGamejolt(argument(args, 0, 'game_id')),

@@ -65,6 +65,7 @@ Game Jolt's API (docs/gamejolt.md):
   gamejolt set <game_id> [--gamejolt_game_id N] [--private_key TEXT]
                                         turns it on, or changes the id or key (omitted: kept id, new key)
   gamejolt off <game_id>                the id and key stop working at once
+  users game-token <username>           a new game token (user_token) for the user; the old one stops
 
 Webhooks and events (delivered by the running service):
   webhooks create <game_id> --url URL [--events score.best,board.first,...|*] [--description TEXT]

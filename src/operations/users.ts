@@ -242,6 +242,20 @@ export function usersOperations ({ users, records, sessionTtlS, guestTtlS, sessi
       return { ended }
     },
 
+    /**
+     * The user's game token for Game Jolt's clients (docs/gamejolt.md#players-and-tokens):
+     * a new one, the previous one stops working at once. `made`: the
+     * user's current one instead, made only when they have none.
+     */
+    async gameToken (username: string, input?: unknown, { current = false } = {}): Promise<{ username: string, game_token: string }> {
+      readInput(schemas.none, input)
+      const user = await users.user(username) ?? fail('not_found', 'No such user.')
+      if (current && user.gameToken !== undefined) return { username: user.username, game_token: user.gameToken }
+      const token = await users.newGameToken(user) ?? fail('not_found', 'No such user.')
+      await audit({ action: 'user.game_token', game_id: null, target: user.username, before: null, after: { username: user.username, game_token: token } })
+      return { username: user.username, game_token: token }
+    },
+
     /** For a platform with its own login: a session for an existing user. */
     async createSession (input: unknown): Promise<{ session_id: string, cookie_name: string, expires_at: string }> {
       const body = readInput(schemas.createSession, input)

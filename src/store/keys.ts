@@ -252,7 +252,13 @@ export const keys = {
   gameIndex: () => `${PREFIX}:games:by-id`,
   /** HASH: game_id, secret, revoked ("1"/"0"), created_at. */
   apiKey: (apiKey: string) => `${PREFIX}:key:{${apiKey}}`,
-  /** HASH: password (scrypt), is_admin, hidden ("1"/"0"), created_at, session_epoch (raised to end every session); guest_until (ms) for a guest; identities (JSON, the platform identities linked to the user). */
+  /**
+   * HASH: password (scrypt), is_admin, hidden ("1"/"0"), created_at,
+   * session_epoch (raised to end every session); guest_until (ms) for a
+   * guest; identities (JSON, the platform identities linked to the user);
+   * user_id (an integer, given the first time one is needed) and game_token
+   * (what Game Jolt's clients send as user_token, once the user has one).
+   */
   user: (username: string) => `${PREFIX}:user:{${username}}`,
   /**
    * ZSET of a user's session ids, scored by when each expires (ms), in the
@@ -273,6 +279,10 @@ export const keys = {
   hiddenUsers: () => `${PREFIX}:hidden-users`,
   /** SET of every username. */
   users: () => `${PREFIX}:users`,
+  /** HASH user_id -> the username that has it: Game Jolt's clients name users by integer too (docs/gamejolt.md#players-and-tokens). */
+  userIds: () => `${PREFIX}:users:ids`,
+  /** STRING: the last user_id given out. */
+  userIdSequence: () => `${PREFIX}:users:ids:seq`,
   /** ZSET of every username, each scored 0: the users in name order for listings (store/name-index.ts). */
   userIndex: () => `${PREFIX}:users:by-name`,
   /** HASH username folded to lowercase -> the user who has it: one name whatever its letter case (store/username-folds.ts). */

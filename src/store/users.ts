@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { confirmWrites, type RedisClient as Redis } from './redis-client.js'
 import { keys, SESSION_ID_PATTERN } from './keys.js'
 import { USERNAME_PATTERN } from '../rules/fields.js'
@@ -59,6 +59,10 @@ export interface StoredUser extends UserRecord {
    * sessions were indexed.
    */
   sessionEpoch: number
+  /** The integer id Game Jolt's clients know the user by, once given (ensureUserId). */
+  userId: number | undefined
+  /** What Game Jolt's clients send as user_token, once the user has one (newGameToken). */
+  gameToken: string | undefined
 }
 
 /** A guest until someone gives it a password (the field is then emptied). */
@@ -77,11 +81,22 @@ function userFromHash (username: string, hash: Record<string, string>): StoredUs
     guest_until: isGuest(hash) ? new Date(Number(hash.guest_until)).toISOString() : null,
     sign_in: [...(hash.password === undefined || hash.password === '' ? [] : [{ method: 'password' as const }]), ...identitiesOf(hash.identities)],
     passwordHash: hash.password === undefined || hash.password === '' ? undefined : hash.password,
-    sessionEpoch: Number(hash.session_epoch ?? 0)
+    sessionEpoch: Number(hash.session_epoch ?? 0),
+    userId: /^[1-9]\d{0,9}$/.test(hash.user_id ?? '') ? Number(hash.user_id) : undefined,
+    gameToken: hash.game_token === undefined || hash.game_token === '' ? undefined : hash.game_token
   }
 }
 
-export function publicUser ({ passwordHash: _passwordHash, sessionEpoch: _sessionEpoch, ...user }: StoredUser): UserRecord {
+/**
+ * A new game token: 26 characters of lowercase base32 (130 random bits),
+ * since clients append it to URLs unencoded and gj-unity-api lowercases it.
+ */
+export function newToken (): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567'
+  return Array.from(randomBytes(26), byte => alphabet[byte & 31]).join('')
+}
+
+export function publicUser ({ passwordHash: _passwordHash, sessionEpoch: _sessionEpoch, userId: _userId, gameToken: _gameToken, ...user }: StoredUser): UserRecord {
   return user
 }
 
@@ -173,7 +188,7 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
     },
 
     /** The new user; null when the name is taken, by a user of that name or of the same name in another letter case. */
-    async createUser (user: Omit<StoredUser, 'sessionEpoch' | 'guest' | 'guest_until' | 'sign_in'> & { guestUntilMs?: number, identity?: Identity }): Promise<StoredUser | null> {
+    async createUser (user: Omit<StoredUser, 'sessionEpoch' | 'guest' | 'guest_until' | 'sign_in' | 'userId' | 'gameToken'> & { guestUntilMs?: number, identity?: Identity }): Promise<StoredUser | null> {
       // A user made again after an erasure must not take over a session of the erased one
       // (one from before sessions were indexed, or made while the erasure ran): its
       // sessions begin at an epoch no earlier session of that name can carry.
@@ -196,7 +211,54 @@ export function createUserStore (redis: Redis, cache?: RecordCache) {
       await confirmWrites(redis, [keys.guests(), keys.users(), keys.userIndex(), keys.usernameFolds()])
       const { guestUntilMs, identity, ...made } = user
       const signIn: SignIn[] = [...(user.passwordHash === undefined ? [] : [{ method: 'password' as const }]), ...(identity === undefined ? [] : [identity])]
-      return { ...made, guest: guestUntilMs !== undefined, guest_until: guestUntilMs === undefined ? null : new Date(guestUntilMs).toISOString(), sign_in: signIn, sessionEpoch }
+      return { ...made, guest: guestUntilMs !== undefined, guest_until: guestUntilMs === undefined ? null : new Date(guestUntilMs).toISOString(), sign_in: signIn, sessionEpoch, userId: undefined, gameToken: undefined }
+    },
+
+    /**
+     * The user's integer id, given the first time it is needed: the next of
+     * a sequence, kept in the user's record and indexed by id. Two callers
+     * at once may each draw a number; the first written is the user's.
+     */
+    async ensureUserId (user: StoredUser): Promise<number> {
+      if (user.userId !== undefined) return user.userId
+      const drawn = await redis.incr(keys.userIdSequence())
+      const id = await changeRecord(redis, cache, 'user', user.username, async () => {
+        await redis.hsetnx(keys.user(user.username), 'user_id', String(drawn))
+        return Number(await redis.hget(keys.user(user.username), 'user_id'))
+      })
+      await redis.hset(keys.userIds(), String(id), user.username)
+      await confirmWrites(redis, [keys.user(user.username), keys.userIds()])
+      return id
+    },
+
+    /** The user an integer id names, or null (an id whose user was erased names no one). */
+    async byUserId (userId: number): Promise<StoredUser | null> {
+      if (!Number.isSafeInteger(userId) || userId < 1) return null
+      const username = await redis.hget(keys.userIds(), String(userId))
+      const user = username === null ? null : await this.user(username)
+      return user?.userId === userId ? user : null
+    },
+
+    /** A new game token for the user (the previous one stops working at once); null when there is no such user. */
+    async newGameToken (user: StoredUser): Promise<string | null> {
+      await this.ensureUserId(user)
+      const token = newToken()
+      const written = await changeRecord(redis, cache, 'user', user.username, async () => await updateHash([keys.user(user.username)], ['game_token', token]))
+      return written === 0 ? null : token
+    },
+
+    /**
+     * The user a Game Jolt client names by username (in any letter case)
+     * and game token (lowercased, as gj-unity-api sends it), or null.
+     */
+    async byGameToken (username: string, token: string): Promise<StoredUser | null> {
+      if (!USERNAME_PATTERN.test(username) || token === '') return null
+      const holder = await folds.holder(username)
+      const user = holder === null ? null : await this.user(holder)
+      if (user?.gameToken === undefined) return null
+      const given = Buffer.from(token.toLowerCase())
+      const kept = Buffer.from(user.gameToken)
+      return given.length === kept.length && timingSafeEqual(given, kept) ? user : null
     },
 
     /** The username an identity is linked to, or null. */

@@ -103,6 +103,8 @@ t.test('the OpenAPI document validates and covers every public route', { timeout
     '/': ['get'],
     '/embed/': ['get'],
     '/admin/games/{game_id}/gamejolt': ['get', 'put', 'delete'],
+    '/admin/users/{username}/game-token': ['post'],
+    '/auth/game-token': ['get', 'post'],
     '/api/game/{version}/{*}': ['get', 'post']
   }
   t.same(Object.keys(document.paths).sort(), Object.keys(expected).sort(), 'exactly the public routes')

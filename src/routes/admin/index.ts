@@ -112,6 +112,7 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   fastify.get<WithBoard>(namedBoard, { schema: adminSchemas.getBoard }, async (request) => ok(await admin(request).board(request.params.game_id, request.params.board_id)))
   fastify.patch<WithBoard>(namedBoard, body(adminSchemas.updateBoard), async (request) => ok(await admin(request).updateBoard(request.params.game_id, request.params.board_id, input(request))))
   fastify.delete<WithBoard>(namedBoard, body(adminSchemas.deleteBoard), async (request) => ok(await admin(request).deleteBoard(request.params.game_id, request.params.board_id, input(request))))
+  fastify.post<WithUser>('/admin/users/:username/game-token', body(adminSchemas.newGameToken), async (request) => ok(await admin(request).gameToken(request.params.username, input(request))))
   // A game's Game Jolt API (docs/gamejolt.md): its settings carry the private key.
   fastify.get<WithGame>('/admin/games/:game_id/gamejolt', { schema: adminSchemas.getGamejolt }, async (request) => ok(await admin(request).gamejolt(request.params.game_id)))
   fastify.put<WithGame>('/admin/games/:game_id/gamejolt', body(adminSchemas.setGamejolt), async (request) => ok(await admin(request).setGamejolt(request.params.game_id, input(request))))

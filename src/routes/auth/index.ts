@@ -186,6 +186,22 @@ export default async function authRoutes (fastify: FastifyInstance): Promise<voi
     }
   })
 
+  // The player's game token for Game Jolt's clients (docs/gamejolt.md#players-and-tokens).
+  fastify.route({
+    method: 'GET',
+    url: '/auth/game-token',
+    schema: authSchemas.gameToken,
+    ...ownAccount,
+    handler: async (request) => ok(await asThePlayer(request).gameToken((request.user as StoredUser).username, undefined, { current: true }))
+  })
+  fastify.route({
+    method: 'POST',
+    url: '/auth/game-token',
+    schema: authSchemas.newGameToken,
+    ...ownAccount,
+    handler: async (request) => ok(await asThePlayer(request).gameToken((request.user as StoredUser).username))
+  })
+
   fastify.route({
     method: 'GET',
     url: '/auth/sessions',

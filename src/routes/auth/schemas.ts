@@ -3,6 +3,11 @@ import { Empty, Nullable, envelope, redirectAnswer } from '../schemas.js'
 
 /** The route schemas of /auth: logging in and out, sign-up, guests, the player's account, sign-in with the platform. */
 
+const GameToken = Type.Object({
+  username: Type.String(),
+  game_token: Type.String({ description: 'lowercase letters and digits; with the username, what a Game Jolt client logs in with' })
+})
+
 export const authSchemas = {
   login: envelope(Type.Object({ username: Type.String(), is_admin: Type.Boolean() }), ['forbidden_origin', 'missing_param', 'rate_limited', 'invalid_credentials'], 'Log in; sets the session cookie', {
     tags: ['session'],
@@ -28,6 +33,8 @@ export const authSchemas = {
   changePassword: envelope(Type.Object({ username: Type.String(), is_admin: Type.Boolean() }), ['not_logged_in', 'forbidden_origin', 'rate_limited', 'missing_param', 'invalid_credentials', 'weak_password'], "Change the logged-in player's password: every other session ends, this one goes on with a new cookie", {
     tags: ['session'], body: Type.Object({ password: Type.String({ description: 'the current password' }), new_password: Type.String() })
   }),
+  gameToken: envelope(GameToken, ['not_logged_in', 'rate_limited'], "The logged-in player's game token, what Game Jolt's clients send as user_token (docs/gamejolt.md): made the first time it is asked for", { tags: ['session'] }),
+  newGameToken: envelope(GameToken, ['not_logged_in', 'forbidden_origin', 'rate_limited'], 'A new game token for the logged-in player: the previous one stops working at once', { tags: ['session'] }),
   sessions: envelope(Type.Object({
     sessions: Type.Array(Type.Object({
       expires_at: Type.String({ format: 'date-time' }),
