@@ -1,24 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { GameRecord } from '../rules/games.js'
-import type { GamejoltLink } from '../store/gamejolt.js'
 import { MESSAGES, refuse, success, type GamejoltAnswer } from './answers.js'
 import type { StoredUser } from '../store/users.js'
-import type { Endpoint, GamejoltVersion } from './request.js'
-
-/**
- * What an endpoint works with: the game (approved, its API on), the
- * request's fields (decoded, signature checked) and the service.
- */
-export interface GamejoltCall {
-  fastify: FastifyInstance
-  request: FastifyRequest
-  game: GameRecord
-  link: GamejoltLink
-  version: GamejoltVersion
-  fields: Record<string, string>
-}
-
-export type EndpointHandler = (call: GamejoltCall) => Promise<GamejoltAnswer>
+import { addScore, fetchScores, scoreRank, scoreTables } from './scores.js'
+import { ago, requestUser } from './players.js'
+import type { Endpoint } from './request.js'
+import type { EndpointHandler, GamejoltCall } from './call.js'
 
 /** The server's clock, in UTC (docs/gamejolt.md#time): Game Jolt answers in its own zone, this service in UTC. */
 async function time (): Promise<GamejoltAnswer> {
@@ -33,25 +18,6 @@ async function time (): Promise<GamejoltAnswer> {
     minute: String(now.getUTCMinutes()),
     second: String(now.getUTCSeconds())
   })
-}
-
-/** How long ago, in Game Jolt's words: `2 days ago`, `1 week ago`, `5 minutes ago`. */
-export function ago (thenMs: number, nowMs = Date.now()): string {
-  const seconds = Math.max(0, Math.floor((nowMs - thenMs) / 1000))
-  const units: Array<[string, number]> = [['year', 31_536_000], ['month', 2_592_000], ['week', 604_800], ['day', 86_400], ['hour', 3600], ['minute', 60], ['second', 1]]
-  for (const [unit, size] of units) {
-    const count = Math.floor(seconds / size)
-    if (count >= 1) return `${count} ${unit}${count === 1 ? '' : 's'} ago`
-  }
-  return '0 seconds ago'
-}
-
-/** The user a request names by username and user_token (any letter case), or Game Jolt's "no such user". */
-async function requestUser ({ fastify, fields }: GamejoltCall): Promise<StoredUser> {
-  const username = fields.username ?? ''
-  const token = fields.user_token ?? ''
-  if (username === '' || token === '') refuse(MESSAGES.noUser)
-  return await fastify.users.byGameToken(username, token) ?? refuse(MESSAGES.noUser)
 }
 
 /** users/auth: whether the username and token name a user. */
@@ -111,5 +77,9 @@ async function usersFetch ({ fastify, fields, game }: GamejoltCall): Promise<Gam
 export const HANDLERS: Partial<Record<Endpoint, EndpointHandler>> = {
   time,
   'users/auth': usersAuth,
-  users: usersFetch
+  users: usersFetch,
+  'scores/tables': scoreTables,
+  'scores/add': addScore,
+  scores: fetchScores,
+  'scores/get-rank': scoreRank
 }

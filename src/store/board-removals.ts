@@ -91,14 +91,15 @@ export function createBoardRemovals ({ redis, now, freshBoards }: BoardContext) 
   }
 
   /**
-   * Forgets the runs the player's entries came from (keys.entryRun) on every
+   * Forgets the runs the player's entries came from (keys.entryRun) and
+   * Game Jolt's text fields sent with them (keys.gamejoltText) on every
    * season, with whatever else `more` puts on the same pipeline: one round
    * trip, in the game's slot. After the entries' own script: a failure in
    * between leaves a run that names no entry (its ms and score match none).
    */
   async function forgetRuns (gameId: string, seasons: string[], player: string, more?: (pipeline: ReturnType<Redis['pipeline']>) => void): Promise<void> {
     await readPipeline(redis, pipeline => {
-      for (const scope of seasons) pipeline.hdel(keys.entryRun(gameId, player, scope), player)
+      for (const scope of seasons) pipeline.hdel(keys.entryRun(gameId, player, scope), player).hdel(keys.gamejoltText(gameId, player, scope), player)
       more?.(pipeline)
     })
   }

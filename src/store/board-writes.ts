@@ -2,7 +2,7 @@ import { ApiError, fail } from '../errors.js'
 import { TIME_DIGITS, boardScopes, keys } from './keys.js'
 import { luaScript, defineScript } from './script-loader.js'
 import { definePackedScript, type Limits } from './limits.js'
-import { fullSubmitCall, manySubmitCall, plainSubmitCall, submitResultOf, type ScoreRun } from './submit-call.js'
+import { fullSubmitCall, manySubmitCall, plainSubmitCall, submitResultOf, type GamejoltText, type ScoreRun } from './submit-call.js'
 import { child, metrics } from '../lib/metrics.js'
 import { currentPeriod, periodExpiry } from './board-choice.js'
 import { NO_BOARDS, boardOf, noSuchBoard, type NamedBoard } from '../rules/boards.js'
@@ -55,6 +55,8 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
     board?: NamedBoard
     /** Whether the standing needs the board's visible total (submit-self answers it); the plain script counts it only then. */
     total?: boolean
+    /** Game Jolt's text fields, kept beside the best (the full script writes them). */
+    text?: GamejoltText
   }
 
   /** Games sent the full submit script until the time kept (FULL_SCRIPT_FOR_MS). */
@@ -64,8 +66,8 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
    * with no run and no approval, to a game with no periods, review rules or
    * runs as far as its record cached here says. The script checks the rest.
    */
-  function takesPlainScript (game: GameRecord, { approve, run, board }: Storing): boolean {
-    if (approve !== undefined || run !== undefined || board !== undefined || game.periods.length > 0 || game.runs !== 'off') return false
+  function takesPlainScript (game: GameRecord, { approve, run, board, text }: Storing): boolean {
+    if (approve !== undefined || run !== undefined || board !== undefined || text !== undefined || game.periods.length > 0 || game.runs !== 'off') return false
     if (game.review_above !== null || game.review_below !== null || game.review_factor !== null) return false
     const until = fullScriptUntil.get(game.game_id)
     if (until === undefined) return true
@@ -76,7 +78,7 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
 
   /** The submit script: a submit, or the approval of a held score (see submit and approveHeld). */
   async function storeScore (game: GameRecord, storing: Storing): Promise<SubmitResult> {
-    const { player, score, meta, signed, approve, run } = storing
+    const { player, score, meta, signed, approve, run, text } = storing
     let named = storing.board
     let instant = approve?.at
     let periods: Period[] = []
@@ -93,7 +95,7 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
       const gameId = game.game_id
       // lua/submit.lua's call, built only for a submit the plain script does not take.
       const full = async (): Promise<Array<string | number>> => {
-        const submit = { player, score, meta, signed, season, at: clock === undefined && approve === undefined ? '' as const : at, periods, approve, run }
+        const submit = { player, score, meta, signed, season, at: clock === undefined && approve === undefined ? '' as const : at, periods, approve, run, text }
         return await submitScript(counters => fullSubmitCall(game, board, submit, counters), limits)
       }
       let reply = takesPlainScript(game, storing)
@@ -153,8 +155,8 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
      * stored, their counts are left in them and LimitReached is thrown (the
      * handler answers rate_limited).
      */
-    async submit (game: GameRecord, player: string, score: number, meta: string | undefined, { signed, limits, run, board, total }: { signed?: Signed, limits?: Limits, run?: ScoreRun, board?: NamedBoard, total?: boolean } = {}): Promise<SubmitResult> {
-      return await storeScore(game, { player, score, meta, signed, limits, run, board, total })
+    async submit (game: GameRecord, player: string, score: number, meta: string | undefined, { signed, limits, run, board, total, text }: { signed?: Signed, limits?: Limits, run?: ScoreRun, board?: NamedBoard, total?: boolean, text?: GamejoltText } = {}): Promise<SubmitResult> {
+      return await storeScore(game, { player, score, meta, signed, limits, run, board, total, text })
     },
 
     /**

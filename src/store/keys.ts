@@ -85,6 +85,16 @@ export const keys = {
   entryRun: (gameId: string, player: string, scope = '') => `${PREFIX}:{game:${gameId}}:${scope}entry-runs:${entryBucket(player)}`,
   /** The entry-runs hash of one bucket, for a walk over a board. */
   entryRunBucket: (gameId: string, bucket: number, scope = '') => `${PREFIX}:{game:${gameId}}:${scope}entry-runs:${bucket}`,
+  /**
+   * HASH player_name -> "ms|score|text", in the player's bucket: Game Jolt's
+   * text fields sent with a stored best (`text`: JSON of its `score` text
+   * and `extra_data`, docs/gamejolt.md#scores), written only by a Game Jolt
+   * scores/add. As entryRun: it speaks for the entry while its ms and score
+   * are the entry's own, so no other submit touches it.
+   */
+  gamejoltText: (gameId: string, player: string, scope = '') => `${PREFIX}:{game:${gameId}}:${scope}gamejolt-text:${entryBucket(player)}`,
+  /** The gamejolt-text hash of one bucket, for a walk over a board. */
+  gamejoltTextBucket: (gameId: string, bucket: number, scope = '') => `${PREFIX}:{game:${gameId}}:${scope}gamejolt-text:${bucket}`,
   /** HASH board id -> a named board's settings, as JSON (rules/boards.ts NamedBoard; store/named-boards.ts). */
   boards: (gameId: string) => `${PREFIX}:{game:${gameId}}:boards`,
   /** HASH achievement id -> its settings, as JSON (rules/achievements.ts Achievement; store/achievements.ts). */
@@ -353,7 +363,8 @@ const SCRIPT_KEYS = {
   achievementCounts: { params: ['game'], key: (p: KeyParts) => keys.achievementCounts(p.game) },
   runs: { params: ['game', 'player'], key: (p: KeyParts) => keys.playerRuns(p.game, p.player) },
   keyRuns: { params: ['game', 'player'], key: (p: KeyParts) => keys.playerRuns(p.game, p.player, true) },
-  entryRun: { params: ['game', 'bucket', 'scope'], key: (p: KeyParts) => keys.entryRunBucket(p.game, p.bucket, p.scope) }
+  entryRun: { params: ['game', 'bucket', 'scope'], key: (p: KeyParts) => keys.entryRunBucket(p.game, p.bucket, p.scope) },
+  gamejoltText: { params: ['game', 'bucket', 'scope'], key: (p: KeyParts) => keys.gamejoltTextBucket(p.game, p.bucket, p.scope) }
 } as const
 
 interface KeyParts { game: string, scope: string, bucket: number, player: string, sign: string, board: string }

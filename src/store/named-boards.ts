@@ -155,7 +155,7 @@ export function createBoardStore (redis: Redis, cache?: RecordCache) {
         await readPipeline(redis, pipeline => {
           pipeline.unlink(keys.board(gameId, scope), keys.usage(gameId, scope))
           for (let bucket = 0; bucket < ENTRY_BUCKETS; bucket++) {
-            pipeline.unlink(keys.entriesBucket(gameId, bucket, scope), keys.metaBucket(gameId, bucket, scope), keys.entryRunBucket(gameId, bucket, scope))
+            pipeline.unlink(keys.entriesBucket(gameId, bucket, scope), keys.metaBucket(gameId, bucket, scope), keys.entryRunBucket(gameId, bucket, scope), keys.gamejoltTextBucket(gameId, bucket, scope))
           }
         })
       }

@@ -107,7 +107,12 @@ export interface FullSubmit {
   /** A held score to approve: its id and the decision's note. */
   approve?: { id: string, note: string }
   run?: ScoreRun
+  /** Game Jolt's text fields sent with the score (docs/gamejolt.md#scores), kept beside the best they came with. */
+  text?: GamejoltText
 }
+
+/** A Game Jolt score's text fields: its display text and its extra data. */
+export interface GamejoltText { score: string, extra_data: string }
 
 /** A period as includes/submit-board.lua reads it: its bounds (ms), when its keys expire (ms), its kind and id, its keys' scope. */
 function periodPart (board: Board, period: Period): { start: number, reset: number, expires: number, kind: PeriodKind, id: string, scope: string } {
@@ -127,7 +132,7 @@ function periodPart (board: Board, period: Period): { start: number, reset: numb
  * names the keys from the game id and the scopes.
  */
 export function fullSubmitCall (game: GameRecord, board: Board, submit: FullSubmit, counters: PackedCounter[]): { keys: string[], args: string[] } {
-  const { player, score, meta, signed, season, at, periods, approve, run } = submit
+  const { player, score, meta, signed, season, at, periods, approve, run, text } = submit
   return {
     keys: [keys.game(game.game_id)],
     args: [JSON.stringify({
@@ -142,6 +147,7 @@ export function fullSubmitCall (game: GameRecord, board: Board, submit: FullSubm
       periods: periods.map(period => periodPart(board, period)),
       approve: approve === undefined ? undefined : { id: approve.id, note: asStored(approve.note) },
       run: run === undefined ? undefined : { id: run.id, key: run.key ?? '', by_key: run.byKey },
+      text: text === undefined ? undefined : JSON.stringify({ score: asStored(text.score), extra_data: asStored(text.extra_data) }),
       limits: counters,
       ...requestPart(game, player, meta, signed),
     })]

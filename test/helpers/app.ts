@@ -11,7 +11,7 @@ import { startTestRedis, type TestRedis } from './redis.js'
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789-abcdefghij'
 
-interface Teardown { teardown: (fn: () => unknown) => void }
+export interface Teardown { teardown: (fn: () => unknown) => void }
 
 export interface TestContext {
   app: FastifyInstance

@@ -25,7 +25,8 @@
 -- caps, the signature's ts and first 32 characters and when its replay
 -- marker may go, at (ms; '' for the Redis clock), the season of the keys and
 -- their scope, the periods (each its start, reset, expiry, kind, id and
--- scope), the held score to approve and the run, when there is one. The
+-- scope), the held score to approve and the run, when there is one, and
+-- Game Jolt's text fields (text: JSON, or nil). The
 -- keys are named here from the game id (KEY, from keys.ts), all in the
 -- game's slot.
 --
@@ -433,6 +434,8 @@ local function submitBoard (call)
   -- The run this best came from, beside it (an export shows it); an approved held score's too.
   local proof = runVerified or (approved and approved.run_verified_seconds)
   if proof then redis.call('HSET', KEY.entryRun(game, bucket, scope), player, ms .. '|' .. score .. '|' .. proof) end
+  -- Game Jolt's text fields, beside the best they came with (a sum's total is no one score's: none there).
+  if call.text and operator ~= 'sum' then redis.call('HSET', KEY.gamejoltText(game, bucket, scope), player, ms .. '|' .. value .. '|' .. call.text) end
   storeMeta(room, gameKey)
   local newIndex
   if isVisible() then
