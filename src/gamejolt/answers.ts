@@ -9,8 +9,8 @@ export type GamejoltValue = string | number | GamejoltRecord[]
 /** One record's fields in the order Game Jolt writes them. */
 export type GamejoltRecord = Record<string, GamejoltValue>
 
-/** An answer: success and its fields, or a failure and its message. */
-export type GamejoltAnswer = { success: true, fields: GamejoltRecord } | { success: false, message: string, fields?: GamejoltRecord }
+/** An answer: success and its fields, or a failure and its message (none for sessions/check's plain "no"). */
+export type GamejoltAnswer = { success: true, fields: GamejoltRecord } | { success: false, message?: string, fields?: GamejoltRecord }
 
 export const FORMATS = ['json', 'keypair', 'dump', 'xml'] as const
 export type GamejoltFormat = typeof FORMATS[number]
@@ -73,7 +73,7 @@ export function success (fields: GamejoltRecord = {}): GamejoltAnswer {
 function recordOf (answer: GamejoltAnswer): GamejoltRecord {
   return answer.success
     ? { success: 'true', ...answer.fields }
-    : { success: 'false', ...answer.fields, message: answer.message }
+    : { success: 'false', ...answer.fields, ...(answer.message === undefined ? {} : { message: answer.message }) }
 }
 
 /** JSON: `{"response": {...}}`, every value a string but the timestamps. */
@@ -128,7 +128,7 @@ export function writeAnswer (answer: GamejoltAnswer, format: GamejoltFormat): { 
       return { body: `<?xml version="1.0" encoding="UTF-8"?>\n<response>${xmlFields(recordOf(answer))}</response>`, type: 'text/xml; charset=utf-8' }
     case 'dump': {
       // Exactly the data after the first line, nothing after it: clients read all of it.
-      if (!answer.success) return { body: `FAILURE\r\n${answer.message}`, type: 'text/plain; charset=utf-8' }
+      if (!answer.success) return { body: `FAILURE\r\n${answer.message ?? ''}`, type: 'text/plain; charset=utf-8' }
       const { data, ...rest } = answer.fields
       return { body: `SUCCESS\r\n${typeof data === 'string' || typeof data === 'number' ? String(data) : keypairLines(rest)}`, type: 'text/plain; charset=utf-8' }
     }

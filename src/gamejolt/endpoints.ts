@@ -2,6 +2,7 @@ import { MESSAGES, refuse, success, type GamejoltAnswer } from './answers.js'
 import type { StoredUser } from '../store/users.js'
 import { addScore, fetchScores, scoreRank, scoreTables } from './scores.js'
 import { ago, requestUser } from './players.js'
+import { checkSession, closeSession, openSessionEndpoint, pingSession } from './sessions.js'
 import type { Endpoint } from './request.js'
 import type { EndpointHandler, GamejoltCall } from './call.js'
 
@@ -73,6 +74,12 @@ async function usersFetch ({ fastify, fields, game }: GamejoltCall): Promise<Gam
   return success({ users })
 }
 
+/** friends: this service keeps no friends, so every user has none (an empty list, not a failure). */
+async function friends (call: GamejoltCall): Promise<GamejoltAnswer> {
+  await requestUser(call)
+  return success({ friends: [] })
+}
+
 /** The endpoints built so far; the others answer that they are not served yet. */
 export const HANDLERS: Partial<Record<Endpoint, EndpointHandler>> = {
   time,
@@ -81,5 +88,10 @@ export const HANDLERS: Partial<Record<Endpoint, EndpointHandler>> = {
   'scores/tables': scoreTables,
   'scores/add': addScore,
   scores: fetchScores,
-  'scores/get-rank': scoreRank
+  'scores/get-rank': scoreRank,
+  'sessions/open': openSessionEndpoint,
+  'sessions/ping': pingSession,
+  'sessions/check': checkSession,
+  'sessions/close': closeSession,
+  friends
 }

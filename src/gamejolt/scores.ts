@@ -1,3 +1,4 @@
+import { ApiError } from '../errors.js'
 import { formatScore } from '../../sdk/format.js'
 import { DEFAULT_BOARD, boardOf, type NamedBoard } from '../rules/boards.js'
 import { checkScoreRange } from '../rules/games.js'
@@ -11,6 +12,7 @@ import type { BoardItem } from '../../sdk/answers.js'
 import { MESSAGES, refuse, success, type GamejoltAnswer, type GamejoltRecord } from './answers.js'
 import type { GamejoltCall } from './call.js'
 import { ago, requestUser } from './players.js'
+import { sessionRun } from './sessions.js'
 
 /*
  * Game Jolt's score tables are the game's boards (docs/gamejolt.md#scores):
@@ -107,7 +109,21 @@ export async function addScore (call: GamejoltCall): Promise<GamejoltAnswer> {
   checkScoreRange(boardOf(game, named).rules, sort)
   // A guest on a game that keeps guests unlisted is hidden before anything is stored, as the play page's guests are.
   if (player.user === null && game.guests === 'unlisted') await fastify.users.hideGuest(player.name, game.game_id)
-  await fastify.leaderboard.submit(game, player.name, sort, undefined, { board: named, total: false, text: { score: fields.score as string, extra_data: fields.extra_data ?? '' } })
+  // A user's open session is their run, on a game that keeps runs: it vouches for the score (docs/gamejolt.md#sessions).
+  const runId = player.user === null ? undefined : await sessionRun(call, player.user)
+  try {
+    await fastify.leaderboard.submit(game, player.name, sort, undefined, {
+      board: named,
+      total: false,
+      text: { score: fields.score as string, extra_data: fields.extra_data ?? '' },
+      ...(runId === undefined ? {} : { run: { id: runId, byKey: false } })
+    })
+  } catch (error) {
+    // The run rules speak of sessions here, as the game's client knows them.
+    if (error instanceof ApiError && error.code === 'run_required') refuse('This game takes a score only during an open session: call sessions/open first, and ping it while the game is played.')
+    if (error instanceof ApiError && error.code === 'invalid_run') refuse(`The session cannot vouch for this score (${error.message}): open a new session.`)
+    throw error
+  }
   return success()
 }
 

@@ -216,6 +216,13 @@ export const keys = {
    * run through both modes' clocks.
    */
   playerRuns: (gameId: string, player: string, byKey = false) => `${PREFIX}:{game:${gameId}}:${byKey ? 'key-runs' : 'runs'}:${player}`,
+  /**
+   * HASH username -> "last ping ms|run id" (run id '' on a game without
+   * runs): each user's open Game Jolt session in the game
+   * (docs/gamejolt.md#sessions); one past 120 s without a ping is closed
+   * when next seen.
+   */
+  gamejoltSessions: (gameId: string) => `${PREFIX}:{game:${gameId}}:gamejolt-sessions`,
   /** STRING: the runs a player started in the game this minute, in one mode (expires with the minute). */
   runStarts: (gameId: string, player: string, byKey = false) => `${PREFIX}:{game:${gameId}}:${byKey ? 'key-run-starts' : 'run-starts'}:${player}`,
   /**

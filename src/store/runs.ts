@@ -35,6 +35,13 @@ export interface ReportedRun { run_id: string, run_verified_seconds: number, cre
  * submit takes one (lua/submit.lua), each in its one script call, on the
  * player's runs (one hash per player and game, in the game's slot).
  */
+/**
+ * What stands for the API key in the run of a Game Jolt session
+ * (includes/runs.lua's `key`): no API key can be written so, and
+ * includes/submit-board.lua lets such a run take every score made during it.
+ */
+export const GAMEJOLT_SESSION_RUN = '*gamejolt'
+
 export function createRuns (redis: Redis) {
   const startScript = defineScript<[number, number] | ['off'] | ['too_many', number]>(redis, 'rankRunStart', RUN_START, { writes: true })
   const reportScript = defineLimitedScript<[number, number] | ['invalid_run', string]>(redis, 'rankRunReport', RUN_REPORT, { writes: true })
@@ -44,6 +51,20 @@ export function createRuns (redis: Redis) {
       const runId = randomBytes(16).toString('base64url')
       const byKey = apiKey !== ''
       const reply = await startScript([keys.game(gameId), keys.playerRuns(gameId, player, byKey), keys.runStarts(gameId, player, byKey)], [runId, apiKey])
+      if (reply[0] === 'off') fail('forbidden', RUNS_OFF)
+      if (reply[0] === 'too_many') return { retryAfterS: Math.ceil(reply[1] / 1000) }
+      const [started, expires] = reply as [number, number]
+      return { run_id: runId, started_at: new Date(started).toISOString(), expires_at: new Date(expires).toISOString() }
+    },
+
+    /**
+     * A Game Jolt session's run (docs/gamejolt.md#sessions): in session mode,
+     * marked GAMEJOLT_SESSION_RUN, which lets it vouch for every score made
+     * during it (a run otherwise takes one); forbidden when the game keeps no runs.
+     */
+    async startForSession (gameId: string, player: string): Promise<StartedRun | { retryAfterS: number }> {
+      const runId = randomBytes(16).toString('base64url')
+      const reply = await startScript([keys.game(gameId), keys.playerRuns(gameId, player), keys.runStarts(gameId, player)], [runId, GAMEJOLT_SESSION_RUN])
       if (reply[0] === 'off') fail('forbidden', RUNS_OFF)
       if (reply[0] === 'too_many') return { retryAfterS: Math.ceil(reply[1] / 1000) }
       const [started, expires] = reply as [number, number]

@@ -369,7 +369,8 @@ local function submitBoard (call)
       else
         run = readRun(playerRuns, runId)
         if not run or (runKey ~= '' and run.key ~= runKey) then return refuse({'invalid_run', 'unknown'}) end
-        if run.used ~= '' then return refuse({'invalid_run', 'used'}) end
+        -- A Game Jolt session's run (store/runs.ts GAMEJOLT_SESSION_RUN) vouches for every score made during it.
+        if run.used ~= '' and run.key ~= '*gamejolt' then return refuse({'invalid_run', 'used'}) end
         -- Runs live by the Redis clock; one TIME serves this check and the store.
         local redisNow = (at == '' and now) or clock()
         if at == '' then now = redisNow end
