@@ -3,6 +3,7 @@ import type { StoredUser } from '../store/users.js'
 import { addScore, fetchScores, scoreRank, scoreTables } from './scores.js'
 import { ago, requestUser } from './players.js'
 import { checkSession, closeSession, openSessionEndpoint, pingSession } from './sessions.js'
+import { addAchieved, fetchTrophies, removeAchieved } from './trophies.js'
 import type { Endpoint } from './request.js'
 import type { EndpointHandler, GamejoltCall } from './call.js'
 
@@ -93,5 +94,8 @@ export const HANDLERS: Partial<Record<Endpoint, EndpointHandler>> = {
   'sessions/ping': pingSession,
   'sessions/check': checkSession,
   'sessions/close': closeSession,
-  friends
+  friends,
+  trophies: fetchTrophies,
+  'trophies/add-achieved': addAchieved,
+  'trophies/remove-achieved': removeAchieved
 }

@@ -3,6 +3,7 @@ import { formatScore } from '../../sdk/format.js'
 import { DEFAULT_BOARD, boardOf, type NamedBoard } from '../rules/boards.js'
 import { checkScoreRange } from '../rules/games.js'
 import { parsePlayerName } from '../rules/player-name.js'
+import { gamejoltIdOf } from '../rules/gamejolt-ids.js'
 import { scoreFormatOf } from '../rules/score-format.js'
 import { boardScoreOf, scoreOf } from '../store/board-format.js'
 import { TIME_DIGITS, keys } from '../store/keys.js'
@@ -22,20 +23,8 @@ import { sessionRun } from './sessions.js'
  * answered by Game Jolt's fetch only.
  */
 
-/** The ids tables may have: positive 32-bit integers, as clients keep them. */
-const TABLE_IDS = 2_000_000_000
-const TABLE_ID_FLOOR = 100_000_000
-
-/**
- * A board's table id: FNV-1a of its board id, in [1e8, 2.1e9): stable for as
- * long as the board exists, without a counter or a write, and far from the
- * small ids a person would pick.
- */
-export function tableIdOf (boardId: string): number {
-  let hash = 0x811c9dc5
-  for (const byte of Buffer.from(boardId, 'utf8')) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0
-  return TABLE_ID_FLOOR + hash % TABLE_IDS
-}
+/** A board's table id (rules/gamejolt-ids.ts). */
+export const tableIdOf = gamejoltIdOf
 
 /** The game's boards as tables: its own first (the primary), then its named boards in id order. */
 async function tablesOf ({ fastify, game }: GamejoltCall): Promise<Array<{ id: number, named: NamedBoard | undefined }>> {

@@ -8,6 +8,7 @@ import type { BoardExport } from './answers.js'
 import { exportHeader, unlockLines, UNLOCK_COLUMNS } from './import-export.js'
 import { parsePlayerName } from '../rules/player-name.js'
 import { now } from './games.js'
+import { gamejoltIdOf } from '../rules/gamejolt-ids.js'
 import type { GameRecord } from '../rules/games.js'
 import { readInput, schemas } from './input.js'
 
@@ -28,6 +29,7 @@ function settingsOver (achievement: Achievement, body: AchievementBody): Achieve
   if (body.points !== undefined) next.points = body.points
   if (body.hidden !== undefined) next.hidden = body.hidden
   if (body.min_run_seconds !== undefined) next.min_run_seconds = body.min_run_seconds
+  if (body.difficulty !== undefined) next.difficulty = body.difficulty
   if (body.rule !== undefined) {
     if (body.rule === null) {
       next.rule = null
@@ -104,7 +106,7 @@ export function achievementsOperations ({ achievements, namedBoards, audit, exis
     async createAchievement (gameId: string, input: unknown): Promise<Achievement> {
       const body = readInput(schemas.createAchievement, input)
       const game = await existingGame(gameId)
-      const achievement = settingsOver({ achievement_id: body.achievement_id, name: body.achievement_id, description: '', points: 0, hidden: false, rule: null, min_run_seconds: 0, icon: null, created_at: now() }, body)
+      const achievement = settingsOver({ achievement_id: body.achievement_id, name: body.achievement_id, description: '', points: 0, hidden: false, rule: null, min_run_seconds: 0, difficulty: 'bronze', gamejolt_id: gamejoltIdOf(body.achievement_id), icon: null, created_at: now() }, body)
       checkRunMinimum(game, achievement)
       await checkRuleBoard(game.game_id, achievement)
       const made = await achievements.create(game.game_id, achievement)
@@ -138,6 +140,18 @@ export function achievementsOperations ({ achievements, namedBoards, audit, exis
       if (!await achievements.remove(game.game_id, id)) fail('not_found', 'No such achievement for this game.')
       await audit({ action: 'achievement.delete', game_id: game.game_id, target: id, before, after: null })
       return {}
+    },
+
+    /**
+     * Takes back a player's unlock (Game Jolt's trophies/remove-achieved,
+     * docs/gamejolt.md#trophies): its count and rarity follow. Whether there
+     * was one to take; not_found for no such achievement.
+     */
+    async takeBackUnlock (gameId: string, id: string, player: string): Promise<{ taken: boolean }> {
+      const game = await existingGame(gameId)
+      const done = await achievements.takeBack(game.game_id, id, player) ?? fail('not_found', 'No such achievement for this game.')
+      if (done.taken) await audit({ action: 'achievement.take_back', game_id: game.game_id, target: id, before: { player_name: player, unlocked_at: done.at === null ? null : new Date(done.at).toISOString() }, after: null })
+      return { taken: done.taken }
     },
 
     /**

@@ -8,7 +8,7 @@ import { MAX_KEEP_PERIODS, PERIOD_KINDS } from '../rules/periods.js'
 import { ENTRY_BUCKETS } from '../store/keys.js'
 import { ACTIVITY_DAYS_KEPT, ACTIVITY_MINUTES_KEPT_S } from '../store/activity.js'
 import { BOARD_ID_PATTERN, BOARD_OPERATORS, DEFAULT_BOARD, MAX_BOARDS } from '../rules/boards.js'
-import { ACHIEVEMENT_ID_PATTERN, MAX_ACHIEVEMENTS } from '../rules/achievements.js'
+import { ACHIEVEMENT_ID_PATTERN, DIFFICULTIES, MAX_ACHIEVEMENTS } from '../rules/achievements.js'
 import { EVENT_TYPES } from '../store/events.js'
 import { MAX_URL_LENGTH } from '../webhooks/send.js'
 import { MAX_GAMEJOLT_ID } from '../store/gamejolt.js'
@@ -153,6 +153,7 @@ const achievementSettings = {
   points: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, description: '0 to 1000 (default 0)' })),
   hidden: Type.Optional(Type.Boolean({ description: 'shown to players only once unlocked (default false)' })),
   min_run_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_RUN_TTL_S, description: 'the verified play (seconds) of the run an unlock by the game (unlock, unlock-self) must carry; 0 (the default): no minimum. Needs the game\'s runs' })),
+  difficulty: Type.Optional(Type.Union(DIFFICULTIES.map(one => Type.Literal(one)), { description: 'bronze (the default), silver, gold or platinum: how hard it is to get, as Game Jolt\'s trophies say it' })),
   rule: Type.Optional(Type.Union([AchievementRuleSchema, Type.Null()], { description: 'the threshold that unlocks it; null (the default): only the game unlocks it (action=unlock)' }))
 }
 

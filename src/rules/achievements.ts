@@ -67,9 +67,17 @@ export interface Achievement {
    * run rules guard.
    */
   min_run_seconds: number
+  /** Game Jolt's trophy material (docs/gamejolt.md#trophies): how hard it is to get. */
+  difficulty: Difficulty
+  /** Its trophy id in Game Jolt's API: made from its id (rules/gamejolt-ids.ts), never stored. */
+  gamejolt_id: number
   icon: AchievementIcon | null
   created_at: string
 }
+
+/** An achievement's difficulty, as Game Jolt's trophies have it: bronze (the default, easy) to platinum (very hard). */
+export const DIFFICULTIES = ['bronze', 'silver', 'gold', 'platinum'] as const
+export type Difficulty = typeof DIFFICULTIES[number]
 
 /** The field of the achievements' counts that counts the game's players (an id never begins with #). */
 export const PLAYERS_FIELD = '#players'

@@ -6,7 +6,8 @@ import { OUTBOX_MAX } from './events.js'
 import { changeRecord, type RecordCache } from './cache.js'
 import { fail } from '../errors.js'
 import { invalidRun } from './runs.js'
-import { ICON_TYPES, MAX_ACHIEVEMENTS, PLAYERS_FIELD, type Achievement, type AchievementIcon, type AchievementRule } from '../rules/achievements.js'
+import { DIFFICULTIES, ICON_TYPES, MAX_ACHIEVEMENTS, PLAYERS_FIELD, type Achievement, type AchievementIcon, type AchievementRule } from '../rules/achievements.js'
+import { gamejoltIdOf } from '../rules/gamejolt-ids.js'
 
 /*
  * A game's achievements (docs/decisions/0071-achievements-settings-in-the-games-slot-unlocks-in.md): their settings, one JSON
@@ -18,6 +19,7 @@ import { ICON_TYPES, MAX_ACHIEVEMENTS, PLAYERS_FIELD, type Achievement, type Ach
 
 const WRITE = luaScript('achievement-write')
 const UNLOCK = luaScript('achievement-unlock', { TIME_DIGITS, OUTBOX_MAX })
+const TAKE_BACK = luaScript('achievement-take-back')
 
 const safeInteger = (value: unknown): number | null => typeof value === 'number' && Number.isSafeInteger(value) ? value : null
 
@@ -52,6 +54,8 @@ export function achievementFromStored (achievementId: string, text: string): Sto
     hidden: stored.hidden === true,
     rule: ruleOf(stored.rule),
     min_run_seconds: Math.max(0, safeInteger(stored.min_run_seconds) ?? 0),
+    difficulty: DIFFICULTIES.find(one => one === stored.difficulty) ?? 'bronze',
+    gamejolt_id: gamejoltIdOf(achievementId),
     icon: iconOf(stored.icon),
     created_at: typeof stored.created_at === 'string' ? stored.created_at : '',
     since: safeInteger(stored.since) ?? 0
@@ -59,7 +63,7 @@ export function achievementFromStored (achievementId: string, text: string): Sto
 }
 
 /** As stored: the id is the field's name; the write script adds `since` (lua/achievement-write.lua), so nothing else may come last. */
-function storedAchievement ({ achievement_id: _id, since: _since, ...settings }: Achievement & { since?: number }): string {
+function storedAchievement ({ achievement_id: _id, since: _since, gamejolt_id: _gamejoltId, ...settings }: Achievement & { since?: number }): string {
   return JSON.stringify(settings)
 }
 
@@ -99,6 +103,7 @@ function unlocksOf (field: string | null, achievements: Map<string, StoredAchiev
 export function createAchievementStore (redis: Redis, cache?: RecordCache) {
   const writeScript = defineScript<number>(redis, 'achievementWrite', WRITE, { writes: true })
   const unlockScript = defineScript<[string, string?, number?]>(redis, 'achievementUnlock', UNLOCK, { writes: true })
+  const takeBackScript = defineScript<[string, string?]>(redis, 'achievementTakeBack', TAKE_BACK, { writes: true })
 
   async function write (gameId: string, op: 'create' | 'update' | 'delete', id: string, settings: string, icon: IconChange, before = ''): Promise<number> {
     const iconArgs: Array<string | Buffer> = icon === 'keep' ? ['', ''] : icon === 'clear' ? ['clear', ''] : ['set', Buffer.from(icon)]
@@ -167,6 +172,16 @@ export function createAchievementStore (redis: Redis, cache?: RecordCache) {
         fail('play_required', `This achievement needs ${String(at)} s of the run's verified play, and the run has ${String(verified)} s: ${needed} more second${needed === 1 ? '' : 's'} of play are needed (report it, then unlock).`)
       }
       return { unlocked: outcome === 'unlocked', at: Number(at) }
+    },
+
+    /**
+     * Takes back a player's unlock (Game Jolt's remove-achieved): whether
+     * there was one, and when it had been; null for no such achievement.
+     */
+    async takeBack (gameId: string, id: string, player: string): Promise<{ taken: boolean, at: number | null } | null> {
+      const [outcome, at] = await takeBackScript([keys.achievements(gameId), keys.achieved(gameId, player), keys.achievementCounts(gameId)], [id, player])
+      if (outcome === 'unknown') return null
+      return { taken: outcome === 'taken', at: at === undefined ? null : Number(at) }
     },
 
     /** What a player unlocked (counted from when each achievement was made), and the counts rarity comes from. */

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { DIFFICULTIES } from '../../rules/achievements.js'
 import { Nullable } from '../schemas.js'
 import { BoardFields, PERIOD } from '../board-schemas.js'
 import { GUEST_POLICIES, RUN_POLICIES, SUBMIT_RUN_POLICIES } from '../../rules/games.js'
@@ -51,6 +52,8 @@ export const AchievementSchema = Type.Object({
   points: Type.Integer({ minimum: 0, maximum: 1000 }),
   hidden: Type.Boolean({ description: 'shown to players only once unlocked' }),
   min_run_seconds: Type.Integer({ minimum: 0, description: 'the verified play (seconds) of the run an unlock by the game must carry; 0: no minimum' }),
+  difficulty: Type.Union(DIFFICULTIES.map(one => Type.Literal(one)), { description: 'bronze, silver, gold or platinum: Game Jolt\'s trophy material' }),
+  gamejolt_id: Type.Integer({ description: 'its trophy id in Game Jolt\'s API (docs/gamejolt.md#trophies)' }),
   rule: Nullable(Type.Object({
     board: Type.String({ description: 'default (the game\'s own) or a named board' }),
     at_least: Nullable(Type.Integer()),
