@@ -3,7 +3,8 @@ import { toApiError } from '../../../plugins/app/envelope.js'
 import { parseUrlEncoded } from '../../lib/params.js'
 import { clientAddress } from '../../../plugins/app/rate-limit.js'
 import { isPlayable } from '../../rules/games.js'
-import { GamejoltFailure, MESSAGES, refuse, writeAnswer, type GamejoltAnswer, type GamejoltFormat } from '../../gamejolt/answers.js'
+import { GamejoltFailure, MESSAGES, jsonRecord, refuse, success, writeAnswer, type GamejoltAnswer, type GamejoltFormat } from '../../gamejolt/answers.js'
+import type { GamejoltCall } from '../../gamejolt/call.js'
 import { HANDLERS } from '../../gamejolt/endpoints.js'
 import { endpointOf, formatOf, paramsOf, postFieldsOf, VERSIONS, type GamejoltVersion } from '../../gamejolt/request.js'
 import { gamejoltSignatureMatches } from '../../gamejolt/signature.js'
@@ -18,6 +19,9 @@ import { gamejoltSignatureMatches } from '../../gamejolt/signature.js'
 
 /** A Game Jolt body: data-store items of up to 1 MiB, percent-encoded (up to three bytes each), and the rest of the form. */
 export const GAMEJOLT_BODY_LIMIT = 3 * 1_048_576 + 65_536
+
+/** The most sub-requests one batch takes (Game Jolt's 50). */
+export const MAX_BATCH = 50
 
 /** A form body as it arrived: its text (for the signature) and its fields in order. */
 interface FormBody { text: string, fields: Array<[string, string]> }
@@ -88,7 +92,7 @@ export default async function gamejoltRoutes (fastify: FastifyInstance): Promise
         ? (body as FormBody).fields
         // Multipart fields, each a plain value (a repeated one a list).
         : Object.entries(body).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map(one => [name, String(one)] as [string, string]))
-    const { fields } = paramsOf(request.query as Record<string, string>, post)
+    const { fields, requests } = paramsOf(request.query as Record<string, string>, post)
     const format = request.gamejoltFormat = formatOf(fields)
     const version = request.params.version as GamejoltVersion
     const endpoint = endpointOf(request.params['*'] ?? '')
@@ -109,11 +113,69 @@ export default async function gamejoltRoutes (fastify: FastifyInstance): Promise
     // Counted per game and client address, as an API key's requests are per key and address.
     await fastify.rateLimits.enforce(request, reply, 'apiKey', `{game:${game.game_id}}:gamejolt:${clientAddress(request)}`, { headers: true })
 
+    delete fields.signature
+    delete fields.format
+    const call = { fastify, request, game, link, version, fields }
+    if (endpoint === 'batch') return send(reply, await batch(call, requests, reply), format)
+    const handler = HANDLERS[endpoint]
+    if (handler === undefined) refuse(`This service does not answer ${endpoint} yet.`)
+    return send(reply, await handler(call), format)
+  }
+
+  /**
+   * batch: up to MAX_BATCH sub-requests (`requests[]`, each a relative URL
+   * signed on its own), one after the other, or side by side (`parallel`),
+   * or stopping at the first failure (`break_on_error`), each answered as
+   * it would be alone; a batch inside a batch, or a sub-request in dump
+   * format, is refused without running. Each counts against the rate limit.
+   */
+  async function batch (call: GamejoltCall, requests: string[], reply: FastifyReply): Promise<GamejoltAnswer> {
+    const parallel = call.fields.parallel === 'true'
+    const breakOnError = call.fields.break_on_error === 'true'
+    if (parallel && breakOnError) refuse('The parallel and break_on_error parameters cannot be used in the same request.')
+    if (requests.length === 0) refuse('You must enter at least one sub-request (requests[]).')
+    if (requests.length > MAX_BATCH) refuse(`A batch takes at most ${MAX_BATCH} sub-requests; this one has ${requests.length}.`)
+    const one = async (text: string): Promise<GamejoltAnswer> => {
+      try {
+        return await subRequest(call, text.trim(), reply)
+      } catch (error) {
+        return failureOf(error, call.request, fastify)
+      }
+    }
+    const answers: GamejoltAnswer[] = []
+    if (parallel) answers.push(...await Promise.all(requests.map(one)))
+    else {
+      for (const text of requests) {
+        const answer = await one(text)
+        answers.push(answer)
+        if (breakOnError && !answer.success) break
+      }
+    }
+    const responses = answers.map(answer => jsonRecord(answer))
+    if (breakOnError && answers.some(answer => !answer.success)) return { success: false, message: 'A sub-request failed; the batch stopped there (break_on_error).', fields: { responses } }
+    return success({ responses })
+  }
+
+  /** One sub-request of a batch: `/endpoint/?game_id=…&signature=…`, for the batch's own game, signed over that relative URL. */
+  async function subRequest (call: GamejoltCall, text: string, reply: FastifyReply): Promise<GamejoltAnswer> {
+    const queryAt = text.indexOf('?')
+    const path = queryAt === -1 ? text : text.slice(0, queryAt)
+    const query = queryAt === -1 ? '' : text.slice(queryAt + 1)
+    const { fields } = paramsOf(parseUrlEncoded(query), [])
+    const endpoint = endpointOf(path)
+    if (endpoint === undefined) refuse(`No such Game Jolt API endpoint: ${path.slice(0, 100)}`)
+    if (endpoint === 'batch') refuse('A batch cannot hold a batch.')
+    if (formatOf(fields) === 'dump' || fields.format?.toLowerCase() === 'dump') refuse('Dump format is not supported in batch calls.')
+    if (fields.game_id !== String(call.link.gamejolt_game_id)) refuse(MESSAGES.badGame)
+    const signature = fields.signature
+    if (signature === undefined || signature === '') refuse(MESSAGES.noSignature)
+    if (!gamejoltSignatureMatches({ path, query, hosts: [], post: [], postUnsigned: false, relative: true }, call.link.private_key, signature)) refuse(MESSAGES.badSignature)
+    await fastify.rateLimits.enforce(call.request, reply, 'apiKey', `{game:${call.game.game_id}}:gamejolt:${clientAddress(call.request)}`, { headers: true })
     const handler = HANDLERS[endpoint]
     if (handler === undefined) refuse(`This service does not answer ${endpoint} yet.`)
     delete fields.signature
     delete fields.format
-    return send(reply, await handler({ fastify, request, game, link, version, fields }), format)
+    return await handler({ ...call, fields })
   }
 
   const schema = {
