@@ -4,6 +4,7 @@ import { addScore, fetchScores, scoreRank, scoreTables } from './scores.js'
 import { ago, requestUser } from './players.js'
 import { checkSession, closeSession, openSessionEndpoint, pingSession } from './sessions.js'
 import { addAchieved, fetchTrophies, removeAchieved } from './trophies.js'
+import { dataKeys, fetchData, removeData, setData, updateData } from './data-store.js'
 import type { Endpoint } from './request.js'
 import type { EndpointHandler, GamejoltCall } from './call.js'
 
@@ -97,5 +98,10 @@ export const HANDLERS: Partial<Record<Endpoint, EndpointHandler>> = {
   friends,
   trophies: fetchTrophies,
   'trophies/add-achieved': addAchieved,
-  'trophies/remove-achieved': removeAchieved
+  'trophies/remove-achieved': removeAchieved,
+  'data-store': fetchData,
+  'data-store/set': setData,
+  'data-store/update': updateData,
+  'data-store/remove': removeData,
+  'data-store/get-keys': dataKeys
 }

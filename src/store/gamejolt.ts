@@ -17,13 +17,22 @@ export interface GamejoltLink {
   private_key: string
 }
 
+/** The data store's limits when an operator sets none: safe for a shared Redis, ample for saves. */
+export const DATA_LIMITS = { itemBytes: 1_048_576, itemsPerUser: 1000, itemsPerGame: 100_000, gameBytes: 268_435_456 } as const
+export type DataLimits = { [K in keyof typeof DATA_LIMITS]: number }
+
+/** A refusal of a data store write (lua/gamejolt-data.lua). */
+export type DataRefusal = 'none' | 'too_big' | 'owner_full' | 'game_full' | 'bytes_full' | 'not_numeric_stored' | 'not_numeric_value' | 'div_zero'
+
 /** The largest Game Jolt game id: clients keep ids in 32-bit integers. */
 export const MAX_GAMEJOLT_ID = 2_147_483_647
 
 const RELEASE = luaScript('gamejolt-release')
+const DATA = luaScript('gamejolt-data')
 
 export function createGamejoltStore (redis: Redis, cache?: RecordCache) {
   const release = defineScript<number>(redis, 'rankGamejoltRelease', RELEASE, { writes: true })
+  const dataScript = defineScript<[string, (string | number)?]>(redis, 'rankGamejoltData', DATA, { writes: true })
 
   /** The game's settings as stored, or null when its API is off. */
   async function settingsOf (gameId: string): Promise<GamejoltLink | null> {
@@ -103,7 +112,28 @@ export function createGamejoltStore (redis: Redis, cache?: RecordCache) {
     },
 
     /** Gives up an id claimed for a change that was then refused. */
-    releaseId
+    releaseId,
+
+    /** One item of the game's data store (a user's with `owner`), or null. */
+    async dataItem (gameId: string, key: string, owner?: string): Promise<string | null> {
+      return await redis.hget(keys.gamejoltData(gameId, owner), key)
+    },
+
+    /** The keys of the game's data store (a user's with `owner`), in byte order. */
+    async dataKeys (gameId: string, owner?: string): Promise<string[]> {
+      return (await redis.hkeys(keys.gamejoltData(gameId, owner))).sort()
+    },
+
+    /**
+     * Sets, updates (Game Jolt's operations) or removes one item, within the
+     * limits, in one script call: the item's data now, or the refusal.
+     */
+    async writeData (gameId: string, owner: string | undefined, write: { op: 'set' | 'update' | 'remove', key: string, data?: string, operation?: string }, limits: DataLimits = DATA_LIMITS): Promise<{ data: string } | { refused: DataRefusal, bytes?: number }> {
+      const [outcome, value] = await dataScript([keys.gamejoltData(gameId, owner), keys.gamejoltDataUsage(gameId)],
+        [write.op, write.key, write.data ?? '', write.operation ?? '', limits.itemBytes, limits.itemsPerUser, limits.itemsPerGame, limits.gameBytes])
+      if (outcome === 'ok') return { data: String(value ?? '') }
+      return { refused: outcome as DataRefusal, ...(value === undefined ? {} : { bytes: Number(value) }) }
+    }
   }
 }
 

@@ -230,6 +230,13 @@ export const keys = {
    * operator turned it on (docs/gamejolt.md); no hash, no API.
    */
   gamejolt: (gameId: string) => `${PREFIX}:{game:${gameId}}:gamejolt`,
+  /**
+   * HASH item key -> data: a game's Game Jolt data store, its global items
+   * (no owner) or one user's (docs/gamejolt.md#data-store).
+   */
+  gamejoltData: (gameId: string, owner?: string) => `${PREFIX}:{game:${gameId}}:gamejolt-data${owner === undefined ? '' : `:user:${owner}`}`,
+  /** HASH bytes, items: what a game's Game Jolt data store holds, over every owner, kept by lua/gamejolt-data.lua. */
+  gamejoltDataUsage: (gameId: string) => `${PREFIX}:{game:${gameId}}:gamejolt-data-usage`,
   /** STRING: the game_id whose Game Jolt API answers to this integer game id (in its own slot, like an API key). */
   gamejoltGame: (gamejoltGameId: number) => `${PREFIX}:gamejolt:{${gamejoltGameId}}`,
   /** STRING: the last Game Jolt game id made for a game that was given none (ids taken by hand are skipped). */
