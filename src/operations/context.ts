@@ -102,7 +102,12 @@ export function operationContext ({ records, namedBoards, achievements, review, 
    */
   async function eraseFromEveryGame (player: string, user: boolean): Promise<ErasedFromGame & { games: number }> {
     const total = { entries: 0, metas: 0, held: 0, ratings: 0, playtimeSeconds: 0, achievements: 0, games: 0 }
-    for (const one of await forEveryGame(async game => await leaderboard.erasePlayer(game, player, { user }))) {
+    // A user's Game Jolt data store items and session go too (docs/gamejolt.md#data-store).
+    for (const one of await forEveryGame(async game => {
+      const erased = await leaderboard.erasePlayer(game, player, { user })
+      if (user) await gamejolt.eraseOwner(game.game_id, player)
+      return erased
+    })) {
       total.entries += one.entries
       total.metas += one.metas
       total.held += one.held

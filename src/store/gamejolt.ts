@@ -1,4 +1,4 @@
-import { confirmWrites, type RedisClient as Redis } from './redis-client.js'
+import { confirmWrites, readPipeline, type RedisClient as Redis } from './redis-client.js'
 import { keys } from './keys.js'
 import { changeRecord, type RecordCache } from './cache.js'
 import { defineScript, luaScript } from './script-loader.js'
@@ -122,6 +122,24 @@ export function createGamejoltStore (redis: Redis, cache?: RecordCache) {
     /** The keys of the game's data store (a user's with `owner`), in byte order. */
     async dataKeys (gameId: string, owner?: string): Promise<string[]> {
       return (await redis.hkeys(keys.gamejoltData(gameId, owner))).sort()
+    },
+
+    /**
+     * Erases what the game keeps of a user for Game Jolt's API (an erasure):
+     * their data store items (the game's usage follows) and their open
+     * session. Returns how many items went.
+     */
+    async eraseOwner (gameId: string, owner: string): Promise<number> {
+      const key = keys.gamejoltData(gameId, owner)
+      const items = await redis.hgetall(key)
+      const names = Object.keys(items)
+      const bytes = names.reduce((sum, name) => sum + Buffer.byteLength(name) + Buffer.byteLength(items[name] as string), 0)
+      await readPipeline(redis, pipeline => {
+        if (names.length > 0) pipeline.del(key).hincrby(keys.gamejoltDataUsage(gameId), 'items', -names.length).hincrby(keys.gamejoltDataUsage(gameId), 'bytes', -bytes)
+        pipeline.hdel(keys.gamejoltSessions(gameId), owner)
+      })
+      await confirmWrites(redis, [key])
+      return names.length
     },
 
     /**

@@ -66,3 +66,21 @@ t.test('set, fetch, update, remove and get-keys, global and per user, in Game Jo
   t.match(huge.message, /past this game's limit for one item/, 'an item past 1 MiB is refused')
   t.same(await gamejolt(app, link, 'data-store', { key: 'big' }), { success: 'false', message: 'No item with that key could be found.' }, 'nothing partly written')
 })
+
+t.test('erasing a user erases their data store items and session; the game\'s own stay', async t => {
+  const { app } = await buildTestApp(t)
+  const game = await createGame(app)
+  const link = dataOf(await admin(app, 'PUT', `/admin/games/${game.gameId}/gamejolt`, {})) as Link
+  dataOf(await admin(app, 'POST', '/admin/users', { username: 'ann', password: STRONG }))
+  const ann = { username: 'ann', user_token: dataOf(await admin(app, 'POST', '/admin/users/ann/game-token', {})).game_token as string }
+  t.same(await gamejolt(app, link, 'data-store/set', { ...ann, key: 'save', data: 'personal' }), { success: 'true' })
+  t.same(await gamejolt(app, link, 'data-store/set', { key: 'world', data: 'shared' }), { success: 'true' })
+  t.same(await gamejolt(app, link, 'sessions/open', ann), { success: 'true' })
+  dataOf(await admin(app, 'DELETE', '/admin/users/ann?erase=true'))
+  const client = app.redis
+  const { keys } = await import('../../src/store/keys.js')
+  t.equal(await client.exists(keys.gamejoltData(game.gameId, 'ann')), 0, 'the user\'s items are gone')
+  t.equal(await client.hexists(keys.gamejoltSessions(game.gameId), 'ann'), 0, 'and their session')
+  t.same(await client.hgetall(keys.gamejoltDataUsage(game.gameId)), { items: '1', bytes: String('world'.length + 'shared'.length) }, 'the game\'s usage follows')
+  t.same(await gamejolt(app, link, 'data-store', { key: 'world' }), { success: 'true', data: 'shared' }, 'the game\'s own item stays')
+})
