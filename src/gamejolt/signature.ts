@@ -27,6 +27,8 @@ export interface SignedRequest {
   path: string
   /** The query as the client sent it, without `?`, the signature pair included. */
   query: string
+  /** What began the query: `?`, or `&` in a URL that has no `?` (GameJolt.NET without a table id). */
+  separator?: '?' | '&'
   /** The hosts (with port) the client may have addressed: the request's own, the public origin's. */
   hosts: readonly string[]
   /** POST fields in the order sent, decoded; a repeated array field (`requests[]`) once per element. */
@@ -100,7 +102,7 @@ export function signedTexts (request: SignedRequest): string[] {
   for (const query of queries) {
     for (const form of queryForms(query)) {
       for (const prefix of prefixes) {
-        const url = `${prefix}${request.path}${form === '' ? '' : `?${form}`}`
+        const url = `${prefix}${request.path}${form === '' ? '' : `${request.separator ?? '?'}${form}`}`
         for (const post of posts) texts.add(`${url}${post}`)
       }
     }

@@ -26,13 +26,14 @@ interface Vector {
   post?: string
   /** Where the signature goes: last (the default), or this query text after it (the format some add after signing). */
   after?: string
-  expect: 'stored' | 'no user'
+  expect: 'stored' | 'no user' | 'fetched'
 }
 
 const VECTORS: Vector[] = [
   { client: 'gamejolt-ts-sdk 0.1.1 (raw values hashed, the browser sends %20)', url: '/api/game/v1_2/scores/add/?game_id=12345&username=Player%20One&user_token=abc123&score=1,234%20Points&sort=1234&table_id=5&extra_data=lvl=3&x', hashed: 'http://api.gamejolt.com/api/game/v1_2/scores/add/?game_id=12345&username=Player One&user_token=abc123&score=1,234 Points&sort=1234&table_id=5&extra_data=lvl=3&x', expect: 'no user' },
   { client: 'gamejolt-ts-sdk 0.1.1, data-store/set', url: '/api/game/v1_2/data-store/set/?game_id=12345&key=save%201&data=hello%20world%20&%20more', hashed: 'http://api.gamejolt.com/api/game/v1_2/data-store/set/?game_id=12345&key=save 1&data=hello world & more', expect: 'stored' },
   { client: 'Hertzole GameJolt.NET 1.8.0', url: '/api/game/v1_2/scores/add/?username=Player%20One&user_token=abc123&score=1,234%20Points&sort=1234&extra_data=lvl=3&x&table_id=5&game_id=12345&format=json', hashed: 'https://api.gamejolt.com/api/game/v1_2/scores/add/?username=Player One&user_token=abc123&score=1,234 Points&sort=1234&extra_data=lvl=3&x&table_id=5&game_id=12345&format=json', expect: 'no user' },
+  { client: 'Hertzole GameJolt.NET 1.8.0, a fetch without a table id (its query in the path, no ?)', url: '/api/game/v1_2/scores/&limit=10&game_id=12345&format=json', hashed: 'https://api.gamejolt.com/api/game/v1_2/scores/&limit=10&game_id=12345&format=json', expect: 'fetched' },
   { client: 'Hertzole GameJolt.NET 1.8.0, data-store/set', url: '/api/game/v1_2/data-store/set/?key=save%201&data=hello%20world%20&%20more&game_id=12345&format=json', hashed: 'https://api.gamejolt.com/api/game/v1_2/data-store/set/?key=save 1&data=hello world & more&game_id=12345&format=json', expect: 'stored' },
   { client: 'InfectedBytes GameJoltDotNet (spaces as %20, hashed so)', url: '/api/game/v1_2/scores/add?game_id=12345&format=json&username=Player%20One&user_token=abc123&sort=1234&score=1,234%20Points&extra_data=lvl=3&x&table_id=5', hashed: 'https://api.gamejolt.com/api/game/v1_2/scores/add?game_id=12345&format=json&username=Player%20One&user_token=abc123&sort=1234&score=1,234%20Points&extra_data=lvl=3&x&table_id=5', expect: 'no user' },
   { client: 'InfectedBytes GameJoltDotNet, data-store/set by POST (fields signed sorted)', url: '/api/game/v1_2/data-store/set?game_id=12345&format=json', post: 'key=save+1&data=hello+world+%26+more', hashed: 'https://api.gamejolt.com/api/game/v1_2/data-store/set?game_id=12345&format=jsondatahello world & morekeysave 1', expect: 'stored' },
@@ -71,6 +72,7 @@ t.test('each client\'s own requests are taken, and none with a wrong key', async
     // keypair answers (FlxGameJolt asks for them) are read as their lines.
     const body = answer.body.startsWith('{') ? answer.json().response as Record<string, string> : Object.fromEntries(answer.body.split('\r\n').filter(line => line !== '').map(line => [line.slice(0, line.indexOf(':')), JSON.parse(line.slice(line.indexOf(':') + 1)) as string]))
     if (vector.expect === 'stored') t.same(body, { success: 'true' }, `${vector.client}: taken`)
+    else if (vector.expect === 'fetched') t.same(body, { success: 'true', scores: [] }, `${vector.client}: answered`)
     else t.same(body, { success: 'false', message: NO_USER }, `${vector.client}: the signature holds (then no such user)`)
     const forged = await send(createHash(vector.algorithm ?? 'md5').update(`${vector.hashed}not-the-key`).digest('hex'))
     t.match(forged.body, /The signature you entered for the request is invalid\./, `${vector.client}: with another key, refused`)

@@ -83,7 +83,12 @@ export default async function gamejoltRoutes (fastify: FastifyInstance): Promise
 
   async function handle (request: FastifyRequest<{ Params: { version: string, '*': string } }>, reply: FastifyReply): Promise<FastifyReply> {
     const url = request.raw.url ?? ''
-    const queryAt = url.indexOf('?')
+    // A query begins at `?`, or, in a URL without one, at the first `&`:
+    // GameJolt.NET (Hertzole) writes `scores/&limit=10&game_id=…` when it
+    // has no table id, and signs it so.
+    const questionAt = url.indexOf('?')
+    const queryAt = questionAt !== -1 ? questionAt : url.indexOf('&')
+    const separator = questionAt !== -1 ? '?' : '&'
     const query = queryAt === -1 ? '' : url.slice(queryAt + 1)
     const body = request.body as FormBody | Record<string, unknown> | undefined
     const post: Array<[string, string]> = body === undefined || body === null
@@ -92,10 +97,10 @@ export default async function gamejoltRoutes (fastify: FastifyInstance): Promise
         ? (body as FormBody).fields
         // Multipart fields, each a plain value (a repeated one a list).
         : Object.entries(body).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map(one => [name, String(one)] as [string, string]))
-    const { fields, requests } = paramsOf(request.query as Record<string, string>, post)
+    const { fields, requests } = paramsOf(separator === '?' ? request.query as Record<string, string> : parseUrlEncoded(query), post)
     const format = request.gamejoltFormat = formatOf(fields)
     const version = request.params.version as GamejoltVersion
-    const endpoint = endpointOf(request.params['*'] ?? '')
+    const endpoint = endpointOf((request.params['*'] ?? '').split('&', 1)[0] as string)
     if (!(VERSIONS as readonly string[]).includes(version) || endpoint === undefined) refuse(`No such Game Jolt API endpoint: ${request.url.split('?')[0]?.slice(0, 100) ?? ''}`)
 
     // The game: its integer id, its API on, approved.
@@ -107,7 +112,7 @@ export default async function gamejoltRoutes (fastify: FastifyInstance): Promise
     // The signature, over the request as the client wrote it.
     const signature = fields.signature
     if (signature === undefined || signature === '') refuse(MESSAGES.noSignature)
-    const signed = { path: url.slice(0, queryAt === -1 ? undefined : queryAt), query, hosts: hostsOf(request), post, postUnsigned: version !== 'v1_2', relative: false }
+    const signed = { path: url.slice(0, queryAt === -1 ? undefined : queryAt), query, separator, hosts: hostsOf(request), post, postUnsigned: version !== 'v1_2', relative: false } as const
     if (!gamejoltSignatureMatches(signed, link.private_key, signature)) refuse(MESSAGES.badSignature)
 
     // Counted per game and client address, as an API key's requests are per key and address.
