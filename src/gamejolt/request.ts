@@ -1,4 +1,4 @@
-import { MalformedValue, parseUrlEncoded, type RawParams } from '../lib/params.js'
+import { MalformedValue, type RawParams } from '../lib/params.js'
 import { FORMATS, type GamejoltFormat, refuse } from './answers.js'
 
 /*
@@ -68,17 +68,18 @@ export function paramsOf (query: RawParams, post: ReadonlyArray<readonly [string
   return { fields, requests }
 }
 
-/** The POST fields of a form body, in the order sent; null for a malformed one. */
+/** The POST fields of a form body, in the order sent (the signature wants each pair so); null for a malformed one. */
 export function postFieldsOf (body: string): Array<[string, string]> | null {
-  const parsed = parseUrlEncoded(body)
+  const decode = (text: string): string => decodeURIComponent(text.replace(/\+/g, ' '))
   const pairs: Array<[string, string]> = []
-  // parseUrlEncoded groups repeats; the signature wants each pair in the order sent, so the body is walked again.
-  for (const name of Object.keys(parsed)) if (parsed[name] instanceof MalformedValue) return null
-  for (const pair of body.split('&')) {
-    if (pair === '') continue
-    const eq = pair.indexOf('=')
-    const decode = (text: string): string => decodeURIComponent(text.replace(/\+/g, ' '))
-    pairs.push([decode(eq === -1 ? pair : pair.slice(0, eq)), decode(eq === -1 ? '' : pair.slice(eq + 1))])
+  try {
+    for (const pair of body.split('&')) {
+      if (pair === '') continue
+      const eq = pair.indexOf('=')
+      pairs.push([decode(eq === -1 ? pair : pair.slice(0, eq)), decode(eq === -1 ? '' : pair.slice(eq + 1))])
+    }
+  } catch {
+    return null
   }
   return pairs
 }

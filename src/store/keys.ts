@@ -330,7 +330,9 @@ export const keys = {
    * game's slot, so a cluster keeps a game's counters beside its board.
    * With an address: the per-(key, address) limit; without: the key's total.
    */
-  apiKeyLimitSubject: (gameId: string, apiKey: string, address?: string) => `{game:${gameId}}:key:${apiKey}${address === undefined ? '' : `:${address}`}`
+  apiKeyLimitSubject: (gameId: string, apiKey: string, address?: string) => `{game:${gameId}}:key:${apiKey}${address === undefined ? '' : `:${address}`}`,
+  /** The rate-limit subject of Game Jolt's API for one game and client address, in the game's slot (docs/gamejolt.md#check-order). */
+  gamejoltLimitSubject: (gameId: string, address: string) => `{game:${gameId}}:gamejolt:${address}`
 } as const
 
 /** The keys a review decision touches, in the order the review scripts take them. */

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { admin, buildTestApp, createGame, dataOf, formBody, type Teardown } from '../helpers/app.js'
+import { admin, buildTestApp, createGame, dataOf, type Teardown } from '../helpers/app.js'
+import { gamejolt, type Link } from '../helpers/gamejolt.js'
 import { keys } from '../../src/store/keys.js'
 
 /*
@@ -11,15 +11,6 @@ import { keys } from '../../src/store/keys.js'
  */
 
 const STRONG = 'correct horse battery staple'
-const md5 = (text: string): string => createHash('md5').update(text).digest('hex')
-
-interface Link { gamejolt_game_id: number, private_key: string }
-
-async function gamejolt (app: FastifyInstance, link: Link, endpoint: string, query: Record<string, string> = {}): Promise<Record<string, any>> {
-  const path = `/api/game/v1_2/${endpoint}/?${formBody({ game_id: String(link.gamejolt_game_id), ...query })}`
-  const answer = await app.inject({ method: 'GET', url: `${path}&signature=${md5(`https://api.gamejolt.com${path}${link.private_key}`)}` })
-  return answer.json().response
-}
 
 async function setUp (t: Teardown, settings: Record<string, unknown> = {}) {
   const context = await buildTestApp(t)

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto'
 import t from 'tap'
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import type { LightMyRequestResponse } from 'fastify'
 import { admin, buildTestApp, createGame, dataOf, errorOf, formBody } from '../helpers/app.js'
+import { gamejolt, type Link } from '../helpers/gamejolt.js'
 
 /*
  * Game Jolt names a player by username and user_token
@@ -10,15 +10,6 @@ import { admin, buildTestApp, createGame, dataOf, errorOf, formBody } from '../h
  */
 
 const STRONG = 'correct horse battery staple'
-const md5 = (text: string): string => createHash('md5').update(text).digest('hex')
-
-interface Link { gamejolt_game_id: number, private_key: string }
-
-async function gamejolt (app: FastifyInstance, link: Link, endpoint: string, query: Record<string, string> = {}): Promise<Record<string, any>> {
-  const path = `/api/game/v1_2/${endpoint}/?${formBody({ game_id: String(link.gamejolt_game_id), ...query })}`
-  const answer = await app.inject({ method: 'GET', url: `${path}&signature=${md5(`https://api.gamejolt.com${path}${link.private_key}`)}` })
-  return answer.json().response
-}
 
 function cookieOf (answer: LightMyRequestResponse): string {
   const header = answer.headers['set-cookie']

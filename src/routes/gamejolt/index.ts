@@ -3,6 +3,7 @@ import { toApiError } from '../../../plugins/app/envelope.js'
 import { parseUrlEncoded } from '../../lib/params.js'
 import { clientAddress } from '../../../plugins/app/rate-limit.js'
 import { isPlayable } from '../../rules/games.js'
+import { keys } from '../../store/keys.js'
 import { GamejoltFailure, MESSAGES, jsonRecord, refuse, success, writeAnswer, type GamejoltAnswer, type GamejoltFormat } from '../../gamejolt/answers.js'
 import type { GamejoltCall } from '../../gamejolt/call.js'
 import { HANDLERS } from '../../gamejolt/endpoints.js'
@@ -23,8 +24,8 @@ export const GAMEJOLT_BODY_LIMIT = 3 * 1_048_576 + 65_536
 /** The most sub-requests one batch takes (Game Jolt's 50). */
 export const MAX_BATCH = 50
 
-/** A form body as it arrived: its text (for the signature) and its fields in order. */
-interface FormBody { text: string, fields: Array<[string, string]> }
+/** A form body as it arrived: its fields in the order sent (what the signature covers). */
+interface FormBody { fields: Array<[string, string]> }
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -58,7 +59,7 @@ export default async function gamejoltRoutes (fastify: FastifyInstance): Promise
   fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: GAMEJOLT_BODY_LIMIT }, (_request, body, done) => {
     const fields = postFieldsOf(body as string)
     if (fields === null) done(new GamejoltFailure('The form body has a malformed percent-encoding.'), undefined)
-    else done(null, { text: body as string, fields } satisfies FormBody)
+    else done(null, { fields } satisfies FormBody)
   })
   // Anything else is read as no fields (a client that sends a type with nothing in it).
   fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: GAMEJOLT_BODY_LIMIT }, (_request, _body, done) => { done(null, undefined) })
@@ -93,7 +94,7 @@ export default async function gamejoltRoutes (fastify: FastifyInstance): Promise
     const body = request.body as FormBody | Record<string, unknown> | undefined
     const post: Array<[string, string]> = body === undefined || body === null
       ? []
-      : 'text' in body && Array.isArray(body.fields)
+      : Array.isArray(body.fields)
         ? (body as FormBody).fields
         // Multipart fields, each a plain value (a repeated one a list).
         : Object.entries(body).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map(one => [name, String(one)] as [string, string]))
@@ -116,7 +117,7 @@ export default async function gamejoltRoutes (fastify: FastifyInstance): Promise
     if (!gamejoltSignatureMatches(signed, link.private_key, signature)) refuse(MESSAGES.badSignature)
 
     // Counted per game and client address, as an API key's requests are per key and address.
-    await fastify.rateLimits.enforce(request, reply, 'apiKey', `{game:${game.game_id}}:gamejolt:${clientAddress(request)}`, { headers: true })
+    await fastify.rateLimits.enforce(request, reply, 'apiKey', keys.gamejoltLimitSubject(game.game_id, clientAddress(request)), { headers: true })
 
     delete fields.signature
     delete fields.format
@@ -175,7 +176,7 @@ export default async function gamejoltRoutes (fastify: FastifyInstance): Promise
     const signature = fields.signature
     if (signature === undefined || signature === '') refuse(MESSAGES.noSignature)
     if (!gamejoltSignatureMatches({ path, query, hosts: [], post: [], postUnsigned: false, relative: true }, call.link.private_key, signature)) refuse(MESSAGES.badSignature)
-    await fastify.rateLimits.enforce(call.request, reply, 'apiKey', `{game:${call.game.game_id}}:gamejolt:${clientAddress(call.request)}`, { headers: true })
+    await fastify.rateLimits.enforce(call.request, reply, 'apiKey', keys.gamejoltLimitSubject(call.game.game_id, clientAddress(call.request)), { headers: true })
     const handler = HANDLERS[endpoint]
     if (handler === undefined) refuse(`This service does not answer ${endpoint} yet.`)
     delete fields.signature
