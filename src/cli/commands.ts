@@ -37,6 +37,15 @@ function achievementFields ({ board, at_least: atLeast, at_most: atMost, rule, .
   return fields
 }
 
+/** `gamejolt set`'s flags as the operation takes them: the data store's limits (--item_bytes N, ...) under data_limits, the rest as text fields. */
+function gamejoltFields ({ item_bytes: itemBytes, items_per_user: perUser, items_per_game: perGame, game_bytes: gameBytes, ...flags }: Record<string, string | undefined>): unknown {
+  const number = (text: string): number | string => /^\d{1,16}$/.test(text) ? Number(text) : text
+  const limits = Object.entries({ item_bytes: itemBytes, items_per_user: perUser, items_per_game: perGame, game_bytes: gameBytes }).filter(([, value]) => value !== undefined)
+  const fields = fieldsOf(flags) as Record<string, unknown>
+  if (limits.length > 0) fields.data_limits = Object.fromEntries(limits.map(([name, value]) => [name, number(value as string)]))
+  return fields
+}
+
 function argument (args: string[], index: number, name: string): string {
   const value = args[index]
   if (value === undefined || value === '') throw new ApiError('missing_param', `Argument <${name}> is required.`)
@@ -94,10 +103,15 @@ export const COMMANDS: Record<string, Command> = {
   'boards create': async (admin, args, flags) => await admin.createBoard(argument(args, 0, 'game_id'), fieldsOf(flags, { board_id: argument(args, 1, 'board_id') })),
   'boards update': async (admin, args, flags) => await admin.updateBoard(argument(args, 0, 'game_id'), argument(args, 1, 'board_id'), fieldsOf(flags)),
   'boards delete': async (admin, args) => await admin.deleteBoard(argument(args, 0, 'game_id'), argument(args, 1, 'board_id')),
+  'users export': async (admin, args) => await admin.userData(argument(args, 0, 'username')),
   'users game-token': async (admin, args) => await admin.gameToken(argument(args, 0, 'username')),
   'gamejolt get': async (admin, args) => await admin.gamejolt(argument(args, 0, 'game_id')),
-  'gamejolt set': async (admin, args, flags) => await admin.setGamejolt(argument(args, 0, 'game_id'), fieldsOf(flags)),
+  'gamejolt set': async (admin, args, flags) => await admin.setGamejolt(argument(args, 0, 'game_id'), gamejoltFields(flags)),
   'gamejolt off': async (admin, args) => await admin.deleteGamejolt(argument(args, 0, 'game_id')),
+  'gamejolt data': async (admin, args) => await admin.gamejoltData(argument(args, 0, 'game_id')),
+  'gamejolt items': async (admin, args, flags) => await admin.gamejoltDataItems(argument(args, 0, 'game_id'), fieldsOf(flags)),
+  'gamejolt item': async (admin, args, flags) => await admin.gamejoltDataItem(argument(args, 0, 'game_id'), fieldsOf(flags, { key: argument(args, 1, 'key') })),
+  'gamejolt remove-item': async (admin, args, flags) => await admin.deleteGamejoltDataItem(argument(args, 0, 'game_id'), fieldsOf(flags, { key: argument(args, 1, 'key') })),
   'webhooks create': async (admin, args, flags) => await admin.createWebhook(argument(args, 0, 'game_id'), fieldsOf(flags)),
   'webhooks list': async (admin, args) => await admin.webhooks(argument(args, 0, 'game_id')),
   'webhooks delete': async (admin, args) => await admin.deleteWebhook(argument(args, 0, 'game_id'), argument(args, 1, 'webhook_id')),

@@ -68,5 +68,10 @@ export const FLAGS = {
   achievement_id: { type: 'string' },
   gamejolt_game_id: { type: 'string' },
   private_key: { type: 'string' },
+  item_bytes: { type: 'string' },
+  items_per_user: { type: 'string' },
+  items_per_game: { type: 'string' },
+  game_bytes: { type: 'string' },
+  owner: { type: 'string' },
   help: { type: 'boolean', short: 'h' }
 } as const

@@ -64,7 +64,16 @@ Game Jolt's API (docs/gamejolt.md):
   gamejolt get <game_id>                its Game Jolt game id and private key (a secret)
   gamejolt set <game_id> [--gamejolt_game_id N] [--private_key TEXT]
                                         turns it on, or changes the id or key (omitted: kept id, new key)
+      [--item_bytes N] [--items_per_user N] [--items_per_game N] [--game_bytes N]
+                                        the data store's limits (omitted: kept)
   gamejolt off <game_id>                the id and key stop working at once
+  gamejolt data <game_id>               its data store: usage, limits, whose stores hold items
+  gamejolt items <game_id> [--owner USERNAME] [--limit N] [--cursor C]
+                                        a store's items (keys and sizes); no owner: the global store
+  gamejolt item <game_id> <key> [--owner USERNAME]
+                                        one item with its data
+  gamejolt remove-item <game_id> <key> [--owner USERNAME]
+  users export <username>               everything kept about the user, game by game (saves included)
   users game-token <username>           a new game token (user_token) for the user; the old one stops
 
 Webhooks and events (delivered by the running service):

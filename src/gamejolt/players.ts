@@ -1,6 +1,7 @@
 import type { StoredUser } from '../store/users.js'
 import { MESSAGES, refuse } from './answers.js'
 import type { GamejoltCall } from './call.js'
+import { admitGuest } from '../routes/public-action.js'
 
 /* Game Jolt's players, as its endpoints name them, and its way of saying when. */
 
@@ -15,10 +16,17 @@ export function ago (thenMs: number, nowMs = Date.now()): string {
   return '0 seconds ago'
 }
 
-/** The user a request names by username and user_token (any letter case), or Game Jolt's "no such user". */
-export async function requestUser ({ fastify, fields }: GamejoltCall): Promise<StoredUser> {
+/**
+ * The user a request names by username and user_token (any letter case), or
+ * Game Jolt's "no such user". A guest of the play page (a hosted build
+ * logged in by the page) is admitted to the game as on our own API: only a
+ * game that takes guests, and the game noted for its claim.
+ */
+export async function requestUser ({ fastify, fields, game }: GamejoltCall): Promise<StoredUser> {
   const username = fields.username ?? ''
   const token = fields.user_token ?? ''
   if (username === '' || token === '') refuse(MESSAGES.noUser)
-  return await fastify.users.byGameToken(username, token) ?? refuse(MESSAGES.noUser)
+  const user = await fastify.users.byGameToken(username, token) ?? refuse(MESSAGES.noUser)
+  if (user.guest) await admitGuest(fastify, user, game)
+  return user
 }

@@ -11,7 +11,7 @@ import { BOARD_ID_PATTERN, BOARD_OPERATORS, DEFAULT_BOARD, MAX_BOARDS } from '..
 import { ACHIEVEMENT_ID_PATTERN, DIFFICULTIES, MAX_ACHIEVEMENTS } from '../rules/achievements.js'
 import { EVENT_TYPES } from '../store/events.js'
 import { MAX_URL_LENGTH } from '../webhooks/send.js'
-import { MAX_GAMEJOLT_ID } from '../store/gamejolt.js'
+import { DATA_LIMITS, DATA_LIMITS_MAX, MAX_GAMEJOLT_ID } from '../store/gamejolt.js'
 import { GAMEJOLT_KEY_PATTERN } from '../gamejolt/signature.js'
 import { MAX_DECIMALS, MAX_UNIT_LENGTH, SCORE_FORMAT_TYPES } from '../../sdk/format.js'
 
@@ -87,6 +87,8 @@ const Page = (defaultLimit: number) => ({
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'the next_cursor of the page before, unchanged' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: `an integer from 1 to 100 (default ${defaultLimit})` }))
 })
+/** A data store limit an operator sets: from 1 to its most, the default when never set. */
+const DataLimit = (name: keyof typeof DATA_LIMITS, description: string) => Type.Optional(Type.Integer({ minimum: 1, maximum: DATA_LIMITS_MAX[name], description: `${description}: 1 to ${DATA_LIMITS_MAX[name]} (default ${DATA_LIMITS[name]})` }))
 const Flag = (description: string) => Type.Optional(Type.Boolean({ description: `true or false: ${description}` }))
 export const BoardQuery = {
   board: Type.Optional(Type.String({ pattern: BOARD_ID_PATTERN.source, description: `a named board's id (docs/interface.md#named-boards), or ${DEFAULT_BOARD} (the game's own board, the default)` })),
@@ -114,6 +116,7 @@ export const cursors = {
   }),
   search: Type.Object({ k: Type.Literal('search'), b: Type.String({ maxLength: 100 }), n: Type.Integer({ minimum: 0, maximum: ENTRY_BUCKETS }), a: Type.String({ maxLength: 200 }) }),
   audit: Type.Object({ k: Type.Literal('audit'), id: Type.String({ pattern: '^[0-9]{1,15}-[0-9]{1,15}$' }) }),
+  dataItems: Type.Object({ k: Type.Literal('data-items'), after: Type.String({ maxLength: 1024 }) }),
   sessions: Type.Object({ k: Type.Literal('sessions'), e: Type.Integer({ minimum: 0, maximum: 9_999_999_999_999 }), n: Type.Integer({ minimum: 0, maximum: 1_000_000 }) })
 }
 
@@ -280,7 +283,24 @@ export const schemas = {
   }, { additionalProperties: false }),
   setGamejolt: Type.Object({
     gamejolt_game_id: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_GAMEJOLT_ID, description: `the game's id in Game Jolt's API, 1 to ${MAX_GAMEJOLT_ID}: the one its builds carry (default: the game's own, or a free one)` })),
-    private_key: Type.Optional(Type.String({ pattern: GAMEJOLT_KEY_PATTERN.source, description: 'the private key its builds carry: 8 to 128 visible ASCII characters (default: a new random key)' }))
+    private_key: Type.Optional(Type.String({ pattern: GAMEJOLT_KEY_PATTERN.source, description: 'the private key its builds carry: 8 to 128 visible ASCII characters (default: a new random key)' })),
+    data_limits: Type.Optional(Type.Object({
+      item_bytes: DataLimit('item_bytes', "the most bytes of one item's data"),
+      items_per_user: DataLimit('items_per_user', "the most items of one user's store (and of the game's global store)"),
+      items_per_game: DataLimit('items_per_game', 'the most items of the whole game, every store together'),
+      game_bytes: DataLimit('game_bytes', 'the most bytes of the whole game (keys and data)')
+    }, { additionalProperties: false, description: "the data store's limits; each omitted one is kept (the default at first)" }))
+  }, { additionalProperties: false }),
+  dataOwner: Type.Object({
+    owner: Type.Optional(Type.String({ pattern: USERNAME_PATTERN.source, description: "a user's name: their store (default: the game's global store)" }))
+  }, { additionalProperties: false }),
+  dataItems: Type.Object({
+    ...Page(50),
+    owner: Type.Optional(Type.String({ pattern: USERNAME_PATTERN.source, description: "a user's name: their store (default: the game's global store)" }))
+  }, { additionalProperties: false }),
+  dataItem: Type.Object({
+    owner: Type.Optional(Type.String({ pattern: USERNAME_PATTERN.source, description: "a user's name: their store (default: the game's global store)" })),
+    key: Type.String({ minLength: 1, maxLength: 1024, description: "the item's key" })
   }, { additionalProperties: false }),
   none: Type.Object({}, { additionalProperties: false })
 }

@@ -5,6 +5,7 @@ import { randomInt } from 'node:crypto'
 import { publicUser, type Identity, type Session, type StoredUser, type UserRecord } from '../store/users.js'
 import { guestsWelcome, type GameRecord } from '../rules/games.js'
 import { decodeCursor, encodeCursor } from '../lib/cursor.js'
+import type { DataItemSize } from '../store/gamejolt.js'
 import { ErasureCounts, ListPage, auditedUser, namePage } from './answers.js'
 import { OperationContext } from './context.js'
 import { now } from './games.js'
@@ -15,13 +16,16 @@ import { cursors, readInput, schemas } from './input.js'
 /** How long after a guest is erased the sweep looks for what a request in flight stored meanwhile. */
 const GUEST_STRAGGLERS_MS = 60_000
 
+/** The most saved items a user's record lists for one game (their keys and sizes; an operator pages through the rest). */
+const MAX_SAVED_LISTED = 1000
+
 /** How many generated names a new guest tries before giving up. */
 const GUEST_NAME_ATTEMPTS = 5
 
-/** What a user has in one game: their all-time standing, their rating, their play time. */
-export interface UserInGame { game_id: string, best_score: number | null, rank: number | null, stars: number | null, playtime_seconds: number }
+/** What a user has in one game: their all-time standing, their rating, their play time, their saves (Game Jolt data store items: keys and sizes). */
+export interface UserInGame { game_id: string, best_score: number | null, rank: number | null, stars: number | null, playtime_seconds: number, saved_items: DataItemSize[] }
 
-export function usersOperations ({ users, records, sessionTtlS, guestTtlS, sessionCookie, ratings, playtime, leaderboard, audit, applyUserHidden, eraseFromEveryGame, forEveryGame }: OperationContext) {
+export function usersOperations ({ users, records, sessionTtlS, guestTtlS, sessionCookie, ratings, playtime, leaderboard, audit, applyUserHidden, eraseFromEveryGame, forEveryGame, gamejolt }: OperationContext) {
   /**
    * A guest, everywhere it played: its record and sessions, then its play in
    * each game (the erasure's script), then the list of its games. Never a
@@ -66,21 +70,23 @@ export function usersOperations ({ users, records, sessionTtlS, guestTtlS, sessi
     },
 
     /**
-     * Everything kept about a user, for the user (GET /auth/account): the
-     * record, and each game where they have a best score, a rating or play
-     * time, in game id order.
+     * Everything kept about a user, for the user (GET /auth/account) and an
+     * operator (GET /admin/users/:username/export): the record, and each
+     * game where they have a best score, a rating, play time or saved items,
+     * in game id order.
      */
     async userData (username: string): Promise<UserRecord & { games: UserInGame[] }> {
       const user = await users.user(username) ?? fail('not_found', 'No such user.')
       const games = await forEveryGame(async (game): Promise<UserInGame> => {
-        const [standing, rating, seconds] = await Promise.all([
+        const [standing, rating, seconds, saved] = await Promise.all([
           leaderboard.standing(game, leaderboard.choose(game, {}), username),
           ratings.read(game.game_id, username),
-          playtime.ofUser(game.game_id, username)
+          playtime.ofUser(game.game_id, username),
+          gamejolt.dataItems(game.game_id, user.username, '', MAX_SAVED_LISTED)
         ])
-        return { game_id: game.game_id, best_score: standing.bestScore, rank: standing.rank, stars: rating.mine, playtime_seconds: seconds }
+        return { game_id: game.game_id, best_score: standing.bestScore, rank: standing.rank, stars: rating.mine, playtime_seconds: seconds, saved_items: saved.items }
       })
-      const played = games.filter(game => game.best_score !== null || game.stars !== null || game.playtime_seconds > 0)
+      const played = games.filter(game => game.best_score !== null || game.stars !== null || game.playtime_seconds > 0 || game.saved_items.length > 0)
       return { ...publicUser(user), games: played.sort((a, b) => a.game_id < b.game_id ? -1 : 1) }
     },
 
@@ -116,6 +122,7 @@ export function usersOperations ({ users, records, sessionTtlS, guestTtlS, sessi
         const game = await records.game(gameId, { fresh: true })
         if (game === null) continue
         const moved = await leaderboard.claimPlayer(game, guest, username)
+        await gamejolt.moveOwner(game.game_id, guest, username)
         claimed.games++
         claimed.boards += moved.boards
         claimed.ratings += moved.rated

@@ -143,7 +143,7 @@ export function sessionHandler (fastify: FastifyInstance, { required, action }: 
  * first is hidden too). Guests pay one command, two when unlisted (and two
  * more the first time in a game); users none.
  */
-async function admitGuest (fastify: FastifyInstance, user: StoredUser, game: GameRecord): Promise<void> {
+export async function admitGuest (fastify: FastifyInstance, user: StoredUser, game: GameRecord): Promise<void> {
   guestsWelcome(game)
   if (await fastify.users.admitGuest(user.username, game.game_id)) {
     if (await fastify.leaderboard.playerKnown(game, user.username)) {

@@ -15,11 +15,19 @@ export interface GamejoltLink {
   game_id: string
   gamejolt_game_id: number
   private_key: string
+  /** The data store's limits for this game: the operator's, else DATA_LIMITS. */
+  data_limits: DataLimits
 }
 
 /** The data store's limits when an operator sets none: safe for a shared Redis, ample for saves. */
-export const DATA_LIMITS = { itemBytes: 1_048_576, itemsPerUser: 1000, itemsPerGame: 100_000, gameBytes: 268_435_456 } as const
-export type DataLimits = { [K in keyof typeof DATA_LIMITS]: number }
+export const DATA_LIMITS = { item_bytes: 1_048_576, items_per_user: 1000, items_per_game: 100_000, game_bytes: 268_435_456 } as const
+export type DataLimits = { -readonly [K in keyof typeof DATA_LIMITS]: number }
+/** The most an operator may raise each limit to: Game Jolt's own 16 MiB an item, and what one Redis slot should hold. */
+export const DATA_LIMITS_MAX: DataLimits = { item_bytes: 16_777_216, items_per_user: 100_000, items_per_game: 10_000_000, game_bytes: 4_294_967_296 }
+const LIMIT_NAMES = Object.keys(DATA_LIMITS) as Array<keyof DataLimits>
+
+/** An item of a data store as an operator lists it: its key and its data's size. */
+export interface DataItemSize { key: string, bytes: number }
 
 /** A refusal of a data store write (lua/gamejolt-data.lua). */
 export type DataRefusal = 'none' | 'too_big' | 'owner_full' | 'game_full' | 'bytes_full' | 'not_numeric_stored' | 'not_numeric_value' | 'div_zero'
@@ -29,17 +37,29 @@ export const MAX_GAMEJOLT_ID = 2_147_483_647
 
 const RELEASE = luaScript('gamejolt-release')
 const DATA = luaScript('gamejolt-data')
+const MOVE = luaScript('gamejolt-data-move')
+
+/** Keys in byte order, as Game Jolt's get-keys and an operator's listing give them. */
+function sortedBytes (names: string[]): string[] {
+  return names.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
+}
 
 export function createGamejoltStore (redis: Redis, cache?: RecordCache) {
   const release = defineScript<number>(redis, 'rankGamejoltRelease', RELEASE, { writes: true })
   const dataScript = defineScript<[string, (string | number)?]>(redis, 'rankGamejoltData', DATA, { writes: true })
+  const moveScript = defineScript<number>(redis, 'rankGamejoltDataMove', MOVE, { writes: true })
 
   /** The game's settings as stored, or null when its API is off. */
   async function settingsOf (gameId: string): Promise<GamejoltLink | null> {
     const hash = await redis.hgetall(keys.gamejolt(gameId))
     const id = Number(hash.gamejolt_game_id)
     if (!Number.isSafeInteger(id) || id < 1 || hash.private_key === undefined) return null
-    return { game_id: gameId, gamejolt_game_id: id, private_key: hash.private_key }
+    const dataLimits: DataLimits = { ...DATA_LIMITS }
+    for (const name of LIMIT_NAMES) {
+      const set = Number(hash[name])
+      if (Number.isSafeInteger(set) && set > 0) dataLimits[name] = set
+    }
+    return { game_id: gameId, gamejolt_game_id: id, private_key: hash.private_key, data_limits: dataLimits }
   }
 
   /** Gives up an integer id, only while it still leads to this game. */
@@ -96,7 +116,8 @@ export function createGamejoltStore (redis: Redis, cache?: RecordCache) {
      */
     async setLink (link: GamejoltLink, previous: GamejoltLink | null): Promise<void> {
       await changeRecord(redis, cache, 'gamejolt', String(link.gamejolt_game_id), async () => {
-        await redis.hset(keys.gamejolt(link.game_id), 'gamejolt_game_id', String(link.gamejolt_game_id), 'private_key', link.private_key)
+        await redis.hset(keys.gamejolt(link.game_id), 'gamejolt_game_id', String(link.gamejolt_game_id), 'private_key', link.private_key,
+          ...LIMIT_NAMES.flatMap(name => [name, String(link.data_limits[name])]))
         await confirmWrites(redis, [keys.gamejolt(link.game_id)])
       })
       if (previous !== null && previous.gamejolt_game_id !== link.gamejolt_game_id) await releaseId(previous.gamejolt_game_id, link.game_id)
@@ -121,7 +142,37 @@ export function createGamejoltStore (redis: Redis, cache?: RecordCache) {
 
     /** The keys of the game's data store (a user's with `owner`), in byte order. */
     async dataKeys (gameId: string, owner?: string): Promise<string[]> {
-      return (await redis.hkeys(keys.gamejoltData(gameId, owner))).sort()
+      return sortedBytes(await redis.hkeys(keys.gamejoltData(gameId, owner)))
+    },
+
+    /** What the game's data store holds: its usage over every owner, and how many items the global store and each user's hold (users in name order). */
+    async dataOwners (gameId: string): Promise<{ usage: { items: number, bytes: number }, owners: Array<{ owner: string | null, items: number }> }> {
+      const [usage, global, owners] = await readPipeline(redis, pipeline => pipeline
+        .hmget(keys.gamejoltDataUsage(gameId), 'items', 'bytes')
+        .hlen(keys.gamejoltData(gameId))
+        .hgetall(keys.gamejoltDataOwners(gameId))) as [Array<string | null>, number, Record<string, string>]
+      return {
+        usage: { items: Number(usage[0] ?? 0), bytes: Number(usage[1] ?? 0) },
+        owners: [{ owner: null, items: global }, ...sortedBytes(Object.keys(owners)).map(owner => ({ owner, items: Number(owners[owner]) }))]
+      }
+    },
+
+    /** A page of one store's items in key order (after `after`), with each one's size: never their data, which may be megabytes each. */
+    async dataItems (gameId: string, owner: string | undefined, after: string, count: number): Promise<{ items: DataItemSize[], next: string | null }> {
+      const key = keys.gamejoltData(gameId, owner)
+      const names = sortedBytes(await redis.hkeys(key)).filter(name => Buffer.compare(Buffer.from(name), Buffer.from(after)) > 0)
+      const page = names.slice(0, count)
+      const sizes = page.length === 0 ? [] : await readPipeline(redis, pipeline => { for (const name of page) pipeline.hstrlen(key, name) }) as number[]
+      return { items: page.map((name, i) => ({ key: name, bytes: sizes[i] as number })), next: names.length > count ? page[page.length - 1] as string : null }
+    },
+
+    /**
+     * A guest's items become the user's (a claim, docs/gamejolt.md#data-store):
+     * one the user has under the same key keeps the user's data (the guest's
+     * goes). One script call; answers how many items moved.
+     */
+    async moveOwner (gameId: string, guest: string, user: string): Promise<number> {
+      return await moveScript([keys.gamejoltData(gameId, guest), keys.gamejoltData(gameId, user), keys.gamejoltDataUsage(gameId), keys.gamejoltDataOwners(gameId)], [guest, user])
     },
 
     /**
@@ -136,7 +187,7 @@ export function createGamejoltStore (redis: Redis, cache?: RecordCache) {
       const bytes = names.reduce((sum, name) => sum + Buffer.byteLength(name) + Buffer.byteLength(items[name] as string), 0)
       await readPipeline(redis, pipeline => {
         if (names.length > 0) pipeline.del(key).hincrby(keys.gamejoltDataUsage(gameId), 'items', -names.length).hincrby(keys.gamejoltDataUsage(gameId), 'bytes', -bytes)
-        pipeline.hdel(keys.gamejoltSessions(gameId), owner)
+        pipeline.hdel(keys.gamejoltDataOwners(gameId), owner).hdel(keys.gamejoltSessions(gameId), owner)
       })
       await confirmWrites(redis, [key])
       return names.length
@@ -147,8 +198,8 @@ export function createGamejoltStore (redis: Redis, cache?: RecordCache) {
      * limits, in one script call: the item's data now, or the refusal.
      */
     async writeData (gameId: string, owner: string | undefined, write: { op: 'set' | 'update' | 'remove', key: string, data?: string, operation?: string }, limits: DataLimits = DATA_LIMITS): Promise<{ data: string } | { refused: DataRefusal, bytes?: number }> {
-      const [outcome, value] = await dataScript([keys.gamejoltData(gameId, owner), keys.gamejoltDataUsage(gameId)],
-        [write.op, write.key, write.data ?? '', write.operation ?? '', limits.itemBytes, limits.itemsPerUser, limits.itemsPerGame, limits.gameBytes])
+      const [outcome, value] = await dataScript([keys.gamejoltData(gameId, owner), keys.gamejoltDataUsage(gameId), keys.gamejoltDataOwners(gameId)],
+        [write.op, write.key, write.data ?? '', write.operation ?? '', limits.item_bytes, limits.items_per_user, limits.items_per_game, limits.game_bytes, owner ?? ''])
       if (outcome === 'ok') return { data: String(value ?? '') }
       return { refused: outcome as DataRefusal, ...(value === undefined ? {} : { bytes: Number(value) }) }
     }

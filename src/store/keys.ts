@@ -237,6 +237,8 @@ export const keys = {
   gamejoltData: (gameId: string, owner?: string) => `${PREFIX}:{game:${gameId}}:gamejolt-data${owner === undefined ? '' : `:user:${owner}`}`,
   /** HASH bytes, items: what a game's Game Jolt data store holds, over every owner, kept by lua/gamejolt-data.lua. */
   gamejoltDataUsage: (gameId: string) => `${PREFIX}:{game:${gameId}}:gamejolt-data-usage`,
+  /** HASH username -> how many items their store holds: the users with items, for an operator's listing (lua/gamejolt-data.lua keeps it). */
+  gamejoltDataOwners: (gameId: string) => `${PREFIX}:{game:${gameId}}:gamejolt-data-owners`,
   /** STRING: the game_id whose Game Jolt API answers to this integer game id (in its own slot, like an API key). */
   gamejoltGame: (gamejoltGameId: number) => `${PREFIX}:gamejolt:{${gamejoltGameId}}`,
   /** STRING: the last Game Jolt game id made for a game that was given none (ids taken by hand are skipped). */

@@ -51,7 +51,7 @@ t.test('an operator turns the API on, sees it, changes its key and turns it off'
 
   // What is given is taken: the id and key a build already carries.
   const given = await turnOn(app, game.gameId, { gamejolt_game_id: 424242, private_key: 'e3b0c44298fc1c149afbf4c8996fb924' })
-  t.same(given, { game_id: game.gameId, gamejolt_game_id: 424242, private_key: 'e3b0c44298fc1c149afbf4c8996fb924' })
+  t.same(given, { game_id: game.gameId, gamejolt_game_id: 424242, private_key: 'e3b0c44298fc1c149afbf4c8996fb924', data_limits: { item_bytes: 1_048_576, items_per_user: 1000, items_per_game: 100_000, game_bytes: 268_435_456 } })
   t.same((await call(app, signed(time, again.private_key))).json().response.message, 'The game ID you passed in does not point to a valid game.', 'the old id leads nowhere now')
   t.equal((await call(app, signed('/api/game/v1_2/time/?game_id=424242', given.private_key))).json().response.success, 'true', 'the new id answers')
 
@@ -210,7 +210,7 @@ t.test('the CLI turns the API on, reads it and turns it off, as the admin API do
   }
   const set = await cli('gamejolt', 'set', game.gameId, '--gamejolt_game_id', '5150', '--private_key', 'cli-key-0123456789')
   t.equal(set.code, 0, set.err)
-  t.same(JSON.parse(set.out), { game_id: game.gameId, gamejolt_game_id: 5150, private_key: 'cli-key-0123456789' })
+  t.match(JSON.parse(set.out), { game_id: game.gameId, gamejolt_game_id: 5150, private_key: 'cli-key-0123456789' })
   await app.syncRecordCache()
   t.equal((await call(app, signed('/api/game/v1_2/time/?game_id=5150', 'cli-key-0123456789'))).json().response.success, 'true', 'the service answers at once')
   const read = await cli('gamejolt', 'get', game.gameId)

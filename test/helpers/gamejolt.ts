@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { formBody } from './app.js'
 
 /** A game's Game Jolt settings, as PUT /admin/games/:game_id/gamejolt answers them. */
-export interface Link { gamejolt_game_id: number, private_key: string }
+export interface Link { gamejolt_game_id: number, private_key: string, data_limits?: Record<string, number> }
 
 export const md5 = (text: string): string => createHash('md5').update(text).digest('hex')
 

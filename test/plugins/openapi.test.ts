@@ -103,6 +103,10 @@ t.test('the OpenAPI document validates and covers every public route', { timeout
     '/': ['get'],
     '/embed/': ['get'],
     '/admin/games/{game_id}/gamejolt': ['get', 'put', 'delete'],
+    '/admin/games/{game_id}/gamejolt/data': ['get'],
+    '/admin/games/{game_id}/gamejolt/data/items': ['get'],
+    '/admin/games/{game_id}/gamejolt/data/item': ['get', 'delete'],
+    '/admin/users/{username}/export': ['get'],
     '/admin/users/{username}/game-token': ['post'],
     '/auth/game-token': ['get', 'post'],
     '/api/game/{version}/{*}': ['get', 'post']

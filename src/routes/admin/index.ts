@@ -84,6 +84,7 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   fastify.post<WithKey>('/admin/keys/:api_key/revoke', body(adminSchemas.revokeKey), async (request) => ok(await admin(request).revokeKey(request.params.api_key, input(request))))
   fastify.post('/admin/users', body(adminSchemas.createUser), async (request) => ok(await admin(request).createUser(input(request))))
   fastify.patch<WithUser>('/admin/users/:username', body(adminSchemas.updateUser), async (request) => ok(await admin(request).updateUser(request.params.username, input(request))))
+  fastify.get<WithUser>('/admin/users/:username/export', { schema: adminSchemas.exportUser }, async (request) => ok(await admin(request).userData(request.params.username)))
   fastify.get<WithUser>('/admin/users/:username/sessions', { schema: adminSchemas.userSessions }, async (request) => ok(await admin(request).userSessions(request.params.username, query(request))))
   fastify.delete<WithUser>('/admin/users/:username/sessions', body(adminSchemas.endUserSessions), async (request) => ok(await admin(request).endUserSessions(request.params.username, input(request))))
   fastify.post('/admin/sessions', body(adminSchemas.createSession), async (request) => ok(await admin(request).createSession(input(request))))
@@ -117,6 +118,11 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   fastify.get<WithGame>('/admin/games/:game_id/gamejolt', { schema: adminSchemas.getGamejolt }, async (request) => ok(await admin(request).gamejolt(request.params.game_id)))
   fastify.put<WithGame>('/admin/games/:game_id/gamejolt', body(adminSchemas.setGamejolt), async (request) => ok(await admin(request).setGamejolt(request.params.game_id, input(request))))
   fastify.delete<WithGame>('/admin/games/:game_id/gamejolt', body(adminSchemas.deleteGamejolt), async (request) => ok(await admin(request).deleteGamejolt(request.params.game_id, input(request))))
+  // Its data store (cloud saves): an operator lists, reads and removes items, named in the query (a key may hold any text).
+  fastify.get<WithGame>('/admin/games/:game_id/gamejolt/data', { schema: adminSchemas.gamejoltData }, async (request) => ok(await admin(request).gamejoltData(request.params.game_id)))
+  fastify.get<WithGame>('/admin/games/:game_id/gamejolt/data/items', { schema: adminSchemas.gamejoltDataItems }, async (request) => ok(await admin(request).gamejoltDataItems(request.params.game_id, query(request))))
+  fastify.get<WithGame>('/admin/games/:game_id/gamejolt/data/item', { schema: adminSchemas.gamejoltDataItem }, async (request) => ok(await admin(request).gamejoltDataItem(request.params.game_id, query(request))))
+  fastify.delete<WithGame>('/admin/games/:game_id/gamejolt/data/item', body(adminSchemas.deleteGamejoltDataItem), async (request) => ok(await admin(request).deleteGamejoltDataItem(request.params.game_id, query(request))))
   const webhook = '/admin/games/:game_id/webhooks/:webhook_id'
   fastify.post<WithGame>('/admin/games/:game_id/webhooks', body(adminSchemas.createWebhook), async (request) => ok(await admin(request).createWebhook(request.params.game_id, input(request))))
   fastify.get<WithGame>('/admin/games/:game_id/webhooks', { schema: adminSchemas.listWebhooks }, async (request) => ok(await admin(request).webhooks(request.params.game_id)))

@@ -3,16 +3,25 @@ import { schemas as adminBodies } from '../../operations/input.js'
 import type { ErrorCode } from '../../errors.js'
 import { OUTBOX_MAX } from '../../store/events.js'
 import { Empty, IntegerText, Nullable, Text, envelope, fileAnswer, gameParams } from '../schemas.js'
+import { UserDataSchema } from '../auth/schemas.js'
 import { Around, Board, BoardChoice, BoardFields, Season, Sides } from '../board-schemas.js'
 import { AuditEntrySchema, DeliverySchema, EntrySchema, GameActivitySchema, GameSchema, GameEventSchema, GameWithFiguresSchema, HeldScoreSchema, KeySchema, NamedBoardSchema, AchievementSchema, KeyRateLimitSchema, ListedEntrySchema, OperatorSchema, ScoreSpreadSchema, UserSchema, WebhookSchema, ListedWebhookSchema } from './records.js'
 
 /** The operator API's route schemas (/admin): what each answers, for the OpenAPI document. */
 
+const DataLimitsSchema = Type.Object({
+  item_bytes: Type.Integer({ description: "the most bytes of one item's data" }),
+  items_per_user: Type.Integer({ description: "the most items of one user's store (and of the global store)" }),
+  items_per_game: Type.Integer({ description: 'the most items of the game, every store together' }),
+  game_bytes: Type.Integer({ description: 'the most bytes of the game (keys and data)' })
+})
 const GamejoltSchema = Type.Object({
   game_id: Type.String(),
   gamejolt_game_id: Type.Integer({ description: "the game_id Game Jolt's clients send" }),
-  private_key: Type.String({ description: 'the key their signatures end with: a secret' })
+  private_key: Type.String({ description: 'the key their signatures end with: a secret' }),
+  data_limits: DataLimitsSchema
 })
+const DataOwner = Nullable(Type.String({ description: "the user whose store it is; null for the game's global store" }))
 
 const heldParams = Type.Object({ game_id: Type.String(), held_id: Type.String() })
 const webhookParams = Type.Object({ game_id: Type.String(), webhook_id: Type.String() })
@@ -126,9 +135,24 @@ export const adminSchemas = {
   }), 'The file, as an attachment: one unlock per line with player_name, achievement_id, unlocked_at. A failure before the first byte is the envelope.'),
   createWebhook: envelope(Type.Object({ ...WebhookSchema.properties, secret: Type.String({ description: 'the signing secret (whsec_…), shown this once' }) }), WRITE, "Add a webhook for the game's events (Standard Webhooks: signed, retried)", { ...adminSecurity, params: gameParams, body: adminBodies.createWebhook }),
   listWebhooks: envelope(Type.Object({ game_id: Type.String(), items: Type.Array(ListedWebhookSchema) }), ADMIN, "The game's webhooks, oldest first, each with its receiver's health", { ...adminSecurity, params: gameParams }),
+  exportUser: envelope(UserDataSchema, ADMIN, 'Everything kept about a user (what the user reads at GET /auth/account): the record, and each game where they have a best score, a rating, play time or saved items', { ...adminSecurity, params: Type.Object({ username: Type.String() }) }),
   newGameToken: envelope(Type.Object({ username: Type.String(), game_token: Type.String({ description: "what Game Jolt's clients send as user_token: a secret" }) }), WRITE, "A new game token for the user, for Game Jolt's clients (docs/gamejolt.md): the previous one stops working at once", { ...adminSecurity, params: Type.Object({ username: Type.String() }) }),
   getGamejolt: envelope(GamejoltSchema, ADMIN, "The game's Game Jolt API settings, its private key included (docs/gamejolt.md); not_found while it is off", { ...adminSecurity, params: gameParams }),
   setGamejolt: envelope(GamejoltSchema, WRITE, "Turn the game's Game Jolt API on, or change its id or private key: what is given is taken, what is omitted is made (the game's id or a free one; a new key); the old key stops working at once", { ...adminSecurity, params: gameParams, body: adminBodies.setGamejolt }),
+  gamejoltData: envelope(Type.Object({
+    usage: Type.Object({ items: Type.Integer(), bytes: Type.Integer({ description: 'every key and data together' }) }),
+    limits: DataLimitsSchema,
+    owners: Type.Array(Type.Object({ owner: DataOwner, items: Type.Integer() }), { description: 'the global store first, then each user whose store holds items, in name order' })
+  }), ADMIN, "What the game's Game Jolt data store holds (docs/gamejolt.md#data-store)", { ...adminSecurity, params: gameParams }),
+  gamejoltDataItems: envelope(Type.Object({ owner: DataOwner, items: Type.Array(Type.Object({ key: Type.String(), bytes: Type.Integer() })), ...nextCursor }), ADMIN, "A page of one data store's items in key order, each with its data's size", {
+    ...adminSecurity, params: gameParams, querystring: Type.Object({ ...Page, owner: Type.Optional(Type.String({ description: "a user's name (default: the global store)" })) })
+  }),
+  gamejoltDataItem: envelope(Type.Object({ owner: DataOwner, key: Type.String(), data: Type.String(), bytes: Type.Integer() }), ADMIN, 'One data store item with its data', {
+    ...adminSecurity, params: gameParams, querystring: Type.Object({ key: Type.String(), owner: Type.Optional(Type.String({ description: "a user's name (default: the global store)" })) })
+  }),
+  deleteGamejoltDataItem: envelope(Type.Object({ owner: DataOwner, key: Type.String(), removed: Type.Literal(true) }), WRITE, 'Remove one data store item (audited, without its data)', {
+    ...adminSecurity, params: gameParams, querystring: Type.Object({ key: Type.String(), owner: Type.Optional(Type.String({ description: "a user's name (default: the global store)" })) })
+  }),
   deleteGamejolt: envelope(Type.Object({ game_id: Type.String() }), WRITE, "Turn the game's Game Jolt API off: its id and key stop working at once", { ...adminSecurity, params: gameParams }),
   getWebhook: envelope(ListedWebhookSchema, ADMIN, "A webhook, with its receiver's health", { ...adminSecurity, params: webhookParams }),
   deleteWebhook: envelope(Empty, WRITE, 'Remove a webhook and its pending deliveries', { ...adminSecurity, params: webhookParams }),

@@ -8,28 +8,32 @@ const GameToken = Type.Object({
   game_token: Type.String({ description: 'lowercase letters and digits; with the username, what a Game Jolt client logs in with' })
 })
 
+/** Everything kept about a user: for the user (GET /auth/account) and for an operator (GET /admin/users/:username/export). */
+export const UserDataSchema = Type.Object({
+  username: Type.String(),
+  is_admin: Type.Boolean(),
+  hidden: Type.Boolean(),
+  created_at: Type.String({ format: 'date-time' }),
+  guest: Type.Boolean(),
+  guest_until: Nullable(Type.String({ format: 'date-time' })),
+  sign_in: Type.Array(Type.Object({ method: Type.String(), issuer: Type.Optional(Type.String()), subject: Type.Optional(Type.String()) }), { description: 'how the player signs in: a password, and each identity at the platform' }),
+  games: Type.Array(Type.Object({
+    game_id: Type.String(),
+    best_score: Nullable(Type.Integer({ description: "the player's best on the game's all-time board (its current season)" })),
+    rank: Nullable(Type.Integer({ description: 'null while hidden or without a best' })),
+    stars: Nullable(Type.Integer({ description: 'their rating, 1..10 half stars' })),
+    playtime_seconds: Type.Integer(),
+    saved_items: Type.Array(Type.Object({ key: Type.String(), bytes: Type.Integer() }), { description: 'their Game Jolt data store items in the game (docs/gamejolt.md#data-store): keys and sizes, up to 1000' })
+  }), { description: 'each game where they have a best score, a rating, play time or saved items, in game id order' })
+})
+
 export const authSchemas = {
   login: envelope(Type.Object({ username: Type.String(), is_admin: Type.Boolean() }), ['forbidden_origin', 'missing_param', 'rate_limited', 'invalid_credentials'], 'Log in; sets the session cookie', {
     tags: ['session'],
     body: Type.Object({ username: Type.String(), password: Type.String() })
   }),
   logout: envelope(Empty, ['forbidden_origin'], 'Log out; ends the session', { tags: ['session'] }),
-  account: envelope(Type.Object({
-    username: Type.String(),
-    is_admin: Type.Boolean(),
-    hidden: Type.Boolean(),
-    created_at: Type.String({ format: 'date-time' }),
-    guest: Type.Boolean(),
-    guest_until: Nullable(Type.String({ format: 'date-time' })),
-    sign_in: Type.Array(Type.Object({ method: Type.String(), issuer: Type.Optional(Type.String()), subject: Type.Optional(Type.String()) }), { description: 'how the player signs in: a password, and each identity at the platform' }),
-    games: Type.Array(Type.Object({
-      game_id: Type.String(),
-      best_score: Nullable(Type.Integer({ description: "the player's best on the game's all-time board (its current season)" })),
-      rank: Nullable(Type.Integer({ description: 'null while hidden or without a best' })),
-      stars: Nullable(Type.Integer({ description: 'their rating, 1..10 half stars' })),
-      playtime_seconds: Type.Integer()
-    }), { description: 'each game where they have a best score, a rating or play time, in game id order' })
-  }), ['not_logged_in', 'rate_limited'], 'Everything kept about the logged-in player', { tags: ['session'] }),
+  account: envelope(UserDataSchema, ['not_logged_in', 'rate_limited'], 'Everything kept about the logged-in player', { tags: ['session'] }),
   changePassword: envelope(Type.Object({ username: Type.String(), is_admin: Type.Boolean() }), ['not_logged_in', 'forbidden_origin', 'rate_limited', 'missing_param', 'invalid_credentials', 'weak_password'], "Change the logged-in player's password: every other session ends, this one goes on with a new cookie", {
     tags: ['session'], body: Type.Object({ password: Type.String({ description: 'the current password' }), new_password: Type.String() })
   }),

@@ -9,6 +9,7 @@ import type { GamejoltCall } from '../../gamejolt/call.js'
 import { HANDLERS } from '../../gamejolt/endpoints.js'
 import { endpointOf, formatOf, paramsOf, postFieldsOf, VERSIONS, type GamejoltVersion } from '../../gamejolt/request.js'
 import { gamejoltSignatureMatches } from '../../gamejolt/signature.js'
+import { DATA_LIMITS, DATA_LIMITS_MAX } from '../../store/gamejolt.js'
 
 /**
  * Game Jolt's Game API, v1 to v1.2, beside ours (docs/gamejolt.md): every
@@ -18,8 +19,10 @@ import { gamejoltSignatureMatches } from '../../gamejolt/signature.js'
  * `success: false`, never our envelope).
  */
 
-/** A Game Jolt body: data-store items of up to 1 MiB, percent-encoded (up to three bytes each), and the rest of the form. */
-export const GAMEJOLT_BODY_LIMIT = 3 * 1_048_576 + 65_536
+/** A Game Jolt form body: a data-store item percent-encoded (up to three bytes each) and the rest of the form. */
+export const formLimitOf = (itemBytes: number): number => 3 * itemBytes + 65_536
+/** The most any request may send: a game's own limit (formLimitOf its item size) is checked as the body arrives. */
+const GAMEJOLT_BODY_MAX = formLimitOf(DATA_LIMITS_MAX.item_bytes)
 
 /** The most sub-requests one batch takes (Game Jolt's 50). */
 export const MAX_BATCH = 50
@@ -56,15 +59,46 @@ export default async function gamejoltRoutes (fastify: FastifyInstance): Promise
   const { config } = fastify
   // The form as sent, for the signature; multipart bodies (fields only) come through @fastify/multipart.
   fastify.removeContentTypeParser(['application/x-www-form-urlencoded', 'application/json', 'text/plain'])
-  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: GAMEJOLT_BODY_LIMIT }, (_request, body, done) => {
-    const fields = postFieldsOf(body as string)
-    if (fields === null) done(new GamejoltFailure('The form body has a malformed percent-encoding.'), undefined)
-    else done(null, { fields } satisfies FormBody)
+  // Read here, up to the limit of the game the query names (its item size, docs/gamejolt.md#data-store).
+  fastify.addContentTypeParser('application/x-www-form-urlencoded', { bodyLimit: GAMEJOLT_BODY_MAX }, async (request: FastifyRequest, payload: AsyncIterable<Buffer>): Promise<FormBody> => {
+    const fields = postFieldsOf((await readBody(request, payload)).toString('utf8'))
+    if (fields === null) throw new GamejoltFailure('The form body has a malformed percent-encoding.')
+    return { fields }
   })
-  // Anything else is read as no fields (a client that sends a type with nothing in it).
-  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: GAMEJOLT_BODY_LIMIT }, (_request, _body, done) => { done(null, undefined) })
+  // Anything else is read (within the same limit) as no fields: a client that sends a type with nothing in it.
+  fastify.addContentTypeParser('*', { bodyLimit: GAMEJOLT_BODY_MAX }, async (request: FastifyRequest, payload: AsyncIterable<Buffer>): Promise<undefined> => {
+    await readBody(request, payload)
+    return undefined
+  })
+
+  /** The form limit of the game a request's query names (the default one for no such game). */
+  async function formLimitFor (request: FastifyRequest): Promise<number> {
+    const id = (request.query as Record<string, unknown>).game_id
+    const link = typeof id === 'string' && /^\d{1,10}$/.test(id) ? await fastify.gamejolt.byGamejoltId(Number(id)) : null
+    return formLimitOf(link?.data_limits.item_bytes ?? DATA_LIMITS.item_bytes)
+  }
+
+  /** A body, read up to the limit of the request's game: larger ones are refused as soon as they say so or get there. */
+  async function readBody (request: FastifyRequest, payload: AsyncIterable<Buffer>): Promise<Buffer> {
+    const limit = await formLimitFor(request)
+    if (Number(request.headers['content-length']) > limit) tooLarge(limit)
+    const chunks: Buffer[] = []
+    let size = 0
+    for await (const chunk of payload) {
+      size += chunk.length
+      if (size > limit) tooLarge(limit)
+      chunks.push(chunk)
+    }
+    return Buffer.concat(chunks)
+  }
+
+  /** Refuses a body past the limit; the rest of it is not read, so the connection closes after the answer. */
+  function tooLarge (limit: number): never {
+    throw Object.assign(new GamejoltFailure(`The request body is larger than this game takes (${limit} bytes); an operator can raise the data store's item size.`), { closeConnection: true })
+  }
 
   fastify.setErrorHandler(async (error: FastifyError, request, reply) => {
+    if ((error as { closeConnection?: boolean }).closeConnection === true) reply.header('connection', 'close')
     return send(reply, failureOf(error, request, fastify), request.gamejoltFormat ?? formatFromUrl(request.raw.url ?? ''))
   })
 
@@ -191,6 +225,6 @@ export default async function gamejoltRoutes (fastify: FastifyInstance): Promise
     params: { type: 'object', properties: { version: { type: 'string', enum: [...VERSIONS] } } }
   }
   for (const path of ['/api/game/:version', '/api/game/:version/*']) {
-    fastify.route({ method: ['GET', 'POST'], url: path, bodyLimit: GAMEJOLT_BODY_LIMIT, config: { noStore: true }, schema: path.endsWith('*') ? schema : { hide: true }, handler: handle })
+    fastify.route({ method: ['GET', 'POST'], url: path, bodyLimit: GAMEJOLT_BODY_MAX, config: { noStore: true }, schema: path.endsWith('*') ? schema : { hide: true }, handler: handle })
   }
 }

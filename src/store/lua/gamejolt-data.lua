@@ -2,23 +2,33 @@
 -- in the game's slot, whole or not at all: set, update or remove one item
 -- of the game's global store or of one user's, within the game's limits.
 -- KEYS: the owner's items (a hash key -> data), the game's usage (bytes:
--- every item's key and data; items: how many).
+-- every item's key and data; items: how many), the owners (username -> how
+-- many items theirs holds).
 -- ARGV: op (set, update, remove), the item's key, the data (set) or the
 -- value (update), the operation (update), the most bytes of one item's data,
--- the most items of one owner, of the game, the most bytes of the game.
+-- the most items of one owner, of the game, the most bytes of the game, the
+-- owner's username ('' for the game's global store).
 -- Returns {'ok', data} (the item's data now; '' after a remove), or a
 -- refusal: {'none'} (no such item), {'too_big', bytes}, {'owner_full'},
 -- {'game_full'}, {'bytes_full'}, {'not_numeric_stored'},
 -- {'not_numeric_value'}, {'div_zero'}.
-local items, usage = KEYS[1], KEYS[2]
+local items, usage, owners = KEYS[1], KEYS[2], KEYS[3]
 local op, key, given, operation = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local itemMax, ownerMax, gameMax, bytesMax = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
+local owner = ARGV[9]
+
+-- A user's count in the owners' hash follows their items (gone at none).
+local function counted (change)
+  if owner == '' then return end
+  if redis.call('HINCRBY', owners, owner, change) <= 0 then redis.call('HDEL', owners, owner) end
+end
 
 local old = redis.call('HGET', items, key)
 if op == 'remove' then
   if not old then return {'none'} end
   redis.call('HDEL', items, key)
   redis.call('HINCRBY', usage, 'items', -1)
+  counted(-1)
   redis.call('HINCRBY', usage, 'bytes', -(#key + #old))
   return {'ok', ''}
 end
@@ -68,6 +78,9 @@ if not old then
 end
 if grown > 0 and tonumber(redis.call('HGET', usage, 'bytes') or '0') + grown > bytesMax then return {'bytes_full'} end
 redis.call('HSET', items, key, data)
-if not old then redis.call('HINCRBY', usage, 'items', 1) end
+if not old then
+  redis.call('HINCRBY', usage, 'items', 1)
+  counted(1)
+end
 if grown ~= 0 then redis.call('HINCRBY', usage, 'bytes', grown) end
 return {'ok', data}

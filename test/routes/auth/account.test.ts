@@ -40,8 +40,8 @@ t.test('GET /auth/account: the record and every game where the player has someth
   const account = dataOf(await send(app, 'GET', '/auth/account', cookie))
   t.match(account, { username: 'ann', is_admin: false, hidden: false, created_at: String })
   t.same(account.games, [
-    { game_id: 'a-game', best_score: null, rank: null, stars: 8, playtime_seconds: account.games[0].playtime_seconds },
-    { game_id: 'b-game', best_score: 70, rank: 1, stars: null, playtime_seconds: 0 }
+    { game_id: 'a-game', best_score: null, rank: null, stars: 8, playtime_seconds: account.games[0].playtime_seconds, saved_items: [] },
+    { game_id: 'b-game', best_score: 70, rank: 1, stars: null, playtime_seconds: 0, saved_items: [] }
   ], 'in game id order; the game without anything of theirs is not listed')
   t.ok(account.games[0].playtime_seconds > 0, 'play time credited')
   t.notMatch(JSON.stringify(account), /scrypt|epoch/, 'no hash, no session epoch')
