@@ -48,6 +48,7 @@ Named boards (beside the game's own; up to 1000 a game):
                [--periods daily,weekly,monthly] [--score_min N] [--score_max N]
                [--review_above N] [--review_below N] [--review_factor X]
                [--score_format integer|decimal|time] [--score_decimals N] [--score_unit TEXT]
+               [--gamejolt_id N]        its table id in Game Jolt's API (default: made of its id)
   boards update <game_id> <board_id> (the same flags) [--archived true|false]
                                         order and operator change only while the board is empty
   boards list <game_id>
@@ -62,7 +63,7 @@ Fair play (scores held for review):
 
 Game Jolt's API (docs/gamejolt.md):
   gamejolt get <game_id>                its Game Jolt game id and private key (a secret)
-  gamejolt set <game_id> [--gamejolt_game_id N] [--private_key TEXT]
+  gamejolt set <game_id> [--gamejolt_game_id N] [--private_key TEXT] [--primary_table_id N]
                                         turns it on, or changes the id or key (omitted: kept id, new key)
       [--item_bytes N] [--items_per_user N] [--items_per_game N] [--game_bytes N]
                                         the data store's limits (omitted: kept)
@@ -102,6 +103,8 @@ Achievements (a game's; an icon is a PNG, JPEG, GIF or WebP file of at most 64 K
   achievements get <game_id> <achievement_id>
   achievements create <game_id> <achievement_id> [--name N] [--description D] [--points 0-1000] [--hidden true|false]
                       [--min_run_seconds N]   the verified play of the run an unlock by the game must carry
+                      [--difficulty bronze|silver|gold|platinum] [--gamejolt_id N]
+                                        as a Game Jolt trophy: its difficulty, its id (default: made of its id)
                       [--board default|ID --at_least N | --at_most N]
                                         unlocked when the board's stored score reaches N; without a
                                         threshold only the game unlocks it (action=unlock)

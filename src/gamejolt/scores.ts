@@ -1,9 +1,8 @@
 import { ApiError } from '../errors.js'
 import { formatScore } from '../../sdk/format.js'
-import { DEFAULT_BOARD, boardOf, type NamedBoard } from '../rules/boards.js'
+import { boardOf, type NamedBoard } from '../rules/boards.js'
 import { checkScoreRange } from '../rules/games.js'
 import { parsePlayerName } from '../rules/player-name.js'
-import { gamejoltIdOf } from '../rules/gamejolt-ids.js'
 import { scoreFormatOf } from '../rules/score-format.js'
 import { boardScoreOf, scoreOf } from '../store/board-format.js'
 import { TIME_DIGITS, keys } from '../store/keys.js'
@@ -23,13 +22,10 @@ import { sessionRun } from './sessions.js'
  * answered by Game Jolt's fetch only.
  */
 
-/** A board's table id (rules/gamejolt-ids.ts). */
-export const tableIdOf = gamejoltIdOf
-
-/** The game's boards as tables: its own first (the primary), then its named boards in id order. */
-async function tablesOf ({ fastify, game }: GamejoltCall): Promise<Array<{ id: number, named: NamedBoard | undefined }>> {
+/** The game's boards as tables, by the ids their records carry (docs/gamejolt.md#ids): its own first (the primary), then its named boards in id order. */
+async function tablesOf ({ fastify, game, link }: GamejoltCall): Promise<Array<{ id: number, named: NamedBoard | undefined }>> {
   const named = [...(await fastify.namedBoards.boards(game.game_id)).values()]
-  return [{ id: tableIdOf(DEFAULT_BOARD), named: undefined }, ...named.map(board => ({ id: tableIdOf(board.board_id), named: board }))]
+  return [{ id: link.primary_table_id, named: undefined }, ...named.map(board => ({ id: board.gamejolt_id, named: board }))]
 }
 
 /** The board a request's table_id names (none: the primary), or Game Jolt's message for a table of no board. */

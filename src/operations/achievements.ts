@@ -30,6 +30,7 @@ function settingsOver (achievement: Achievement, body: AchievementBody): Achieve
   if (body.hidden !== undefined) next.hidden = body.hidden
   if (body.min_run_seconds !== undefined) next.min_run_seconds = body.min_run_seconds
   if (body.difficulty !== undefined) next.difficulty = body.difficulty
+  if (body.gamejolt_id !== undefined) next.gamejolt_id = body.gamejolt_id
   if (body.rule !== undefined) {
     if (body.rule === null) {
       next.rule = null
@@ -41,7 +42,7 @@ function settingsOver (achievement: Achievement, body: AchievementBody): Achieve
   return next
 }
 
-export function achievementsOperations ({ achievements, namedBoards, audit, existingGame }: OperationContext) {
+export function achievementsOperations ({ achievements, namedBoards, audit, existingGame, checkGamejoltIdFree }: OperationContext) {
   /** The rule's board must be the game's own or one of its named boards. */
   async function checkRuleBoard (gameId: string, achievement: Achievement): Promise<void> {
     const board = achievement.rule?.board
@@ -109,6 +110,7 @@ export function achievementsOperations ({ achievements, namedBoards, audit, exis
       const achievement = settingsOver({ achievement_id: body.achievement_id, name: body.achievement_id, description: '', points: 0, hidden: false, rule: null, min_run_seconds: 0, difficulty: 'bronze', gamejolt_id: gamejoltIdOf(body.achievement_id), icon: null, created_at: now() }, body)
       checkRunMinimum(game, achievement)
       await checkRuleBoard(game.game_id, achievement)
+      if (body.gamejolt_id !== undefined) await checkGamejoltIdFree(game, 'trophy', body.gamejolt_id, body.achievement_id)
       const made = await achievements.create(game.game_id, achievement)
       if (made === 'no_game') fail('not_found', 'No such game.')
       if (made === 'exists') fail('already_exists', `This game has an achievement "${body.achievement_id}" already.`)
@@ -125,6 +127,7 @@ export function achievementsOperations ({ achievements, namedBoards, audit, exis
       const next = settingsOver(await existingAchievement(game.game_id, id), body)
       await checkRuleBoard(game.game_id, next)
       checkRunMinimum(game, next)
+      if (body.gamejolt_id !== undefined) await checkGamejoltIdFree(game, 'trophy', body.gamejolt_id, id)
       const changed = await achievements.update(game.game_id, id, before => settingsOver(before, body))
       if (changed === 'no_achievement' || changed === 'no_game') fail('not_found', 'No such achievement for this game.')
       if (typeof changed === 'string') throw new Error(`unexpected answer ${changed}`)

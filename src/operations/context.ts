@@ -17,6 +17,7 @@ import { type BoardStore } from '../store/named-boards.js'
 import { type AchievementStore } from '../store/achievements.js'
 import { type GamejoltStore } from '../store/gamejolt.js'
 import { DEFAULT_BOARD, NO_BOARDS } from '../rules/boards.js'
+import { gamejoltIdOf } from '../rules/gamejolt-ids.js'
 import { Auditor, ListPage, PublicKey, WEBHOOK_ID_PATTERN, publicKey } from './answers.js'
 import { BoardQuery, cursors, schemas } from './input.js'
 
@@ -78,6 +79,20 @@ export function operationContext ({ records, namedBoards, achievements, review, 
       results.push(...await Promise.all(games.slice(i, i + BOARD_BATCH).map(async gameId => await step(await records.game(gameId, { fresh: true }) ?? gameInTheMaking(gameId)))))
     }
     return results
+  }
+
+  /**
+   * Refuses a Game Jolt table or trophy id that another of the game's
+   * boards or achievements answers to (docs/gamejolt.md#ids): builds name
+   * them by these ids, so one id names one record. `except` is the record
+   * being changed (`default`: the game's own board).
+   */
+  async function checkGamejoltIdFree (game: GameRecord, kind: 'table' | 'trophy', id: number, except: string): Promise<void> {
+    const taken = kind === 'trophy'
+      ? [...(await achievements.achievements(game.game_id, { fresh: true })).values()].filter(one => one.achievement_id !== except).map(one => one.gamejolt_id)
+      : [...[...(await namedBoards.boards(game.game_id, { fresh: true })).values()].filter(one => one.board_id !== except).map(one => one.gamejolt_id),
+          ...(except === DEFAULT_BOARD ? [] : [(await gamejolt.ofGame(game.game_id))?.primary_table_id ?? gamejoltIdOf(DEFAULT_BOARD)])]
+    if (taken.includes(id)) fail('invalid_param', `Parameter "gamejolt_id" is not valid: another ${kind === 'trophy' ? 'achievement' : 'board'} of this game answers to ${id}.`)
   }
 
   function notPending (status: string): never {
@@ -147,7 +162,7 @@ export function operationContext ({ records, namedBoards, achievements, review, 
     return await records.game(gameId, { fresh: true }) ?? fail('not_found', 'No such game.')
   }
 
-  return { records, namedBoards, achievements, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, guestTtlS, sessionCookie, auditLog, ratings, playtime, activity, gamejolt, audit, applyUserHidden, forEveryGame, notPending, pendingHeld, existingWebhook, eraseFromEveryGame, auditPage, changeKey, chooseBoard, existingGame }
+  return { records, namedBoards, achievements, review, webhooks, events, webhookAllowPrivate, users, leaderboard, sessionTtlS, guestTtlS, sessionCookie, auditLog, ratings, playtime, activity, gamejolt, audit, applyUserHidden, forEveryGame, notPending, pendingHeld, existingWebhook, eraseFromEveryGame, checkGamejoltIdFree, auditPage, changeKey, chooseBoard, existingGame }
 }
 
 export type OperationContext = ReturnType<typeof operationContext>

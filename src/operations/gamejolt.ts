@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { fail } from '../errors.js'
+import { DEFAULT_BOARD } from '../rules/boards.js'
+import { gamejoltIdOf } from '../rules/gamejolt-ids.js'
 import { decodeCursor, encodeCursor } from '../lib/cursor.js'
 import { DATA_LIMITS, type DataItemSize, type DataLimits, type GamejoltLink } from '../store/gamejolt.js'
 import { OperationContext } from './context.js'
@@ -20,7 +22,7 @@ export interface DataStoreSummary {
   owners: Array<{ owner: string | null, items: number }>
 }
 
-export function gamejoltOperations ({ gamejolt, audit, existingGame, users }: OperationContext) {
+export function gamejoltOperations ({ gamejolt, audit, existingGame, users, checkGamejoltIdFree }: OperationContext) {
   /** The game with its API on; not_found while it is off. */
   async function linkOf (gameId: string): Promise<GamejoltLink> {
     const game = await existingGame(gameId)
@@ -52,7 +54,9 @@ export function gamejoltOperations ({ gamejolt, audit, existingGame, users }: Op
       if (id === undefined) id = await gamejolt.claimFreeId(game.game_id)
       else if (!await gamejolt.claimId(id, game.game_id)) fail('invalid_param', `Parameter "gamejolt_game_id" is not valid: another game answers to ${id}.`)
       const dataLimits = { ...(before?.data_limits ?? DATA_LIMITS), ...body.data_limits }
-      const link: GamejoltLink = { game_id: game.game_id, gamejolt_game_id: id, private_key: body.private_key ?? newPrivateKey(), data_limits: dataLimits }
+      const primaryTableId = body.primary_table_id ?? before?.primary_table_id ?? gamejoltIdOf(DEFAULT_BOARD)
+      if (body.primary_table_id !== undefined) await checkGamejoltIdFree(game, 'table', primaryTableId, DEFAULT_BOARD)
+      const link: GamejoltLink = { game_id: game.game_id, gamejolt_game_id: id, private_key: body.private_key ?? newPrivateKey(), primary_table_id: primaryTableId, data_limits: dataLimits }
       await gamejolt.setLink(link, before)
       await audit({ action: 'game.gamejolt', game_id: game.game_id, target: game.game_id, before, after: link })
       return link

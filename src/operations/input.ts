@@ -11,7 +11,8 @@ import { BOARD_ID_PATTERN, BOARD_OPERATORS, DEFAULT_BOARD, MAX_BOARDS } from '..
 import { ACHIEVEMENT_ID_PATTERN, DIFFICULTIES, MAX_ACHIEVEMENTS } from '../rules/achievements.js'
 import { EVENT_TYPES } from '../store/events.js'
 import { MAX_URL_LENGTH } from '../webhooks/send.js'
-import { DATA_LIMITS, DATA_LIMITS_MAX, MAX_GAMEJOLT_ID } from '../store/gamejolt.js'
+import { DATA_LIMITS, DATA_LIMITS_MAX } from '../store/gamejolt.js'
+import { MAX_GAMEJOLT_ID } from '../rules/gamejolt-ids.js'
 import { GAMEJOLT_KEY_PATTERN } from '../gamejolt/signature.js'
 import { MAX_DECIMALS, MAX_UNIT_LENGTH, SCORE_FORMAT_TYPES } from '../../sdk/format.js'
 
@@ -131,7 +132,11 @@ const displaySettings = {
   score_unit: Type.Optional(Type.String({ maxLength: MAX_UNIT_LENGTH, description: `shown after each score ("coins", "m"): up to ${MAX_UNIT_LENGTH} characters; '' for none, the default` }))
 }
 
+/** A table's or trophy's id in Game Jolt's API, as an operator sets it: the one a moved game's builds carry. */
+const GamejoltId = (what: string) => Type.Integer({ minimum: 1, maximum: MAX_GAMEJOLT_ID, description: `${what}, 1 to ${MAX_GAMEJOLT_ID}: the one the game's builds carry (default: made of the record's id); one record of the game each` })
+
 const boardSettings = {
+  gamejolt_id: Type.Optional(GamejoltId('its table id in Game Jolt\'s API')),
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'what players see, 1 to 64 characters (default: the id)' })),
   order: Type.Optional(Type.Union([Type.Literal('desc'), Type.Literal('asc')], { description: 'desc (higher is better, the default) or asc (lower is better); changes only while the board is empty' })),
   operator: Type.Optional(Type.Union(BOARD_OPERATORS.map(operator => Type.Literal(operator)), { description: 'best (the better score is kept, the default), latest (the last score is kept) or sum (each score adds to a ranked total); changes only while the board is empty' })),
@@ -156,6 +161,7 @@ const achievementSettings = {
   points: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, description: '0 to 1000 (default 0)' })),
   hidden: Type.Optional(Type.Boolean({ description: 'shown to players only once unlocked (default false)' })),
   min_run_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_RUN_TTL_S, description: 'the verified play (seconds) of the run an unlock by the game (unlock, unlock-self) must carry; 0 (the default): no minimum. Needs the game\'s runs' })),
+  gamejolt_id: Type.Optional(GamejoltId('its trophy id in Game Jolt\'s API')),
   difficulty: Type.Optional(Type.Union(DIFFICULTIES.map(one => Type.Literal(one)), { description: 'bronze (the default), silver, gold or platinum: how hard it is to get, as Game Jolt\'s trophies say it' })),
   rule: Type.Optional(Type.Union([AchievementRuleSchema, Type.Null()], { description: 'the threshold that unlocks it; null (the default): only the game unlocks it (action=unlock)' }))
 }
@@ -284,6 +290,7 @@ export const schemas = {
   setGamejolt: Type.Object({
     gamejolt_game_id: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_GAMEJOLT_ID, description: `the game's id in Game Jolt's API, 1 to ${MAX_GAMEJOLT_ID}: the one its builds carry (default: the game's own, or a free one)` })),
     private_key: Type.Optional(Type.String({ pattern: GAMEJOLT_KEY_PATTERN.source, description: 'the private key its builds carry: 8 to 128 visible ASCII characters (default: a new random key)' })),
+    primary_table_id: Type.Optional(GamejoltId('the table id of the game\'s own board (the primary table)')),
     data_limits: Type.Optional(Type.Object({
       item_bytes: DataLimit('item_bytes', "the most bytes of one item's data"),
       items_per_user: DataLimit('items_per_user', "the most items of one user's store (and of the game's global store)"),

@@ -9,6 +9,7 @@ import { now } from './games.js'
 import { readInput, schemas } from './input.js'
 import { displayChanges } from '../rules/score-format.js'
 import { TIME_FLOOR_NEEDED, lacksTimeFloor, type GameRecord } from '../rules/games.js'
+import { gamejoltIdOf } from '../rules/gamejolt-ids.js'
 
 /** Named boards (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md): a game's boards beside its own, made, changed, archived and deleted by operators. */
 
@@ -26,6 +27,7 @@ function settingsOver (board: Omit<NamedBoard, 'first_season'>, body: BoardBody,
     next.periods_since = periodsSinceAfter(board, next.periods, at)
   }
   if (body.archived !== undefined) next.archived = body.archived
+  if (body.gamejolt_id !== undefined) next.gamejolt_id = body.gamejolt_id
   Object.assign(next, displayChanges(body, board))
   for (const name of ['score_min', 'score_max', 'review_above', 'review_below'] as const) {
     if (body[name] !== undefined) next[name] = body[name]
@@ -49,7 +51,7 @@ function checkTimeFloor (game: GameRecord, board: Omit<NamedBoard, 'first_season
   fail('invalid_param', `Parameter "${blamed}" is not valid: this game allows submit-run (submit_run on), and ${TIME_FLOOR_NEEDED}.`)
 }
 
-export function namedBoardsOperations ({ namedBoards, achievements, review, audit, existingGame, leaderboard }: OperationContext) {
+export function namedBoardsOperations ({ namedBoards, achievements, review, audit, existingGame, leaderboard, checkGamejoltIdFree }: OperationContext) {
   /** The board, or not_found (the default board is the game's own: its settings are the game's). */
   async function existingBoard (gameId: string, boardId: string): Promise<NamedBoard> {
     if (boardId === DEFAULT_BOARD) fail('not_found', `"${DEFAULT_BOARD}" is the game's own board: its settings are the game's (PATCH /admin/games/:game_id).`)
@@ -74,9 +76,10 @@ export function namedBoardsOperations ({ namedBoards, achievements, review, audi
       const body = readInput(schemas.createBoard, input)
       if (body.board_id === DEFAULT_BOARD) fail('invalid_param', `Parameter "board_id" is not valid: "${DEFAULT_BOARD}" names the game's own board.`)
       const game = await existingGame(gameId)
-      const fresh = { board_id: body.board_id, name: body.board_id, ...DEFAULT_BOARD_SETTINGS, periods: [], periods_since: {}, created_at: now() }
+      const fresh = { board_id: body.board_id, name: body.board_id, ...DEFAULT_BOARD_SETTINGS, periods: [], periods_since: {}, gamejolt_id: gamejoltIdOf(body.board_id), created_at: now() }
       const settings = settingsOver(fresh, body, leaderboard.now())
       checkTimeFloor(game, settings, body)
+      if (body.gamejolt_id !== undefined) await checkGamejoltIdFree(game, 'table', body.gamejolt_id, body.board_id)
       const made = await namedBoards.create(game.game_id, settings)
       if (made === 'no_game') fail('not_found', 'No such game.')
       if (made === 'exists') fail('already_exists', `This game has a board "${body.board_id}" already.`)
@@ -91,6 +94,7 @@ export function namedBoardsOperations ({ namedBoards, achievements, review, audi
       const body = readInput(schemas.updateBoard, input)
       const game = await existingGame(gameId)
       await existingBoard(game.game_id, boardId)
+      if (body.gamejolt_id !== undefined) await checkGamejoltIdFree(game, 'table', body.gamejolt_id, boardId)
       const changed = await namedBoards.update(game.game_id, boardId, board => {
         const next = settingsOver(board, body, leaderboard.now())
         checkTimeFloor(game, next, body)

@@ -56,6 +56,8 @@ export interface NamedBoard extends DisplaySettings {
   review_factor: number | null
   /** An archived board is read as before and takes no new scores. */
   archived: boolean
+  /** Its table id in Game Jolt's API (docs/gamejolt.md#scores): the operator's, else made of its id. */
+  gamejolt_id: number
   created_at: string
   /** The game's season when the board was made: its order and operator may change only while that season is current and the board is empty. */
   first_season: number
@@ -81,7 +83,7 @@ export const DEFAULT_BOARD_SETTINGS = {
   review_factor: null,
   ...DEFAULT_DISPLAY,
   archived: false
-} as const satisfies Omit<BoardSettings, 'name'>
+} as const satisfies Omit<BoardSettings, 'name' | 'gamejolt_id'>
 
 /**
  * One board of a game: its own (`default`, v1's, whose settings are the

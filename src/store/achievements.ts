@@ -7,7 +7,7 @@ import { changeRecord, type RecordCache } from './cache.js'
 import { fail } from '../errors.js'
 import { invalidRun } from './runs.js'
 import { DIFFICULTIES, ICON_TYPES, MAX_ACHIEVEMENTS, PLAYERS_FIELD, type Achievement, type AchievementIcon, type AchievementRule } from '../rules/achievements.js'
-import { gamejoltIdOf } from '../rules/gamejolt-ids.js'
+import { gamejoltIdOf, storedGamejoltId } from '../rules/gamejolt-ids.js'
 
 /*
  * A game's achievements (docs/decisions/0071-achievements-settings-in-the-games-slot-unlocks-in.md): their settings, one JSON
@@ -55,7 +55,7 @@ export function achievementFromStored (achievementId: string, text: string): Sto
     rule: ruleOf(stored.rule),
     min_run_seconds: Math.max(0, safeInteger(stored.min_run_seconds) ?? 0),
     difficulty: DIFFICULTIES.find(one => one === stored.difficulty) ?? 'bronze',
-    gamejolt_id: gamejoltIdOf(achievementId),
+    gamejolt_id: storedGamejoltId(stored.gamejolt_id, achievementId),
     icon: iconOf(stored.icon),
     created_at: typeof stored.created_at === 'string' ? stored.created_at : '',
     since: safeInteger(stored.since) ?? 0
@@ -63,8 +63,9 @@ export function achievementFromStored (achievementId: string, text: string): Sto
 }
 
 /** As stored: the id is the field's name; the write script adds `since` (lua/achievement-write.lua), so nothing else may come last. */
-function storedAchievement ({ achievement_id: _id, since: _since, gamejolt_id: _gamejoltId, ...settings }: Achievement & { since?: number }): string {
-  return JSON.stringify(settings)
+function storedAchievement ({ achievement_id: id, since: _since, gamejolt_id: gamejoltId, ...settings }: Achievement & { since?: number }): string {
+  // The trophy id is kept only when an operator set one: the made one follows from the id.
+  return JSON.stringify(gamejoltId === gamejoltIdOf(id) ? settings : { ...settings, gamejolt_id: gamejoltId })
 }
 
 /** An achievement as the store keeps it: `since`, the ms (Redis clock) from which an unlock of it counts. */

@@ -3,6 +3,8 @@ import { keys } from './keys.js'
 import { changeRecord, type RecordCache } from './cache.js'
 import { defineScript, luaScript } from './script-loader.js'
 import { isGameId } from '../rules/fields.js'
+import { MAX_GAMEJOLT_ID, storedGamejoltId } from '../rules/gamejolt-ids.js'
+import { DEFAULT_BOARD } from '../rules/boards.js'
 
 /**
  * Which game answers Game Jolt's API under which integer id, with which
@@ -15,6 +17,8 @@ export interface GamejoltLink {
   game_id: string
   gamejolt_game_id: number
   private_key: string
+  /** The primary table's id (the game's own board): the operator's, else made of `default` (docs/gamejolt.md#ids). */
+  primary_table_id: number
   /** The data store's limits for this game: the operator's, else DATA_LIMITS. */
   data_limits: DataLimits
 }
@@ -31,9 +35,6 @@ export interface DataItemSize { key: string, bytes: number }
 
 /** A refusal of a data store write (lua/gamejolt-data.lua). */
 export type DataRefusal = 'none' | 'too_big' | 'owner_full' | 'game_full' | 'bytes_full' | 'not_numeric_stored' | 'not_numeric_value' | 'div_zero'
-
-/** The largest Game Jolt game id: clients keep ids in 32-bit integers. */
-export const MAX_GAMEJOLT_ID = 2_147_483_647
 
 const RELEASE = luaScript('gamejolt-release')
 const DATA = luaScript('gamejolt-data')
@@ -59,7 +60,7 @@ export function createGamejoltStore (redis: Redis, cache?: RecordCache) {
       const set = Number(hash[name])
       if (Number.isSafeInteger(set) && set > 0) dataLimits[name] = set
     }
-    return { game_id: gameId, gamejolt_game_id: id, private_key: hash.private_key, data_limits: dataLimits }
+    return { game_id: gameId, gamejolt_game_id: id, private_key: hash.private_key, primary_table_id: storedGamejoltId(Number(hash.primary_table_id), DEFAULT_BOARD), data_limits: dataLimits }
   }
 
   /** Gives up an integer id, only while it still leads to this game. */
@@ -116,7 +117,7 @@ export function createGamejoltStore (redis: Redis, cache?: RecordCache) {
      */
     async setLink (link: GamejoltLink, previous: GamejoltLink | null): Promise<void> {
       await changeRecord(redis, cache, 'gamejolt', String(link.gamejolt_game_id), async () => {
-        await redis.hset(keys.gamejolt(link.game_id), 'gamejolt_game_id', String(link.gamejolt_game_id), 'private_key', link.private_key,
+        await redis.hset(keys.gamejolt(link.game_id), 'gamejolt_game_id', String(link.gamejolt_game_id), 'private_key', link.private_key, 'primary_table_id', String(link.primary_table_id),
           ...LIMIT_NAMES.flatMap(name => [name, String(link.data_limits[name])]))
         await confirmWrites(redis, [keys.gamejolt(link.game_id)])
       })

@@ -7,6 +7,7 @@ import { periodsOf } from './games-and-keys.js'
 import { periodsSinceOf } from '../rules/periods.js'
 import { BOARD_OPERATORS, MAX_BOARDS, type Board, type NamedBoard } from '../rules/boards.js'
 import { displayFromStored } from '../rules/score-format.js'
+import { gamejoltIdOf, storedGamejoltId } from '../rules/gamejolt-ids.js'
 
 /*
  * A game's named boards (docs/decisions/0070-named-boards-one-game-many-boards-in-its.md): their settings, one JSON
@@ -44,14 +45,16 @@ export function boardFromStored (boardId: string, text: string): NamedBoard {
     review_factor: factor,
     ...displayFromStored(stored),
     archived: stored.archived === true,
+    gamejolt_id: storedGamejoltId(stored.gamejolt_id, boardId),
     created_at: typeof stored.created_at === 'string' ? stored.created_at : '',
     first_season: typeof firstSeason === 'number' && Number.isSafeInteger(firstSeason) && firstSeason >= 1 ? firstSeason : 1
   }
 }
 
 /** A board's settings as stored: the id is the field's name. */
-export function storedBoard ({ board_id: _id, ...settings }: NamedBoard): string {
-  return JSON.stringify(settings)
+export function storedBoard ({ board_id: id, gamejolt_id: gamejoltId, ...settings }: NamedBoard): string {
+  // The table id is kept only when an operator set one: the made one follows from the id.
+  return JSON.stringify(gamejoltId === gamejoltIdOf(id) ? settings : { ...settings, gamejolt_id: gamejoltId })
 }
 
 /**

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { admin, buildTestApp, createGame, dataOf, errorOf } from '../helpers/app.js'
+import { gamejoltIdOf } from '../../src/rules/gamejolt-ids.js'
 
 /*
  * Game Jolt's API beside ours (docs/gamejolt.md): turning it on for a game,
@@ -51,7 +52,7 @@ t.test('an operator turns the API on, sees it, changes its key and turns it off'
 
   // What is given is taken: the id and key a build already carries.
   const given = await turnOn(app, game.gameId, { gamejolt_game_id: 424242, private_key: 'e3b0c44298fc1c149afbf4c8996fb924' })
-  t.same(given, { game_id: game.gameId, gamejolt_game_id: 424242, private_key: 'e3b0c44298fc1c149afbf4c8996fb924', data_limits: { item_bytes: 1_048_576, items_per_user: 1000, items_per_game: 100_000, game_bytes: 268_435_456 } })
+  t.same(given, { game_id: game.gameId, gamejolt_game_id: 424242, private_key: 'e3b0c44298fc1c149afbf4c8996fb924', primary_table_id: gamejoltIdOf('default'), data_limits: { item_bytes: 1_048_576, items_per_user: 1000, items_per_game: 100_000, game_bytes: 268_435_456 } })
   t.same((await call(app, signed(time, again.private_key))).json().response.message, 'The game ID you passed in does not point to a valid game.', 'the old id leads nowhere now')
   t.equal((await call(app, signed('/api/game/v1_2/time/?game_id=424242', given.private_key))).json().response.success, 'true', 'the new id answers')
 

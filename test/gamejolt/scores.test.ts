@@ -1,7 +1,7 @@
 import t from 'tap'
 import { admin, buildTestApp, createGame, dataOf, submit, top, type Teardown } from '../helpers/app.js'
 import { gamejolt, type Link } from '../helpers/gamejolt.js'
-import { tableIdOf } from '../../src/gamejolt/scores.js'
+import { gamejoltIdOf as tableIdOf } from '../../src/rules/gamejolt-ids.js'
 
 /*
  * Game Jolt's score tables are the game's boards (docs/gamejolt.md#scores):

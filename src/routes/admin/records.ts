@@ -41,6 +41,7 @@ export const NamedBoardSchema = Type.Object({
   review_factor: Nullable(Type.Number()),
   ...displayFields,
   archived: Type.Boolean({ description: 'read as before, takes no new scores' }),
+  gamejolt_id: Type.Integer({ description: 'its table id in Game Jolt\'s API (docs/gamejolt.md#ids)' }),
   created_at: Type.String({ format: 'date-time' }),
   first_season: Type.Integer({ minimum: 1, description: "the game's season when the board was made" })
 })
@@ -53,7 +54,7 @@ export const AchievementSchema = Type.Object({
   hidden: Type.Boolean({ description: 'shown to players only once unlocked' }),
   min_run_seconds: Type.Integer({ minimum: 0, description: 'the verified play (seconds) of the run an unlock by the game must carry; 0: no minimum' }),
   difficulty: Type.Union(DIFFICULTIES.map(one => Type.Literal(one)), { description: 'bronze, silver, gold or platinum: Game Jolt\'s trophy material' }),
-  gamejolt_id: Type.Integer({ description: 'its trophy id in Game Jolt\'s API (docs/gamejolt.md#trophies)' }),
+  gamejolt_id: Type.Integer({ description: 'its trophy id in Game Jolt\'s API (docs/gamejolt.md#ids)' }),
   rule: Nullable(Type.Object({
     board: Type.String({ description: 'default (the game\'s own) or a named board' }),
     at_least: Nullable(Type.Integer()),

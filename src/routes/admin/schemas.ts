@@ -19,6 +19,7 @@ const GamejoltSchema = Type.Object({
   game_id: Type.String(),
   gamejolt_game_id: Type.Integer({ description: "the game_id Game Jolt's clients send" }),
   private_key: Type.String({ description: 'the key their signatures end with: a secret' }),
+  primary_table_id: Type.Integer({ description: "the table id of the game's own board (docs/gamejolt.md#ids)" }),
   data_limits: DataLimitsSchema
 })
 const DataOwner = Nullable(Type.String({ description: "the user whose store it is; null for the game's global store" }))
