@@ -91,6 +91,8 @@ declare module 'fastify' {
        * Counted in its action's one script call, or by `settle` (below).
        */
       apiKey: (request: FastifyRequest, key: KeyRecord | null) => Limits & { countKeyTotal: () => void }
+      /** The limits of one counted subject under a limit (Game Jolt's API: per game and address), to count in an action's script call or by `settle`. */
+      limitsOf: (name: LimitName, subject: string) => Limits
       /**
        * Answers an API-key request's limits: counts them if no script call
        * did, sets x-ratelimit-*, and over a limit answers rate_limited with
@@ -198,6 +200,7 @@ export default fp(async (fastify) => {
         }
       }
     },
+    limitsOf: (name, subject) => ({ counters: [counterOf(name, subject)] }),
     async settle (request, reply, limits) {
       request.rateLimitApplied = true
       if (limits.counts === undefined) await store.count(limits)

@@ -56,7 +56,7 @@ export async function setData (call: GamejoltCall): Promise<GamejoltAnswer> {
   const owner = await ownerOf(call)
   const key = keyOf(call)
   const data = call.fields.data ?? refuse(MESSAGES.dataNeeded)
-  const written = await call.fastify.gamejolt.writeData(call.game.game_id, owner, { op: 'set', key, data }, call.link.data_limits)
+  const written = await call.fastify.gamejolt.writeData(call.game.game_id, owner, { op: 'set', key, data }, call.link.data_limits, call.limits)
   if ('refused' in written) refusal(written.refused, key, written.bytes)
   return success()
 }
@@ -69,7 +69,7 @@ export async function updateData (call: GamejoltCall): Promise<GamejoltAnswer> {
   if (operation === '') refuse(MESSAGES.operationNeeded)
   if (!(OPERATIONS as readonly string[]).includes(operation)) refuse(MESSAGES.badOperation)
   const value = call.fields.value ?? refuse(MESSAGES.valueNeeded)
-  const written = await call.fastify.gamejolt.writeData(call.game.game_id, owner, { op: 'update', key, data: value, operation }, call.link.data_limits)
+  const written = await call.fastify.gamejolt.writeData(call.game.game_id, owner, { op: 'update', key, data: value, operation }, call.link.data_limits, call.limits)
   if ('refused' in written) refusal(written.refused, key, written.bytes)
   return success({ data: written.data })
 }
@@ -78,7 +78,7 @@ export async function updateData (call: GamejoltCall): Promise<GamejoltAnswer> {
 export async function removeData (call: GamejoltCall): Promise<GamejoltAnswer> {
   const owner = await ownerOf(call)
   const key = keyOf(call)
-  const written = await call.fastify.gamejolt.writeData(call.game.game_id, owner, { op: 'remove', key }, call.link.data_limits)
+  const written = await call.fastify.gamejolt.writeData(call.game.game_id, owner, { op: 'remove', key }, call.link.data_limits, call.limits)
   if ('refused' in written) refusal(written.refused, key, written.bytes)
   return success()
 }

@@ -82,7 +82,14 @@ async function friends (call: GamejoltCall): Promise<GamejoltAnswer> {
   return success({ friends: [] })
 }
 
-/** The endpoints built so far; the others answer that they are not served yet. */
+/**
+ * The endpoints whose work is one script call that also counts the
+ * request's rate limit (over it, the work does not run); the others count
+ * it first, in a call of its own.
+ */
+export const COUNTED_IN_SCRIPT: ReadonlySet<Endpoint> = new Set(['scores/add', 'data-store/set', 'data-store/update', 'data-store/remove'])
+
+/** Every endpoint but batch, which the route runs itself. */
 export const HANDLERS: Partial<Record<Endpoint, EndpointHandler>> = {
   time,
   'users/auth': usersAuth,

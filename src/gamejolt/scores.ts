@@ -99,6 +99,7 @@ export async function addScore (call: GamejoltCall): Promise<GamejoltAnswer> {
   try {
     await fastify.leaderboard.submit(game, player.name, sort, undefined, {
       board: named,
+      limits: call.limits,
       total: false,
       text: { score: fields.score as string, extra_data: fields.extra_data ?? '' },
       ...(runId === undefined ? {} : { run: { id: runId, byKey: false } })

@@ -2,6 +2,7 @@ import { confirmWrites, readPipeline, type RedisClient as Redis } from './redis-
 import { keys } from './keys.js'
 import { changeRecord, type RecordCache } from './cache.js'
 import { defineScript, luaScript } from './script-loader.js'
+import { defineLimitedScript, type Limits } from './limits.js'
 import { isGameId } from '../rules/fields.js'
 import { MAX_GAMEJOLT_ID, storedGamejoltId } from '../rules/gamejolt-ids.js'
 import { DEFAULT_BOARD } from '../rules/boards.js'
@@ -47,7 +48,7 @@ function sortedBytes (names: string[]): string[] {
 
 export function createGamejoltStore (redis: Redis, cache?: RecordCache) {
   const release = defineScript<number>(redis, 'rankGamejoltRelease', RELEASE, { writes: true })
-  const dataScript = defineScript<[string, (string | number)?]>(redis, 'rankGamejoltData', DATA, { writes: true })
+  const dataScript = defineLimitedScript<[string, (string | number)?]>(redis, 'rankGamejoltData', DATA, { writes: true })
   const moveScript = defineScript<number>(redis, 'rankGamejoltDataMove', MOVE, { writes: true })
 
   /** The game's settings as stored, or null when its API is off. */
@@ -198,9 +199,9 @@ export function createGamejoltStore (redis: Redis, cache?: RecordCache) {
      * Sets, updates (Game Jolt's operations) or removes one item, within the
      * limits, in one script call: the item's data now, or the refusal.
      */
-    async writeData (gameId: string, owner: string | undefined, write: { op: 'set' | 'update' | 'remove', key: string, data?: string, operation?: string }, limits: DataLimits = DATA_LIMITS): Promise<{ data: string } | { refused: DataRefusal, bytes?: number }> {
+    async writeData (gameId: string, owner: string | undefined, write: { op: 'set' | 'update' | 'remove', key: string, data?: string, operation?: string }, limits: DataLimits = DATA_LIMITS, rateLimits?: Limits): Promise<{ data: string } | { refused: DataRefusal, bytes?: number }> {
       const [outcome, value] = await dataScript([keys.gamejoltData(gameId, owner), keys.gamejoltDataUsage(gameId), keys.gamejoltDataOwners(gameId)],
-        [write.op, write.key, write.data ?? '', write.operation ?? '', limits.item_bytes, limits.items_per_user, limits.items_per_game, limits.game_bytes, owner ?? ''])
+        [write.op, write.key, write.data ?? '', write.operation ?? '', limits.item_bytes, limits.items_per_user, limits.items_per_game, limits.game_bytes, owner ?? ''], rateLimits)
       if (outcome === 'ok') return { data: String(value ?? '') }
       return { refused: outcome as DataRefusal, ...(value === undefined ? {} : { bytes: Number(value) }) }
     }

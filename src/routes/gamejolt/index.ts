@@ -6,8 +6,10 @@ import { isPlayable } from '../../rules/games.js'
 import { keys } from '../../store/keys.js'
 import { GamejoltFailure, MESSAGES, jsonRecord, refuse, success, writeAnswer, type GamejoltAnswer, type GamejoltFormat } from '../../gamejolt/answers.js'
 import type { GamejoltCall } from '../../gamejolt/call.js'
-import { HANDLERS } from '../../gamejolt/endpoints.js'
-import { endpointOf, formatOf, paramsOf, postFieldsOf, VERSIONS, type GamejoltVersion } from '../../gamejolt/request.js'
+import { COUNTED_IN_SCRIPT, HANDLERS } from '../../gamejolt/endpoints.js'
+import { endpointOf, formatOf, paramsOf, postFieldsOf, VERSIONS, type Endpoint, type GamejoltVersion } from '../../gamejolt/request.js'
+import type { Limits } from '../../store/limits.js'
+import type { GameRecord } from '../../rules/games.js'
 import { gamejoltSignatureMatches } from '../../gamejolt/signature.js'
 import { DATA_LIMITS, DATA_LIMITS_MAX } from '../../store/gamejolt.js'
 
@@ -150,16 +152,42 @@ export default async function gamejoltRoutes (fastify: FastifyInstance): Promise
     const signed = { path: url.slice(0, queryAt === -1 ? undefined : queryAt), query, separator, hosts: hostsOf(request), post, postUnsigned: version !== 'v1_2', relative: false } as const
     if (!gamejoltSignatureMatches(signed, link.private_key, signature)) refuse(MESSAGES.badSignature)
 
-    // Counted per game and client address, as an API key's requests are per key and address.
-    await fastify.rateLimits.enforce(request, reply, 'apiKey', keys.gamejoltLimitSubject(game.game_id, clientAddress(request)), { headers: true })
-
     delete fields.signature
     delete fields.format
-    const call = { fastify, request, game, link, version, fields }
-    if (endpoint === 'batch') return send(reply, await batch(call, requests, reply), format)
-    const handler = HANDLERS[endpoint]
-    if (handler === undefined) refuse(`This service does not answer ${endpoint} yet.`)
-    return send(reply, await handler(call), format)
+    const call = { fastify, request, game, link, version, fields, limits: limitsOf(limitSubject(request, game)) }
+    if (endpoint === 'batch') {
+      // The batch counts once itself, and each sub-request once more.
+      await fastify.rateLimits.settle(request, reply, call.limits)
+      return send(reply, await batch(call, requests, reply), format)
+    }
+    return send(reply, await answer(call, endpoint, reply), format)
+  }
+
+  /** The rate limit of a request (or sub-request): per game and client address, as an API key's requests are per key and address, with RATE_LIMIT_MAX. */
+  function limitsOf (subject: string): Limits {
+    return fastify.rateLimits.limitsOf('apiKey', subject)
+  }
+  /** Whose requests a limit counts together: one game's from one address. */
+  const limitSubject = (request: FastifyRequest, game: GameRecord): string => keys.gamejoltLimitSubject(game.game_id, clientAddress(request))
+
+  /**
+   * An endpoint's answer, its rate limit counted once: in the endpoint's
+   * own script call where it has one (COUNTED_IN_SCRIPT: over the limit,
+   * its work does not run), else first, in a call of its own. A request
+   * that fails before its script is counted after it.
+   */
+  async function answer (call: GamejoltCall, endpoint: Endpoint, reply: FastifyReply): Promise<GamejoltAnswer> {
+    const handler = HANDLERS[endpoint] ?? refuse(`This service does not answer ${endpoint}.`)
+    if (!COUNTED_IN_SCRIPT.has(endpoint)) {
+      await fastify.rateLimits.settle(call.request, reply, call.limits)
+      return await handler(call)
+    }
+    try {
+      return await handler(call)
+    } finally {
+      // Counts what the script did not (a failure before it), and refuses a call over the limit (LimitReached).
+      await fastify.rateLimits.settle(call.request, reply, call.limits)
+    }
   }
 
   /**
@@ -210,12 +238,9 @@ export default async function gamejoltRoutes (fastify: FastifyInstance): Promise
     const signature = fields.signature
     if (signature === undefined || signature === '') refuse(MESSAGES.noSignature)
     if (!gamejoltSignatureMatches({ path, query, hosts: [], post: [], postUnsigned: false, relative: true }, call.link.private_key, signature)) refuse(MESSAGES.badSignature)
-    await fastify.rateLimits.enforce(call.request, reply, 'apiKey', keys.gamejoltLimitSubject(call.game.game_id, clientAddress(call.request)), { headers: true })
-    const handler = HANDLERS[endpoint]
-    if (handler === undefined) refuse(`This service does not answer ${endpoint} yet.`)
     delete fields.signature
     delete fields.format
-    return await handler({ ...call, fields })
+    return await answer({ ...call, fields, limits: limitsOf(limitSubject(call.request, call.game)) }, endpoint, reply)
   }
 
   const schema = {
