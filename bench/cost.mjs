@@ -24,9 +24,9 @@ const { measureScenario } = await import('./lib/measure.mjs')
 const { cleanupSync, stopProcess } = await import('./lib/processes.mjs')
 const { startReceiver } = await import('./lib/receiver.mjs')
 const { redisClient, startRedis } = await import('./lib/redis.mjs')
-const { createGame, seedBoard, seedPeriodGame } = await import('./lib/seed.mjs')
+const { createGame, gamejoltGame, seedBoard, seedPeriodGame } = await import('./lib/seed.mjs')
 const { adminCall, startService } = await import('./lib/service.mjs')
-const { submit, submitEvents, submitPeriods } = await import('./scenarios/index.mjs')
+const { gamejoltScoresAdd, submit, submitEvents, submitPeriods } = await import('./scenarios/index.mjs')
 const { top20 } = await import('./scenarios/top.mjs')
 
 const SIZE = 1000
@@ -49,12 +49,14 @@ try {
   await adminCall(service.base, 'POST', `/admin/games/${events.gameId}/webhooks`, { url: receiver.url })
   const quiet = await createGame(service.base, 'cost_quiet', 'Cost: read only')
   const quietBoard = await seedBoard(redis, quiet.gameId, SIZE)
+  const gamejolt = await gamejoltGame(service.base, redis, 'cost_gamejolt', SIZE)
 
   const measuring = { opts, statsRedis: redis, redisPort: redisServer.port }
   const cases = [
     ['submit, plain game', submit, { board: plainBoard, key: plain.key, gameId: plain.gameId }],
     ['submit, 3 periods', submitPeriods, { board: periodBoard, key: periods.key, gameId: periods.gameId }],
     ['submit, webhooks', submitEvents, { board: eventsBoard, key: events.key, gameId: events.gameId }],
+    ['Game Jolt scores/add', gamejoltScoresAdd, gamejolt],
     ['top20, unchanged board', top20, { board: quietBoard, key: quiet.key, gameId: quiet.gameId }]
   ]
   const rows = {}
@@ -78,11 +80,16 @@ try {
   const perPeriod = (mean('submit, 3 periods', row => row.redis.cpuUs) - plainUs) / 3
   const webhooks = mean('submit, webhooks', row => row.redis.cpuUs) - plainUs
   const top = mean('top20, unchanged board', row => row.redis.cpuUs)
+  const gamejoltUs = mean('Game Jolt scores/add', row => row.redis.cpuUs)
+  const gamejoltCommands = mean('Game Jolt scores/add', row => row.redis.commands)
   console.log('')
   console.log(budgetLine(plainUs <= BUDGETS.plainSubmit.us, `Redis CPU per signed submit, plain game: ${fmt(plainUs, 1)} µs (budget <= ${BUDGETS.plainSubmit.us})`))
   console.log(budgetLine(plainCommands <= BUDGETS.plainSubmit.commands, `Redis commands per signed submit, plain game: ${fmt(plainCommands, 2)} (budget <= ${BUDGETS.plainSubmit.commands})`))
   console.log(budgetLine(perPeriod <= BUDGETS.perPeriodBoard.us, `Redis CPU per period board: +${fmt(perPeriod, 1)} µs (budget <= +${BUDGETS.perPeriodBoard.us})`))
   console.log(budgetLine(webhooks <= BUDGETS.webhooks.us, `Redis CPU a game's webhooks add: +${fmt(webhooks, 1)} µs (budget <= +${BUDGETS.webhooks.us})`))
+  // The issue's bar: no more than our own submit plus the text fields (the text is one HSET in the same script).
+  console.log(budgetLine(gamejoltCommands <= plainCommands + 1, `Redis commands per Game Jolt scores/add: ${fmt(gamejoltCommands, 2)} (our submit's ${fmt(plainCommands, 2)} + 1 for the text)`))
+  console.log(`Redis CPU per Game Jolt scores/add: ${fmt(gamejoltUs, 1)} µs, ${fmt(gamejoltUs / plainUs, 2)}x our submit's`)
   console.log(budgetLine(top <= BUDGETS.unchangedTop20.us, `Redis CPU per top20 of an unchanged board: ${fmt(top, 1)} µs (budget <= ${BUDGETS.unchangedTop20.us})`))
 } catch (error) {
   console.error(`bench: ${error.stack ?? error}`)

@@ -57,6 +57,7 @@ const { results, resultsFile, scenarioLine } = await import('./lib/report.mjs')
 const { createGame, createGames, createSessions, gameIdOf, measureMemory, memoryInfo, periodGameIdOf, seedBoard, seedNamedGame, seedPeriodGame, verifySeed } = await import('./lib/seed.mjs')
 const { startFloor, startService } = await import('./lib/service.mjs')
 const { minimalKey, seedMinimalBoard, startMinimal } = await import('./lib/minimal.mjs')
+const { gamejoltGame } = await import('./lib/seed.mjs')
 const { floor: floorScenario, perBoard, perPass, scaling: scalingScenarios, submit: submitScenario, submitBoardRows, submitEvents, submitPeriods, versusMinimal } = await import('./scenarios/index.mjs')
 const { drained, latency, startReceiver } = await import('./lib/receiver.mjs')
 const { adminCall } = await import('./lib/service.mjs')
@@ -182,7 +183,8 @@ try {
   const boardRowCtx = {
     'submit (named board)': { board: namedGames[smallest].named, key: namedGames[smallest].key, gameId: namedGames[smallest].gameId },
     'submit (2 boards, one call)': { board: namedGames[smallest].board, key: namedGames[smallest].key, gameId: namedGames[smallest].gameId },
-    'submit (achievements)': { board: achievementsBoard, key: achievementsGame.key, gameId: achievementsGame.gameId }
+    'submit (achievements)': { board: achievementsBoard, key: achievementsGame.key, gameId: achievementsGame.gameId },
+    'Game Jolt scores/add': await gamejoltGame(service.base, redis, `bench_gamejolt_${smallest}`, smallest)
   }
   console.log(`bench: seeded bench_named_${smallest} (its own board and a named board, ${int(smallest)} players each) and ${achievementsGame.gameId} (3 thresholds)`)
 

@@ -5,11 +5,12 @@ import { randInt } from './random.mjs'
 export const FORM = { 'content-type': 'application/x-www-form-urlencoded' }
 
 /**
- * One autocannon run. Every response is checked: 2xx and "ok":true, or it
+ * One autocannon run. Every response is checked: 2xx and "ok":true (or the
+ * request's okText: Game Jolt's API says success otherwise), or it
  * counts as failed. Latencies are kept at full resolution (autocannon's own
  * histogram has whole milliseconds).
  */
-export async function load (port, request, { duration, amount, connections }) {
+export async function load (port, { okText = '"ok":true', ...request }, { duration, amount, connections }) {
   const check = { failures: 0, examples: [], improved: 0, responses: 0 }
   const latencies = []
   const instance = autocannon({
@@ -22,7 +23,7 @@ export async function load (port, request, { duration, amount, connections }) {
       ...request,
       onResponse (status, body) {
         check.responses++
-        if (status < 200 || status > 299 || !body.includes('"ok":true')) {
+        if (status < 200 || status > 299 || !body.includes(okText)) {
           check.failures++
           if (check.examples.length < 3) check.examples.push(`HTTP ${status} ${body.slice(0, 300)}`)
         } else if (body.includes('"improved":true')) {

@@ -11,6 +11,8 @@ import { randInt, rng } from './random.mjs'
 import { sizeLabel } from './format.mjs'
 
 export const playerName = (i) => `bench_user_${i}`
+/** The players of the Game Jolt row: guests of Game Jolt's kind, whose names no user has (bench_user_* are users). */
+export const guestName = (i) => `bench_guest_${i}`
 export const gameIdOf = (size) => `bench_${size}`
 
 async function inParallel (count, concurrency, task) {
@@ -30,6 +32,16 @@ export async function createGames (base, sizes) {
   const games = {}
   for (const size of sizes) games[size] = await createGame(base, gameIdOf(size), `Bench ${sizeLabel(size)}`)
   return games
+}
+
+/**
+ * The game of the Game Jolt row: one that takes guests, with Game Jolt's
+ * API on, its board seeded with `size` guests (guestName). Its { board, link }.
+ */
+export async function gamejoltGame (base, redis, gameId, size) {
+  await createGame(base, gameId, `Bench Game Jolt ${sizeLabel(size)}`, { guests: 'listed' })
+  const link = await adminCall(base, 'PUT', `/admin/games/${gameId}/gamejolt`, {})
+  return { board: await seedBoard(redis, gameId, size, { nameOf: guestName }), link, gameId }
 }
 
 /** The game of the rows with periods: daily, weekly and monthly boards in UTC. */
@@ -66,7 +78,7 @@ export async function createSessions (base, count) {
  * in the stored form of the scripts (encode), 1,000 entries per HSET/ZADD and
  * 10,000 per pipeline. Returns the local mirror of the board.
  */
-export async function seedBoard (redis, gameId, size, { scope = '', from, expiresInMs } = {}) {
+export async function seedBoard (redis, gameId, size, { scope = '', from, expiresInMs, nameOf = playerName } = {}) {
   const best = from?.best ?? new Float64Array(size)
   const ms = from?.ms ?? new Float64Array(size)
   const now = Date.now()
@@ -86,7 +98,7 @@ export async function seedBoard (redis, gameId, size, { scope = '', from, expire
         const time = from === undefined ? now - randInt(30 * 86_400_000) : ms[i]
         best[i] = score
         ms[i] = time
-        const name = playerName(i)
+        const name = nameOf(i)
         // Entries are spread over hashes by a hash of the name (keys.entries).
         const entriesKey = keys.entries(gameId, name, scope)
         touched.add(entriesKey)

@@ -19,6 +19,7 @@ import { playtime } from './playtime.mjs'
 import { rateGet } from './rate-get.mjs'
 import { submitSelf } from './submit-self.mjs'
 import { submit, submitAchievements, submitEvents, submitNamed, submitPeriods, submitTwoBoards } from './submit.mjs'
+import { gamejoltScoresAdd } from './gamejolt.mjs'
 import { top100, top20 } from './top.mjs'
 
 /** On the floor server, at the start and at the end of each pass. */
@@ -43,8 +44,10 @@ export const versusMinimal = [submit, top20]
  */
 export { submitEvents, submitPeriods }
 
-/** Also after submit in those rounds: a named board, two boards in one call, a game with achievements (issue 31). */
-export const submitBoardRows = [submitNamed, submitTwoBoards, submitAchievements]
+/** Also after submit in those rounds: a named board, two boards in one call, a game with achievements, Game Jolt's scores/add. */
+export const submitBoardRows = [submitNamed, submitTwoBoards, submitAchievements, gamejoltScoresAdd]
+
+export { gamejoltScoresAdd }
 
 /** One hot game: the service and the minimal service at increasing WORKERS (bench/run.mjs). */
 export { submit }
