@@ -87,7 +87,7 @@ async function friends (call: GamejoltCall): Promise<GamejoltAnswer> {
  * request's rate limit (over it, the work does not run); the others count
  * it first, in a call of its own.
  */
-export const COUNTED_IN_SCRIPT: ReadonlySet<Endpoint> = new Set(['scores/add', 'data-store/set', 'data-store/update', 'data-store/remove'])
+export const COUNTED_IN_SCRIPT: ReadonlySet<Endpoint> = new Set(['scores/add', 'sessions/ping', 'data-store/set', 'data-store/update', 'data-store/remove'])
 
 /** Every endpoint but batch, which the route runs itself. */
 export const HANDLERS: Partial<Record<Endpoint, EndpointHandler>> = {

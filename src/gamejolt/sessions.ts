@@ -51,15 +51,10 @@ export async function openSessionEndpoint (call: GamejoltCall): Promise<Gamejolt
   return success()
 }
 
-/** sessions/ping: the play since the last ping (at most 120 s) credited; a session past its time is over. */
+/** sessions/ping: the play since the last ping (at most 120 s) credited; a session past its time is over. One script call (lua/gamejolt-ping.lua). */
 export async function pingSession (call: GamejoltCall): Promise<GamejoltAnswer> {
-  const { fastify, game } = call
   const user = await requestUser(call)
-  const session = await openSession(call, user) ?? refuse(MESSAGES.noSession)
-  const now = Date.now()
-  const seconds = Math.min(Math.round((now - session.lastPingMs) / 1000), SESSION_TIMEOUT_MS / 1000)
-  if (seconds > 0) await fastify.playtime.report(game.game_id, user.username, seconds, session.runId === '' ? undefined : session.runId)
-  await fastify.redis.hset(keys.gamejoltSessions(game.game_id), user.username, `${now}|${session.runId}`)
+  if (!await call.fastify.playtime.sessionPing(call.game.game_id, user.username, SESSION_TIMEOUT_MS, call.limits)) refuse(MESSAGES.noSession)
   return success()
 }
 

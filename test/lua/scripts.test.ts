@@ -19,9 +19,13 @@ const storeSources = readdirSync(projectPath('src'), { recursive: true, encoding
 const luaFiles = [...scriptNames.map(name => `${LUA_FOLDER}/${name}.lua`), ...includeNames.map(name => `${LUA_INCLUDES}/${name}.lua`)].map(file => readFileSync(file, 'utf8')).join('\n')
 
 /** Each constant a script declares (its `--- @constants` line), as any number: what compiling needs. */
-function anyConstants (name: string): Record<string, number> {
-  const line = readFileSync(`${LUA_FOLDER}/${name}.lua`, 'utf8').split('\n').find(text => text.startsWith('--- @constants '))
-  return Object.fromEntries((line?.slice('--- @constants '.length).split(' ') ?? []).map(constant => [constant, 1]))
+function anyConstants (name: string, path = `${LUA_FOLDER}/${name}.lua`): Record<string, number> {
+  const lines = readFileSync(path, 'utf8').split('\n')
+  const line = lines.find(text => text.startsWith('--- @constants '))
+  // The pieces it includes may declare constants too (includes/playtime-credit.lua).
+  const included = lines.map(text => /^--- @include "([a-z-]+)"$/.exec(text)?.[1]).filter((piece): piece is string => piece !== undefined)
+  return Object.assign({}, ...included.map(piece => anyConstants(piece, `${LUA_FOLDER}/includes/${piece}.lua`)),
+    Object.fromEntries((line?.slice('--- @constants '.length).split(' ') ?? []).map(constant => [constant, 1])))
 }
 
 t.test('every Lua script compiles in a real Redis', { timeout: 30_000 }, async t => {

@@ -1,49 +1,9 @@
---- @constants LEAD_MS
---- @include "runs"
--- The wall-clock rule. A report of `seconds` claims the time just before it
--- arrived. Per user and game, c:<user> is the instant (ms, Redis clock) up to
--- which play has been credited. A report credits from max(now - claim, that
--- instant) for `seconds`, but never past now + 5 s; what it credits is whole
--- seconds, and the instant moves to the end of it. So the first report
--- credits `seconds`, a page reporting 30 every 30 s gets 30 each time despite
--- jitter, and credited time never runs more than 5 s ahead of real time.
--- (The caller counts credited time in the game's activity: store/activity.ts.)
--- A report for a run (ARGV[3]; KEYS[2], the user's runs: includes/runs.lua)
--- also credits the run (one that took its score too: its score is taken):
--- the part of what it credited since the run began, after what the run was
--- credited before, and not past now (without the 5 s lead play time has), so
--- a run's verified play is never more than the time since it began, however
--- many tabs report it.
--- Returns {game total, user total, credited seconds, the run's verified
--- seconds or -1}, or {'invalid_run', why} (nothing credited).
-local playtime, user, claim, runId = KEYS[1], ARGV[1], tonumber(ARGV[2]), ARGV[3] or ''
+--- @include "playtime-credit"
+-- A play-time report (POST /api/playtime), by the wall-clock rule of
+-- includes/playtime-credit.lua.
+-- KEYS: the game's play time, the user's runs (with a run only).
+-- ARGV: the user, the seconds claimed, the run (optional).
+-- Returns what creditPlay returns.
 local now = redis.call('TIME')
 local nowMs = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-
-local run
-if runId ~= '' then
-  run = readRun(KEYS[2], runId)
-  if not run then return {'invalid_run', 'unknown'} end
-  if nowMs >= run.expires then return {'invalid_run', 'expired'} end
-end
-
-local creditedUntil = tonumber(redis.call('HGET', playtime, 'c:' .. user) or '0')
-local startMs = math.max(nowMs - claim * 1000, creditedUntil)
-local endMs = math.min(startMs + claim * 1000, nowMs + LEAD_MS)
-local credited = math.max(0, math.floor((endMs - startMs) / 1000))
-local total, mine
-if credited > 0 then
-  redis.call('HSET', playtime, 'c:' .. user, string.format('%.0f', startMs + credited * 1000))
-  total = redis.call('HINCRBY', playtime, 'total', credited)
-  mine = redis.call('HINCRBY', playtime, 'u:' .. user, credited)
-else
-  total = tonumber(redis.call('HGET', playtime, 'total') or '0')
-  mine = tonumber(redis.call('HGET', playtime, 'u:' .. user) or '0')
-end
-
-local verified = -1
-if run then
-  creditRun(KEYS[2], runId, run, startMs, math.min(startMs + credited * 1000, nowMs))
-  verified = run.verified
-end
-return {total, mine, credited, verified}
+return creditPlay(KEYS[1], KEYS[2], ARGV[1], tonumber(ARGV[2]), ARGV[3] or '', nowMs)
