@@ -9,13 +9,14 @@ import { AchievementsTab } from './achievements.js'
 import { ReviewTab } from './review.js'
 import { KeysTab } from './keys.js'
 import { WebhooksTab } from './webhooks.js'
+import { GamejoltTab } from './gamejolt.js'
 import { SettingsTab } from './settings.js'
 import { AuditList } from './audit.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
 import type { GameActivity as Stats, ScoreSpread as Spread } from '../../../src/routes/admin/records.js'
 import type { TopResult as Top } from '../../../sdk/answers.js'
 
-const TABS: Array<[string, string]> = [['overview', 'Overview'], ['board', 'Board'], ['boards', 'Boards'], ['achievements', 'Achievements'], ['review', 'Review'], ['keys', 'API keys'], ['webhooks', 'Webhooks'], ['settings', 'Settings'], ['audit', 'Audit log']]
+const TABS: Array<[string, string]> = [['overview', 'Overview'], ['board', 'Board'], ['boards', 'Boards'], ['achievements', 'Achievements'], ['review', 'Review'], ['keys', 'API keys'], ['webhooks', 'Webhooks'], ['gamejolt', 'Game Jolt'], ['settings', 'Settings'], ['audit', 'Audit log']]
 
 /** One game: its tabs, each a page of its own (#/games/<id>/<tab>; the board tab may name a board: #/games/<id>/board/<board id>). */
 export function GamePage ({ gameId, tab, boardId }: { gameId: string, tab: string, boardId?: string }) {
@@ -45,6 +46,7 @@ function TabContent ({ game, tab, boardId, onSaved }: { game: GameWithStats, tab
     case 'review': return <ReviewTab game={game} />
     case 'keys': return <KeysTab game={game} />
     case 'webhooks': return <WebhooksTab game={game} />
+    case 'gamejolt': return <GamejoltTab game={game} />
     case 'settings': return <SettingsTab game={game} onSaved={onSaved} />
     case 'audit': return <AuditList gameId={game.game_id} />
     default: return <Overview game={game} />
