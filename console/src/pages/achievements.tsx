@@ -3,7 +3,7 @@ import { api, apiFile, gamePath, saveFile, withQuery } from '../api.js'
 import { ChartBox } from '../charts.js'
 import { Confirm, Field, Notice, Problem, StackedTable, TableBox, WriteButton, counted, editableScore, formatTime, shownScore, typedScore, useOperator, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
-import type { Achievement } from '../../../src/rules/achievements.js'
+import { DIFFICULTIES, type Achievement } from '../../../src/rules/achievements.js'
 import type { NamedBoard } from '../../../src/rules/boards.js'
 import type { DisplaySettings } from '../../../src/rules/score-format.js'
 
@@ -14,7 +14,7 @@ type Board = DisplaySettings & { order: 'asc' | 'desc' }
 /** The rule that means "as good as the threshold or better": on a board where lower is better (times), at most. */
 const betterKind = (board: Board | undefined): string => board?.order === 'asc' ? 'at_most' : 'at_least'
 
-const emptyForm = (): Form => ({ achievement_id: '', name: '', description: '', points: '0', hidden: false, board: '', kind: 'at_least', value: '', min_run_seconds: '0' })
+const emptyForm = (): Form => ({ achievement_id: '', name: '', description: '', points: '0', hidden: false, board: '', kind: 'at_least', value: '', min_run_seconds: '0', difficulty: 'bronze' })
 function formOf (achievement: Achievement, board: Board | undefined): Form {
   const rule = achievement.rule
   return {
@@ -24,6 +24,7 @@ function formOf (achievement: Achievement, board: Board | undefined): Form {
     points: String(achievement.points),
     hidden: achievement.hidden,
     min_run_seconds: String(achievement.min_run_seconds),
+    difficulty: achievement.difficulty,
     board: rule?.board ?? '',
     kind: rule?.at_most !== null && rule?.at_most !== undefined ? 'at_most' : 'at_least',
     value: rule === null ? '' : board === undefined ? String(rule.at_least ?? rule.at_most) : editableScore(rule.at_least ?? rule.at_most ?? 0, board)
@@ -38,6 +39,7 @@ function bodyOf (form: Form, board: Board | undefined, { withId }: { withId: boo
     points: Number(form.points),
     hidden: form.hidden,
     min_run_seconds: Number(form.min_run_seconds === '' ? 0 : form.min_run_seconds),
+    difficulty: form.difficulty,
     rule: form.board === '' ? null : { board: form.board, [form.kind as string]: board === undefined ? Number(form.value) : typedScore(form.value as string, board) }
   }
   if (withId) body.achievement_id = (form.achievement_id as string).trim()
@@ -152,6 +154,11 @@ export function AchievementsTab ({ game }: { game: GameWithStats }) {
               <input {...input('min_run_seconds')} type='number' min={0} max={86400} aria-describedby='achievement-min_run_seconds-hint' />
             </Field>
           )}
+          <Field id='achievement-difficulty' label='Difficulty' hint="How hard it is to get: the trophy's material in Game Jolt's API.">
+            <select id='achievement-difficulty' value={form.difficulty as string} disabled={viewer} onChange={event => { set('difficulty', event.currentTarget.value) }} aria-describedby='achievement-difficulty-hint'>
+              {DIFFICULTIES.map(difficulty => <option key={difficulty} value={difficulty}>{difficulty}</option>)}
+            </select>
+          </Field>
           <Field id='achievement-board' label='Unlocked when a board' hint='None: only the game unlocks it.'>
             <select id='achievement-board' value={form.board as string} disabled={viewer} onChange={event => { const board = event.currentTarget.value; setForm({ ...form, board, kind: betterKind(boardOf(board)) }) }} aria-describedby='achievement-board-hint'>
               <option value=''>None</option>
@@ -195,7 +202,7 @@ export function AchievementsTab ({ game }: { game: GameWithStats }) {
           {/* Stacked: on a phone each achievement is a card, its buttons under its cells rather than pinned over them. */}
           <TableBox label='Achievements'>
             <StackedTable id='achievements-table'>
-              <thead><tr><th scope='col'>Achievement</th><th scope='col' class='number'>Points</th><th scope='col'>Unlocked</th><th scope='col' class='number'>Players</th><th scope='col'>Icon</th><th scope='col'><span class='visually-hidden'>Actions</span></th></tr></thead>
+              <thead><tr><th scope='col'>Achievement</th><th scope='col' class='number'>Points</th><th scope='col'>Unlocked</th><th scope='col' class='number'>Players</th><th scope='col'>Game Jolt trophy</th><th scope='col'>Icon</th><th scope='col'><span class='visually-hidden'>Actions</span></th></tr></thead>
               <tbody>
                 {items.map(item => (
                   <tr key={item.achievement_id}>
@@ -203,6 +210,7 @@ export function AchievementsTab ({ game }: { game: GameWithStats }) {
                     <td class='number' data-label='Points'>{item.points}</td>
                     <td data-label='Unlocked'>{ruleText(item, item.rule === null ? undefined : boardOf(item.rule.board))}</td>
                     <td class='number' data-label='Players'>{item.unlocked} ({item.rarity}%)</td>
+                    <td data-label='Game Jolt trophy'><code>{item.gamejolt_id}</code> {item.difficulty}</td>
                     <td data-label='Icon'>
                       {item.icon === null && viewer && <span class='muted'>none</span>}
                       {item.icon !== null && <img class='icon' src={`/play/${encodeURIComponent(game.game_id)}/achievements/${item.achievement_id}/icon?v=${item.icon.etag}`} alt='' width={32} height={32} />}
