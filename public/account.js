@@ -6,7 +6,7 @@
 
   async function send (method, url, fields) {
     try {
-      const response = await fetch(url, { method, credentials: 'same-origin', body: new URLSearchParams(fields) })
+      const response = await fetch(url, { method, credentials: 'same-origin', body: method === 'GET' ? undefined : new URLSearchParams(fields) })
       return await response.json()
     } catch {
       return { ok: false, message: 'The service could not be reached; try again.' }
@@ -53,6 +53,39 @@
     }
     onlyThisBrowser()
     $('#sessions-none').textContent = `Logged out of ${result.data.ended} other ${result.data.ended === 1 ? 'session' : 'sessions'}; nowhere else now.`
+  })
+
+  // The game token for Game Jolt's clients: read (made the first time it is asked for), and a new one after "are you sure".
+  const token = $('#game-token')
+  const tokenStatus = $('#game-token-status')
+  const confirmNew = $('#game-token-confirm')
+  async function showToken (method) {
+    const result = await send(method, '/auth/game-token')
+    if (!result.ok) {
+      tokenStatus.textContent = result.message
+      return false
+    }
+    token.textContent = result.data.game_token
+    return true
+  }
+  if (token !== null && token.textContent === '') showToken('GET')
+  $('#new-game-token')?.addEventListener('click', () => {
+    confirmNew.hidden = false
+    $('#game-token-no').focus()
+  })
+  $('#game-token-no')?.addEventListener('click', () => {
+    confirmNew.hidden = true
+    $('#new-game-token').focus()
+  })
+  $('#game-token-yes')?.addEventListener('click', async (event) => {
+    const button = event.currentTarget
+    button.disabled = true
+    tokenStatus.textContent = 'Working…'
+    const made = await showToken('POST')
+    button.disabled = false
+    confirmNew.hidden = true
+    if (made) tokenStatus.textContent = 'A new token is made: log in to your games again with it.'
+    $('#new-game-token').focus()
   })
 
   const deleteForm = $('#delete-form')

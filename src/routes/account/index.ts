@@ -8,7 +8,7 @@ import type { GameRecord } from '../../rules/games.js'
 import type { SignIn, StoredUser, UserRecord } from '../../store/users.js'
 import type { UserInGame } from '../../operations/users.js'
 
-const accountSchema = { summary: "The player's account page (HTML): their games, password, sessions, data and deleting the account; a visitor is sent to log in", tags: ['platform'] } as FastifySchema
+const accountSchema = { summary: "The player's account page (HTML): their games, password, game token, sessions, data and deleting the account; a visitor is sent to log in", tags: ['platform'] } as FastifySchema
 
 /** What the account page is made from, read once per request. */
 interface AccountView {
@@ -90,6 +90,22 @@ ${rows.length === 0
 <button type="submit">Change password</button>
 <span id="password-status" role="status"></span>
 </form>
+</section>`
+  },
+  function gameToken ({ user }) {
+    // Made the first time it is asked for (GET /auth/game-token, from account.js), so a player who never needs one has none.
+    return `<section aria-labelledby="game-token-title">
+<h2 id="game-token-title">Game token</h2>
+<p>Games made for Game Jolt's API ask for a username and a game token: type these there, never your password.</p>
+<dl class="facts">
+<dt>Username</dt><dd><bdi>${html(user.username)}</bdi></dd>
+<dt>Game token</dt><dd><code id="game-token">${html(user.gameToken ?? '')}</code></dd>
+</dl>
+<p><button id="new-game-token" type="button">Make a new token</button> <span id="game-token-status" role="status"></span></p>
+<div id="game-token-confirm" class="confirm" hidden>
+<p>Games logged in with your current token must log in again with the new one.</p>
+<p><button id="game-token-yes" type="button">Make the new token</button> <button id="game-token-no" type="button">Cancel</button></p>
+</div>
 </section>`
   },
   function sessions ({ sessions }) {
