@@ -11,14 +11,15 @@ const KEY_PATTERN = '[\\x21-\\x7e]{8,128}'
 /** Where the operator's steps are written down. */
 const DOCS = 'docs/gamejolt.md, "Turning it on for a game"'
 
-/** The settings, or null while the API is off (the API answers not_found then); a viewer may not read them (the key is a secret). */
+/** The settings, or null while the API is off (the API answers not_found then); forbidden: a token the service does not let read the key. */
 type Read = { link: GamejoltLink | null, forbidden: false } | { link: null, forbidden: true }
 
 /**
  * A game's Game Jolt API (docs/gamejolt.md#turning-it-on-for-a-game): on or
  * off; when on, its id and private key (masked until asked for), a new key
  * and turning it off, each asked first; when off, turning it on with the id
- * and key its builds carry, or made ones.
+ * and key its builds carry, or made ones. A viewer sees them, its buttons
+ * disabled.
  */
 export function GamejoltTab ({ game }: { game: GameWithStats }) {
   const settings = useRead<Read>(async () => {
@@ -75,7 +76,7 @@ export function GamejoltTab ({ game }: { game: GameWithStats }) {
         </p>
         <Problem text={settings.problem ?? write.problem} />
         <Notice text={write.notice} />
-        {settings.data?.forbidden === true && <p id='gamejolt-forbidden'>A viewer token cannot read these settings: the private key is a secret.</p>}
+        {settings.data?.forbidden === true && <p id='gamejolt-forbidden'>This token may not read these settings: the private key is a secret.</p>}
         {link !== null && (
           <>
             <dl class='pairs'>
