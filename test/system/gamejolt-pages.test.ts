@@ -1,0 +1,171 @@
+import t from 'tap'
+import { join } from 'node:path'
+import { admin, createGame, dataOf, errorOf } from '../helpers/app.js'
+import { BROWSER_TEST_TIMEOUT_MS, VIEWPORTS, consoleSignedIn, launchBrowser, screenshotFolder, watchedPage } from '../helpers/browser.js'
+import { listeningApp } from '../helpers/listening.js'
+
+/*
+ * Game Jolt's API as operators and players see it, in Chromium at a
+ * desktop's size and a phone's (390x844): the console's Game Jolt tab (on,
+ * off, the id and the masked key, a new key, an id another game holds
+ * refused in words, a viewer's buttons disabled), an achievement's difficulty and trophy id, and the
+ * account page's game token. Screenshots of each.
+ */
+
+const ADMIN = 'console-admin-token-0123456789abcdef'
+const VIEWER = 'console-viewer-token-0123456789abcdef'
+const STRONG = 'correct horse battery staple'
+const { app, baseUrl } = await listeningApp(t, { ADMIN_TOKENS: `ana:admin:${ADMIN},eve:viewer:${VIEWER}` })
+const folder = screenshotFolder(t)
+const browser = await launchBrowser(t)
+
+await createGame(app, { gameId: 'space_race' })
+await createGame(app, { gameId: 'other_game' })
+// Another game answers to 777: the console's tab must say so when it is asked for.
+dataOf(await admin(app, 'PUT', '/admin/games/other_game/gamejolt', { gamejolt_game_id: 777 }))
+dataOf(await admin(app, 'POST', '/admin/games/space_race/achievements', { achievement_id: 'first-lap', name: 'First lap of the outer rim circuit', points: 10 }))
+
+interface Link { gamejolt_game_id: number, private_key: string }
+const linkOf = async (): Promise<Link> => dataOf(await admin(app, 'GET', '/admin/games/space_race/gamejolt')) as Link
+
+t.test('console, Game Jolt tab: off, an id another game holds refused, on, the key masked then shown, a new key, off again', { timeout: 2 * BROWSER_TEST_TIMEOUT_MS }, async t => {
+  for (const [size, viewport] of VIEWPORTS) {
+    const { page, context, overflow, problems, settled } = await consoleSignedIn(browser, baseUrl, ADMIN, viewport)
+    t.teardown(async () => { await context.close() })
+    await page.goto(`${baseUrl}/console/#/games/space_race/gamejolt`)
+    const state = page.locator('#gamejolt-state')
+    await state.getByText('off').waitFor()
+    t.ok(await page.getByRole('heading', { name: /Game Jolt API/ }).isVisible(), `${size}: the section is shown`)
+    t.equal(await page.locator('#gamejolt-base').textContent(), `${baseUrl}/api/game/`, `${size}: the base URL builds use`)
+    t.ok(await page.getByText('docs/gamejolt.md').isVisible(), `${size}: the operator steps are pointed at`)
+
+    // An id another game answers to: the service's sentence, on the page.
+    await page.getByLabel('Game Jolt game id').fill('777')
+    await page.getByRole('button', { name: 'Turn the API on' }).click()
+    await page.getByRole('alert').getByText('another game answers to 777').waitFor()
+    t.ok(await page.getByRole('alert').isVisible(), `${size}: the refusal is shown as a problem`)
+    await page.screenshot({ path: join(folder, `gamejolt-refused-${size}.png`), fullPage: true })
+
+    // Empty fields: both made.
+    await page.getByLabel('Game Jolt game id').fill('')
+    await page.getByRole('button', { name: 'Turn the API on' }).click()
+    await state.getByText('on').waitFor()
+    const link = await linkOf()
+    t.equal(await page.locator('#gamejolt-game-id').textContent(), String(link.gamejolt_game_id), `${size}: the Game Jolt game id is shown`)
+    const masked = await page.locator('#gamejolt-key').textContent() ?? ''
+    t.notOk(masked.includes(link.private_key), `${size}: the private key is masked`)
+    t.match(masked, /^•+$/, `${size}: as dots`)
+    await settled()
+    t.equal(await overflow(), 0, `${size}: no sideways scrolling`)
+    await page.screenshot({ path: join(folder, `gamejolt-on-${size}.png`), fullPage: true })
+
+    await page.getByRole('button', { name: 'Show key' }).click()
+    t.equal(await page.locator('#gamejolt-key').textContent(), link.private_key, `${size}: Show key shows it`)
+
+    // A new key, asked first: the page shows the new one, which is the service's.
+    await page.getByRole('button', { name: 'Make a new key' }).click()
+    const dialog = page.getByRole('alertdialog')
+    await dialog.getByText('Builds carrying the old key stop working').waitFor()
+    await page.screenshot({ path: join(folder, `gamejolt-new-key-asked-${size}.png`) })
+    await dialog.getByRole('button', { name: 'Make a new key' }).click()
+    await page.getByText('A new private key is made').waitFor()
+    const rotated = await linkOf()
+    t.not(rotated.private_key, link.private_key, `${size}: the key is new`)
+    t.equal(rotated.gamejolt_game_id, link.gamejolt_game_id, `${size}: the id is kept`)
+    await page.locator('#gamejolt-key').getByText(rotated.private_key).waitFor()
+    t.pass(`${size}: the page shows the new key`)
+    t.equal(await overflow(), 0, `${size}: no sideways scrolling with the key shown`)
+    await page.screenshot({ path: join(folder, `gamejolt-key-shown-${size}.png`), fullPage: true })
+
+    // Off, asked first.
+    await page.getByRole('button', { name: 'Turn the API off' }).click()
+    await dialog.getByRole('button', { name: 'Turn it off' }).click()
+    await state.getByText('off').waitFor()
+    t.equal(errorOf(await admin(app, 'GET', '/admin/games/space_race/gamejolt')), 'not_found', `${size}: and it is off`)
+    t.same(problems, [], `${size}: no script errors`)
+    await context.close()
+  }
+})
+
+t.test('console, Game Jolt tab: a viewer sees the settings, the key masked, and can change nothing', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  const { page, context, problems } = await consoleSignedIn(browser, baseUrl, VIEWER, { width: 390, height: 844 })
+  t.teardown(async () => { await context.close() })
+  await page.goto(`${baseUrl}/console/#/games/other_game/gamejolt`)
+  await page.locator('#gamejolt-state').getByText('on').waitFor()
+  t.equal(await page.locator('#gamejolt-game-id').textContent(), '777', 'the id')
+  t.match(await page.locator('#gamejolt-key').textContent(), /^•+$/, 'the key masked')
+  for (const name of ['Make a new key', 'Turn the API off']) t.ok(await page.getByRole('button', { name }).isDisabled(), `${name} is disabled`)
+  await page.screenshot({ path: join(folder, 'gamejolt-viewer-phone.png'), fullPage: true })
+  t.same(problems, [], 'no script errors')
+})
+
+t.test('console, achievements: the difficulty is set with a select; the trophy id is in the list', { timeout: 2 * BROWSER_TEST_TIMEOUT_MS }, async t => {
+  const achievement = (dataOf(await admin(app, 'GET', '/admin/games/space_race/achievements')) as { items: Array<{ gamejolt_id: number }> }).items[0]!
+  for (const [size, viewport] of VIEWPORTS) {
+    const difficulty = size === 'desktop' ? 'gold' : 'platinum'
+    const { page, context, overflow, problems, settled } = await consoleSignedIn(browser, baseUrl, ADMIN, viewport)
+    t.teardown(async () => { await context.close() })
+    await page.goto(`${baseUrl}/console/#/games/space_race/achievements`)
+    await page.getByRole('button', { name: 'Change first-lap' }).click()
+    await page.getByLabel('Difficulty').selectOption(difficulty)
+    await page.getByRole('button', { name: 'Save achievement' }).click()
+    await page.getByText('The achievement first-lap is saved.').waitFor()
+    const saved = (dataOf(await admin(app, 'GET', '/admin/games/space_race/achievements')) as { items: Array<{ difficulty: string }> }).items[0]!
+    t.equal(saved.difficulty, difficulty, `${size}: the difficulty is saved`)
+    const cell = page.locator('#achievements-table td[data-label="Game Jolt trophy"]')
+    await cell.getByText(difficulty).waitFor()
+    t.match(await cell.textContent(), String(achievement.gamejolt_id), `${size}: the trophy id is shown`)
+    t.ok(await cell.isVisible(), `${size}: and on screen`)
+    // Opened again, the form has the saved difficulty.
+    await page.getByRole('button', { name: 'Change first-lap' }).click()
+    t.equal(await page.getByLabel('Difficulty').inputValue(), difficulty, `${size}: the form shows it again`)
+    await settled()
+    t.equal(await overflow(), 0, `${size}: no sideways scrolling`)
+    await page.screenshot({ path: join(folder, `achievements-difficulty-${size}.png`), fullPage: true })
+    t.same(problems, [], `${size}: no script errors`)
+    await context.close()
+  }
+})
+
+t.test('account page: the game token, and a new one after asking', { timeout: 2 * BROWSER_TEST_TIMEOUT_MS }, async t => {
+  for (const [size, viewport] of VIEWPORTS) {
+    const username = `player_${size}`
+    dataOf(await admin(app, 'POST', '/admin/users', { username, password: STRONG }))
+    const session = dataOf(await admin(app, 'POST', '/admin/sessions', { username })) as { session_id: string }
+    const { page, context, overflow, problems } = await watchedPage(browser, viewport)
+    t.teardown(async () => { await context.close() })
+    await context.addCookies([{ name: 'sid', value: session.session_id, url: baseUrl }])
+    await page.goto(`${baseUrl}/account`)
+    const token = page.locator('#game-token')
+    // None yet: the page asks for it, which makes it.
+    await token.getByText(/^[a-z0-9]{26}$/).waitFor()
+    const first = await token.textContent() ?? ''
+    t.ok(await page.getByRole('heading', { name: 'Game token' }).isVisible(), `${size}: the section is shown`)
+    t.ok(await page.getByText('Game Jolt\'s API ask for a username and a game token').isVisible(), `${size}: it says what it is for`)
+    t.equal(await overflow(), 0, `${size}: no sideways scrolling`)
+    await page.screenshot({ path: join(folder, `account-game-token-${size}.png`), fullPage: true })
+
+    // Asked first; Cancel changes nothing.
+    await page.getByRole('button', { name: 'Make a new token' }).click()
+    await page.getByText('must log in again').waitFor()
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    t.notOk(await page.getByText('must log in again').isVisible(), `${size}: Cancel closes the question`)
+    t.equal(await token.textContent(), first, `${size}: and keeps the token`)
+
+    await page.getByRole('button', { name: 'Make a new token' }).click()
+    await page.screenshot({ path: join(folder, `account-game-token-asked-${size}.png`), fullPage: true })
+    await page.getByRole('button', { name: 'Make the new token' }).click()
+    await page.locator('#game-token-status').getByText('A new token is made').waitFor()
+    const second = await token.textContent() ?? ''
+    t.not(second, first, `${size}: the token shown is new`)
+    t.match(second, /^[a-z0-9]{26}$/, `${size}: and looks like one`)
+    // The page shows what the service keeps: reloaded, the same token.
+    await page.reload()
+    await token.getByText(second).waitFor()
+    t.pass(`${size}: reloaded, the page shows the new token`)
+    t.equal(await overflow(), 0, `${size}: no sideways scrolling`)
+    await page.screenshot({ path: join(folder, `account-game-token-new-${size}.png`), fullPage: true })
+    t.same(problems, [], `${size}: no script errors or blocked content`)
+    await context.close()
+  }
+})
