@@ -143,6 +143,8 @@ t.test('account page: the game token, and a new one after asking', { timeout: 2 
     t.ok(await page.getByRole('heading', { name: 'Game token' }).isVisible(), `${size}: the section is shown`)
     t.ok(await page.getByText('Game Jolt\'s API ask for a username and a game token').isVisible(), `${size}: it says what it is for`)
     t.equal(await overflow(), 0, `${size}: no sideways scrolling`)
+    const lines = await token.evaluate(code => code.getClientRects().length)
+    t.equal(lines, 1, `${size}: the token is on one line`)
     await page.screenshot({ path: join(folder, `account-game-token-${size}.png`), fullPage: true })
 
     // Asked first; Cancel changes nothing.

@@ -99,7 +99,7 @@ ${rows.length === 0
 <p>Games made for Game Jolt's API ask for a username and a game token: type these there, never your password.</p>
 <dl class="facts">
 <dt>Username</dt><dd><bdi>${html(user.username)}</bdi></dd>
-<dt>Game token</dt><dd><code id="game-token">${html(user.gameToken ?? '')}</code></dd>
+<dt>Game token</dt><dd class="token"><code id="game-token">${html(user.gameToken ?? '')}</code></dd>
 </dl>
 <p><button id="new-game-token" type="button">Make a new token</button> <span id="game-token-status" role="status"></span></p>
 <div id="game-token-confirm" class="confirm" hidden>
