@@ -3,6 +3,7 @@ import { ApiProblem, api, gamePath } from '../api.js'
 import { Confirm, Field, Notice, Problem, WriteButton, useOperator, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
 import type { GamejoltLink } from '../../../src/store/gamejolt.js'
+import { DataStoreCard } from './gamejolt-data.js'
 
 /** The largest Game Jolt game id: clients keep it in 32 bits (src/store/gamejolt.ts). */
 const MAX_ID = 2_147_483_647
@@ -19,7 +20,7 @@ type Read = { link: GamejoltLink | null, forbidden: false } | { link: null, forb
  * off; when on, its id and private key (masked until asked for), a new key
  * and turning it off, each asked first; when off, turning it on with the id
  * and key its builds carry, or made ones. A viewer sees them, its buttons
- * disabled.
+ * disabled. While it is on, its cloud saves (gamejolt-data.tsx).
  */
 export function GamejoltTab ({ game }: { game: GameWithStats }) {
   const settings = useRead<Read>(async () => {
@@ -107,6 +108,7 @@ export function GamejoltTab ({ game }: { game: GameWithStats }) {
               )
         )}
       </section>
+      {link !== null && <DataStoreCard game={game} />}
       <Confirm open={asking === 'key'} title='Make a new private key?' confirm='Make a new key' busy={write.busy} onCancel={() => { setAsking(null) }} onConfirm={() => { void newKey() }}>
         <p>Builds carrying the old key stop working at once: every request they sign is refused until they carry the new one.</p>
       </Confirm>
