@@ -3,12 +3,14 @@ import { join } from 'node:path'
 import { admin, createGame, dataOf, errorOf } from '../helpers/app.js'
 import { BROWSER_TEST_TIMEOUT_MS, VIEWPORTS, consoleSignedIn, launchBrowser, screenshotFolder, watchedPage } from '../helpers/browser.js'
 import { listeningApp } from '../helpers/listening.js'
+import { gamejolt } from '../helpers/gamejolt.js'
 
 /*
  * Game Jolt's API as operators and players see it, in Chromium at a
  * desktop's size and a phone's (390x844): the console's Game Jolt tab (on,
  * off, the id and the masked key, a new key, an id another game holds
- * refused in words, a viewer's buttons disabled), an achievement's difficulty and trophy id, and the
+ * refused in words, a viewer's buttons disabled; cloud saves: usage,
+ * stores, items, an item as escaped text, a big one cut, one deleted), an achievement's difficulty and trophy id, and the
  * account page's game token. Screenshots of each.
  */
 
@@ -97,6 +99,61 @@ t.test('console, Game Jolt tab: a viewer sees the settings, the key masked, and 
   for (const name of ['Make a new key', 'Turn the API off']) t.ok(await page.getByRole('button', { name }).isDisabled(), `${name} is disabled`)
   await page.screenshot({ path: join(folder, 'gamejolt-viewer-phone.png'), fullPage: true })
   t.same(problems, [], 'no script errors')
+})
+
+t.test('console, Game Jolt tab: cloud saves: usage, owners, items, one item as text, a big one cut, delete after asking', { timeout: 2 * BROWSER_TEST_TIMEOUT_MS }, async t => {
+  const link = dataOf(await admin(app, 'GET', '/admin/games/other_game/gamejolt')) as Link
+  dataOf(await admin(app, 'POST', '/admin/users', { username: 'saver' }))
+  const { game_token: token } = dataOf(await admin(app, 'POST', '/admin/users/saver/game-token', {})) as { game_token: string }
+  t.equal((await gamejolt(app, link, 'data-store/set', { key: 'big', data: 'x'.repeat(6000) })).success, 'true')
+  t.equal((await gamejolt(app, link, 'data-store/set', { key: 'slot 1', data: '{"hp":3}', username: 'saver', user_token: token })).success, 'true')
+  for (const [size, viewport] of VIEWPORTS) {
+    t.equal((await gamejolt(app, link, 'data-store/set', { key: 'level-1', data: 'hello <b>world</b>' })).success, 'true', `${size}: an item to delete`)
+    const { page, context, overflow, problems, settled } = await consoleSignedIn(browser, baseUrl, ADMIN, viewport)
+    t.teardown(async () => { await context.close() })
+    await page.goto(`${baseUrl}/console/#/games/other_game/gamejolt`)
+    const usage = page.locator('#data-store-usage')
+    await usage.waitFor()
+    t.match(await usage.textContent(), /Items\s*3\s*of 100,000 at most/, `${size}: three items of the game's limit`)
+    const owners = page.locator('#data-owners')
+    t.ok(await owners.getByText('the game\'s global store').isVisible(), `${size}: the global store is an owner`)
+    t.ok(await owners.getByText('saver').isVisible(), `${size}: and the player`)
+    await page.getByRole('button', { name: 'Items of the game\'s global store' }).click()
+    const items = page.locator('#data-items')
+    await items.getByText('level-1').waitFor()
+    t.ok(await items.getByText('big').isVisible(), `${size}: the global store's items are listed`)
+
+    // One item's data as text: markup in it is shown, not drawn.
+    await page.getByRole('button', { name: 'View level-1' }).click()
+    const text = page.locator('#data-item-text')
+    await text.getByText('hello <b>world</b>').waitFor()
+    t.equal(await text.locator('b').count(), 0, `${size}: the data is text, escaped`)
+    // A big one: its start.
+    await page.getByRole('button', { name: 'View big' }).click()
+    await page.locator('#data-item-cut').waitFor()
+    t.equal((await text.textContent())?.length, 4000, `${size}: a big item's first 4000 characters`)
+    await settled()
+    t.equal(await overflow(), 0, `${size}: no sideways scrolling`)
+    await page.screenshot({ path: join(folder, `gamejolt-data-${size}.png`), fullPage: true })
+
+    // Delete, asked first.
+    await page.getByRole('button', { name: 'Delete level-1' }).click()
+    const dialog = page.getByRole('alertdialog')
+    await dialog.getByText('This cannot be undone').waitFor()
+    await dialog.getByRole('button', { name: 'Delete the item' }).click()
+    await page.getByText('The item level-1 of the game\'s global store is deleted.').waitFor()
+    const left = dataOf(await admin(app, 'GET', '/admin/games/other_game/gamejolt/data/items')) as { items: Array<{ key: string }> }
+    t.same(left.items.map(item => item.key), ['big'], `${size}: the item is gone`)
+    await items.getByText('level-1').waitFor({ state: 'detached' })
+    t.pass(`${size}: and gone from the list`)
+
+    // A player's items.
+    await page.getByRole('button', { name: 'Items of saver' }).click()
+    await items.getByText('slot 1').waitFor()
+    t.pass(`${size}: a player's items`)
+    t.same(problems, [], `${size}: no script errors`)
+    await context.close()
+  }
 })
 
 t.test('console, achievements: the difficulty is set with a select; the trophy id is in the list', { timeout: 2 * BROWSER_TEST_TIMEOUT_MS }, async t => {
