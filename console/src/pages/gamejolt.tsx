@@ -3,10 +3,9 @@ import { ApiProblem, api, gamePath } from '../api.js'
 import { Confirm, Field, Notice, Problem, WriteButton, useOperator, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
 import type { GamejoltLink } from '../../../src/store/gamejolt.js'
+import { MAX_GAMEJOLT_ID } from '../../../src/rules/gamejolt-ids.js'
 import { DataStoreCard } from './gamejolt-data.js'
 
-/** The largest Game Jolt game id: clients keep it in 32 bits (src/store/gamejolt.ts). */
-const MAX_ID = 2_147_483_647
 /** What a private key may be: 8 to 128 visible ASCII characters (src/gamejolt/signature.ts), as an input's pattern. */
 const KEY_PATTERN = '[\\x21-\\x7e]{8,128}'
 /** Where the operator's steps are written down. */
@@ -82,6 +81,7 @@ export function GamejoltTab ({ game }: { game: GameWithStats }) {
           <>
             <dl class='pairs'>
               <dt>Game Jolt game id</dt><dd><code id='gamejolt-game-id'>{link.gamejolt_game_id}</code></dd>
+              <dt>Primary table id</dt><dd><code id='gamejolt-table-id'>{link.primary_table_id}</code> <span class='muted small'>the game's own board</span></dd>
               <dt>Private key</dt>
               <dd>
                 {shown ? <code id='gamejolt-key'>{link.private_key}</code> : <code id='gamejolt-key' aria-label='Private key, hidden'>••••••••••••••••</code>}
@@ -99,11 +99,11 @@ export function GamejoltTab ({ game }: { game: GameWithStats }) {
         )}
         {settings.data !== undefined && !settings.data.forbidden && (
           link === null
-            ? <LinkForm submit='Turn the API on' busy={write.busy} onSave={async body => await put(body, 'The Game Jolt API is on for this game.')} />
+            ? <LinkForm current={null} submit='Turn the API on' busy={write.busy} onSave={async body => await put(body, 'The Game Jolt API is on for this game.')} />
             : (
               <details class='more'>
-                <summary>Use another id or key</summary>
-                <LinkForm submit='Save the id and key' busy={write.busy} onSave={async body => await put(body, 'The Game Jolt id and key are saved: builds carrying the old ones are refused from now on.')} />
+                <summary>Change the ids or the key</summary>
+                <LinkForm current={link} submit='Save' busy={write.busy} onSave={async body => await put(body, body.private_key === link.private_key && body.gamejolt_game_id === link.gamejolt_game_id ? 'The Game Jolt settings are saved.' : 'The Game Jolt settings are saved: builds carrying the old id or key are refused from now on.')} />
               </details>
               )
         )}
@@ -119,25 +119,39 @@ export function GamejoltTab ({ game }: { game: GameWithStats }) {
   )
 }
 
-/** The id and key to take: either left empty is made (the game's id, else a free one; a new random key). */
-function LinkForm ({ submit, busy, onSave }: { submit: string, busy: boolean, onSave: (body: Record<string, unknown>) => Promise<boolean> }) {
+/**
+ * The ids and key to take, as a moved game's builds carry them. Turning
+ * the API on (`current` null), an empty field is made (the game's id, else
+ * a free one; a new random key; the table id made of the board's); while
+ * it is on, an empty field keeps what is there, so changing one never
+ * makes a new key by the way.
+ */
+function LinkForm ({ current, submit, busy, onSave }: { current: GamejoltLink | null, submit: string, busy: boolean, onSave: (body: Record<string, unknown>) => Promise<boolean> }) {
   const viewer = useOperator().role === 'viewer'
   const [id, setId] = useState('')
   const [key, setKey] = useState('')
+  const [table, setTable] = useState('')
   async function save (event: Event): Promise<void> {
     event.preventDefault()
     const body: Record<string, unknown> = {}
     if (id.trim() !== '') body.gamejolt_game_id = Number(id.trim())
+    else if (current !== null) body.gamejolt_game_id = current.gamejolt_game_id
     if (key.trim() !== '') body.private_key = key.trim()
-    if (await onSave(body)) { setId(''); setKey('') }
+    else if (current !== null) body.private_key = current.private_key
+    if (table.trim() !== '') body.primary_table_id = Number(table.trim())
+    if (await onSave(body)) { setId(''); setKey(''); setTable('') }
   }
+  const kept = current === null ? null : 'Empty: kept as it is.'
   return (
     <form class='form-grid' onSubmit={save}>
-      <Field id='gamejolt-id-input' label='Game Jolt game id' hint='The id its builds carry, 1 to 2147483647. Empty: the one it had, or a free one.'>
-        <input id='gamejolt-id-input' name='gamejolt_game_id' type='number' min={1} max={MAX_ID} step={1} inputMode='numeric' value={id} disabled={viewer} aria-describedby='gamejolt-id-input-hint' onInput={event => { setId(event.currentTarget.value) }} />
+      <Field id='gamejolt-id-input' label='Game Jolt game id' hint={`The id its builds carry, 1 to ${MAX_GAMEJOLT_ID}. ${kept ?? 'Empty: the one it had, or a free one.'}`}>
+        <input id='gamejolt-id-input' name='gamejolt_game_id' type='number' min={1} max={MAX_GAMEJOLT_ID} step={1} inputMode='numeric' value={id} placeholder={current === null ? undefined : String(current.gamejolt_game_id)} disabled={viewer} aria-describedby='gamejolt-id-input-hint' onInput={event => { setId(event.currentTarget.value) }} />
       </Field>
-      <Field id='gamejolt-key-input' label='Private key' hint='The key its builds carry, 8 to 128 visible characters. Empty: a new random one.'>
+      <Field id='gamejolt-key-input' label='Private key' hint={`The key its builds carry, 8 to 128 visible characters. ${kept ?? 'Empty: a new random one.'}`}>
         <input id='gamejolt-key-input' name='private_key' pattern={KEY_PATTERN} maxLength={128} autoComplete='off' spellcheck={false} value={key} disabled={viewer} aria-describedby='gamejolt-key-input-hint' onInput={event => { setKey(event.currentTarget.value) }} />
+      </Field>
+      <Field id='gamejolt-table-input' label='Primary table id' hint={`The table id its builds use for the game's own board. ${kept ?? 'Empty: one made of the board\'s id.'}`}>
+        <input id='gamejolt-table-input' name='primary_table_id' type='number' min={1} max={MAX_GAMEJOLT_ID} step={1} inputMode='numeric' value={table} placeholder={current === null ? undefined : String(current.primary_table_id)} disabled={viewer} aria-describedby='gamejolt-table-input-hint' onInput={event => { setTable(event.currentTarget.value) }} />
       </Field>
       <div class='actions wide'>
         <WriteButton type='submit' busy={busy}>{submit}</WriteButton>
