@@ -149,7 +149,7 @@ t.test('the board, the review queue, the named boards, the achievements, the use
     const { page, context, overflow, problems, settled } = await signedIn(viewport)
     t.teardown(async () => { await context.close() })
     // A column far to the right, which a sticky column of buttons lay over: the board's Meta, the review queue's Submitted, the named boards' Made, the achievements' Players, the users' Flags, a key's State, a delivery's Last answer.
-    const pages: Array<[string, string, string, number, string?]> = [['board', '#/games/space_race/board', '#board-table', 5], ['review', '#/games/space_race/review', '#review-table', 5], ['boards', '#/games/space_race/boards', '#boards-table', 4], ['achievements', '#/games/space_race/achievements', '#achievements-table', 4], ['users', '#/users', '#users-table', 4], ['keys', '#/games/space_race/keys', '#keys-table', 3], ['webhooks', '#/games/space_race/webhooks', '.deliveries table', 4, 'Deliveries']]
+    const pages: Array<[string, string, string, number, string?]> = [['board', '#/games/space_race/board', '#board-table', 5], ['review', '#/games/space_race/review', '#review-table', 5], ['boards', '#/games/space_race/boards', '#boards-table', 5], ['achievements', '#/games/space_race/achievements', '#achievements-table', 4], ['users', '#/users', '#users-table', 4], ['keys', '#/games/space_race/keys', '#keys-table', 3], ['webhooks', '#/games/space_race/webhooks', '.deliveries table', 4, 'Deliveries']]
     for (const [name, hash, table, column, open] of pages) {
       await page.goto(`${baseUrl}/console/${hash}`)
       if (open !== undefined) await page.getByRole('button', { name: open, exact: true }).click()

@@ -4,6 +4,7 @@ import { ChartBox } from '../charts.js'
 import { Confirm, Field, Notice, Problem, StackedTable, TableBox, WriteButton, counted, editableScore, formatTime, shownScore, typedScore, useOperator, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
 import { DIFFICULTIES, type Achievement } from '../../../src/rules/achievements.js'
+import { MAX_GAMEJOLT_ID } from '../../../src/rules/gamejolt-ids.js'
 import type { NamedBoard } from '../../../src/rules/boards.js'
 import type { DisplaySettings } from '../../../src/rules/score-format.js'
 
@@ -14,7 +15,7 @@ type Board = DisplaySettings & { order: 'asc' | 'desc' }
 /** The rule that means "as good as the threshold or better": on a board where lower is better (times), at most. */
 const betterKind = (board: Board | undefined): string => board?.order === 'asc' ? 'at_most' : 'at_least'
 
-const emptyForm = (): Form => ({ achievement_id: '', name: '', description: '', points: '0', hidden: false, board: '', kind: 'at_least', value: '', min_run_seconds: '0', difficulty: 'bronze' })
+const emptyForm = (): Form => ({ achievement_id: '', name: '', description: '', points: '0', hidden: false, board: '', kind: 'at_least', value: '', min_run_seconds: '0', difficulty: 'bronze', gamejolt_id: '', current_gamejolt_id: '' })
 function formOf (achievement: Achievement, board: Board | undefined): Form {
   const rule = achievement.rule
   return {
@@ -25,6 +26,8 @@ function formOf (achievement: Achievement, board: Board | undefined): Form {
     hidden: achievement.hidden,
     min_run_seconds: String(achievement.min_run_seconds),
     difficulty: achievement.difficulty,
+    gamejolt_id: '',
+    current_gamejolt_id: String(achievement.gamejolt_id),
     board: rule?.board ?? '',
     kind: rule?.at_most !== null && rule?.at_most !== undefined ? 'at_most' : 'at_least',
     value: rule === null ? '' : board === undefined ? String(rule.at_least ?? rule.at_most) : editableScore(rule.at_least ?? rule.at_most ?? 0, board)
@@ -43,6 +46,8 @@ function bodyOf (form: Form, board: Board | undefined, { withId }: { withId: boo
     rule: form.board === '' ? null : { board: form.board, [form.kind as string]: board === undefined ? Number(form.value) : typedScore(form.value as string, board) }
   }
   if (withId) body.achievement_id = (form.achievement_id as string).trim()
+  // A trophy id only when one is typed: else it stays as it is (or is made of the id).
+  if ((form.gamejolt_id as string).trim() !== '') body.gamejolt_id = Number(form.gamejolt_id)
   return body
 }
 /** The rule in words, its threshold shown as its board shows scores (a time as 1:23.456). */
@@ -158,6 +163,9 @@ export function AchievementsTab ({ game }: { game: GameWithStats }) {
             <select id='achievement-difficulty' value={form.difficulty as string} disabled={viewer} onChange={event => { set('difficulty', event.currentTarget.value) }} aria-describedby='achievement-difficulty-hint'>
               {DIFFICULTIES.map(difficulty => <option key={difficulty} value={difficulty}>{difficulty}</option>)}
             </select>
+          </Field>
+          <Field id='achievement-gamejolt_id' label='Game Jolt trophy id' hint={`The id a moved game's builds carry, 1 to ${MAX_GAMEJOLT_ID}. Empty: ${editing === null ? "one made of the achievement's id" : 'kept as it is'}.`}>
+            <input {...input('gamejolt_id')} type='number' min={1} max={MAX_GAMEJOLT_ID} step={1} inputMode='numeric' placeholder={form.current_gamejolt_id as string} aria-describedby='achievement-gamejolt_id-hint' />
           </Field>
           <Field id='achievement-board' label='Unlocked when a board' hint='None: only the game unlocks it.'>
             <select id='achievement-board' value={form.board as string} disabled={viewer} onChange={event => { const board = event.currentTarget.value; setForm({ ...form, board, kind: betterKind(boardOf(board)) }) }} aria-describedby='achievement-board-hint'>

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks'
 import { api, gamePath } from '../api.js'
-import { Confirm, Field, Notice, Problem, StackedTable, TableBox, WriteButton, formatTime, useOperator, useRead, useWrite } from '../ui.js'
+import { Confirm, Field, Notice, Problem, StackedTable, TableBox, When, WriteButton, useOperator, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
 import type { NamedBoard } from '../../../src/rules/boards.js'
+import { MAX_GAMEJOLT_ID } from '../../../src/rules/gamejolt-ids.js'
 import { ScoreFormatFields } from './settings.js'
 
 const PERIODS = ['daily', 'weekly', 'monthly'] as const
@@ -11,14 +12,15 @@ const OPERATORS: Array<[string, string]> = [['best', 'Best score kept'], ['lates
 const NUMBERS = ['score_min', 'score_max', 'review_above', 'review_below', 'review_factor'] as const
 type Form = Record<string, string | string[]>
 
-const emptyForm = (): Form => ({ board_id: '', name: '', order: 'desc', operator: 'best', periods: [], score_format: 'integer', score_decimals: '0', score_unit: '', ...Object.fromEntries(NUMBERS.map(name => [name, ''])) })
+const emptyForm = (): Form => ({ board_id: '', name: '', gamejolt_id: '', current_gamejolt_id: '', order: 'desc', operator: 'best', periods: [], score_format: 'integer', score_decimals: '0', score_unit: '', ...Object.fromEntries(NUMBERS.map(name => [name, ''])) })
 function formOf (board: NamedBoard): Form {
-  return { board_id: board.board_id, name: board.name, order: board.order, operator: board.operator, periods: board.periods, score_format: board.score_format, score_decimals: String(board.score_decimals), score_unit: board.score_unit, ...Object.fromEntries(NUMBERS.map(name => [name, board[name] === null ? '' : String(board[name])])) }
+  return { board_id: board.board_id, name: board.name, gamejolt_id: '', current_gamejolt_id: String(board.gamejolt_id), order: board.order, operator: board.operator, periods: board.periods, score_format: board.score_format, score_decimals: String(board.score_decimals), score_unit: board.score_unit, ...Object.fromEntries(NUMBERS.map(name => [name, board[name] === null ? '' : String(board[name])])) }
 }
-/** The form as the API takes it: numbers as numbers, an empty number as null (no bound, no rule). */
+/** The form as the API takes it: numbers as numbers, an empty number as null (no bound, no rule); a Game Jolt table id only when one is typed (else it stays, or is made). */
 function bodyOf (form: Form, { withId }: { withId: boolean }): Record<string, unknown> {
   const body: Record<string, unknown> = { name: (form.name as string).trim() === '' ? form.board_id : (form.name as string).trim(), order: form.order, operator: form.operator, periods: form.periods, score_format: form.score_format, score_decimals: Number(form.score_decimals), score_unit: (form.score_unit as string).trim() }
   if (withId) body.board_id = (form.board_id as string).trim()
+  if ((form.gamejolt_id as string).trim() !== '') body.gamejolt_id = Number(form.gamejolt_id)
   for (const name of NUMBERS) body[name] = (form[name] as string).trim() === '' ? null : Number(form[name])
   return body
 }
@@ -92,6 +94,9 @@ export function BoardsTab ({ game }: { game: GameWithStats }) {
           <Field id='board-review_above' label='Hold for review above'><input {...input('review_above')} inputMode='numeric' placeholder='no rule' /></Field>
           <Field id='board-review_below' label='Hold for review below'><input {...input('review_below')} inputMode='numeric' placeholder='no rule' /></Field>
           <Field id='board-review_factor' label='Hold when this many times the best'><input {...input('review_factor')} inputMode='decimal' placeholder='no rule' /></Field>
+          <Field id='board-gamejolt_id' label='Game Jolt table id' hint={`The id a moved game's builds carry, 1 to ${MAX_GAMEJOLT_ID}. Empty: ${editing === null ? "one made of the board's id" : 'kept as it is'}.`}>
+            <input {...input('gamejolt_id')} type='number' min={1} max={MAX_GAMEJOLT_ID} step={1} inputMode='numeric' placeholder={form.current_gamejolt_id as string} aria-describedby='board-gamejolt_id-hint' />
+          </Field>
           <div class='actions wide'>
             <WriteButton type='submit' busy={write.busy}>{editing === null ? 'Make board' : 'Save board'}</WriteButton>
             {editing !== null && <button type='button' class='button secondary' onClick={() => { setEditing(null); setForm(emptyForm()) }}>Cancel</button>}
@@ -106,14 +111,15 @@ export function BoardsTab ({ game }: { game: GameWithStats }) {
         // Stacked: on a phone each board is a card, its buttons under its cells rather than pinned over them.
         <TableBox label='Named boards'>
           <StackedTable id='boards-table'>
-            <thead><tr><th scope='col'>Board</th><th scope='col'>Kind</th><th scope='col'>Calendar</th><th scope='col'>Made</th><th scope='col'><span class='visually-hidden'>Actions</span></th></tr></thead>
+            <thead><tr><th scope='col'>Board</th><th scope='col'>Kind</th><th scope='col'>Calendar</th><th scope='col'>Game Jolt table</th><th scope='col'>Made</th><th scope='col'><span class='visually-hidden'>Actions</span></th></tr></thead>
             <tbody>
               {boards.map(board => (
                 <tr key={board.board_id} class={board.archived ? 'hidden-entry' : undefined}>
                   <th scope='row'><code>{board.board_id}</code> {board.name !== board.board_id && <span>{board.name}</span>} {board.archived && <span class='badge waiting'>archived</span>}</th>
                   <td data-label='Kind'>{describe(board)}</td>
                   <td data-label='Calendar'>{board.periods.join(', ') || 'none'}</td>
-                  <td data-label='Made'>{formatTime(board.created_at)}</td>
+                  <td data-label='Game Jolt table'><code>{board.gamejolt_id}</code></td>
+                  <td data-label='Made'><When iso={board.created_at} /></td>
                   <td class='row-actions'>
                     <a class='button secondary' href={`#/games/${encodeURIComponent(game.game_id)}/board/${board.board_id}`}>Entries</a>
                     <WriteButton kind='secondary' busy={write.busy} onClick={() => { setEditing(board.board_id); setForm(formOf(board)) }} label={`Change ${board.board_id}`}>Change</WriteButton>
