@@ -8,10 +8,11 @@ import { gamejolt } from '../helpers/gamejolt.js'
 /*
  * Game Jolt's API as operators and players see it, in Chromium at a
  * desktop's size and a phone's (390x844): the console's Game Jolt tab (on,
- * off, the id and the masked key, a new key, an id another game holds
- * refused in words, a viewer's buttons disabled; cloud saves: usage,
- * stores, items, an item as escaped text, a big one cut, one deleted), an achievement's difficulty and trophy id, and the
- * account page's game token. Screenshots of each.
+ * off, the id and the masked key, a new key, the table id changed alone,
+ * an id another game holds refused in words, a viewer's buttons disabled;
+ * cloud saves: usage, stores, items, an item as escaped text, a big one
+ * cut, one deleted), an achievement's difficulty and trophy id, a board's
+ * table id, and the account page's game token. Screenshots of each.
  */
 
 const ADMIN = 'console-admin-token-0123456789abcdef'
@@ -27,7 +28,7 @@ await createGame(app, { gameId: 'other_game' })
 dataOf(await admin(app, 'PUT', '/admin/games/other_game/gamejolt', { gamejolt_game_id: 777 }))
 dataOf(await admin(app, 'POST', '/admin/games/space_race/achievements', { achievement_id: 'first-lap', name: 'First lap of the outer rim circuit', points: 10 }))
 
-interface Link { gamejolt_game_id: number, private_key: string }
+interface Link { gamejolt_game_id: number, private_key: string, primary_table_id: number }
 const linkOf = async (): Promise<Link> => dataOf(await admin(app, 'GET', '/admin/games/space_race/gamejolt')) as Link
 
 t.test('console, Game Jolt tab: off, an id another game holds refused, on, the key masked then shown, a new key, off again', { timeout: 2 * BROWSER_TEST_TIMEOUT_MS }, async t => {
@@ -78,6 +79,18 @@ t.test('console, Game Jolt tab: off, an id another game holds refused, on, the k
     t.pass(`${size}: the page shows the new key`)
     t.equal(await overflow(), 0, `${size}: no sideways scrolling with the key shown`)
     await page.screenshot({ path: join(folder, `gamejolt-key-shown-${size}.png`), fullPage: true })
+
+    // The primary table's id changed alone: the key and the game id stay.
+    const table = size === 'desktop' ? 9090 : 9191
+    await page.getByText('Change the ids or the key').click()
+    await page.getByLabel('Primary table id').fill(String(table))
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await page.getByText('The Game Jolt settings are saved.').waitFor()
+    t.same(await linkOf(), { ...rotated, primary_table_id: table }, `${size}: the table id is saved, the id and key kept`)
+    await page.locator('#gamejolt-table-id').getByText(String(table)).waitFor()
+    t.pass(`${size}: the page shows the table id`)
+    t.equal(await overflow(), 0, `${size}: no sideways scrolling with the form open`)
+    await page.screenshot({ path: join(folder, `gamejolt-change-${size}.png`), fullPage: true })
 
     // Off, asked first.
     await page.getByRole('button', { name: 'Turn the API off' }).click()
@@ -156,29 +169,58 @@ t.test('console, Game Jolt tab: cloud saves: usage, owners, items, one item as t
   }
 })
 
-t.test('console, achievements: the difficulty is set with a select; the trophy id is in the list', { timeout: 2 * BROWSER_TEST_TIMEOUT_MS }, async t => {
-  const achievement = (dataOf(await admin(app, 'GET', '/admin/games/space_race/achievements')) as { items: Array<{ gamejolt_id: number }> }).items[0]!
+t.test('console, achievements: the difficulty set with a select, the trophy id typed; both in the list', { timeout: 2 * BROWSER_TEST_TIMEOUT_MS }, async t => {
   for (const [size, viewport] of VIEWPORTS) {
     const difficulty = size === 'desktop' ? 'gold' : 'platinum'
+    const trophy = size === 'desktop' ? 4242 : 4343
     const { page, context, overflow, problems, settled } = await consoleSignedIn(browser, baseUrl, ADMIN, viewport)
     t.teardown(async () => { await context.close() })
     await page.goto(`${baseUrl}/console/#/games/space_race/achievements`)
     await page.getByRole('button', { name: 'Change first-lap' }).click()
     await page.getByLabel('Difficulty').selectOption(difficulty)
+    await page.getByLabel('Game Jolt trophy id').fill(String(trophy))
     await page.getByRole('button', { name: 'Save achievement' }).click()
     await page.getByText('The achievement first-lap is saved.').waitFor()
-    const saved = (dataOf(await admin(app, 'GET', '/admin/games/space_race/achievements')) as { items: Array<{ difficulty: string }> }).items[0]!
+    const saved = (dataOf(await admin(app, 'GET', '/admin/games/space_race/achievements')) as { items: Array<{ difficulty: string, gamejolt_id: number }> }).items[0]!
     t.equal(saved.difficulty, difficulty, `${size}: the difficulty is saved`)
+    t.equal(saved.gamejolt_id, trophy, `${size}: and the trophy id`)
     const cell = page.locator('#achievements-table td[data-label="Game Jolt trophy"]')
     await cell.getByText(difficulty).waitFor()
-    t.match(await cell.textContent(), String(achievement.gamejolt_id), `${size}: the trophy id is shown`)
+    t.match(await cell.textContent(), String(trophy), `${size}: the trophy id is shown`)
     t.ok(await cell.isVisible(), `${size}: and on screen`)
     // Opened again, the form has the saved difficulty.
     await page.getByRole('button', { name: 'Change first-lap' }).click()
     t.equal(await page.getByLabel('Difficulty').inputValue(), difficulty, `${size}: the form shows it again`)
+    t.equal(await page.getByLabel('Game Jolt trophy id').getAttribute('placeholder'), String(trophy), `${size}: the trophy id as the field's placeholder (empty keeps it)`)
     await settled()
     t.equal(await overflow(), 0, `${size}: no sideways scrolling`)
     await page.screenshot({ path: join(folder, `achievements-difficulty-${size}.png`), fullPage: true })
+    t.same(problems, [], `${size}: no script errors`)
+    await context.close()
+  }
+})
+
+t.test('console, boards: each board\'s Game Jolt table id in the list, and one typed in its form', { timeout: 2 * BROWSER_TEST_TIMEOUT_MS }, async t => {
+  const made = dataOf(await admin(app, 'POST', '/admin/games/space_race/boards', { board_id: 'lap-of-the-outer-rim-circuit', name: 'The long lap of the outer rim circuit, reversed', order: 'asc', periods: ['daily'] })) as { gamejolt_id: number }
+  for (const [size, viewport] of VIEWPORTS) {
+    const table = size === 'desktop' ? 5151 : 5252
+    const { page, context, overflow, problems, settled } = await consoleSignedIn(browser, baseUrl, ADMIN, viewport)
+    t.teardown(async () => { await context.close() })
+    await page.goto(`${baseUrl}/console/#/games/space_race/boards`)
+    const cell = page.locator('#boards-table td[data-label="Game Jolt table"]')
+    await cell.waitFor()
+    if (size === 'desktop') t.equal(await cell.textContent(), String(made.gamejolt_id), 'the made table id is shown')
+    await page.getByRole('button', { name: 'Change lap-of-the-outer-rim-circuit' }).click()
+    await page.getByLabel('Game Jolt table id').fill(String(table))
+    await page.getByRole('button', { name: 'Save board' }).click()
+    await page.getByText('The board lap-of-the-outer-rim-circuit is saved.').waitFor()
+    const saved = (dataOf(await admin(app, 'GET', '/admin/games/space_race/boards')) as { items: Array<{ gamejolt_id: number }> }).items[0]!
+    t.equal(saved.gamejolt_id, table, `${size}: the table id is saved`)
+    await cell.getByText(String(table)).waitFor()
+    t.ok(await cell.isVisible(), `${size}: and shown in the list`)
+    await settled()
+    t.equal(await overflow(), 0, `${size}: no sideways scrolling`)
+    await page.screenshot({ path: join(folder, `boards-table-id-${size}.png`), fullPage: true })
     t.same(problems, [], `${size}: no script errors`)
     await context.close()
   }
