@@ -85,8 +85,11 @@ export function GamejoltTab ({ game }: { game: GameWithStats }) {
               <dt>Private key</dt>
               <dd>
                 {shown ? <code id='gamejolt-key'>{link.private_key}</code> : <code id='gamejolt-key' aria-label='Private key, hidden'>••••••••••••••••</code>}
-                <button type='button' class='button secondary' onClick={() => { setShown(!shown) }}>{shown ? 'Hide key' : 'Show key'}</button>
-                <button type='button' class='button secondary' onClick={() => { void copy(link.private_key) }}>Copy key</button>
+                {/* The two buttons wrap together, under the key on a phone, rather than one by one. */}
+                <span class='actions'>
+                  <button type='button' class='button secondary' onClick={() => { setShown(!shown) }}>{shown ? 'Hide key' : 'Show key'}</button>
+                  <button type='button' class='button secondary' onClick={() => { void copy(link.private_key) }}>Copy key</button>
+                </span>
               </dd>
             </dl>
             <Notice text={copied} />
