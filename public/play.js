@@ -420,6 +420,43 @@
     if (event.origin === window.location.origin && event.data?.type === 'ranking:submitted') platform.refresh()
   })
 
+  // A game with Game Jolt's API on (docs/gamejolt.md#hosted-builds): its
+  // frame waits (data-src) until the Game Jolt worker controls the game's
+  // folder, so the game's first call to Game Jolt already reaches this
+  // service. navigator.serviceWorker.ready never resolves for a scope that
+  // does not hold this page, so the registration's own worker is watched.
+  // Without service workers (not a secure context) or when the registration
+  // fails, the game loads anyway: its calls to Game Jolt then go to Game Jolt.
+  const WORKER_WAIT_MS = 10_000
+  async function gamejoltWorker (scope) {
+    const registration = await navigator.serviceWorker.register('/gamejolt-worker.js', { scope })
+    if (registration.active !== null) return
+    const worker = registration.installing ?? registration.waiting
+    if (worker === null) throw new Error('the registration has no worker')
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => { reject(new Error(`no active worker after ${WORKER_WAIT_MS} ms`)) }, WORKER_WAIT_MS)
+      worker.addEventListener('statechange', () => {
+        if (worker.state === 'activated') resolve()
+        else if (worker.state === 'redundant') reject(new Error('the worker was discarded'))
+        else return
+        clearTimeout(timer)
+      })
+    })
+  }
+  const frame = $('#game')
+  if (frame?.dataset.gamejoltScope !== undefined) {
+    const start = () => { frame.src = frame.dataset.src }
+    if (navigator.serviceWorker === undefined) {
+      console.warn('Game Jolt API: this page is not a secure context (HTTPS or localhost), so the game\'s calls to Game Jolt are not sent to this service.')
+      start()
+    } else {
+      gamejoltWorker(frame.dataset.gamejoltScope).then(start, (error) => {
+        console.warn(`Game Jolt API: the worker that sends the game's calls to this service could not start (${error.message}).`)
+        start()
+      })
+    }
+  }
+
   buildSwitch()
   buildStars()
   // A game not approved yet has no board to watch, ratings or play time (the page says so).

@@ -23,7 +23,7 @@ import helmet, { type HelmetOptions } from 'helmet'
  * stored by a cache: `Cache-Control: no-store` (route option `noStore`).
  */
 /** A route's policy: helmet's options over the defaults below, and per-request CSP nonces for pages with an inline script. */
-type RouteHelmet = HelmetOptions & { enableCSPNonces?: boolean }
+export type RouteHelmet = HelmetOptions & { enableCSPNonces?: boolean }
 
 declare module 'fastify' {
   interface RouteShorthandOptions {
@@ -111,6 +111,10 @@ export const HELMET = {
     frameguard: { action: 'sameorigin' },
     crossOriginOpenerPolicy: false
   } satisfies RouteHelmet,
+  /** The Game Jolt worker's script (public/gamejolt-worker.js): a service worker runs under its script's policy, and its one need is to fetch this origin. */
+  gamejoltWorker: {
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], connectSrc: ["'self'"] } }
+  } satisfies RouteHelmet,
   /** The API reference page (@fastify/swagger-ui): its own scripts and styles, inline styles included. */
   docs: {
     ...ON_PAGES,
@@ -134,6 +138,28 @@ export const HELMET = {
   } satisfies RouteHelmet,
   /** The API-key actions: other sites' pages read them. */
   crossOrigin: { crossOriginResourcePolicy: { policy: 'cross-origin' } } satisfies RouteHelmet
+}
+
+/** Where engines' HTML5 exports call Game Jolt's API; the Game Jolt worker answers them from this origin (docs/gamejolt.md#hosted-builds). */
+export const GAMEJOLT_ORIGINS = ['https://api.gamejolt.com', 'http://api.gamejolt.com', 'https://gamejolt.com', 'http://gamejolt.com']
+
+/**
+ * A hosted game's files when the game has Game Jolt's API on: its requests
+ * to Game Jolt may leave (for the worker to answer). Over HTTPS an `http://`
+ * build's requests are made `https://` first, which mixed-content blocking
+ * would otherwise stop before the worker sees them; over plain HTTP that
+ * would break a game on localhost, so it is only there over HTTPS.
+ */
+export function withGamejoltApi (policy: RouteHelmet, https: boolean): RouteHelmet {
+  const csp = policy.contentSecurityPolicy as { useDefaults: boolean, directives: Record<string, string[]> }
+  const { defaultSrc = [] } = csp.directives
+  const directives = { ...csp.directives, connectSrc: [...defaultSrc, ...GAMEJOLT_ORIGINS], ...(https ? { upgradeInsecureRequests: [] } : {}) }
+  return { ...policy, contentSecurityPolicy: { ...csp, directives } } as RouteHelmet
+}
+
+/** A policy's Content-Security-Policy header, for an answer that needs another than its route's (set after the route's). */
+export function cspHeaderOf (policy: RouteHelmet): string {
+  return headersOf(policy)['content-security-policy'] ?? ''
 }
 
 /** The policy of every answer whose route sets none: nothing may run, load or frame it. */

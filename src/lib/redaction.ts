@@ -9,8 +9,9 @@
  * Parameters whose values must never reach a log line, by their decoded name
  * in lower case with everything but letters taken out (so `SIGN`, `%73ign`
  * and `sign%00` are all `sign`); and any name that speaks of a secret.
- * Game Jolt's `user_token` is a token; a batch's `requests[]` carry their
- * sub-requests whole, tokens included.
+ * Game Jolt's `user_token` is a token, and so is `gjapi_token` in a hosted
+ * game's address (the play page names its player so); a batch's
+ * `requests[]` carry their sub-requests whole, tokens included.
  */
 const SECRET_PARAMS = new Set(['apikey', 'apisecret', 'sign', 'password', 'sessionid', 'privatekey', 'requests'])
 const SECRET_WORDS = /password|secret|token/

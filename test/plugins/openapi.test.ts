@@ -102,6 +102,7 @@ t.test('the OpenAPI document validates and covers every public route', { timeout
     '/play/{game_id}/unavailable': ['get'],
     '/': ['get'],
     '/embed/': ['get'],
+    '/gamejolt-worker.js': ['get'],
     '/admin/games/{game_id}/gamejolt': ['get', 'put', 'delete'],
     '/admin/games/{game_id}/gamejolt/data': ['get'],
     '/admin/games/{game_id}/gamejolt/data/items': ['get'],
@@ -116,8 +117,8 @@ t.test('the OpenAPI document validates and covers every public route', { timeout
     for (const method of methods) {
       const operation = (document.paths[path] as Record<string, OpenAPIV3.OperationObject>)[method]
       t.ok(operation, `${method.toUpperCase()} ${path} is documented`)
-      // The HTML pages answer HTML.
-      if ((path.startsWith('/play/{game_id}') && !path.endsWith('/board') && !path.endsWith('/live')) || path === '/login' || path === '/signup' || path === '/account' || path === '/' || path === '/embed/') continue
+      // The HTML pages answer HTML, the Game Jolt worker JavaScript.
+      if ((path.startsWith('/play/{game_id}') && !path.endsWith('/board') && !path.endsWith('/live')) || path === '/login' || path === '/signup' || path === '/account' || path === '/' || path === '/embed/' || path === '/gamejolt-worker.js') continue
       // Game Jolt's API answers in Game Jolt's formats, not the envelope.
       if (path.startsWith('/api/game/')) {
         t.match(operation?.description, /HTTP 200 even for a failure/, `${method.toUpperCase()} ${path} says how it answers`)

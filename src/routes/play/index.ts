@@ -17,6 +17,7 @@ import { boardFields } from '../../store/board-fields.js'
 import { collectParams } from '../../lib/params.js'
 import { parseBoardChoice } from '../../rules/fields.js'
 import { HELMET, framedBy } from '../../../plugins/external/security-headers.js'
+import { GAMEJOLT_WORKER_FILE, gameFrame, gamejoltFilePolicy, gamejoltWorker } from './gamejolt.js'
 import { NO_BOARDS, type NamedBoard } from '../../rules/boards.js'
 import type { ChosenBoard } from '../../store/board-choice.js'
 import { scoreFormatOf } from '../../rules/score-format.js'
@@ -84,12 +85,16 @@ const WEB_MODULES = new Set(['/format.js', '/platform.js'])
 async function staticFiles (fastify: FastifyInstance): Promise<void> {
   fastify.setErrorHandler(fileErrors)
   // A hosted game's files are framed by the play page (plugins/external/security-headers.ts).
+  const gameFilesPolicy = framedBy(HELMET.gameFiles, fastify.config.playFrameOrigins)
   fastify.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/games/')) route.config = { ...route.config, helmet: framedBy(HELMET.gameFiles, fastify.config.playFrameOrigins) }
+    if (route.url.startsWith('/games/')) route.config = { ...route.config, helmet: gameFilesPolicy }
     // The browser modules are for other sites' pages too.
     if (route.url.startsWith('/sdk/')) route.config = { ...route.config, helmet: HELMET.crossOrigin }
   })
-  await fastify.register(fastifyStatic, { root: projectPath('public'), prefix: '/static/', allowedPath: (path) => !path.startsWith('/games/'), index: false })
+  // A game with Game Jolt's API on may call Game Jolt, for the worker to answer (docs/gamejolt.md#hosted-builds).
+  gamejoltFilePolicy(fastify, gameFilesPolicy)
+  // The Game Jolt worker has an address of its own (gamejoltWorker), not under /static/.
+  await fastify.register(fastifyStatic, { root: projectPath('public'), prefix: '/static/', allowedPath: (path) => !path.startsWith('/games/') && path !== GAMEJOLT_WORKER_FILE, index: false })
   // A game's files: its folder in public/games, or the example games' build (scripts/build-web.mjs) in dist/web/games.
   await fastify.register(fastifyStatic, { root: gameFolders(fastify.config.demo), prefix: '/games/', decorateReply: false })
   // The browser modules (scripts/build-web.mjs): the score formatter and the hosted games' kit.
@@ -146,6 +151,7 @@ export function safeNext (next: unknown): string | undefined {
  */
 export default async function playRoutes (fastify: FastifyInstance): Promise<void> {
   await fastify.register(staticFiles)
+  await fastify.register(gamejoltWorker)
   /** Where games' files are, worked out once (gameFolders). */
   const gameFiles = gameFolders(fastify.config.demo)
 
@@ -210,7 +216,7 @@ ${account}
 </div>
 <main>
 <section aria-label="Game">
-  <iframe id="game" src="${await frameSource(gameFiles, game)}" title="${html(game.name)}" allow="fullscreen"></iframe>
+  ${await gameFrame(fastify, request, game, await frameSource(gameFiles, game), plays ? user : null)}
 </section>
 <aside>
   <section aria-labelledby="board-title">

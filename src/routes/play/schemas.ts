@@ -14,6 +14,7 @@ export const playSchemas = {
   }), 'The image (PNG, JPEG, GIF or WebP)', ICON_TYPES),
   playBoard: envelope(Board, ['invalid_game'], 'The top 10 shown on the play page; period or period_id pick a period board', { tags: ['platform'], params: gameParams, querystring: Type.Object(BoardChoice) }),
   playLive: envelope(Board, ['invalid_game', 'rate_limited'], 'The play page\'s board, live (Server-Sent Events): the top 10 at once, then again whenever it changes', { tags: ['platform'], params: gameParams, querystring: Type.Object(BoardChoice) }),
+  gamejoltWorker: { summary: 'The Game Jolt worker (JavaScript): the play page registers it for a hosted game with Game Jolt\'s API on, and it sends the game\'s calls to Game Jolt to this service (docs/gamejolt.md#hosted-builds)', tags: ['platform'] } as FastifySchema,
   playPage: { summary: 'The play page of a hosted game (HTML)', tags: ['platform'], params: gameParams } as FastifySchema,
   playUnavailable: { summary: 'What the play page frames instead of a game that is unknown, not approved or not installed (HTML)', tags: ['platform'], params: gameParams } as FastifySchema,
   signupPage: { summary: 'The sign-up page (HTML, SIGNUP=open); after signing up it goes to `next`, a path on this site', tags: ['platform'], querystring: Type.Object({ next: Type.Optional(Type.String()) }) } as FastifySchema,

@@ -1,0 +1,101 @@
+import t from 'tap'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { admin, buildTestApp, createGame, dataOf, formBody, get } from '../helpers/app.js'
+import { redactUrl } from '../../src/lib/redaction.js'
+
+/*
+ * Hosted HTML5 builds that call Game Jolt (docs/gamejolt.md#hosted-builds):
+ * what the play page, the worker's script and the game's files answer.
+ * The worker at work, in Chromium: hosted-browser.test.ts.
+ */
+
+const STRONG = 'correct horse battery staple'
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' }
+
+function cookieOf (answer: LightMyRequestResponse): string {
+  const header = answer.headers['set-cookie']
+  return ((Array.isArray(header) ? header[0] : header) ?? '').split(';')[0] as string
+}
+
+async function signedIn (app: FastifyInstance, username: string): Promise<string> {
+  dataOf(await admin(app, 'POST', '/admin/users', { username, password: STRONG }))
+  return cookieOf(await app.inject({ method: 'POST', url: '/auth/login', payload: formBody({ username, password: STRONG }), headers: FORM }))
+}
+
+/** The game's frame on its play page. */
+function frameOf (page: LightMyRequestResponse): string {
+  return /<iframe id="game"[^>]*><\/iframe>/.exec(page.body)?.[0] ?? ''
+}
+
+t.test('the worker\'s script: allowed to control /games/, checked for a new version each time, fetching this origin only', async t => {
+  const { app } = await buildTestApp(t)
+  const script = await get(app, '/gamejolt-worker.js')
+  t.equal(script.statusCode, 200)
+  t.equal(script.headers['content-type'], 'text/javascript; charset=utf-8')
+  t.equal(script.headers['service-worker-allowed'], '/games/')
+  t.equal(script.headers['cache-control'], 'no-cache')
+  t.equal(script.headers['content-security-policy'], "default-src 'none';connect-src 'self'", 'the worker runs under this policy: it may fetch this origin, nothing else')
+  t.match(script.body, "addEventListener('fetch'")
+  t.equal((await get(app, '/static/gamejolt-worker.js')).json().error, 'not_found', 'one address only')
+})
+
+t.test('a game with Game Jolt\'s API on: the frame waits for the worker and names the player by a game token', async t => {
+  const { app } = await buildTestApp(t)
+  await createGame(app, { gameId: 'demo' })
+  const before = frameOf(await get(app, '/play/demo'))
+  t.equal(before, '<iframe id="game" src="/games/demo/" title="demo" allow="fullscreen"></iframe>', 'without the API: framed at once, as always')
+  const gameFiles = await get(app, '/games/demo/')
+  dataOf(await admin(app, 'PUT', '/admin/games/demo/gamejolt', {}))
+
+  t.equal(frameOf(await get(app, '/play/demo')), '<iframe id="game" data-src="/games/demo/" data-gamejolt-scope="/games/demo/" title="demo" allow="fullscreen"></iframe>', 'a visitor: no player named')
+  const cookie = await signedIn(app, 'ann')
+  const page = await app.inject({ method: 'GET', url: '/play/demo', headers: { cookie } })
+  const token = dataOf(await app.inject({ method: 'GET', url: '/auth/game-token', headers: { cookie } })).game_token as string
+  t.match(token, /^[a-z0-9]{26}$/, 'made by the page, the first time')
+  t.equal(frameOf(page), `<iframe id="game" data-src="/games/demo/?gjapi_username=ann&amp;gjapi_token=${token}" data-gamejolt-scope="/games/demo/" title="demo" allow="fullscreen"></iframe>`)
+  t.match((await app.inject({ method: 'GET', url: '/play/demo', headers: { cookie } })).body, `gjapi_token=${token}"`, 'the same token the next time')
+  t.equal(page.headers['cache-control'], 'no-store', 'the page with the token is never cached')
+  const audit = dataOf(await admin(app, 'GET', '/admin/audit?action=user.game_token')).items
+  t.match(audit, [{ actor: 'player:ann', target: 'ann' }], 'made once, audited as the player\'s')
+
+  // Turned off again: the frame as before.
+  dataOf(await admin(app, 'DELETE', '/admin/games/demo/gamejolt'))
+  t.equal(frameOf(await app.inject({ method: 'GET', url: '/play/demo', headers: { cookie } })), before)
+  const after = await get(app, '/games/demo/')
+  for (const name of ['content-security-policy', 'referrer-policy', 'x-frame-options']) t.equal(after.headers[name], gameFiles.headers[name], `${name}: as without the API`)
+})
+
+t.test('a guest of the play page plays with a game token of its own; a game that takes no guests names none', async t => {
+  const { app } = await buildTestApp(t)
+  await createGame(app, { gameId: 'demo' })
+  dataOf(await admin(app, 'PUT', '/admin/games/demo/gamejolt', {}))
+  dataOf(await admin(app, 'PATCH', '/admin/games/demo', { guests: 'listed' }))
+  const guest = await app.inject({ method: 'POST', url: '/auth/guest', payload: formBody({ game_id: 'demo' }), headers: FORM })
+  const name = dataOf(guest).username as string
+  const cookie = cookieOf(guest)
+  const frame = frameOf(await app.inject({ method: 'GET', url: '/play/demo', headers: { cookie } }))
+  const token = dataOf(await app.inject({ method: 'GET', url: '/auth/game-token', headers: { cookie } })).game_token as string
+  t.equal(frame, `<iframe id="game" data-src="/games/demo/?gjapi_username=${name}&amp;gjapi_token=${token}" data-gamejolt-scope="/games/demo/" title="demo" allow="fullscreen"></iframe>`)
+  dataOf(await admin(app, 'PATCH', '/admin/games/demo', { guests: 'off' }))
+  t.notMatch(frameOf(await app.inject({ method: 'GET', url: '/play/demo', headers: { cookie } })), 'gjapi', 'a guest who cannot play this game is not named')
+})
+
+t.test('the game\'s files with the API on: Game Jolt\'s addresses may be called, upgraded over HTTPS, no referrer', async t => {
+  const { app } = await buildTestApp(t, { TRUST_PROXY: 'true' })
+  await createGame(app, { gameId: 'demo' })
+  const without = await get(app, '/games/demo/')
+  t.equal(without.headers['content-security-policy'], "default-src * data: blob: 'unsafe-inline' 'unsafe-eval';frame-ancestors 'self'")
+  dataOf(await admin(app, 'PUT', '/admin/games/demo/gamejolt', {}))
+  const sources = "* data: blob: 'unsafe-inline' 'unsafe-eval'"
+  const gamejolt = 'https://api.gamejolt.com http://api.gamejolt.com https://gamejolt.com http://gamejolt.com'
+  for (const path of ['/games/demo/', '/games/demo/game.js']) {
+    const overHttp = await get(app, path)
+    t.equal(overHttp.statusCode, 200)
+    t.equal(overHttp.headers['content-security-policy'], `default-src ${sources};frame-ancestors 'self';connect-src ${sources} ${gamejolt}`, `${path} over http: no upgrade (it would break localhost)`)
+    t.equal(overHttp.headers['referrer-policy'], 'no-referrer', 'the token in the address never leaves in a Referer')
+    const overHttps = await app.inject({ method: 'GET', url: path, headers: { 'x-forwarded-proto': 'https' } })
+    t.equal(overHttps.headers['content-security-policy'], `default-src ${sources};frame-ancestors 'self';connect-src ${sources} ${gamejolt};upgrade-insecure-requests`, `${path} over https: an http:// build's calls upgraded, not blocked`)
+  }
+  t.equal((await get(app, '/games/demo/nothing-here.js')).json().error, 'not_found')
+  t.equal(redactUrl('/games/demo/?gjapi_username=ann&gjapi_token=abc123'), '/games/demo/?gjapi_username=ann&gjapi_token=[redacted]', 'the token never reaches a log')
+})
