@@ -20,11 +20,11 @@ export const STEP_TIMEOUT_MS = 30_000
 /** The least budget of a subtest that drives Chromium: a few steps' bound, so one stuck step fails by its name first. */
 export const BROWSER_TEST_TIMEOUT_MS = 4 * STEP_TIMEOUT_MS
 
-/** Headless Chromium for one test, closed when the test ends; playwright-core downloads no browser. */
-export async function launchBrowser (t: { teardown: (fn: () => unknown) => void }): Promise<Browser> {
+/** Headless Chromium for one test, closed when the test ends; playwright-core downloads no browser. `extraArgs`: more command-line switches. */
+export async function launchBrowser (t: { teardown: (fn: () => unknown) => void }, extraArgs: string[] = []): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extraArgs]
   })
   t.teardown(async () => { await browser.close() })
   return browser
