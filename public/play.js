@@ -444,6 +444,13 @@
     })
   }
   const frame = $('#game')
+  const gameFolder = /^\/games\/[^/?]+\//.exec(frame?.getAttribute('src') ?? '')?.[0]
+  if (gameFolder !== undefined && navigator.serviceWorker !== undefined) {
+    // The API turned off since this browser last played the game: its worker goes (from the next visit on).
+    navigator.serviceWorker.getRegistration(gameFolder).then((registration) => {
+      if (registration?.scope === new URL(gameFolder, window.location.href).href) return registration.unregister()
+    }).catch(() => {})
+  }
   if (frame?.dataset.gamejoltScope !== undefined) {
     const start = () => { frame.src = frame.dataset.src }
     if (navigator.serviceWorker === undefined) {

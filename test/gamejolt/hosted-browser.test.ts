@@ -5,7 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
 import type { Frame, Page } from 'playwright-core'
 import { admin, createGame, dataOf, top } from '../helpers/app.js'
-import { BROWSER_TEST_TIMEOUT_MS, CHROMIUM, VIEWPORTS, launchBrowser, watchedPage } from '../helpers/browser.js'
+import { BROWSER_TEST_TIMEOUT_MS, CHROMIUM, STEP_TIMEOUT_MS, VIEWPORTS, launchBrowser, watchedPage } from '../helpers/browser.js'
+import { waitFor } from '../helpers/wait.js'
 import type { Link } from '../helpers/gamejolt.js'
 import { listeningApp } from '../helpers/listening.js'
 import { gamejoltIdOf } from '../../src/rules/gamejolt-ids.js'
@@ -162,6 +163,14 @@ t.test('a hosted build calling Game Jolt runs unchanged on the play page: scores
   await sleep(2500)
   await guest.frame.evaluate(async () => { await (window as unknown as { ping: () => Promise<void> }).ping() })
   t.ok(await playtime(app, gameId) >= before + 2, 'the guest\'s session credits play time')
+
+  // The API turned off: the page frames the game at once, and the worker this browser had goes.
+  const registered = async (): Promise<string[]> => await visitor.page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).map(registration => new URL(registration.scope).pathname))
+  t.same(await registered(), [`/games/${gameId}/`], 'registered for the game\'s folder only')
+  dataOf(await admin(app, 'DELETE', `/admin/games/${gameId}/gamejolt`))
+  await visitor.page.reload()
+  t.equal(await visitor.page.locator('#game').getAttribute('src'), `/games/${gameId}/`)
+  await waitFor(async () => (await registered()).length === 0, { what: 'the worker to be unregistered', timeoutMs: STEP_TIMEOUT_MS })
   t.same(visitor.problems, [])
   await visitor.context.close()
 })
