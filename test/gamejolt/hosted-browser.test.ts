@@ -26,7 +26,8 @@ import { projectPath } from '../../src/lib/paths.js'
 const STRONG = 'correct horse battery staple'
 const require = createRequire(import.meta.url)
 const SDK_BUNDLE = join(require.resolve('gamejolt-ts-sdk/package.json'), '..', 'dist', 'index.js')
-const NO_GAME_JOLT = '--host-resolver-rules=MAP gamejolt.com ~NOTFOUND, MAP *.gamejolt.com ~NOTFOUND'
+/** Chromium's name resolution: Game Jolt's names lead nowhere, and `more` rules after them. */
+const resolving = (...more: string[]): string => `--host-resolver-rules=${['MAP gamejolt.com ~NOTFOUND', 'MAP *.gamejolt.com ~NOTFOUND', ...more].join(', ')}`
 const SHOTS = '/tmp/gj-shots-a'
 
 /** The game's page: the SDK from its own folder, then the game's code, with its Game Jolt id and key as a build carries them. */
@@ -81,8 +82,23 @@ async function playedGame (page: Page): Promise<{ frame: Frame, log: string[], c
   await body.waitFor()
   const frame = page.frames().find(candidate => candidate.url().includes('/games/')) as Frame
   const log = await frame.locator('#log li').allTextContents()
-  const controller = await frame.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null)
+  const controller = await frame.evaluate(() => navigator.serviceWorker?.controller?.scriptURL ?? null)
   return { frame, log, controller }
+}
+
+/** A hosted game `gameId` with Game Jolt's API on, whose page runs the SDK (gamePage); its folder goes when the test ends. */
+async function hostedGame (t: { teardown: (fn: () => unknown) => void }, app: Parameters<typeof admin>[0], gameId: string) {
+  const game = await createGame(app, { gameId })
+  dataOf(await admin(app, 'PATCH', `/admin/games/${gameId}`, { name: 'Cookie Jolt', guests: 'listed' }))
+  const link = dataOf(await admin(app, 'PUT', `/admin/games/${gameId}/gamejolt`, {})) as Link
+  dataOf(await admin(app, 'POST', `/admin/games/${gameId}/achievements`, { achievement_id: 'cookie', name: 'Cookie Magnet', description: 'Eat a cookie.' }))
+  await app.syncRecordCache()
+  const folder = projectPath('public', 'games', gameId)
+  mkdirSync(folder, { recursive: true })
+  t.teardown(() => { rmSync(folder, { recursive: true, force: true }) })
+  copyFileSync(SDK_BUNDLE, join(folder, 'gamejolt-sdk.js'))
+  writeFileSync(join(folder, 'index.html'), gamePage(link, gamejoltIdOf('cookie'), 4321))
+  return { game, link, folder }
 }
 
 async function playtime (app: Parameters<typeof admin>[0], gameId: string): Promise<number> {
@@ -94,22 +110,13 @@ t.test('a hosted build calling Game Jolt runs unchanged on the play page: scores
   // The page's own play-time reports come every 300 s, so what is credited here is the sessions'.
   const { app, baseUrl } = await listeningApp(t, { PLAYTIME_REPORT_S: '300' })
   const gameId = `gj_hosted_${process.pid}`
-  const game = await createGame(app, { gameId })
-  dataOf(await admin(app, 'PATCH', `/admin/games/${gameId}`, { name: 'Cookie Jolt', guests: 'listed' }))
-  const link = dataOf(await admin(app, 'PUT', `/admin/games/${gameId}/gamejolt`, {})) as Link
-  dataOf(await admin(app, 'POST', `/admin/games/${gameId}/achievements`, { achievement_id: 'cookie', name: 'Cookie Magnet', description: 'Eat a cookie.' }))
+  const { game, folder } = await hostedGame(t, app, gameId)
   dataOf(await admin(app, 'POST', '/admin/users', { username: 'ann', password: STRONG }))
-  await app.syncRecordCache()
-  const folder = projectPath('public', 'games', gameId)
-  mkdirSync(folder, { recursive: true })
-  t.teardown(() => { rmSync(folder, { recursive: true, force: true }) })
-  copyFileSync(SDK_BUNDLE, join(folder, 'gamejolt-sdk.js'))
   t.ok(readFileSync(join(folder, 'gamejolt-sdk.js')).equals(readFileSync(SDK_BUNDLE)), 'the SDK as npm ships it')
   t.match(readFileSync(SDK_BUNDLE, 'utf8'), 'this.m_baseUrl="http://api.gamejolt.com/api/game"', 'which calls Game Jolt at its own address')
-  writeFileSync(join(folder, 'index.html'), gamePage(link, gamejoltIdOf('cookie'), 4321))
   mkdirSync(SHOTS, { recursive: true })
 
-  const browser = await launchBrowser(t, [NO_GAME_JOLT])
+  const browser = await launchBrowser(t, [resolving()])
   const [, desktop] = VIEWPORTS[0]
   const { page, problems } = await watchedPage(browser, desktop)
   const warnings: string[] = []
@@ -178,7 +185,7 @@ t.test('a hosted build calling Game Jolt runs unchanged on the play page: scores
 t.test('a game without Game Jolt\'s API: no worker, the frame loads at once as before', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
   const { app, baseUrl } = await listeningApp(t)
   await createGame(app, { gameId: 'demo' })
-  const browser = await launchBrowser(t, [NO_GAME_JOLT])
+  const browser = await launchBrowser(t, [resolving()])
   const { page, problems, context } = await watchedPage(browser, VIEWPORTS[0][1])
   await page.goto(`${baseUrl}/play/demo`)
   await page.frameLocator('#game').locator('#target').waitFor()
@@ -189,6 +196,25 @@ t.test('a game without Game Jolt\'s API: no worker, the frame loads at once as b
   // And without the worker Game Jolt's address leads nowhere in this browser: the calls above were the worker's.
   const call = await frame.evaluate(async () => await fetch('http://api.gamejolt.com/api/game/v1_2/time/').then(() => 'answered', () => 'failed'))
   t.equal(call, 'failed', 'a call to Game Jolt without the worker fails here')
+  t.same(problems, [])
+  await context.close()
+})
+
+t.test('not a secure context: no worker, a console warning, and the game loads all the same', { timeout: BROWSER_TEST_TIMEOUT_MS }, async t => {
+  const { app, baseUrl } = await listeningApp(t)
+  const gameId = `gj_insecure_${process.pid}`
+  await hostedGame(t, app, gameId)
+  // Plain HTTP to a name other than localhost: no service workers there.
+  const browser = await launchBrowser(t, [resolving('MAP play.example 127.0.0.1')])
+  const { page, problems, context } = await watchedPage(browser, VIEWPORTS[0][1])
+  const warnings: string[] = []
+  page.on('console', message => { if (message.type() === 'warning' && message.text().startsWith('Game Jolt API:')) warnings.push(message.text()) })
+  await page.goto(`http://play.example:${new URL(baseUrl).port}/play/${gameId}`)
+  t.equal(await page.evaluate(() => window.isSecureContext), false)
+  const played = await playedGame(page)
+  t.same(played.log, ['Not signed in.'], 'the game loaded')
+  t.equal(played.controller, null)
+  t.match(warnings, [/^Game Jolt API: this page is not a secure context/], 'the page says why Game Jolt\'s calls are not sent here')
   t.same(problems, [])
   await context.close()
 })
