@@ -141,7 +141,8 @@ export function sessionHandler (fastify: FastifyInstance, { required, action }: 
  * is credited from then on; on a game that keeps guests unlisted, hidden
  * before anything is stored (each time, so a second request racing the
  * first is hidden too). Guests pay one command, two when unlisted (and two
- * more the first time in a game); users none.
+ * more the first time in a game); users none. Game Jolt's API admits a
+ * guest so too (src/gamejolt/players.ts).
  */
 export async function admitGuest (fastify: FastifyInstance, user: StoredUser, game: GameRecord): Promise<void> {
   guestsWelcome(game)

@@ -1,6 +1,7 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { admin, buildTestApp, createGame, dataOf, formBody, get } from '../helpers/app.js'
+import { admin, buildTestApp, createGame, dataOf, formBody, get, top } from '../helpers/app.js'
+import { gamejolt, type Link } from '../helpers/gamejolt.js'
 import { redactUrl } from '../../src/lib/redaction.js'
 
 /*
@@ -78,6 +79,40 @@ t.test('a guest of the play page plays with a game token of its own; a game that
   t.equal(frame, `<iframe id="game" data-src="/games/demo/?gjapi_username=${name}&amp;gjapi_token=${token}" data-gamejolt-scope="/games/demo/" title="demo" allow="fullscreen"></iframe>`)
   dataOf(await admin(app, 'PATCH', '/admin/games/demo', { guests: 'off' }))
   t.notMatch(frameOf(await app.inject({ method: 'GET', url: '/play/demo', headers: { cookie } })), 'gjapi', 'a guest who cannot play this game is not named')
+})
+
+t.test('a guest\'s Game Jolt score is on the guest\'s entry, and goes with its claim when the guest logs in', async t => {
+  const { app } = await buildTestApp(t)
+  const game = await createGame(app, { gameId: 'demo' })
+  const link = dataOf(await admin(app, 'PUT', '/admin/games/demo/gamejolt', {})) as Link
+  dataOf(await admin(app, 'PATCH', '/admin/games/demo', { guests: 'listed' }))
+  dataOf(await admin(app, 'POST', '/admin/users', { username: 'rita', password: STRONG }))
+  const guest = await app.inject({ method: 'POST', url: '/auth/guest', payload: formBody({ game_id: 'demo' }), headers: FORM })
+  const name = dataOf(guest).username as string
+  const cookie = cookieOf(guest)
+  const frame = frameOf(await app.inject({ method: 'GET', url: '/play/demo', headers: { cookie } }))
+  const token = /gjapi_token=([a-z0-9]+)/.exec(frame)?.[1] as string
+  t.same(await gamejolt(app, link, 'scores/add', { username: name, user_token: token, score: '50 cookies', sort: '50' }), { success: 'true' }, 'the game adds a score with the token the page gave')
+  t.match(dataOf(await top(app, game)).items, [{ player_name: name, score: 50 }], 'on the guest\'s entry')
+  dataOf(await app.inject({ method: 'POST', url: '/auth/login', payload: formBody({ username: 'rita', password: STRONG }), headers: { ...FORM, cookie } }))
+  t.match(dataOf(await top(app, game)), { total: 1, items: [{ player_name: 'rita', score: 50 }] }, 'the account has it now')
+  t.equal((await gamejolt(app, link, 'users/auth', { username: name, user_token: token })).success, 'false', 'the guest, and its token, are gone')
+})
+
+t.test('through Game Jolt\'s API a guest is admitted as on the play page: hidden where guests are unlisted, refused where they are off', async t => {
+  const { app } = await buildTestApp(t)
+  const game = await createGame(app, { gameId: 'demo' })
+  const link = dataOf(await admin(app, 'PUT', '/admin/games/demo/gamejolt', {})) as Link
+  dataOf(await admin(app, 'PATCH', '/admin/games/demo', { guests: 'unlisted' }))
+  const cookie = cookieOf(await app.inject({ method: 'POST', url: '/auth/guest', payload: formBody({ game_id: 'demo' }), headers: FORM }))
+  const guest = dataOf(await app.inject({ method: 'GET', url: '/auth/game-token', headers: { cookie } }))
+  const player = { username: guest.username as string, user_token: guest.game_token as string }
+  t.same(await gamejolt(app, link, 'scores/add', { ...player, score: '7', sort: '7' }), { success: 'true' })
+  t.match(dataOf(await top(app, game)), { total: 0 }, 'kept, shown to no one')
+  t.equal(dataOf(await admin(app, 'GET', `/admin/games/demo/players/${player.username}`)).best_score, 7)
+  dataOf(await admin(app, 'PATCH', '/admin/games/demo', { guests: 'off' }))
+  await app.syncRecordCache()
+  t.same(await gamejolt(app, link, 'scores/add', { ...player, score: '8', sort: '8' }), { success: 'false', message: 'This game does not take guests: log in or sign up to play it.' })
 })
 
 t.test('the game\'s files with the API on: Game Jolt\'s addresses may be called, upgraded over HTTPS, no referrer', async t => {
