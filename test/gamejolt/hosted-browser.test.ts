@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
 import type { Frame, Page } from 'playwright-core'
 import { admin, createGame, dataOf, top } from '../helpers/app.js'
-import { BROWSER_TEST_TIMEOUT_MS, CHROMIUM, STEP_TIMEOUT_MS, VIEWPORTS, launchBrowser, watchedPage } from '../helpers/browser.js'
+import { BROWSER_TEST_TIMEOUT_MS, CHROMIUM, STEP_TIMEOUT_MS, VIEWPORTS, launchBrowser, screenshotFolder, watchedPage } from '../helpers/browser.js'
 import { waitFor } from '../helpers/wait.js'
 import type { Link } from '../helpers/gamejolt.js'
 import { listeningApp } from '../helpers/listening.js'
@@ -28,7 +28,6 @@ const require = createRequire(import.meta.url)
 const SDK_BUNDLE = join(require.resolve('gamejolt-ts-sdk/package.json'), '..', 'dist', 'index.js')
 /** Chromium's name resolution: Game Jolt's names lead nowhere, and `more` rules after them. */
 const resolving = (...more: string[]): string => `--host-resolver-rules=${['MAP gamejolt.com ~NOTFOUND', 'MAP *.gamejolt.com ~NOTFOUND', ...more].join(', ')}`
-const SHOTS = '/tmp/gj-shots-a'
 
 /** The game's page: the SDK from its own folder, then the game's code, with its Game Jolt id and key as a build carries them. */
 function gamePage (link: Link, trophyId: number, score: number): string {
@@ -114,7 +113,7 @@ t.test('a hosted build calling Game Jolt runs unchanged on the play page: scores
   dataOf(await admin(app, 'POST', '/admin/users', { username: 'ann', password: STRONG }))
   t.ok(readFileSync(join(folder, 'gamejolt-sdk.js')).equals(readFileSync(SDK_BUNDLE)), 'the SDK as npm ships it')
   t.match(readFileSync(SDK_BUNDLE, 'utf8'), 'this.m_baseUrl="http://api.gamejolt.com/api/game"', 'which calls Game Jolt at its own address')
-  mkdirSync(SHOTS, { recursive: true })
+  const shots = screenshotFolder(t)
 
   const browser = await launchBrowser(t, [resolving()])
   const [, desktop] = VIEWPORTS[0]
@@ -141,7 +140,7 @@ t.test('a hosted build calling Game Jolt runs unchanged on the play page: scores
   await played.frame.evaluate(async () => { await (window as unknown as { ping: () => Promise<void> }).ping() })
   const credited = await playtime(app, gameId)
   t.ok(credited >= 2 && credited <= 30, `play time credited by the session's ping: ${credited} s`)
-  await page.screenshot({ path: join(SHOTS, 'play-desktop.png') })
+  await page.screenshot({ path: join(shots, 'play-desktop.png') })
 
   // At a phone's size, played again (the trophy already had: the game asks first).
   const [, phone] = VIEWPORTS[1]
@@ -149,7 +148,7 @@ t.test('a hosted build calling Game Jolt runs unchanged on the play page: scores
   await page.reload()
   t.same((await playedGame(page)).log, ['Hello, ann.', 'Score sent: 4321 cookies.', 'Trophy: Cookie Magnet.', 'Session open.'])
   await page.locator('#board li').filter({ hasText: 'ann — 4,321' }).waitFor()
-  await page.screenshot({ path: join(SHOTS, 'play-phone.png'), fullPage: true })
+  await page.screenshot({ path: join(shots, 'play-phone.png'), fullPage: true })
   t.same(problems, [], 'no script error or blocked request')
   t.same(warnings, [], 'no warning: the worker started')
   await page.context().close()
@@ -164,6 +163,7 @@ t.test('a hosted build calling Game Jolt runs unchanged on the play page: scores
   t.same(guest.log, [`Hello, ${guestName}.`, 'Score sent: 4321 cookies.', 'Trophy: Cookie Magnet.', 'Session open.'], 'the guest plays through Game Jolt\'s API too')
   t.match(dataOf(await top(app, game)).items, [{ player_name: 'ann', score: 4321 }, { player_name: guestName, score: 4321 }], 'on the guest\'s own entry')
   await visitor.page.locator('#board li').filter({ hasText: `${guestName} — 4,321` }).waitFor()
+  await visitor.page.screenshot({ path: join(shots, 'play-guest-desktop.png') })
   const guestAchievements = dataOf(await app.inject({ method: 'GET', url: `/api/rank?action=achievements&api_key=${game.apiKey}&game_id=${gameId}&player_name=${guestName}` }))
   t.match(guestAchievements.items, [{ achievement_id: 'cookie', unlocked_at: /^\d{4}-/ }], 'the guest\'s trophy unlocked')
   const before = await playtime(app, gameId)
