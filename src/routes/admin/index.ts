@@ -115,7 +115,11 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   fastify.delete<WithBoard>(namedBoard, body(adminSchemas.deleteBoard), async (request) => ok(await admin(request).deleteBoard(request.params.game_id, request.params.board_id, input(request))))
   fastify.post<WithUser>('/admin/users/:username/game-token', body(adminSchemas.newGameToken), async (request) => ok(await admin(request).gameToken(request.params.username, input(request))))
   // A game's Game Jolt API (docs/gamejolt.md): its settings carry the private key.
-  fastify.get<WithGame>('/admin/games/:game_id/gamejolt', { schema: adminSchemas.getGamejolt }, async (request) => ok(await admin(request).gamejolt(request.params.game_id)))
+  // The private key is a secret: an admin token reads it, a viewer's may not (as a viewer changes nothing with it).
+  fastify.get<WithGame>('/admin/games/:game_id/gamejolt', { schema: adminSchemas.getGamejolt }, async (request) => {
+    if (request.operator?.role !== 'admin') fail('forbidden', "A viewer token may not read a game's Game Jolt settings: its private key is a secret.")
+    return ok(await admin(request).gamejolt(request.params.game_id))
+  })
   fastify.put<WithGame>('/admin/games/:game_id/gamejolt', body(adminSchemas.setGamejolt), async (request) => ok(await admin(request).setGamejolt(request.params.game_id, input(request))))
   fastify.delete<WithGame>('/admin/games/:game_id/gamejolt', body(adminSchemas.deleteGamejolt), async (request) => ok(await admin(request).deleteGamejolt(request.params.game_id, input(request))))
   // Its data store (cloud saves): an operator lists, reads and removes items, named in the query (a key may hold any text).
