@@ -453,6 +453,11 @@
   }
   if (frame?.dataset.gamejoltScope !== undefined) {
     const start = () => { frame.src = frame.dataset.src }
+    // The worker tells this page when the game added a score or unlocked a trophy through Game Jolt's API.
+    navigator.serviceWorker?.addEventListener('message', (event) => {
+      if (event.data?.type === 'ranking:submitted') platform.refresh()
+    })
+    navigator.serviceWorker?.startMessages()
     if (navigator.serviceWorker === undefined) {
       console.warn('Game Jolt API: this page is not a secure context (HTTPS or localhost), so the game\'s calls to Game Jolt are not sent to this service.')
       start()

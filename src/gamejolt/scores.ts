@@ -173,11 +173,17 @@ export async function fetchScores (call: GamejoltCall): Promise<GamejoltAnswer> 
   const board = boardOf(game, named)
   const boards = named === undefined ? undefined : await fastify.namedBoards.boards(game.game_id)
   const chosen = fastify.leaderboard.choose(game, { board: named?.board_id }, boards)
+  // A bound, as the board stores scores (lower is better there, whatever the board's order).
+  const bound = betterThan !== '' || worseThan !== '' ? Number(boardScoreOf(sortOf(betterThan !== '' ? betterThan : worseThan), board.order)) : null
   let items: BoardItem[]
   if (player !== null) {
-    items = (await fastify.leaderboard.players(game, chosen, [player.name])).items
-  } else if (betterThan !== '' || worseThan !== '') {
-    const bound = boardScoreOf(sortOf(betterThan !== '' ? betterThan : worseThan), board.order)
+    // A player's own: their one best, kept only if it passes the bound, as Game Jolt filters a user's scores too.
+    items = (await fastify.leaderboard.players(game, chosen, [player.name])).items.filter(item => {
+      if (bound === null) return true
+      const stored = Number(boardScoreOf(item.score, board.order))
+      return betterThan !== '' ? stored < bound : stored > bound
+    })
+  } else if (bound !== null) {
     const key = keys.board(game.game_id, chosen.board.scope)
     const page = betterThan !== ''
       ? await fastify.redis.zrangebyscore(key, '-inf', `(${bound}`, 'WITHSCORES', 'LIMIT', 0, limit)

@@ -55,7 +55,8 @@ export function createBoardRemovals ({ redis, now, freshBoards }: BoardContext) 
     let keyCount = 0
     for (const named of (await freshBoards(game.game_id)).values()) {
       const board = { order: named.order, operator: named.operator, boardId: named.board_id, ...everyScopeOf(game, named, now()) }
-      const boardKeys = 6 * board.seasons.length + 3 * board.periods.length
+      // Keys per season and period of the largest call that walks these groups (a claim's).
+      const boardKeys = 8 * board.seasons.length + 3 * board.periods.length
       if (group.length > 0 && keyCount + boardKeys > KEYS_PER_CALL) {
         groups.push(group)
         group = []
@@ -168,7 +169,8 @@ export function createBoardRemovals ({ redis, now, freshBoards }: BoardContext) 
     /**
      * A guest's play in this game becomes `user`'s, in one script call
      * (lua/claim-player.lua): the better entry on each board, the rating
-     * unless the user rated, the play time added, held scores renamed.
+     * unless the user rated, the play time added, held scores renamed, Game
+     * Jolt's text fields with the entry that stays.
      */
     async claimPlayer (game: GameRecord, guest: string, user: string): Promise<{ boards: number, rated: number, playtimeSeconds: number, held: number }> {
       const gameId = game.game_id
@@ -176,7 +178,8 @@ export function createBoardRemovals ({ redis, now, freshBoards }: BoardContext) 
         keys.achievements(gameId), keys.achieved(gameId, guest), keys.achieved(gameId, user), keys.achievementCounts(gameId)]
       const call = async (boards: EveryScope[], final: boolean): Promise<[number, number, number, number, number]> => await claimScript([...claimKeys,
         ...boards.flatMap(board => [
-          ...board.seasons.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, guest, scope), keys.entries(gameId, user, scope), keys.meta(gameId, guest, scope), keys.meta(gameId, user, scope), keys.usage(gameId, scope)]),
+          ...board.seasons.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, guest, scope), keys.entries(gameId, user, scope), keys.meta(gameId, guest, scope), keys.meta(gameId, user, scope), keys.usage(gameId, scope),
+            keys.gamejoltText(gameId, guest, scope), keys.gamejoltText(gameId, user, scope)]),
           ...board.periods.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, guest, scope), keys.entries(gameId, user, scope)])
         ])
       ], [guest, user, now(), final ? '1' : '0', ...boards.flatMap(board => [board.order, board.operator, board.seasons.length, board.periods.length])])

@@ -96,7 +96,30 @@ t.test('a guest\'s Game Jolt score is on the guest\'s entry, and goes with its c
   t.match(dataOf(await top(app, game)).items, [{ player_name: name, score: 50 }], 'on the guest\'s entry')
   dataOf(await app.inject({ method: 'POST', url: '/auth/login', payload: formBody({ username: 'rita', password: STRONG }), headers: { ...FORM, cookie } }))
   t.match(dataOf(await top(app, game)), { total: 1, items: [{ player_name: 'rita', score: 50 }] }, 'the account has it now')
+  t.match((await gamejolt(app, link, 'scores')).scores, [{ user: 'rita', guest: '', score: '50 cookies', sort: '50' }], 'with the text the guest sent')
   t.equal((await gamejolt(app, link, 'users/auth', { username: name, user_token: token })).success, 'false', 'the guest, and its token, are gone')
+})
+
+t.test('a claim keeps the text of the entry that stays: the user\'s better one, or the guest\'s', async t => {
+  const { app } = await buildTestApp(t)
+  const game = await createGame(app, { gameId: 'demo' })
+  const link = dataOf(await admin(app, 'PUT', '/admin/games/demo/gamejolt', {})) as Link
+  dataOf(await admin(app, 'PATCH', '/admin/games/demo', { guests: 'listed' }))
+  dataOf(await admin(app, 'POST', '/admin/users', { username: 'rita', password: STRONG }))
+  const rita = { username: 'rita', user_token: dataOf(await admin(app, 'POST', '/admin/users/rita/game-token')).game_token as string }
+  t.same(await gamejolt(app, link, 'scores/add', { ...rita, score: '90 cookies', sort: '90' }), { success: 'true' })
+  const claim = async (sort: number): Promise<void> => {
+    const guest = await app.inject({ method: 'POST', url: '/auth/guest', payload: formBody({ game_id: 'demo' }), headers: FORM })
+    const cookie = cookieOf(guest)
+    const token = dataOf(await app.inject({ method: 'GET', url: '/auth/game-token', headers: { cookie } })).game_token as string
+    t.same(await gamejolt(app, link, 'scores/add', { username: dataOf(guest).username, user_token: token, score: `${sort} crumbs`, sort: String(sort) }), { success: 'true' })
+    dataOf(await app.inject({ method: 'POST', url: '/auth/login', payload: formBody({ username: 'rita', password: STRONG }), headers: { ...FORM, cookie } }))
+  }
+  await claim(40)
+  t.match((await gamejolt(app, link, 'scores')).scores, [{ user: 'rita', score: '90 cookies', sort: '90' }], 'a worse guest score: the user\'s entry and text stay')
+  await claim(120)
+  t.match(dataOf(await top(app, game)), { total: 1, items: [{ player_name: 'rita', score: 120 }] })
+  t.match((await gamejolt(app, link, 'scores')).scores, [{ user: 'rita', score: '120 crumbs', sort: '120' }], 'a better guest score: its text comes with it')
 })
 
 t.test('through Game Jolt\'s API a guest is admitted as on the play page: hidden where guests are unlisted, refused where they are off', async t => {

@@ -111,6 +111,12 @@ t.test('named tables, fetch by limit, better_than, worse_than, a player\'s own, 
   t.same(names(await gamejolt(app, link, 'scores', { table_id: speed })), ['fast', 'bob'], 'a lower-is-better table, fastest first')
   t.same(names(await gamejolt(app, link, 'scores', { table_id: speed, username: 'bob', user_token: tokens.bob as string })), ['bob'], 'a user\'s own')
   t.same((await gamejolt(app, link, 'scores', { username: 'bob', user_token: tokens.bob as string })).scores, [], 'none on the primary table')
+  const bobsOwn = { table_id: speed, username: 'bob', user_token: tokens.bob as string }
+  t.same(names(await gamejolt(app, link, 'scores', { ...bobsOwn, better_than: '50000' })), ['bob'], 'a user\'s own, better than a bound (41.2 s beats 50 s)')
+  t.same((await gamejolt(app, link, 'scores', { ...bobsOwn, better_than: '40000' })).scores, [], 'a user\'s own, not better than 40 s: none')
+  t.same((await gamejolt(app, link, 'scores', { ...bobsOwn, worse_than: '50000' })).scores, [], 'a user\'s own, not worse than 50 s: none')
+  t.same(names(await gamejolt(app, link, 'scores', { guest: 'g3', worse_than: '1200' })), ['g3'], 'a guest\'s own, worse than a bound')
+  t.same((await gamejolt(app, link, 'scores', { guest: 'g3', better_than: '1200' })).scores, [], 'a guest\'s own, not better')
 
   t.same(await gamejolt(app, link, 'scores/get-rank', { sort: '1500' }), { success: 'true', rank: '1' })
   t.same(await gamejolt(app, link, 'scores/get-rank', { sort: '1250' }), { success: 'true', rank: '4' }, 'between two entries: the rank it would have')

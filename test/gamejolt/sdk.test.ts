@@ -70,7 +70,7 @@ t.test('gamejolt-ts-sdk, unmodified: scores, trophies and data storage land wher
   t.match(fetched.scores[0], { score: '1,234 Points', sort: '1234', extra_data: 'level 3', user: 'ann', guest: '' }, 'fetched back with its text (the SDK also sends game_id twice, the same)')
   t.same((await api.scores.fetch({ game_id: String(link.gamejolt_game_id), table_id: level2.id })).scores.map(score => score.score), ['77 seconds'])
   // With a player in the address the SDK sends them on every call, so its fetch reads their own scores (here the one
-  // best, which better_than does not filter here). The whole table, without a player:
+  // best). The whole table, without a player:
   const anyone = sdkFor(baseUrl, link.private_key, link.gamejolt_game_id)
   const gameId = String(link.gamejolt_game_id)
   t.same((await anyone.scores.fetch({ game_id: gameId, better_than: 2000 })).scores, [], 'better_than')

@@ -24,8 +24,8 @@
 -- four review keys (record, pending, decided, players), the boards version,
 -- the achievements, the guest's and the user's achieved buckets, their
 -- counts, then for each board: per season its board, the guest's and the user's
--- entries and meta buckets and its usage, then per period its board and
--- the two entries buckets.
+-- entries and meta buckets, its usage and the two Game Jolt text buckets,
+-- then per period its board and the two entries buckets.
 -- ARGV: guest, user, now (ms), '1' for the final call, then for each board
 -- its order (asc or desc), its operator (best, latest, sum), its number of
 -- seasons and of periods.
@@ -41,15 +41,15 @@ local function split (entry)
 end
 
 -- Every board given: its order and operator, and its seasons' keys (board,
--- guest entries, user entries, guest meta, user meta, usage) and periods'
--- (board, guest entries, user entries).
+-- guest entries, user entries, guest meta, user meta, usage, guest text,
+-- user text) and periods' (board, guest entries, user entries).
 local boards = {}
 local at = FIRST_BOARD_KEY
 for arg = FIRST_BOARD_ARG, #ARGV, 4 do
   local board = { lower = ARGV[arg] == 'asc', operator = ARGV[arg + 1], seasons = {}, periods = {} }
   for _ = 1, tonumber(ARGV[arg + 2]) do
-    board.seasons[#board.seasons + 1] = {KEYS[at], KEYS[at + 1], KEYS[at + 2], KEYS[at + 3], KEYS[at + 4], KEYS[at + 5]}
-    at = at + 6
+    board.seasons[#board.seasons + 1] = {KEYS[at], KEYS[at + 1], KEYS[at + 2], KEYS[at + 3], KEYS[at + 4], KEYS[at + 5], KEYS[at + 6], KEYS[at + 7]}
+    at = at + 8
   end
   for _ = 1, tonumber(ARGV[arg + 3]) do
     board.periods[#board.periods + 1] = {KEYS[at], KEYS[at + 1], KEYS[at + 2]}
@@ -140,10 +140,17 @@ end
 local moved = 0
 for _, board in ipairs(boards) do
   for _, keys in ipairs(board.seasons) do
-    local guestMeta, userMeta, usage = keys[4], keys[5], keys[6]
+    local guestMeta, userMeta, usage, guestText, userText = keys[4], keys[5], keys[6], keys[7], keys[8]
     local won, userHad = move(board, keys)
     if won ~= nil then
       moved = moved + 1
+      -- Game Jolt's text fields go with the entry that stays (it keeps the guest's time and value, which the text
+      -- names); a total is no one score's, so a sum keeps none.
+      local text = redis.call('HGET', guestText, guest)
+      if text then
+        redis.call('HDEL', guestText, guest)
+        if won and board.operator ~= 'sum' then redis.call('HSET', userText, user, text) end
+      end
       -- The meta of the entry that stays; two entries became one.
       local freed = 0
       local guestMetaValue = redis.call('HGET', guestMeta, guest)
