@@ -11,7 +11,7 @@ import { BOARD_ID_PATTERN, BOARD_OPERATORS, DEFAULT_BOARD, MAX_BOARDS } from '..
 import { ACHIEVEMENT_ID_PATTERN, DIFFICULTIES, MAX_ACHIEVEMENTS } from '../rules/achievements.js'
 import { EVENT_TYPES } from '../store/events.js'
 import { MAX_URL_LENGTH } from '../webhooks/send.js'
-import { DATA_LIMITS, DATA_LIMITS_MAX } from '../store/gamejolt.js'
+import { DATA_LIMITS, DATA_LIMITS_MAX } from '../rules/gamejolt-data.js'
 import { MAX_GAMEJOLT_ID } from '../rules/gamejolt-ids.js'
 import { GAMEJOLT_KEY_PATTERN } from '../gamejolt/signature.js'
 import { MAX_DECIMALS, MAX_UNIT_LENGTH, SCORE_FORMAT_TYPES } from '../../sdk/format.js'

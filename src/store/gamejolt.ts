@@ -6,6 +6,7 @@ import { defineLimitedScript, type Limits } from './limits.js'
 import { isGameId } from '../rules/fields.js'
 import { MAX_GAMEJOLT_ID, storedGamejoltId } from '../rules/gamejolt-ids.js'
 import { DEFAULT_BOARD } from '../rules/boards.js'
+import { DATA_LIMITS, type DataLimits } from '../rules/gamejolt-data.js'
 
 /**
  * Which game answers Game Jolt's API under which integer id, with which
@@ -24,11 +25,6 @@ export interface GamejoltLink {
   data_limits: DataLimits
 }
 
-/** The data store's limits when an operator sets none: safe for a shared Redis, ample for saves. */
-export const DATA_LIMITS = { item_bytes: 1_048_576, items_per_user: 1000, items_per_game: 100_000, game_bytes: 268_435_456 } as const
-export type DataLimits = { -readonly [K in keyof typeof DATA_LIMITS]: number }
-/** The most an operator may raise each limit to: Game Jolt's own 16 MiB an item, and what one Redis slot should hold. */
-export const DATA_LIMITS_MAX: DataLimits = { item_bytes: 16_777_216, items_per_user: 100_000, items_per_game: 10_000_000, game_bytes: 4_294_967_296 }
 const LIMIT_NAMES = Object.keys(DATA_LIMITS) as Array<keyof DataLimits>
 
 /** An item of a data store as an operator lists it: its key and its data's size. */

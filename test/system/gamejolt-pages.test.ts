@@ -169,6 +169,48 @@ t.test('console, Game Jolt tab: cloud saves: usage, owners, items, one item as t
   }
 })
 
+t.test('console, Game Jolt tab: the data store\'s limits changed, the id and key kept; a viewer cannot', { timeout: 2 * BROWSER_TEST_TIMEOUT_MS }, async t => {
+  const before = dataOf(await admin(app, 'GET', '/admin/games/other_game/gamejolt')) as Link & { data_limits: Record<string, number> }
+  for (const [size, viewport] of VIEWPORTS) {
+    const perStore = size === 'desktop' ? 7 : 9
+    const { page, context, overflow, problems, settled } = await consoleSignedIn(browser, baseUrl, ADMIN, viewport)
+    t.teardown(async () => { await context.close() })
+    await page.goto(`${baseUrl}/console/#/games/other_game/gamejolt`)
+    await page.locator('#data-store-usage').waitFor()
+    await page.getByText('Change the limits').click()
+    t.equal(await page.getByLabel('Bytes of one item').getAttribute('placeholder'), String(size === 'desktop' ? before.data_limits.item_bytes : 2048), `${size}: the current limit as the placeholder`)
+    t.match(await page.locator('#data-limit-item_bytes-hint').textContent(), /1 to 16,777,216 \(16 MiB\), 1,048,576 \(1 MiB\) by default/, `${size}: its range and default, in bytes and as people read them`)
+    await page.getByLabel('Bytes of one item').fill('2048')
+    await page.getByLabel('Items of one store').fill(String(perStore))
+    await page.getByRole('button', { name: 'Save the limits' }).click()
+    await page.getByText('The data store\'s limits are saved.').waitFor()
+    const after = dataOf(await admin(app, 'GET', '/admin/games/other_game/gamejolt')) as typeof before
+    t.same(after.data_limits, { ...before.data_limits, item_bytes: 2048, items_per_user: perStore }, `${size}: the two limits set, the others kept`)
+    t.equal(after.private_key, before.private_key, `${size}: the private key kept`)
+    t.equal(after.gamejolt_game_id, before.gamejolt_game_id, `${size}: the id kept`)
+    await page.locator('#data-store-usage').getByText('items at most, each up to 2 KiB').waitFor()
+    t.match(await page.locator('#data-store-usage').textContent(), new RegExp(`Each store${perStore}items at most, each up to 2 KiB`), `${size}: the figures follow`)
+    t.equal(await page.getByLabel('Items of one store').inputValue(), '', `${size}: the form is emptied`)
+    await settled()
+    t.equal(await overflow(), 0, `${size}: no sideways scrolling`)
+    await page.screenshot({ path: join(folder, `gamejolt-limits-${size}.png`), fullPage: true })
+    // Out of range: the browser's own check stops it before the service is asked.
+    await page.getByLabel('Bytes of the game').fill('0')
+    await page.getByRole('button', { name: 'Save the limits' }).click()
+    t.equal(await page.getByLabel('Bytes of the game').evaluate(input => (input as HTMLInputElement).validity.rangeUnderflow), true, `${size}: 0 bytes is refused by the field`)
+    t.same(problems, [], `${size}: no script errors`)
+    await context.close()
+  }
+  const link = dataOf(await admin(app, 'GET', '/admin/games/other_game/gamejolt')) as Link
+  t.equal((await gamejolt(app, link, 'data-store/set', { key: 'too-big', data: 'x'.repeat(2049) })).success, 'false', 'an item past the new limit is refused')
+
+  const viewer = await consoleSignedIn(browser, baseUrl, VIEWER, VIEWPORTS[0][1])
+  t.teardown(async () => { await viewer.context.close() })
+  await viewer.page.goto(`${baseUrl}/console/#/games/other_game/gamejolt`)
+  await viewer.page.locator('#gamejolt-forbidden').waitFor()
+  t.equal(await viewer.page.getByText('Change the limits').count(), 0, 'a viewer, who may not read the key, gets no limits form')
+})
+
 t.test('console, achievements: the difficulty set with a select, the trophy id typed; both in the list', { timeout: 2 * BROWSER_TEST_TIMEOUT_MS }, async t => {
   for (const [size, viewport] of VIEWPORTS) {
     const difficulty = size === 'desktop' ? 'gold' : 'platinum'

@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks'
 import { api, gamePath, withQuery } from '../api.js'
-import { Confirm, More, Notice, Problem, StackedTable, TableBox, WriteButton, usePaged, useRead, useWrite } from '../ui.js'
+import { Confirm, Field, More, Notice, Problem, StackedTable, TableBox, WriteButton, useOperator, usePaged, useRead, useWrite } from '../ui.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
 import type { DataStoreSummary } from '../../../src/operations/gamejolt.js'
-import type { DataItemSize } from '../../../src/store/gamejolt.js'
+import type { DataItemSize, GamejoltLink } from '../../../src/store/gamejolt.js'
+import { DATA_LIMITS, DATA_LIMITS_MAX, type DataLimits } from '../../../src/rules/gamejolt-data.js'
 
 /** One item as GET …/gamejolt/data/item answers it. */
 interface Item { owner: string | null, key: string, data: string, bytes: number }
@@ -28,8 +29,19 @@ const ownerQuery = (owner: string | null): Record<string, string | undefined> =>
  * API is on: its usage against the limits, and whose stores hold items;
  * one store's items a click away.
  */
-export function DataStoreCard ({ game }: { game: GameWithStats }) {
+export function DataStoreCard ({ game, link, onLinkChanged }: { game: GameWithStats, link: GamejoltLink, onLinkChanged: () => void }) {
   const store = useRead(async () => await api<DataStoreSummary>('GET', gamePath(game.game_id, '/gamejolt/data')), [game.game_id])
+  const limitsWrite = useWrite()
+  // The limits are settings of the link: a PUT with the id and key it has (one omitted would be made anew).
+  async function saveLimits (limits: Partial<DataLimits>): Promise<boolean> {
+    const body = { gamejolt_game_id: link.gamejolt_game_id, private_key: link.private_key, data_limits: limits }
+    const saved = await limitsWrite.run(async () => await api('PUT', gamePath(game.game_id, '/gamejolt'), body), "The data store's limits are saved.")
+    if (saved) {
+      store.reload()
+      onLinkChanged()
+    }
+    return saved
+  }
   // undefined: no store picked; null: the global store.
   const [owner, setOwner] = useState<string | null | undefined>(undefined)
   const data = store.data
@@ -44,6 +56,14 @@ export function DataStoreCard ({ game }: { game: GameWithStats }) {
           <div><dt>Size</dt><dd>{bytes(data.usage.bytes)}</dd><dd class='limit'>of {bytes(data.limits.game_bytes)} at most</dd></div>
           <div><dt>Each store</dt><dd>{data.limits.items_per_user.toLocaleString()}</dd><dd class='limit'>items at most, each up to {bytes(data.limits.item_bytes)}</dd></div>
         </dl>
+      )}
+      {data !== undefined && (
+        <details class='more'>
+          <summary>Change the limits</summary>
+          <LimitsForm current={data.limits} busy={limitsWrite.busy} onSave={saveLimits} />
+          <Problem text={limitsWrite.problem} />
+          <Notice text={limitsWrite.notice} />
+        </details>
       )}
       {data !== undefined && data.owners.length === 0 && <p id='data-store-empty'>No cloud saves yet.</p>}
       {data !== undefined && data.owners.length > 0 && (
@@ -67,6 +87,50 @@ export function DataStoreCard ({ game }: { game: GameWithStats }) {
       {/* Keyed by the store: its page, its item shown and its question never outlive it. */}
       {owner !== undefined && <StoreItems key={owner ?? ''} game={game} owner={owner} onDeleted={store.reload} />}
     </section>
+  )
+}
+
+/** Each limit as the form asks for it. */
+const LIMIT_FIELDS: Array<{ name: keyof DataLimits, label: string, hint: string, size: boolean }> = [
+  { name: 'item_bytes', label: 'Bytes of one item', hint: "The most an item's data may hold", size: true },
+  { name: 'items_per_user', label: 'Items of one store', hint: "The most items of one player's store, and of the game's global store", size: false },
+  { name: 'items_per_game', label: 'Items of the game', hint: 'The most items of every store together', size: false },
+  { name: 'game_bytes', label: 'Bytes of the game', hint: 'The most bytes of every store together (keys and data)', size: true }
+]
+
+/**
+ * The data store's limits (docs/gamejolt.md#data-store): an empty field
+ * keeps its limit; each field says its range and default. A write that
+ * would pass a lowered limit is refused from then on; nothing stored goes.
+ */
+function LimitsForm ({ current, busy, onSave }: { current: DataLimits, busy: boolean, onSave: (limits: Partial<DataLimits>) => Promise<boolean> }) {
+  const viewer = useOperator().role === 'viewer'
+  const [typed, setTyped] = useState<Partial<Record<keyof DataLimits, string>>>({})
+  const shown = (field: typeof LIMIT_FIELDS[number], value: number): string => field.size ? `${value.toLocaleString()} (${bytes(value)})` : value.toLocaleString()
+  async function save (event: Event): Promise<void> {
+    event.preventDefault()
+    const limits: Partial<DataLimits> = {}
+    for (const { name } of LIMIT_FIELDS) {
+      const value = (typed[name] ?? '').trim()
+      if (value !== '') limits[name] = Number(value)
+    }
+    if (await onSave(limits)) setTyped({})
+  }
+  return (
+    <form class='form-grid' id='data-limits-form' onSubmit={save}>
+      {LIMIT_FIELDS.map(field => (
+        <Field key={field.name} id={`data-limit-${field.name}`} label={field.label} hint={`${field.hint}: 1 to ${shown(field, DATA_LIMITS_MAX[field.name])}, ${shown(field, DATA_LIMITS[field.name])} by default. Empty: kept as it is.`}>
+          <input
+            id={`data-limit-${field.name}`} name={field.name} type='number' min={1} max={DATA_LIMITS_MAX[field.name]} step={1} inputMode='numeric'
+            value={typed[field.name] ?? ''} placeholder={String(current[field.name])} disabled={viewer} aria-describedby={`data-limit-${field.name}-hint`}
+            onInput={event => { setTyped({ ...typed, [field.name]: event.currentTarget.value }) }}
+          />
+        </Field>
+      ))}
+      <div class='actions wide'>
+        <WriteButton type='submit' busy={busy}>Save the limits</WriteButton>
+      </div>
+    </form>
   )
 }
 

@@ -111,7 +111,7 @@ export function GamejoltTab ({ game }: { game: GameWithStats }) {
               )
         )}
       </section>
-      {link !== null && <DataStoreCard game={game} />}
+      {link !== null && <DataStoreCard game={game} link={link} onLinkChanged={settings.reload} />}
       <Confirm open={asking === 'key'} title='Make a new private key?' confirm='Make a new key' busy={write.busy} onCancel={() => { setAsking(null) }} onConfirm={() => { void newKey() }}>
         <p>Builds carrying the old key stop working at once: every request they sign is refused until they carry the new one.</p>
       </Confirm>

@@ -11,7 +11,7 @@ import { endpointOf, formatOf, paramsOf, postFieldsOf, VERSIONS, type Endpoint, 
 import type { Limits } from '../../store/limits.js'
 import type { GameRecord } from '../../rules/games.js'
 import { gamejoltSignatureMatches } from '../../gamejolt/signature.js'
-import { DATA_LIMITS, DATA_LIMITS_MAX } from '../../store/gamejolt.js'
+import { DATA_LIMITS, DATA_LIMITS_MAX } from '../../rules/gamejolt-data.js'
 
 /**
  * Game Jolt's Game API, v1 to v1.2, beside ours (docs/gamejolt.md): every
