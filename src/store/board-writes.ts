@@ -55,7 +55,7 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
     board?: NamedBoard
     /** Whether the standing needs the board's visible total (submit-self answers it); the plain script counts it only then. */
     total?: boolean
-    /** Game Jolt's text fields, kept beside the best (the full script writes them). */
+    /** Game Jolt's text fields, kept beside the best (either script writes them). */
     text?: GamejoltText
   }
 
@@ -66,8 +66,8 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
    * with no run and no approval, to a game with no periods, review rules or
    * runs as far as its record cached here says. The script checks the rest.
    */
-  function takesPlainScript (game: GameRecord, { approve, run, board, text }: Storing): boolean {
-    if (approve !== undefined || run !== undefined || board !== undefined || text !== undefined || game.periods.length > 0 || game.runs !== 'off') return false
+  function takesPlainScript (game: GameRecord, { approve, run, board }: Storing): boolean {
+    if (approve !== undefined || run !== undefined || board !== undefined || game.periods.length > 0 || game.runs !== 'off') return false
     if (game.review_above !== null || game.review_below !== null || game.review_factor !== null) return false
     const until = fullScriptUntil.get(game.game_id)
     if (until === undefined) return true
@@ -99,7 +99,7 @@ export function createBoardWrites ({ redis, now, clock, refreshed, freshBoards, 
         return await submitScript(counters => fullSubmitCall(game, board, submit, counters), limits)
       }
       let reply = takesPlainScript(game, storing)
-        ? await plainSubmitScript(counters => plainSubmitCall(game, { player, score, meta, signed, at: clock === undefined ? undefined : at, total: storing.total ?? true }, counters), limits)
+        ? await plainSubmitScript(counters => plainSubmitCall(game, { player, score, meta, signed, at: clock === undefined ? undefined : at, total: storing.total ?? true, text }, counters), limits)
         : await full()
       if (reply[0] === FULL) {
         fullScriptUntil.set(gameId, Date.now() + FULL_SCRIPT_FOR_MS)

@@ -62,11 +62,13 @@ export interface PlainSubmit {
   at: number | undefined
   /** Whether the answer carries the board's visible total (submit-self answers it; submit does not). */
   total: boolean
+  /** Game Jolt's text fields sent with the score, kept beside the best they came with. */
+  text?: GamejoltText
 }
 
 /** lua/submit-plain.lua's call: the game's record routes it; every field it reads is named here. */
 export function plainSubmitCall (game: GameRecord, submit: PlainSubmit, counters: PackedCounter[]): { keys: string[], args: string[] } {
-  const { player, score, meta, signed, at, total } = submit
+  const { player, score, meta, signed, at, total, text } = submit
   return {
     keys: [keys.game(game.game_id)],
     args: [JSON.stringify({
@@ -79,6 +81,7 @@ export function plainSubmitCall (game: GameRecord, submit: PlainSubmit, counters
       board_score: boardScoreOf(score, game.order),
       at,
       total,
+      text: textPart(text),
       limits: counters,
       ...requestPart(game, player, meta, signed),
     })]
@@ -113,6 +116,10 @@ export interface FullSubmit {
 
 /** A Game Jolt score's text fields: its display text and its extra data. */
 export interface GamejoltText { score: string, extra_data: string }
+/** The text fields as both submit scripts store them: one JSON text, after the best's time and value. */
+function textPart (text: GamejoltText | undefined): string | undefined {
+  return text === undefined ? undefined : JSON.stringify({ score: asStored(text.score), extra_data: asStored(text.extra_data) })
+}
 
 /** A period as includes/submit-board.lua reads it: its bounds (ms), when its keys expire (ms), its kind and id, its keys' scope. */
 function periodPart (board: Board, period: Period): { start: number, reset: number, expires: number, kind: PeriodKind, id: string, scope: string } {
@@ -147,7 +154,7 @@ export function fullSubmitCall (game: GameRecord, board: Board, submit: FullSubm
       periods: periods.map(period => periodPart(board, period)),
       approve: approve === undefined ? undefined : { id: approve.id, note: asStored(approve.note) },
       run: run === undefined ? undefined : { id: run.id, key: run.key ?? '', by_key: run.byKey },
-      text: text === undefined ? undefined : JSON.stringify({ score: asStored(text.score), extra_data: asStored(text.extra_data) }),
+      text: textPart(text),
       limits: counters,
       ...requestPart(game, player, meta, signed),
     })]

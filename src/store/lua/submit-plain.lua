@@ -10,10 +10,11 @@
 -- A score for the game's own board, of a game that uses none of what
 -- submit.lua adds (periods, review rules, runs, webhooks, achievements,
 -- named boards, approvals): the replay and deletion checks of a signed
--- submit, the caps, compare-and-store, rank. Sent by store/submit-call.ts
--- when the game's record cached there says so; the record read here says
--- it again, and a game that has any of them after all (a record cached
--- before they were set) is answered {'full'}: the caller sends submit.lua.
+-- submit, the caps, compare-and-store (with Game Jolt's text fields), rank.
+-- Sent by store/submit-call.ts when the game's record cached there says
+-- so; the record read here says it again, and a game that has any of them
+-- after all (a record cached before they were set) is answered {'full'}:
+-- the caller sends submit.lua.
 --
 -- The call is one JSON argument (submit-call.ts `plainSubmitCall`), its
 -- fields named there; the keys are named here from the game id (KEY, from
@@ -70,6 +71,8 @@ local function submit ()
   if had and redis.call('ZREM', board, ms .. player) == 1 then written = true end
   best, ms = score, string.format('%0' .. TIME_DIGITS .. '.0f', call.at or clock())
   redis.call('HSET', entries, player, best .. '|' .. ms)
+  -- Game Jolt's text fields, beside the best they came with (as includes/submit-board.lua keeps them).
+  if call.text then redis.call('HSET', KEY.gamejoltText(game, call.bucket, call.scope), player, ms .. '|' .. best .. '|' .. call.text) end
   storeMeta(room, gameKey)
   -- A game that never hid anyone (`hides` 0 in its record) shows every player without a look at its hidden sets.
   local rank = false
