@@ -8,16 +8,20 @@
 // back to back, so all three meet the same state of the box. Prints each
 // one's req/s and its ratio to the minimal service of the same round, and
 // the CPU time per request of the server, redis-server and the client.
+// `--session`: rate and playtime (signed-in players, 2000 of them) instead,
+// A then B each round, with redis-server's CPU per request of each and B's
+// to A's: what a change costs Redis on those paths.
 //
-// Options: --rounds=3, --duration=5, --warmup=2, --workers=1 (all three).
+// Options: --rounds=3, --duration=5, --warmup=2, --workers=1 (all three), --session.
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { ensureBuild, ensureDependencies } from '../scripts/runtime.mjs'
 
 const argv = process.argv.slice(2)
 const flag = (name, fallback) => Number(argv.find(arg => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback)
-const settings = Object.fromEntries(argv.filter(arg => !arg.startsWith('--')).map(arg => [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]))
+const settings = Object.fromEntries(argv.filter(arg => !arg.startsWith('--') && arg.includes('=')).map(arg => [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]))
 const against = argv.find(arg => arg.startsWith('--against='))?.slice('--against='.length)
+const session = argv.includes('--session')
 const otherEntry = against === undefined ? undefined : resolve(against, 'dist/src/server.js')
 const usable = against === undefined
   ? Object.keys(settings).length > 0 && Object.keys(settings).every(name => /^[A-Z][A-Z0-9_]*$/.test(name))
@@ -37,9 +41,11 @@ const { measureScenario } = await import('./lib/measure.mjs')
 const { minimalKey, seedMinimalBoard, startMinimal } = await import('./lib/minimal.mjs')
 const { cleanupSync, stopProcess } = await import('./lib/processes.mjs')
 const { redisClient, startRedis } = await import('./lib/redis.mjs')
-const { createGames, gameIdOf, seedBoard } = await import('./lib/seed.mjs')
+const { createGames, createSessions, gameIdOf, seedBoard } = await import('./lib/seed.mjs')
 const { startService } = await import('./lib/service.mjs')
 const { versusMinimal } = await import('./scenarios/index.mjs')
+const { playtime } = await import('./scenarios/playtime.mjs')
+const { rate } = await import('./scenarios/rate.mjs')
 
 const SIZE = 1000
 const label = against === undefined ? Object.entries(settings).map(([name, value]) => `${name}=${value}`).join(' ') : `the build in ${against}`
@@ -61,9 +67,35 @@ try {
   const minimalCtx = { board: await seedMinimalBoard(redis, ownKey, SIZE), key: ownKey, gameId: ownKey.game_id }
   const minimal = await startMinimal(redisServer.port, opts.workers, ownKey, SIZE)
   servers.push(minimal)
-  const serviceCtx = { board, key: games[SIZE].key, gameId: board.gameId }
+  const serviceCtx = { board, key: games[SIZE].key, gameId: board.gameId, cookies: session ? await createSessions(a.base, 2000) : [] }
   const measuring = { opts, statsRedis: redis, redisPort: redisServer.port }
   const runs = { }
+  const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length
+  if (session) {
+    const redisCost = { }
+    for (let round = 1; round <= opts.rounds; round++) {
+      console.log(`bench: round ${round} of ${opts.rounds}`)
+      for (const scenario of [rate, playtime]) {
+        for (const [name, server] of [[`${scenario.name} (defaults)`, a], [`${scenario.name} (${label})`, b]]) {
+          const row = await measureScenario({ name, size: SIZE, port: server.port, makeFeed: (poolSize) => scenario.makeFeed({ smoke: false, ...serviceCtx }, poolSize), redisCost: false }, measuring)
+          if (row.failed > 0) throw new Error(`${name}: ${row.failed} responses failed, e.g. ${row.examples.join(' / ')}`)
+          const redisUs = row.cpuPerRequest['redis-server'] ?? 0
+          console.log(`bench: ${name}: ${int(row.rps)} req/s; redis-server ${fmt(redisUs, 1)} µs/request`)
+          redisCost[name] ??= []
+          redisCost[name].push({ rps: row.rps, redisUs })
+        }
+      }
+    }
+    console.log(`\nWORKERS=${opts.workers}, ${opts.rounds} rounds of ${opts.warmup} s + ${opts.duration} s, ${opts.connections} connections, 2000 players\n`)
+    console.log(markdownTable(['run', 'req/s', 'Redis µs/request', 'per round'], Object.entries(redisCost).map(([name, rows]) => [
+      name, int(mean(rows.map(row => row.rps))), fmt(mean(rows.map(row => row.redisUs)), 1), rows.map(row => fmt(row.redisUs, 1)).join(', ')
+    ]), ['l', 'r', 'r', 'l']))
+    for (const scenario of [rate, playtime]) {
+      const [first, second] = [`${scenario.name} (defaults)`, `${scenario.name} (${label})`].map(name => redisCost[name].map(row => row.redisUs))
+      const ratios = first.map((value, i) => second[i] / value)
+      console.log(`${scenario.name}: B's Redis CPU per request is ${fmt(mean(ratios))}x A's (per round ${ratios.map(ratio => fmt(ratio)).join(', ')})`)
+    }
+  }
   const run = async (scenario, name, server, ctx) => {
     const row = await measureScenario({ name, size: SIZE, port: server.port, makeFeed: (poolSize) => scenario.makeFeed({ smoke: false, ...ctx }, poolSize), redisCost: false }, measuring)
     if (row.failed > 0) throw new Error(`${name}: ${row.failed} responses failed, e.g. ${row.examples.join(' / ')}`)
@@ -72,7 +104,7 @@ try {
       `redis-server ${fmt(cpu['redis-server'] ?? 0, 1)}, client ${fmt(cpu.client, 1)}`)
     return row.rps
   }
-  for (let round = 1; round <= opts.rounds; round++) {
+  for (let round = 1; round <= (session ? 0 : opts.rounds); round++) {
     console.log(`bench: round ${round} of ${opts.rounds}`)
     for (const scenario of versusMinimal) {
       const base = await run(scenario, `minimal ${scenario.name}`, minimal, minimalCtx)
@@ -84,12 +116,13 @@ try {
       }
     }
   }
-  const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length
-  console.log(`\nWORKERS=${opts.workers}, ${opts.rounds} rounds of ${opts.warmup} s + ${opts.duration} s, ${opts.connections} connections\n`)
-  console.log(markdownTable(['run', 'req/s', 'x minimal', 'per round'], Object.entries(runs).map(([name, rows]) => [
-    name, int(mean(rows.map(row => row.rps))), name.startsWith('minimal') ? '-' : fmt(mean(rows.map(row => row.ratio))),
-    name.startsWith('minimal') ? '-' : rows.map(row => fmt(row.ratio)).join(', ')
-  ]), ['l', 'r', 'r', 'l']))
+  if (!session) {
+    console.log(`\nWORKERS=${opts.workers}, ${opts.rounds} rounds of ${opts.warmup} s + ${opts.duration} s, ${opts.connections} connections\n`)
+    console.log(markdownTable(['run', 'req/s', 'x minimal', 'per round'], Object.entries(runs).map(([name, rows]) => [
+      name, int(mean(rows.map(row => row.rps))), name.startsWith('minimal') ? '-' : fmt(mean(rows.map(row => row.ratio))),
+      name.startsWith('minimal') ? '-' : rows.map(row => fmt(row.ratio)).join(', ')
+    ]), ['l', 'r', 'r', 'l']))
+  }
 } catch (error) {
   console.error(`bench: ${error.stack ?? error}`)
   process.exitCode = 1

@@ -2,7 +2,8 @@ import { resolve } from 'node:path'
 import type { TokenSigninOptions } from './signin/platform-token.js'
 import type { OpenIdOptions } from './signin/openid.js'
 import { COMMAND_TIMEOUT_MS, type WriteConcern } from './store/redis-client.js'
-import { ConfigError, boolean, integer, oneOf, type Env, type NodeEnv } from './config/values.js'
+import { ConfigError, boolean, decimalOr, integer, oneOf, type Env, type NodeEnv } from './config/values.js'
+import { DEFAULT_PRIOR, type RatingPrior } from './rules/ratings.js'
 import { checkToken, operatorTokens, type OperatorToken } from './config/operator-tokens.js'
 import { origin, redisUrl, trustProxy, trustsTheWorld, type TrustProxy } from './config/addresses.js'
 import { openId, tokenSignin } from './config/signin.js'
@@ -65,6 +66,12 @@ export interface Config {
   tokenSignin: TokenSigninOptions | null
   /** "Sign in with …" an OpenID Connect provider (OIDC_*); null: off. */
   openId: OpenIdOptions | null
+  /**
+   * The prior of every game's weighted score (docs/ratings.md): RATING_PRIOR_WEIGHT,
+   * how many full-weight ratings it counts as; RATING_PRIOR_MEAN, the mean it
+   * pulls toward: `platform` (the platform's weighted mean) or a fixed value.
+   */
+  ratingPrior: RatingPrior
   /** GUEST_TTL_S: how long a guest (its session and its play) lasts unless it signs up or logs in first. */
   guestTtlS: number
   /** Guests made per client address (IPv4, or IPv6 /64) per hour. */
@@ -173,6 +180,10 @@ export function loadConfig (env: Env = process.env): Config {
     signupWork: integer(env, 'SIGNUP_WORK', 3, 1, 5),
     tokenSignin: tokenSignin(env, nodeEnv),
     openId: openId(env, nodeEnv),
+    ratingPrior: {
+      weight: integer(env, 'RATING_PRIOR_WEIGHT', DEFAULT_PRIOR.weight, 0, 1000),
+      mean: decimalOr(env, 'RATING_PRIOR_MEAN', DEFAULT_PRIOR.mean, 'platform', 1, 10)
+    },
     guestTtlS: integer(env, 'GUEST_TTL_S', 604800, 60, 31536000),
     guestAddressRateLimitMax: integer(env, 'GUEST_ADDRESS_RATE_LIMIT_MAX', 30, 1, 1_000_000),
     guestRateLimitMax: integer(env, 'GUEST_RATE_LIMIT_MAX', 600, 1, 1_000_000),

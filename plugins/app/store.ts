@@ -3,6 +3,7 @@ import { createAdmin, type Admin } from '../../src/operations/index.js'
 import { createAuditLog } from '../../src/store/audit.js'
 import { createLeaderboard, type Leaderboard } from '../../src/store/leaderboard.js'
 import { createPlaytime, type Playtime } from '../../src/store/playtime.js'
+import { NEUTRAL_MEAN, priorNow } from '../../src/rules/ratings.js'
 import { createRatings, type Ratings } from '../../src/store/ratings.js'
 import { createRecordStore, type RecordStore } from '../../src/store/games-and-keys.js'
 import { createActivity } from '../../src/store/activity.js'
@@ -68,7 +69,7 @@ export default fp<StoreOptions>(async (fastify, { clock }) => {
   fastify.decorate('records', records)
   fastify.decorate('users', users)
   fastify.decorate('leaderboard', leaderboard)
-  const ratings = createRatings(redis)
+  const ratings = createRatings(redis, priorNow(config.ratingPrior, () => NEUTRAL_MEAN))
   fastify.decorate('ratings', ratings)
   const playtime = createPlaytime(redis, activity)
   fastify.decorate('playtime', playtime)

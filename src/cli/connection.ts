@@ -7,6 +7,7 @@ import { runningManagedRedis, startManagedRedis, type ManagedRedis } from '../li
 import { closeRedis, connectRedis, setWriteConcern } from '../store/redis-client.js'
 import { createLeaderboard } from '../store/leaderboard.js'
 import { createRecordStore } from '../store/games-and-keys.js'
+import { NEUTRAL_MEAN, priorNow } from '../rules/ratings.js'
 import { createRatings } from '../store/ratings.js'
 import { createPlaytime } from '../store/playtime.js'
 import { createActivity } from '../store/activity.js'
@@ -74,7 +75,7 @@ export function operationsOf (redis: Redis, config: Config, env: CliIo['env']): 
     guestTtlS: config.guestTtlS,
     sessionCookie: config.sessionCookie,
     audit: createAuditLog(redis, { retentionMs: config.auditRetentionMs }),
-    ratings: createRatings(redis),
+    ratings: createRatings(redis, priorNow(config.ratingPrior, () => NEUTRAL_MEAN)),
     playtime: createPlaytime(redis, activity),
     activity,
     gamejolt: createGamejoltStore(redis)

@@ -32,6 +32,7 @@ Games and keys:
                [--guests off|listed|unlisted]
                [--runs off|optional|required] [--min_run_seconds N] [--max_score_rate X]
                [--implausible hold|refuse] [--run_ttl_s N] [--submit_run off|on]
+               [--rating_full_weight_seconds N] [--rating_min_play_seconds N] [--listed true|false]
                [--score_format integer|decimal|time] [--score_decimals N] [--score_unit TEXT]
                                         how pages show the scores (the API keeps them raw)
   games update <game_id> (the same flags)
@@ -60,6 +61,11 @@ Fair play (scores held for review):
   review approve <game_id> <held_id> [--note TEXT]
                                         puts the score on the boards as of when it was submitted
   review reject <game_id> <held_id> [--note TEXT] [--hide true|false]
+
+Ratings (weighted by the raters' play, docs/ratings.md):
+  ratings list <game_id> [--stars N] [--max_playtime_seconds N] [--limit N] [--cursor C]
+                                        newest first: stars, the rater's play when they rated and now
+  ratings remove <game_id> <username>  removes a rating; every figure follows (audited)
 
 Game Jolt's API (docs/gamejolt.md):
   gamejolt get <game_id>                its Game Jolt game id and private key (a secret)

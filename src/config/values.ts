@@ -30,6 +30,16 @@ export function oneOf<T extends string> (env: Env, name: string, fallback: T, al
   return raw as T
 }
 
+/** A number with up to 2 decimals from min to max, or `word` (a setting's other choice); fallback when unset. */
+export function decimalOr<W extends string> (env: Env, name: string, fallback: number | W, word: W, min: number, max: number): number | W {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (raw === word) return word
+  const value = /^\d+(\.\d{1,2})?$/.test(raw) ? Number(raw) : NaN
+  if (!(value >= min && value <= max)) throw new ConfigError(name, `must be ${word}, or a number from ${min} to ${max} with at most 2 decimals`, raw)
+  return value
+}
+
 export function boolean (env: Env, name: string, fallback: boolean): boolean {
   return oneOf(env, name, fallback ? 'true' : 'false', ['true', 'false'] as const) === 'true'
 }

@@ -54,7 +54,7 @@ export async function openSessionEndpoint (call: GamejoltCall): Promise<Gamejolt
 /** sessions/ping: the play since the last ping (at most 120 s) credited; a session past its time is over. One script call (lua/gamejolt-ping.lua). */
 export async function pingSession (call: GamejoltCall): Promise<GamejoltAnswer> {
   const user = await requestUser(call)
-  if (!await call.fastify.playtime.sessionPing(call.game.game_id, user.username, SESSION_TIMEOUT_MS, call.limits)) refuse(MESSAGES.noSession)
+  if (!await call.fastify.playtime.sessionPing(call.game, user.username, SESSION_TIMEOUT_MS, call.limits)) refuse(MESSAGES.noSession)
   return success()
 }
 

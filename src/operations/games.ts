@@ -1,7 +1,7 @@
 import { fail } from '../errors.js'
 import type { Season } from '../../sdk/answers.js'
 import { DEFAULT_CAPS, periodsOf } from '../store/games-and-keys.js'
-import { type GameStats, DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, DEFAULT_RUNS, FAIR_PLAY_SETTINGS, RUN_SETTINGS, TIME_FLOOR_NEEDED, lacksTimeFloor, type FairPlaySetting, type GameChanges, type GameRecord, type RunSetting } from '../rules/games.js'
+import { type GameStats, DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, DEFAULT_RATINGS, DEFAULT_RUNS, FAIR_PLAY_SETTINGS, RATING_SETTINGS, RUN_SETTINGS, TIME_FLOOR_NEEDED, lacksTimeFloor, type FairPlaySetting, type GameChanges, type GameRecord, type RatingSetting, type RunSetting } from '../rules/games.js'
 import type { NamedBoard } from '../rules/boards.js'
 import { canonicalTimeZone, periodsSinceAfter } from '../rules/periods.js'
 import { decodeCursor, encodeCursor } from '../lib/cursor.js'
@@ -54,6 +54,15 @@ function fairPlayOf (body: Partial<Record<FairPlaySetting, number | null>>, curr
   const min = settings.score_min === undefined ? current.score_min : settings.score_min
   const max = settings.score_max === undefined ? current.score_max : settings.score_max
   if (min !== null && max !== null && min > max) fail('invalid_param', `Parameter "${settings.score_min === undefined ? 'score_max' : 'score_min'}" is not valid: score_min (${min}) must not be above score_max (${max}).`)
+  return settings
+}
+
+/** The rating settings of a create or update body (docs/ratings.md): each as given. */
+function ratingSettingsOf (body: Partial<Pick<GameRecord, RatingSetting>>): Pick<GameChanges, RatingSetting> {
+  const settings: Pick<GameChanges, RatingSetting> = {}
+  for (const name of RATING_SETTINGS) {
+    if (body[name] !== undefined) (settings as Record<string, unknown>)[name] = body[name]
+  }
   return settings
 }
 
@@ -140,6 +149,8 @@ export function gamesOperations ({ records, leaderboard, ratings, activity, audi
         guests: body.guests ?? 'off',
         ...DEFAULT_RUNS,
         ...runSettingsOf(body),
+        ...DEFAULT_RATINGS,
+        ...ratingSettingsOf(body),
         ...DEFAULT_DISPLAY,
         ...displayChanges(body),
         season: 1,
@@ -158,13 +169,15 @@ export function gamesOperations ({ records, leaderboard, ratings, activity, audi
       const { periods: _periods, ...plain } = body
       const before = await records.game(gameId, { fresh: true })
       const current = before ?? undefined
-      const changes: GameChanges = { ...plain, ...periodSettingsOf(body), ...fairPlayOf(body, current), ...runSettingsOf(body, current), ...displayChanges(body, current) }
+      const changes: GameChanges = { ...plain, ...periodSettingsOf(body), ...fairPlayOf(body, current), ...runSettingsOf(body, current), ...ratingSettingsOf(body), ...displayChanges(body, current) }
       // The calendar's clock (the boards'): a period kind begins to be kept now.
       if (changes.periods !== undefined) changes.periods_since = periodsSinceAfter(current, changes.periods, leaderboard.now())
       if (before !== null) await checkTimeFloors({ ...before, ...changes }, body, async () => (await namedBoards.boards(gameId, { fresh: true })).values())
       const game = before === null ? null : await records.updateGame(gameId, changes)
       if (game === 'has_entries') fail('invalid_param', 'Parameter "order" cannot change: the game has stored entries (or closed a season), and a board keeps its scores in its order.')
       if (game === null) fail('not_found', 'No such game.')
+      // Every rating weighs against the full weight: a new one counts them all again (docs/ratings.md).
+      if (before !== null && game.rating_full_weight_seconds !== before.rating_full_weight_seconds) await ratings.recount(game)
       await audit({ action: 'game.update', game_id: game.game_id, target: game.game_id, before, after: game })
       return game
     },
@@ -197,9 +210,9 @@ export function gamesOperations ({ records, leaderboard, ratings, activity, audi
       const game = await existingGame(gameId)
       const [figures, spread] = await Promise.all([
         activity.read(game.game_id, { minutes: query.minutes ?? 60, days: query.days ?? 30, now: Date.now() }),
-        ratings.distribution(game.game_id)
+        ratings.figures(game)
       ])
-      return { game_id: game.game_id, ...figures, ratings: { count: spread.count, items: spread.counts.map((count, i) => ({ stars: i + 1, count })) } }
+      return { game_id: game.game_id, ...figures, ratings: { count: spread.count, items: spread.distribution.map((count, i) => ({ stars: i + 1, count })) } }
     },
 
     /** How the scores of a board spread: equal ranges from its lowest score to its highest, its visible entries counted in each. */

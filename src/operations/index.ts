@@ -10,6 +10,7 @@ import { reviewOperations } from './review.js'
 import { webhooksOperations } from './webhooks.js'
 import { auditOperations } from './audit.js'
 import { gamejoltOperations } from './gamejolt.js'
+import { ratingsOperations } from './ratings.js'
 
 /**
  * The operator operations (docs/interface.md#operator-api), shared by the /admin
@@ -32,7 +33,8 @@ export function createAdmin (deps: AdminDeps) {
       ...reviewOperations(context),
       ...webhooksOperations(context),
       ...auditOperations(context),
-      ...gamejoltOperations(context)
+      ...gamejoltOperations(context),
+      ...ratingsOperations(context)
     }
   }
 

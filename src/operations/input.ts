@@ -3,7 +3,7 @@ import { Value } from '@sinclair/typebox/value'
 import { fail } from '../errors.js'
 import { AROUND_DEFAULT, AROUND_MAX, GAME_ID_PATTERN, USERNAME_PATTERN } from '../rules/fields.js'
 import { DEFAULT_CAPS } from '../store/games-and-keys.js'
-import { DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, GUEST_POLICIES, MAX_NOTIFY_TOP, MAX_RUN_TTL_S, RUN_POLICIES, SUBMIT_RUN_POLICIES } from '../rules/games.js'
+import { DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, DEFAULT_RATINGS, GUEST_POLICIES, MAX_NOTIFY_TOP, MAX_RATING_PLAY_S, MAX_RUN_TTL_S, RUN_POLICIES, SUBMIT_RUN_POLICIES } from '../rules/games.js'
 import { MAX_KEEP_PERIODS, PERIOD_KINDS } from '../rules/periods.js'
 import { ENTRY_BUCKETS } from '../store/keys.js'
 import { ACTIVITY_DAYS_KEPT, ACTIVITY_MINUTES_KEPT_S } from '../store/activity.js'
@@ -73,6 +73,13 @@ const runSettings = {
   submit_run: Type.Optional(Type.Union(SUBMIT_RUN_POLICIES.map(policy => Type.Literal(policy)), { description: 'on: a browser game without a server may start runs and submit with the public api_key alone (submit-run), guarded only by the run rules and the review queue; off (the default)' }))
 }
 
+// Ratings weighted by play, and the games list (docs/ratings.md).
+const ratingSettings = {
+  rating_full_weight_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_RATING_PLAY_S, description: `the rater's verified play in the game at which a rating weighs fully in the weighted score, 1 to ${MAX_RATING_PLAY_S} seconds (default ${DEFAULT_RATINGS.rating_full_weight_seconds})` })),
+  rating_min_play_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_RATING_PLAY_S, description: `the verified play a user needs in the game to rate it (play_required), 0 to ${MAX_RATING_PLAY_S} seconds (default 0: anyone logged in)` })),
+  listed: Type.Optional(Type.Boolean({ description: 'false leaves the game out of the public games list (GET /api/games) and the front page (default true)' }))
+}
+
 const EVENT_LIST = `(${EVENT_TYPES.map(type => type.replace('.', '\\.')).join('|')})`
 const WebhookEvents = Type.Union([
   Type.Array(Type.Union([...EVENT_TYPES, '*'].map(type => Type.Literal(type))), { minItems: 1, maxItems: EVENT_TYPES.length + 1, uniqueItems: true }),
@@ -118,6 +125,7 @@ export const cursors = {
   search: Type.Object({ k: Type.Literal('search'), b: Type.String({ maxLength: 100 }), n: Type.Integer({ minimum: 0, maximum: ENTRY_BUCKETS }), a: Type.String({ maxLength: 200 }) }),
   audit: Type.Object({ k: Type.Literal('audit'), id: Type.String({ pattern: '^[0-9]{1,15}-[0-9]{1,15}$' }) }),
   dataItems: Type.Object({ k: Type.Literal('data-items'), after: Type.String({ maxLength: 1024 }) }),
+  ratings: Type.Object({ k: Type.Literal('ratings'), at: Type.Integer({ minimum: 0, maximum: 9_999_999_999_999 }), user: Type.String({ maxLength: 200 }) }),
   sessions: Type.Object({ k: Type.Literal('sessions'), e: Type.Integer({ minimum: 0, maximum: 9_999_999_999_999 }), n: Type.Integer({ minimum: 0, maximum: 1_000_000 }) })
 }
 
@@ -181,6 +189,7 @@ export const schemas = {
     ...periodSettings,
     ...fairPlaySettings,
     ...runSettings,
+    ...ratingSettings,
     ...displaySettings,
     guests: Guests
   }, { additionalProperties: false }),
@@ -193,6 +202,7 @@ export const schemas = {
     ...periodSettings,
     ...fairPlaySettings,
     ...runSettings,
+    ...ratingSettings,
     ...displaySettings,
     guests: Guests
   }, { additionalProperties: false }),
@@ -300,6 +310,11 @@ export const schemas = {
   }, { additionalProperties: false }),
   dataOwner: Type.Object({
     owner: Type.Optional(Type.String({ pattern: USERNAME_PATTERN.source, description: "a user's name: their store (default: the game's global store)" }))
+  }, { additionalProperties: false }),
+  ratings: Type.Object({
+    ...Page(50),
+    stars: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, description: 'only ratings of these stars, 1 to 10 (half stars)' })),
+    max_playtime_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'only raters with at most this much play in the game now (seconds): 0 lists those who never played' }))
   }, { additionalProperties: false }),
   dataItems: Type.Object({
     ...Page(50),

@@ -80,7 +80,7 @@ export function usersOperations ({ users, records, sessionTtlS, guestTtlS, sessi
       const games = await forEveryGame(async (game): Promise<UserInGame> => {
         const [standing, rating, seconds, saved] = await Promise.all([
           leaderboard.standing(game, leaderboard.choose(game, {}), username),
-          ratings.read(game.game_id, username),
+          ratings.read(game, username),
           playtime.ofUser(game.game_id, username),
           gamejolt.dataItems(game.game_id, user.username, '', MAX_SAVED_LISTED)
         ])

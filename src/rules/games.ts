@@ -52,6 +52,12 @@ export interface GameRecord extends DisplaySettings {
   run_ttl_s: number
   /** Whether a browser game without a server may start runs and submit with the public api_key alone (submit-run). */
   submit_run: SubmitRunPolicy
+  /** The rater's verified play (seconds) at which a rating weighs fully in the weighted score (docs/ratings.md). */
+  rating_full_weight_seconds: number
+  /** The verified play (seconds) a rating needs at all; 0: none (v1). */
+  rating_min_play_seconds: number
+  /** Whether the public games list (GET /api/games, the front page) shows the game. */
+  listed: boolean
 }
 
 export const RUN_POLICIES = ['off', 'optional', 'required'] as const
@@ -91,6 +97,13 @@ export type GuestPolicy = typeof GUEST_POLICIES[number]
  * An account rates at once.
  */
 export const GUEST_RATING_PLAY_S = 60
+
+/** The rating settings of a game that sets none (docs/ratings.md): full weight after 10 minutes of play, any rater may rate (v1), listed. */
+export const DEFAULT_RATINGS = { rating_full_weight_seconds: 600, rating_min_play_seconds: 0, listed: true } as const satisfies Partial<GameRecord>
+/** The most play (seconds) either rating setting may ask for: 100 hours. */
+export const MAX_RATING_PLAY_S = 360_000
+export type RatingSetting = keyof typeof DEFAULT_RATINGS
+export const RATING_SETTINGS = Object.keys(DEFAULT_RATINGS) as RatingSetting[]
 
 /** The period settings of a game that sets none: no periods, so every v1 answer stays as it was. */
 export const DEFAULT_PERIODS = { order: 'desc', periods: [], periods_since: {}, timezone: 'UTC', keep_periods: 12 } as const satisfies Partial<GameRecord>
@@ -133,7 +146,7 @@ export interface KeyRecord {
 }
 
 /** What an operator may change of a game (season through closing one). */
-export type GameChanges = Partial<Pick<GameRecord, 'name' | 'developer' | 'approved' | 'max_entries' | 'max_meta_bytes' | 'order' | 'periods' | 'periods_since' | 'timezone' | 'keep_periods' | 'guests' | RunSetting | FairPlaySetting | keyof DisplaySettings>>
+export type GameChanges = Partial<Pick<GameRecord, 'name' | 'developer' | 'approved' | 'max_entries' | 'max_meta_bytes' | 'order' | 'periods' | 'periods_since' | 'timezone' | 'keep_periods' | 'guests' | RunSetting | FairPlaySetting | RatingSetting | keyof DisplaySettings>>
 
 /** The run settings, by name. */
 export type RunSetting = keyof typeof DEFAULT_RUNS

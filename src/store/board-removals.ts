@@ -149,9 +149,9 @@ export function createBoardRemovals ({ redis, now, freshBoards }: BoardContext) 
       let [entries, metas, held, ratings, playtimeSeconds, achievements] = await eraseScript([
         keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.deletedPlayer(gameId, player), keys.live(gameId), ...reviewKeys(gameId),
         keys.ratings(gameId), keys.ratingStats(gameId), keys.playtime(gameId), keys.game(gameId), keys.boardsVersion(gameId),
-        keys.achievements(gameId), keys.achieved(gameId, player), keys.achievementCounts(gameId),
+        keys.achievements(gameId), keys.achieved(gameId, player), keys.achievementCounts(gameId), keys.ratingPlay(gameId), keys.ratingTimes(gameId),
         ...removalKeys(gameId, player, [own])
-      ], [player, 2 * TS_TOLERANCE_S + 1, own.seasons.length, user ? '1' : '0'])
+      ], [player, 2 * TS_TOLERANCE_S + 1, own.seasons.length, user ? '1' : '0', game.rating_full_weight_seconds])
       // The named boards' entries, a group at a time, as an operator's delete removes them.
       const named = await everyNamedBoard(game)
       for (const group of named) {
@@ -175,14 +175,14 @@ export function createBoardRemovals ({ redis, now, freshBoards }: BoardContext) 
     async claimPlayer (game: GameRecord, guest: string, user: string): Promise<{ boards: number, rated: number, playtimeSeconds: number, held: number }> {
       const gameId = game.game_id
       const claimKeys = [keys.hiddenPlayers(gameId), keys.boardHiddenUsers(gameId), keys.live(gameId), keys.ratings(gameId), keys.ratingStats(gameId), keys.playtime(gameId), ...reviewKeys(gameId), keys.boardsVersion(gameId),
-        keys.achievements(gameId), keys.achieved(gameId, guest), keys.achieved(gameId, user), keys.achievementCounts(gameId)]
+        keys.achievements(gameId), keys.achieved(gameId, guest), keys.achieved(gameId, user), keys.achievementCounts(gameId), keys.ratingPlay(gameId), keys.ratingTimes(gameId)]
       const call = async (boards: EveryScope[], final: boolean): Promise<[number, number, number, number, number]> => await claimScript([...claimKeys,
         ...boards.flatMap(board => [
           ...board.seasons.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, guest, scope), keys.entries(gameId, user, scope), keys.meta(gameId, guest, scope), keys.meta(gameId, user, scope), keys.usage(gameId, scope),
             keys.gamejoltText(gameId, guest, scope), keys.gamejoltText(gameId, user, scope)]),
           ...board.periods.flatMap(scope => [keys.board(gameId, scope), keys.entries(gameId, guest, scope), keys.entries(gameId, user, scope)])
         ])
-      ], [guest, user, now(), final ? '1' : '0', ...boards.flatMap(board => [board.order, board.operator, board.seasons.length, board.periods.length])])
+      ], [guest, user, now(), final ? '1' : '0', game.rating_full_weight_seconds, ...boards.flatMap(board => [board.order, board.operator, board.seasons.length, board.periods.length])])
       // The named boards first, while the guest's hide is still the guest's; the final call moves it, with the rest.
       const named = await everyNamedBoard(game)
       let namedBoards = 0

@@ -7,7 +7,7 @@ import { hashScripts } from './script-loader.js'
 import { createNameIndex } from './name-index.js'
 import { averageRating } from './ratings.js'
 import { MAX_KEEP_PERIODS, PERIOD_KINDS, isTimeZone, periodsSinceOf, storedPeriodsSince, type PeriodKind } from '../rules/periods.js'
-import { DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, DEFAULT_RUNS, FAIR_PLAY_SETTINGS, GUEST_POLICIES, MAX_NOTIFY_TOP, MAX_RUN_TTL_S, RUN_POLICIES, RUN_SETTINGS, SUBMIT_RUN_POLICIES, type GameChanges, type GameRecord, type GameStats, type KeyRecord } from '../rules/games.js'
+import { DEFAULT_FAIR_PLAY, DEFAULT_PERIODS, DEFAULT_RATINGS, DEFAULT_RUNS, FAIR_PLAY_SETTINGS, MAX_RATING_PLAY_S, RATING_SETTINGS, GUEST_POLICIES, MAX_NOTIFY_TOP, MAX_RUN_TTL_S, RUN_POLICIES, RUN_SETTINGS, SUBMIT_RUN_POLICIES, type GameChanges, type GameRecord, type GameStats, type KeyRecord } from '../rules/games.js'
 import { displayFields, displayFromStored } from '../rules/score-format.js'
 
 /**
@@ -76,6 +76,9 @@ function gameFromHash (gameId: string, hash: Hash): GameRecord | null {
     implausible: hash.implausible === 'refuse' ? 'refuse' : 'hold',
     run_ttl_s: wholeNumber(hash.run_ttl_s, DEFAULT_RUNS.run_ttl_s, MAX_RUN_TTL_S) || DEFAULT_RUNS.run_ttl_s,
     submit_run: SUBMIT_RUN_POLICIES.find(policy => policy === hash.submit_run) ?? DEFAULT_RUNS.submit_run,
+    rating_full_weight_seconds: wholeNumber(hash.rating_full_weight_seconds, DEFAULT_RATINGS.rating_full_weight_seconds, MAX_RATING_PLAY_S) || DEFAULT_RATINGS.rating_full_weight_seconds,
+    rating_min_play_seconds: wholeNumber(hash.rating_min_play_seconds, DEFAULT_RATINGS.rating_min_play_seconds, MAX_RATING_PLAY_S),
+    listed: hash.listed !== '0',
     ...displayFromStored(hash)
   }
 }
@@ -115,6 +118,10 @@ function settingFields (game: GameChanges): string[] {
   for (const name of FAIR_PLAY_SETTINGS) {
     const value = game[name]
     if (value !== undefined) fields.push(name, value === null ? '' : String(value))
+  }
+  for (const name of RATING_SETTINGS) {
+    const value = game[name]
+    if (value !== undefined) fields.push(name, typeof value === 'boolean' ? (value ? '1' : '0') : String(value))
   }
   fields.push(...displayFields(game))
   return fields

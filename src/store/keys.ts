@@ -248,10 +248,17 @@ export const keys = {
   /** HASH user -> stars (1..10) given to this game. */
   ratings: (gameId: string) => `${PREFIX}:{game:${gameId}}:ratings`,
   /**
-   * HASH sum, count, and s1..s10 (how many ratings of each value): kept with
-   * every rating change, so neither the average nor the distribution scans.
+   * HASH sum, count, and s1..s10 (how many ratings of each value); wsec and
+   * wsum, the weights of the ratings (their raters' play, counted up to the
+   * game's full weight, in seconds) and the weighted sum of their stars;
+   * `weights` 1 once those are kept (docs/ratings.md). Kept with every rating
+   * change and every play that moves a weight, so no figure scans.
    */
   ratingStats: (gameId: string) => `${PREFIX}:{game:${gameId}}:rating`,
+  /** HASH user -> "stars|counted weight (s)|play at rating (s)|rated at (ms)": what weighs each rating (docs/ratings.md). */
+  ratingPlay: (gameId: string) => `${PREFIX}:{game:${gameId}}:rating-play`,
+  /** ZSET user by when they rated (ms): the operator's listing, newest first. */
+  ratingTimes: (gameId: string) => `${PREFIX}:{game:${gameId}}:rating-times`,
   /** HASH total, u:<user> (seconds), c:<user> (credited-until, ms). */
   playtime: (gameId: string) => `${PREFIX}:{game:${gameId}}:playtime`,
   /**

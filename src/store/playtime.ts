@@ -4,6 +4,7 @@ import { defineScript, luaScript } from './script-loader.js'
 import { defineLimitedScript, type Limits } from './limits.js'
 import type { Activity } from './activity.js'
 import { invalidRun } from './runs.js'
+import type { GameRecord } from '../rules/games.js'
 
 /** How far credited play may run ahead of the server clock (docs/interface.md#ranking-rule). */
 export const LEAD_MS = 5000
@@ -31,10 +32,16 @@ export function createPlaytime (redis: Redis, activity: Pick<Activity, 'count'>)
     async startGuestClock (gameId: string, guest: string): Promise<void> {
       await start([keys.playtime(gameId)], [guest])
     },
-    /** A play-time report (the wall-clock rule), for a run too when `runId` is given (invalid_run when it names no open run of the user's). */
-    async report (gameId: string, username: string, seconds: number, runId?: string): Promise<PlaytimeReport> {
+    /**
+     * A play-time report (the wall-clock rule), for a run too when `runId` is
+     * given (invalid_run when it names no open run of the user's); the user's
+     * rating weighs the play credited (docs/ratings.md).
+     */
+    async report (game: GameRecord, username: string, seconds: number, runId?: string): Promise<PlaytimeReport> {
+      const gameId = game.game_id
       const runKeys = runId === undefined ? [] : [keys.playerRuns(gameId, username)]
-      const reply = await report([keys.playtime(gameId), ...runKeys], runId === undefined ? [username, seconds] : [username, seconds, runId])
+      const args = [username, seconds, game.rating_full_weight_seconds]
+      const reply = await report([keys.playtime(gameId), keys.ratingStats(gameId), keys.ratingPlay(gameId), ...runKeys], runId === undefined ? args : [...args, runId])
       if (reply[0] === 'invalid_run') invalidRun(reply[1] as string)
       const [total, mine, credited, verified] = reply as [number, number, number, number]
       if (credited > 0) activity.count(gameId, username, 'playtime', credited, Date.now())
@@ -46,8 +53,10 @@ export function createPlaytime (redis: Redis, activity: Pick<Activity, 'count'>)
      * the last ping credited as a report's. false when no session is open (one
      * past `timeoutMs` is closed); invalid_run when its run is over.
      */
-    async sessionPing (gameId: string, username: string, timeoutMs: number, limits?: Limits): Promise<boolean> {
-      const reply = await ping([keys.gamejoltSessions(gameId), keys.playtime(gameId), keys.playerRuns(gameId, username)], [username, timeoutMs], limits)
+    async sessionPing (game: GameRecord, username: string, timeoutMs: number, limits?: Limits): Promise<boolean> {
+      const gameId = game.game_id
+      const reply = await ping([keys.gamejoltSessions(gameId), keys.playtime(gameId), keys.playerRuns(gameId, username), keys.ratingStats(gameId), keys.ratingPlay(gameId)],
+        [username, timeoutMs, game.rating_full_weight_seconds], limits)
       if (reply[0] === 'none') return false
       if (reply[0] === 'invalid_run') invalidRun(reply[1])
       if (reply[1] > 0) activity.count(gameId, username, 'playtime', reply[1], Date.now())

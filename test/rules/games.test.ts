@@ -2,7 +2,7 @@ import t from 'tap'
 import { ApiError, ERROR_MESSAGES } from '../../src/errors.js'
 import { DEFAULT_DISPLAY } from '../../src/rules/score-format.js'
 import {
-  DEFAULT_FAIR_PLAY, DEFAULT_RUNS, DEFAULT_PERIODS, FAIR_PLAY_SETTINGS, MAX_NOTIFY_TOP, checkScoreRange, isPlayable, playableGame, type GameRecord
+  DEFAULT_FAIR_PLAY, DEFAULT_RATINGS, DEFAULT_RUNS, DEFAULT_PERIODS, FAIR_PLAY_SETTINGS, MAX_NOTIFY_TOP, checkScoreRange, isPlayable, playableGame, type GameRecord
 } from '../../src/rules/games.js'
 
 /*
@@ -44,6 +44,7 @@ function game (changes: Partial<GameRecord> = {}): GameRecord {
     ...DEFAULT_FAIR_PLAY,
     guests: 'off',
     ...DEFAULT_RUNS,
+    ...DEFAULT_RATINGS,
     ...DEFAULT_DISPLAY,
     ...changes
   }

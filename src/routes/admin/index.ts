@@ -126,6 +126,8 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   fastify.get<WithGame>('/admin/games/:game_id/gamejolt/data', { schema: adminSchemas.gamejoltData }, async (request) => ok(await admin(request).gamejoltData(request.params.game_id)))
   fastify.get<WithGame>('/admin/games/:game_id/gamejolt/data/items', { schema: adminSchemas.gamejoltDataItems }, async (request) => ok(await admin(request).gamejoltDataItems(request.params.game_id, query(request))))
   fastify.get<WithGame>('/admin/games/:game_id/gamejolt/data/item', { schema: adminSchemas.gamejoltDataItem }, async (request) => ok(await admin(request).gamejoltDataItem(request.params.game_id, query(request))))
+  fastify.get<WithGame>('/admin/games/:game_id/ratings', { schema: adminSchemas.listRatings }, async (request) => ok(await admin(request).listRatings(request.params.game_id, query(request))))
+  fastify.delete<{ Params: { game_id: string, username: string } }>('/admin/games/:game_id/ratings/:username', body(adminSchemas.removeRating), async (request) => ok(await admin(request).removeRating(request.params.game_id, request.params.username, input(request))))
   fastify.delete<WithGame>('/admin/games/:game_id/gamejolt/data/item', body(adminSchemas.deleteGamejoltDataItem), async (request) => ok(await admin(request).deleteGamejoltDataItem(request.params.game_id, query(request))))
   const webhook = '/admin/games/:game_id/webhooks/:webhook_id'
   fastify.post<WithGame>('/admin/games/:game_id/webhooks', body(adminSchemas.createWebhook), async (request) => ok(await admin(request).createWebhook(request.params.game_id, input(request))))

@@ -96,6 +96,9 @@ export const GameSchema = Type.Object({
   implausible: Type.Union([Type.Literal('hold'), Type.Literal('refuse')], { description: 'what a score past the run rules gets' }),
   run_ttl_s: Type.Integer({ description: 'how long a run may be played (seconds)' }),
   submit_run: Type.Union(SUBMIT_RUN_POLICIES.map(policy => Type.Literal(policy)), { description: 'on: browser games submit with a run and the public api_key alone (submit-run)' }),
+  rating_full_weight_seconds: Type.Integer({ description: "the rater's verified play (seconds) at which a rating weighs fully in the weighted score" }),
+  rating_min_play_seconds: Type.Integer({ description: 'the verified play (seconds) a user needs in the game to rate it; 0: none' }),
+  listed: Type.Boolean({ description: 'whether the public games list and the front page show the game' }),
   ...displayFields
 })
 export type Game = Static<typeof GameSchema>

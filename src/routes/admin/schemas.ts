@@ -154,6 +154,34 @@ export const adminSchemas = {
   deleteGamejoltDataItem: envelope(Type.Object({ owner: DataOwner, key: Type.String(), removed: Type.Literal(true) }), WRITE, 'Remove one data store item (audited, without its data)', {
     ...adminSecurity, params: gameParams, querystring: Type.Object({ key: Type.String(), owner: Type.Optional(Type.String({ description: "a user's name (default: the global store)" })) })
   }),
+  listRatings: envelope(Type.Object({
+    game_id: Type.String(),
+    items: Type.Array(Type.Object({
+      username: Type.String(),
+      stars: Type.Integer({ minimum: 1, maximum: 10 }),
+      play_at_rating_seconds: Nullable(Type.Integer({ description: "the rater's play in the game when they rated; null for a rating from before it was kept" })),
+      playtime_seconds: Type.Integer({ description: 'their play in the game now' }),
+      rated_at: Nullable(Type.String({ format: 'date-time', description: 'when they rated or last changed it; null for a rating from before it was kept' }))
+    })),
+    ...nextCursor
+  }), ADMIN, "A page of the game's ratings, newest first, with each rater's play (docs/ratings.md)", {
+    ...adminSecurity,
+    params: gameParams,
+    querystring: Type.Object({
+      ...Page,
+      stars: Type.Optional(Type.String({ description: 'only ratings of these stars (1 to 10)' })),
+      max_playtime_seconds: Type.Optional(Type.String({ description: 'only raters with at most this much play now (seconds)' }))
+    })
+  }),
+  removeRating: envelope(Type.Object({
+    game_id: Type.String(),
+    username: Type.String(),
+    stars: Type.Integer({ description: 'the stars the rating had' }),
+    avg: Type.Number(),
+    count: Type.Integer(),
+    weighted: Nullable(Type.Number()),
+    distribution: Type.Array(Type.Integer())
+  }), WRITE, "Remove a user's rating of the game, every figure following (audited as rating.remove)", { ...adminSecurity, params: Type.Object({ game_id: Type.String(), username: Type.String() }) }),
   deleteGamejolt: envelope(Type.Object({ game_id: Type.String() }), WRITE, "Turn the game's Game Jolt API off: its id and key stop working at once", { ...adminSecurity, params: gameParams }),
   getWebhook: envelope(ListedWebhookSchema, ADMIN, "A webhook, with its receiver's health", { ...adminSecurity, params: webhookParams }),
   deleteWebhook: envelope(Empty, WRITE, 'Remove a webhook and its pending deliveries', { ...adminSecurity, params: webhookParams }),

@@ -174,7 +174,7 @@ export default async function playRoutes (fastify: FastifyInstance): Promise<voi
     // A guest plays only the games that take guests.
     const plays = user !== null && (!user.guest || game.guests !== 'off')
     // A visitor sees the game's average too (read here: /api/rate answers a session only).
-    const rated = playable && user === null ? await fastify.ratings.read(game.game_id, '') : null
+    const rated = playable && user === null ? await fastify.ratings.read(game, '') : null
     // runs: whether the game ties scores to runs; the page adds startRun() and reportPlay() for the game (docs/interface.md#host-injected-context).
     // boards: the game's named boards, for the board switch, with the periods each keeps (docs/interface.md#named-boards).
     const boards = [...(await fastify.namedBoards.boards(game.game_id)).values()]

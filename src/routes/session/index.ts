@@ -3,7 +3,6 @@ import { fail, ok } from '../../errors.js'
 import { optional, param } from '../../lib/params.js'
 import { parseRunId, parseSeconds, parseStars } from '../../rules/fields.js'
 import { sessionHandler } from '../public-action.js'
-import { GUEST_RATING_PLAY_S } from '../../rules/games.js'
 import { sessionSchemas } from './schemas.js'
 
 /** `_method=DELETE` in a POST form is a DELETE (docs/interface.md#ratings): a form cannot send DELETE. */
@@ -28,11 +27,14 @@ export default async function sessionRoutes (fastify: FastifyInstance): Promise<
       required: (request) => request.method === 'POST' && !isDelete(request) ? ['stars'] : [],
       action: async (fields, { game, user }, reply) => {
         const { method } = reply.request
-        if (method === 'GET') return ok(await fastify.ratings.read(game.game_id, user.username))
-        if (isDelete(reply.request)) return ok(await fastify.ratings.unrate(game.game_id, user.username))
+        if (method === 'GET') return ok(await fastify.ratings.read(game, user.username))
+        if (isDelete(reply.request)) {
+          const { removed: _removed, ...answer } = await fastify.ratings.unrate(game, user.username)
+          return ok(answer)
+        }
         const stars = parseStars(param(fields, 'stars'))
-        // A guest rates what it played (rules/games.ts GUEST_RATING_PLAY_S); an account at once.
-        return ok(await fastify.ratings.rate(game.game_id, user.username, stars, { playNeeded: user.guest ? GUEST_RATING_PLAY_S : 0 }))
+        // The play the game asks of a rater (rating_min_play_seconds), and of a guest at least GUEST_RATING_PLAY_S.
+        return ok(await fastify.ratings.rate(game, user.username, stars, { guest: user.guest }))
       }
     })
   }
@@ -51,7 +53,7 @@ export default async function sessionRoutes (fastify: FastifyInstance): Promise<
         const seconds = parseSeconds(param(fields, 'seconds'))
         // A report for a run also credits the run's verified play (docs/interface.md#runs).
         const runId = parseRunId(optional(fields, 'run_id'))
-        return ok(await fastify.playtime.report(game.game_id, user.username, seconds, runId))
+        return ok(await fastify.playtime.report(game, user.username, seconds, runId))
       }
     })
   })

@@ -7,7 +7,9 @@ import { IntegerText, Nullable, SESSION, Text, envelope } from '../schemas.js'
 const Rating = Type.Object({
   avg: Type.Number({ description: 'average stars in half-star units (1..10), 2 decimals, 0 when none' }),
   count: Type.Integer(),
-  mine: Nullable(Type.Integer({ minimum: 1, maximum: 10, description: "the caller's stars, null when none" }))
+  mine: Nullable(Type.Integer({ minimum: 1, maximum: 10, description: "the caller's stars, null when none" })),
+  weighted: Nullable(Type.Number({ description: "the weighted score in half-star units, 2 decimals: each rating weighs by its rater's verified play in the game, pulled toward the platform's mean (docs/ratings.md); null while nobody rated" })),
+  distribution: Type.Array(Type.Integer({ minimum: 0 }), { minItems: 10, maxItems: 10, description: 'how many ratings at each of 1..10 half stars' })
 })
 
 export const sessionSchemas = {

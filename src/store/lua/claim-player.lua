@@ -2,6 +2,7 @@
 --- @include "review-decide"
 --- @include "boards-changed"
 --- @include "achievements"
+--- @include "rating-weights"
 -- A guest's play becomes a user's, in one game (docs/guide.md#guests): on
 -- every board given, the two entries become one under the user's name, as
 -- the board's operator would have kept them (best: the better, an equal
@@ -23,16 +24,17 @@
 -- KEYS: hidden, hidden users, live, ratings, rating stats, play time, the
 -- four review keys (record, pending, decided, players), the boards version,
 -- the achievements, the guest's and the user's achieved buckets, their
--- counts, then for each board: per season its board, the guest's and the user's
+-- counts, the rating play and rating times, then for each board: per season its board, the guest's and the user's
 -- entries and meta buckets, its usage and the two Game Jolt text buckets,
 -- then per period its board and the two entries buckets.
--- ARGV: guest, user, now (ms), '1' for the final call, then for each board
+-- ARGV: guest, user, now (ms), '1' for the final call, the game's full
+-- rating weight (s), then for each board
 -- its order (asc or desc), its operator (best, latest, sum), its number of
 -- seasons and of periods.
 -- Returns {boards that held an entry of the guest, rating moved 0/1, play-time seconds, held scores, the user hidden now 0/1}.
 local hidden, hiddenUsers, live, ratings, ratingStats, playtime = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local reviewKeys = {KEYS[7], KEYS[8], KEYS[9], KEYS[10]}
-local FIRST_BOARD_KEY, FIRST_BOARD_ARG = 16, 5
+local FIRST_BOARD_KEY, FIRST_BOARD_ARG = 18, 6
 local guest, user, now, final = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4] == '1'
 
 local function split (entry)
@@ -203,22 +205,35 @@ if guestField then
   if userField then redis.call('HINCRBY', achievementCounts, PLAYERS_FIELD, -1) end
 end
 
--- The rating: the user's own stays; else the guest's becomes theirs (the sums are the same).
+-- The rating: the user's own stays; else the guest's becomes theirs (its
+-- play at rating and time kept). Either weighs the user's play, which the
+-- guest's joins (includes/rating-weights.lua).
+local seconds = tonumber(redis.call('HGET', playtime, 'u:' .. guest) or '0')
 local rated = 0
-local guestStars = redis.call('HGET', ratings, guest)
-if guestStars then
-  redis.call('HDEL', ratings, guest)
-  if redis.call('HSETNX', ratings, user, guestStars) == 1 then
-    rated = 1
-  else
-    redis.call('HINCRBY', ratingStats, 'sum', -tonumber(guestStars))
-    redis.call('HINCRBY', ratingStats, 'count', -1)
-    redis.call('HINCRBY', ratingStats, 's' .. guestStars, -1)
+if redis.call('HEXISTS', ratings, guest) == 1 or redis.call('HEXISTS', ratings, user) == 1 then
+  local full = tonumber(ARGV[5])
+  local ratingPlay, ratingTimes = KEYS[16], KEYS[17]
+  local figures = ratingFigures(ratings, ratingStats, ratingPlay, ratingTimes, playtime, full)
+  local guestRating, userRating = ratingRecord(ratingPlay, guest), ratingRecord(ratingPlay, user)
+  if guestRating then
+    countRating(figures, guestRating.stars, guestRating.counted, -1)
+    forgetRating(ratings, ratingPlay, ratingTimes, guest)
   end
+  if userRating then
+    countRating(figures, userRating.stars, userRating.counted, -1)
+  elseif guestRating then
+    userRating = guestRating
+    rated = 1
+  end
+  if userRating then
+    userRating.counted = math.min(tonumber(redis.call('HGET', playtime, 'u:' .. user) or '0') + seconds, full)
+    countRating(figures, userRating.stars, userRating.counted, 1)
+    storeRating(ratings, ratingPlay, ratingTimes, user, userRating)
+  end
+  writeRatingStats(ratingStats, figures)
 end
 
 -- Play time: the game's total is unchanged.
-local seconds = tonumber(redis.call('HGET', playtime, 'u:' .. guest) or '0')
 if seconds > 0 then redis.call('HINCRBY', playtime, 'u:' .. user, seconds) end
 redis.call('HDEL', playtime, 'u:' .. guest, 'c:' .. guest)
 

@@ -3,10 +3,11 @@
 --- @include "remove-entries"
 --- @include "boards-changed"
 --- @include "deletions"
+--- @include "rating-weights"
 -- Erases a person from one game (docs/guide.md#erasure): their entry on every
 -- board given (seasons with meta and usage, then periods), their flag in the
 -- game's hidden set, their held scores (pending and decided) and, for a user
--- (ARGV[4] = '1'), their rating (the sum and count follow) and play time (the
+-- (ARGV[4] = '1'), their rating (every figure follows) and play time (the
 -- game's total follows) and their place in the game's copy of hidden users.
 -- Like a delete, it remembers when (markDeletion, for ARGV[2] seconds), so
 -- signed submits made or accepted before then cannot bring an entry back;
@@ -17,16 +18,18 @@
 -- decided, review players, ratings, rating stats, play time, the game's
 -- record (its deleted_at, as delete-entry.lua keeps it), its boards
 -- version, its achievements, the player's achieved bucket, the
--- achievements' counts, then the boards
+-- achievements' counts, the rating play and rating times, then the boards
 -- as removeEntries (includes/remove-entries.lua) takes them.
--- ARGV: player, how long deleted is kept, the number of seasons, '1' for a user.
+-- ARGV: player, how long deleted is kept, the number of seasons, '1' for a
+-- user, the game's full rating weight (s).
 -- Returns {boards that held an entry, metas, held scores, ratings, play-time seconds, achievements}.
 local hidden, hiddenUsers, deleted, live = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local review, reviewPending, reviewDecided, reviewPlayers = KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 local ratings, ratingStats, playtime = KEYS[9], KEYS[10], KEYS[11]
 local player, isUser = ARGV[1], ARGV[4] == '1'
 
-local entries, metas = removeEntries(player, 17, tonumber(ARGV[3]))
+local ratingPlay, ratingTimes = KEYS[17], KEYS[18]
+local entries, metas = removeEntries(player, 19, tonumber(ARGV[3]))
 if entries > 0 then
   redis.call('SPUBLISH', live, 'deleted')
   markDeletion(KEYS[12], deleted, ARGV[2])
@@ -56,12 +59,12 @@ end
 local rated, seconds = 0, 0
 if isUser then
   redis.call('SREM', hiddenUsers, player)
-  local stars = redis.call('HGET', ratings, player)
-  if stars then
-    redis.call('HDEL', ratings, player)
-    redis.call('HINCRBY', ratingStats, 'sum', -tonumber(stars))
-    redis.call('HINCRBY', ratingStats, 'count', -1)
-    redis.call('HINCRBY', ratingStats, 's' .. stars, -1)
+  if redis.call('HEXISTS', ratings, player) == 1 then
+    local figures = ratingFigures(ratings, ratingStats, ratingPlay, ratingTimes, playtime, tonumber(ARGV[5]))
+    local record = ratingRecord(ratingPlay, player)
+    if record then countRating(figures, record.stars, record.counted, -1) end
+    forgetRating(ratings, ratingPlay, ratingTimes, player)
+    writeRatingStats(ratingStats, figures)
     rated = 1
   end
   local played = redis.call('HGET', playtime, 'u:' .. player)

@@ -1,17 +1,22 @@
 --- @constants TIME_DIGITS OUTBOX_MAX
 --- @include "events"
 --- @include "rating-changed"
--- Removes a user's rating (KEYS[1]) and takes it out of the sum, the count
--- and its value's count (KEYS[2]); rating.changed in the game's outbox (KEYS[4]) while it has
--- webhooks (its record: KEYS[3]). Returns {sum, count, ''}.
-local ratings, stats, user = KEYS[1], KEYS[2], ARGV[1]
-local old = tonumber(redis.call('HGET', ratings, user) or '0')
-if old > 0 then
-  redis.call('HDEL', ratings, user)
-  redis.call('HINCRBY', stats, 'sum', -old)
-  redis.call('HINCRBY', stats, 'count', -1)
-  redis.call('HINCRBY', stats, 's' .. old, -1)
+--- @include "rating-weights"
+-- Removes a user's rating, with every figure of includes/rating-weights.lua
+-- changed in the same step (a user's own DELETE, or an operator's);
+-- rating.changed in the game's outbox while it has webhooks.
+-- KEYS: as rate.lua. ARGV: user, the game's full weight (s).
+-- Returns {sum, count, '', wsec, wsum, s1..s10, the stars removed or ''}.
+local ratings, stats, playtime, ratingPlay, ratingTimes = KEYS[1], KEYS[2], KEYS[5], KEYS[6], KEYS[7]
+local user = ARGV[1]
+local figures = ratingFigures(ratings, stats, ratingPlay, ratingTimes, playtime, tonumber(ARGV[2]))
+local old = ratingRecord(ratingPlay, user)
+if old then
+  countRating(figures, old.stars, old.counted, -1)
+  forgetRating(ratings, ratingPlay, ratingTimes, user)
+  writeRatingStats(stats, figures)
+  ratingChanged(KEYS[3], KEYS[4], {figures.sum, figures.count})
 end
-local s = redis.call('HMGET', stats, 'sum', 'count')
-if old > 0 then ratingChanged(KEYS[3], KEYS[4], s) end
-return {tonumber(s[1] or '0'), tonumber(s[2] or '0'), ''}
+local answer = ratingAnswer(figures, '')
+answer[#answer + 1] = old and old.stars or ''
+return answer

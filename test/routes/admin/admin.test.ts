@@ -51,9 +51,9 @@ function newId (): string {
 
 const { app } = await buildTestApp(t)
 
-const GAME_FIELDS = ['approved', 'created_at', 'developer', 'game_id', 'keep_periods', 'max_entries', 'max_meta_bytes', 'name', 'order', 'periods', 'periods_since', 'season', 'season_started_at', 'timezone', 'score_min', 'score_max', 'review_above', 'review_below', 'review_factor', 'notify_top', 'guests', 'runs', 'min_run_seconds', 'max_score_rate', 'implausible', 'run_ttl_s', 'submit_run', 'score_format', 'score_decimals', 'score_unit'].sort()
+const GAME_FIELDS = ['approved', 'created_at', 'developer', 'game_id', 'keep_periods', 'max_entries', 'max_meta_bytes', 'name', 'order', 'periods', 'periods_since', 'season', 'season_started_at', 'timezone', 'score_min', 'score_max', 'review_above', 'review_below', 'review_factor', 'notify_top', 'guests', 'runs', 'min_run_seconds', 'max_score_rate', 'implausible', 'run_ttl_s', 'submit_run', 'rating_full_weight_seconds', 'rating_min_play_seconds', 'listed', 'score_format', 'score_decimals', 'score_unit'].sort()
 /** The board settings of a game that sets none: v1's one board, best score first. */
-const V1_BOARD = { order: 'desc', periods: [], periods_since: {}, timezone: 'UTC', keep_periods: 12, season: 1, score_min: null, score_max: null, review_above: null, review_below: null, review_factor: null, notify_top: 10, guests: 'off', runs: 'off', min_run_seconds: 0, max_score_rate: null, implausible: 'hold', run_ttl_s: 3600, submit_run: 'off', score_format: 'integer', score_decimals: 0, score_unit: '' }
+const V1_BOARD = { order: 'desc', periods: [], periods_since: {}, timezone: 'UTC', keep_periods: 12, season: 1, score_min: null, score_max: null, review_above: null, review_below: null, review_factor: null, notify_top: 10, guests: 'off', runs: 'off', min_run_seconds: 0, max_score_rate: null, implausible: 'hold', run_ttl_s: 3600, submit_run: 'off', rating_full_weight_seconds: 600, rating_min_play_seconds: 0, listed: true, score_format: 'integer', score_decimals: 0, score_unit: '' }
 
 t.test('POST /admin/games returns the game record', async t => {
   const gameId = newId()

@@ -119,7 +119,7 @@ t.test('a guest rates a game only after a minute of play in it, credited from it
   const short = await asSession(app, cookie, '/api/rate', { game_id: game.gameId, stars: '1' })
   t.equal(errorOf(short), 'play_required')
   t.match(short.json().message, new RegExp(`: ${60 - Number(report.credited_seconds)} more seconds`), 'the message says how many more seconds')
-  t.same(dataOf(await app.inject({ method: 'GET', url: `/api/rate?game_id=${game.gameId}`, headers: { cookie } })), { avg: 0, count: 0, mine: null }, 'nothing rated, nothing counted')
+  t.same(dataOf(await app.inject({ method: 'GET', url: `/api/rate?game_id=${game.gameId}`, headers: { cookie } })), { avg: 0, count: 0, mine: null, weighted: null, distribution: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0] }, 'nothing rated, nothing counted')
   t.match(dataOf(await asSession(app, cookie, '/api/rate', { game_id: game.gameId, stars: '1', _method: 'DELETE' })), { count: 0, mine: null }, 'removing no rating is as before')
   await aMinuteOfPlay(app, game, name)
   t.match(dataOf(await asSession(app, cookie, '/api/rate', { game_id: game.gameId, stars: '9' })), { mine: 9, count: 1, avg: 9 }, 'a minute of play in: it rates')

@@ -11,7 +11,7 @@ t.test('the play page of an approved game injects window.__platform and loads th
   t.equal(page.statusCode, 200)
   t.equal(page.headers['content-type'], 'text/html; charset=utf-8')
   t.match(page.body, '<iframe id="game" src="/games/demo/"')
-  t.match(page.body, 'window.__platform = {"gameId":"demo","username":null,"guest":false,"playable":true,"canSubmit":false,"rating":{"avg":0,"count":0,"mine":null},"periods":[],"order":"desc","format":{"type":"integer","decimals":0,"unit":""},"runs":"off","boards":[],"periodNames":{"all":"All time","daily":"Today","weekly":"This week","monthly":"This month"},"achievements":false}')
+  t.match(page.body, 'window.__platform = {"gameId":"demo","username":null,"guest":false,"playable":true,"canSubmit":false,"rating":{"avg":0,"count":0,"mine":null,"weighted":null,"distribution":[0,0,0,0,0,0,0,0,0,0]},"periods":[],"order":"desc","format":{"type":"integer","decimals":0,"unit":""},"runs":"off","boards":[],"periodNames":{"all":"All time","daily":"Today","weekly":"This week","monthly":"This month"},"achievements":false}')
   t.match(page.body, 'window.__play = {"playtimeReportMs":7000}')
   t.match(page.body, '<a id="login" href="/login?next=%2Fplay%2Fdemo">Log in</a>', 'a link to the login page, no form beside the game')
   t.notMatch(page.body, '<form')

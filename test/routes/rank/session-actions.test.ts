@@ -237,7 +237,7 @@ t.test('rate_limited per user across submit-self, me-self, rate and playtime', {
   t.equal(dataOf(two).best_score, 1)
   t.equal(two.headers['x-ratelimit-remaining'], '1')
   const three = await limited.app.inject({ method: 'GET', url: `/api/rate?game_id=${game.gameId}`, headers: { cookie: alice } })
-  t.same(dataOf(three), { avg: 0, count: 0, mine: null })
+  t.same(dataOf(three), { avg: 0, count: 0, mine: null, weighted: null, distribution: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0] })
   t.equal(three.headers['x-ratelimit-remaining'], '0')
 
   const four = await limited.app.inject({ method: 'POST', url: '/api/playtime', payload: formBody({ game_id: game.gameId, seconds: '30' }), headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: alice2 } })

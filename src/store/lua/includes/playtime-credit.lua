@@ -1,5 +1,6 @@
 --- @constants LEAD_MS
 --- @include "runs"
+--- @include "rating-weights"
 -- The wall-clock rule. A report of `seconds` claims the time just before it
 -- arrived. Per user and game, c:<user> is the instant (ms, Redis clock) up to
 -- which play has been credited. A report credits from max(now - claim, that
@@ -14,12 +15,16 @@
 -- credited before, and not past now (without the 5 s lead play time has), so
 -- a run's verified play is never more than the time since it began, however
 -- many tabs report it.
--- creditPlay(playtime, runs, user, claim, runId, nowMs): the play-time
--- hash, the user's runs, the user, the seconds claimed, the run ('' for
--- none), the Redis clock (ms). Returns {game total, user total, credited
--- seconds, the run's verified seconds or -1}, or {'invalid_run', why}
--- (nothing credited).
-local function creditPlay (playtime, runs, user, claim, runId, nowMs)
+-- The user's rating of the game, if any, weighs the play credited until it
+-- reaches the game's full weight (includes/rating-weights.lua): below it,
+-- one more read; past it, none.
+-- creditPlay(playtime, runs, user, claim, runId, nowMs, rating): the
+-- play-time hash, the user's runs, the user, the seconds claimed, the run
+-- ('' for none), the Redis clock (ms), and {stats, play, full} (the rating
+-- stats and rating-play hashes, the full weight in seconds). Returns {game
+-- total, user total, credited seconds, the run's verified seconds or -1},
+-- or {'invalid_run', why} (nothing credited).
+local function creditPlay (playtime, runs, user, claim, runId, nowMs, rating)
   local run
   if runId ~= '' then
     run = readRun(runs, runId)
@@ -36,6 +41,7 @@ local function creditPlay (playtime, runs, user, claim, runId, nowMs)
     redis.call('HSET', playtime, 'c:' .. user, string.format('%.0f', startMs + credited * 1000))
     total = redis.call('HINCRBY', playtime, 'total', credited)
     mine = redis.call('HINCRBY', playtime, 'u:' .. user, credited)
+    if mine - credited < rating.full then reweighRating(rating.stats, rating.play, user, mine, rating.full) end
   else
     total = tonumber(redis.call('HGET', playtime, 'total') or '0')
     mine = tonumber(redis.call('HGET', playtime, 'u:' .. user) or '0')
