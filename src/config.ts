@@ -72,6 +72,8 @@ export interface Config {
    * pulls toward: `platform` (the platform's weighted mean) or a fixed value.
    */
   ratingPrior: RatingPrior
+  /** GAMES_LIST_FRESH_S: how old the order a new walk of GET /api/games takes may be once games' figures moved (each order kept costs a copy of the index). */
+  gamesListFreshS: number
   /** GUEST_TTL_S: how long a guest (its session and its play) lasts unless it signs up or logs in first. */
   guestTtlS: number
   /** Guests made per client address (IPv4, or IPv6 /64) per hour. */
@@ -184,6 +186,7 @@ export function loadConfig (env: Env = process.env): Config {
       weight: integer(env, 'RATING_PRIOR_WEIGHT', DEFAULT_PRIOR.weight, 0, 1000),
       mean: decimalOr(env, 'RATING_PRIOR_MEAN', DEFAULT_PRIOR.mean, 'platform', 1, 10)
     },
+    gamesListFreshS: integer(env, 'GAMES_LIST_FRESH_S', 10, 0, 300),
     guestTtlS: integer(env, 'GUEST_TTL_S', 604800, 60, 31536000),
     guestAddressRateLimitMax: integer(env, 'GUEST_ADDRESS_RATE_LIMIT_MAX', 30, 1, 1_000_000),
     guestRateLimitMax: integer(env, 'GUEST_RATE_LIMIT_MAX', 600, 1, 1_000_000),

@@ -3,7 +3,6 @@ import { createAdmin, type Admin } from '../../src/operations/index.js'
 import { createAuditLog } from '../../src/store/audit.js'
 import { createLeaderboard, type Leaderboard } from '../../src/store/leaderboard.js'
 import { createPlaytime, type Playtime } from '../../src/store/playtime.js'
-import { NEUTRAL_MEAN, priorNow } from '../../src/rules/ratings.js'
 import { createRatings, type Ratings } from '../../src/store/ratings.js'
 import { createRecordStore, type RecordStore } from '../../src/store/games-and-keys.js'
 import { createActivity } from '../../src/store/activity.js'
@@ -18,6 +17,8 @@ import { createRuns, type Runs } from '../../src/store/runs.js'
 import { createBoardStore, type BoardStore } from '../../src/store/named-boards.js'
 import { createAchievementStore, type AchievementStore } from '../../src/store/achievements.js'
 import { createGamejoltStore, type GamejoltStore } from '../../src/store/gamejolt.js'
+import { createGamesIndex, type GamesIndex } from '../../src/store/games-index.js'
+import { gameFolders, hasFiles } from '../../src/lib/game-files.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -36,6 +37,8 @@ declare module 'fastify' {
     runs: Runs
     /** The games' Game Jolt API settings (docs/gamejolt.md). */
     gamejolt: GamejoltStore
+    /** Every listed game's figures, ranked (GET /api/games, the front page). */
+    gamesIndex: GamesIndex
     /** Resolves once this process has applied every cache invalidation published so far. */
     syncRecordCache: () => Promise<void>
     /** Hears every change of a key, game, user or session record, on any instance (no kind: changes may have been missed). */
@@ -69,9 +72,23 @@ export default fp<StoreOptions>(async (fastify, { clock }) => {
   fastify.decorate('records', records)
   fastify.decorate('users', users)
   fastify.decorate('leaderboard', leaderboard)
-  const ratings = createRatings(redis, priorNow(config.ratingPrior, () => NEUTRAL_MEAN))
+  // The games index keeps the platform's mean, which every weighted score leans on, and reads the games' rating figures.
+  // (Both are called only once the index below exists.)
+  const ratings = createRatings(redis, () => gamesIndex.priorNow(), { changed: gameId => { gamesIndex.touch(gameId, { now: true }) } })
   fastify.decorate('ratings', ratings)
-  const playtime = createPlaytime(redis, activity)
+  const folders = gameFolders(config.demo)
+  const gamesIndex: GamesIndex = createGamesIndex(redis, { records, ratings, activity, prior: config.ratingPrior, hosted: async gameId => await hasFiles(folders, gameId), freshMs: config.gamesListFreshS * 1000 })
+  fastify.decorate('gamesIndex', gamesIndex)
+  fastify.addHook('onClose', gamesIndex.close)
+  // A game's record changed (created, renamed, listed, approved, deleted; or an operator's write to its ratings): its card follows.
+  cache.onChange((kind, id) => { if (kind === 'game' && id !== undefined) gamesIndex.touch(id, { now: true }) })
+  fastify.addHook('onReady', async () => { await gamesIndex.rebuild().catch(() => {}) })
+  const playtime = createPlaytime(redis, {
+    count (gameId, player, field, amount, ms) {
+      activity.count(gameId, player, field, amount, ms)
+      gamesIndex.touch(gameId)
+    }
+  })
   fastify.decorate('playtime', playtime)
   const webhooks = createWebhookStore(redis)
   fastify.decorate('webhooks', webhooks)

@@ -3,6 +3,7 @@ import { RANK_PATH } from './rank/action.js'
 import authRoutes from './auth/index.js'
 import rankRoutes from './rank/index.js'
 import sessionRoutes from './session/index.js'
+import gamesRoutes from './games/index.js'
 
 /**
  * The public routes (/api/*, /auth/*) take form fields only, form-encoded or
@@ -13,4 +14,5 @@ export default async function publicRoutes (fastify: FastifyInstance): Promise<v
   await fastify.register(rankRoutes, { prefix: RANK_PATH })
   await fastify.register(sessionRoutes)
   await fastify.register(authRoutes)
+  await fastify.register(gamesRoutes)
 }

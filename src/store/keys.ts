@@ -341,7 +341,26 @@ export const keys = {
    */
   apiKeyLimitSubject: (gameId: string, apiKey: string, address?: string) => `{game:${gameId}}:key:${apiKey}${address === undefined ? '' : `:${address}`}`,
   /** The rate-limit subject of Game Jolt's API for one game and client address, in the game's slot (docs/gamejolt.md#check-order). */
-  gamejoltLimitSubject: (gameId: string, address: string) => `{game:${gameId}}:gamejolt:${address}`
+  gamejoltLimitSubject: (gameId: string, address: string) => `{game:${gameId}}:gamejolt:${address}`,
+  /** The rate-limit subject of GET /api/games for one client address, in the games index's slot, so its one script call counts it. */
+  gamesListLimitSubject: (address: string) => `{platform}:games:${address}`,
+  /*
+   * The games index (store/games-index.ts, docs/ratings.md#the-games-list):
+   * every listed game's figures, kept ranked in one slot of its own, written
+   * by each instance at most once a GAMES_PUSH_MS and read by one script call.
+   */
+  /** ZSET game id by its place in one sort (the lowest first): -weighted, -recent play, -players, -created_at (ms). */
+  gamesRanked: (sort: string) => `${PREFIX}:{platform}:games:${sort}`,
+  /** HASH game id -> its card (JSON: what GET /api/games answers of it). */
+  gamesCards: () => `${PREFIX}:{platform}:games:cards`,
+  /** HASH game id -> "weight|weight × stars" (full-weight units): its part of the platform's mean. */
+  gamesWeights: () => `${PREFIX}:{platform}:games:weights`,
+  /** HASH version (raised by every write), w and ws (the platform's sums of weights and weighted stars), snap:<sort> ("<version>|<made at ms>": the newest order kept for walks). */
+  gamesMeta: () => `${PREFIX}:{platform}:games:meta`,
+  /** ZSET: a copy of one sort's order at `version`, the order a walk of GET /api/games keeps (expires). */
+  gamesSnapshot: (sort: string, version: number) => `${PREFIX}:{platform}:games:${sort}:at:${version}`,
+  /** STRING: held by the instance that counts every game's figures again (hourly), so only one does. */
+  gamesRebuild: () => `${PREFIX}:{platform}:games:rebuild`
 } as const
 
 /** The keys a review decision touches, in the order the review scripts take them. */

@@ -233,8 +233,12 @@ if redis.call('HEXISTS', ratings, guest) == 1 or redis.call('HEXISTS', ratings, 
   writeRatingStats(ratingStats, figures)
 end
 
--- Play time: the game's total is unchanged.
-if seconds > 0 then redis.call('HINCRBY', playtime, 'u:' .. user, seconds) end
+-- Play time: the game's total is unchanged; its players lose one when both had played.
+if seconds > 0 then
+  if redis.call('HINCRBY', playtime, 'u:' .. user, seconds) > seconds and redis.call('HEXISTS', playtime, 'players') == 1 then
+    redis.call('HINCRBY', playtime, 'players', -1)
+  end
+end
 redis.call('HDEL', playtime, 'u:' .. guest, 'c:' .. guest)
 
 -- Held scores, as the review scripts wrote them (cjson), and the guest's

@@ -71,6 +71,7 @@ if isUser then
   if played then
     seconds = tonumber(played)
     redis.call('HINCRBY', playtime, 'total', -seconds)
+    if redis.call('HEXISTS', playtime, 'players') == 1 then redis.call('HINCRBY', playtime, 'players', -1) end
   end
   redis.call('HDEL', playtime, 'u:' .. player, 'c:' .. player)
 end

@@ -18,6 +18,13 @@
 -- The user's rating of the game, if any, weighs the play credited until it
 -- reaches the game's full weight (includes/rating-weights.lua): below it,
 -- one more read; past it, none.
+-- The game's `players` (the people credited any play) is counted once it
+-- exists: store/games-index.ts counts it first for a game from before it
+-- was kept (lua/playtime-players.lua), so this never starts it at 1.
+local function countPlayers (playtime, by)
+  if redis.call('HEXISTS', playtime, 'players') == 1 then redis.call('HINCRBY', playtime, 'players', by) end
+end
+
 -- creditPlay(playtime, runs, user, claim, runId, nowMs, rating): the
 -- play-time hash, the user's runs, the user, the seconds claimed, the run
 -- ('' for none), the Redis clock (ms), and {stats, play, full} (the rating
@@ -41,6 +48,7 @@ local function creditPlay (playtime, runs, user, claim, runId, nowMs, rating)
     redis.call('HSET', playtime, 'c:' .. user, string.format('%.0f', startMs + credited * 1000))
     total = redis.call('HINCRBY', playtime, 'total', credited)
     mine = redis.call('HINCRBY', playtime, 'u:' .. user, credited)
+    if mine == credited then countPlayers(playtime, 1) end
     if mine - credited < rating.full then reweighRating(rating.stats, rating.play, user, mine, rating.full) end
   else
     total = tonumber(redis.call('HGET', playtime, 'total') or '0')

@@ -1,0 +1,54 @@
+--- @include "limited"
+-- One page of GET /api/games (store/games-index.ts), counted first in the
+-- same call (includes/limited.lua). A walk keeps the order of the moment it
+-- began: its pages come from a copy of the sort's order (a snapshot, named
+-- by the index version it was made at, kept SNAPSHOT_TTL_MS), never from the
+-- order itself, so a game whose figures move meanwhile is listed once.
+-- A new walk takes the newest snapshot while the index is unchanged since,
+-- or while it is younger than FRESH_MS (one copy per FRESH_MS at most,
+-- however busy the index); else it makes one at the current version.
+-- Snapshot names are the caller's (a script names every key it touches): a
+-- caller that named another version than the one to use is told which.
+-- KEYS: the sort's order, the cards, the index meta, the snapshot the caller names.
+-- ARGV: the sort, the version named, 'first' or 'next', offset, limit,
+-- FRESH_MS, SNAPSHOT_TTL_MS, how long a new walk must be able to last (ms).
+-- Returns {'page', version, total, ids, cards} (a card false for a game no
+-- longer listed), {'use', version}, or {'gone'} (the walk's snapshot expired).
+local function work ()
+  local order, cards, meta, snapshot = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+  local sort, named, walk = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+  local offset, limit = tonumber(ARGV[4]), tonumber(ARGV[5])
+  local freshMs, ttlMs, lastsMs = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
+
+  local function page ()
+    local ids = redis.call('ZRANGE', snapshot, offset, offset + limit - 1)
+    local found = {}
+    if #ids > 0 then found = redis.call('HMGET', cards, unpack(ids)) end
+    return {'page', named, redis.call('ZCARD', snapshot), ids, found}
+  end
+
+  if walk == 'next' then
+    if redis.call('EXISTS', snapshot) == 0 then return {'gone'} end
+    return page()
+  end
+
+  local now = redis.call('TIME')
+  local nowMs = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+  local current = tonumber(redis.call('HGET', meta, 'version') or '0')
+  local kept = redis.call('HGET', meta, 'snap:' .. sort)
+  if kept then
+    local keptVersion, keptAt = string.match(kept, '^(%d+)|(%d+)$')
+    keptVersion, keptAt = tonumber(keptVersion), tonumber(keptAt)
+    local age = nowMs - keptAt
+    if age >= 0 and age + lastsMs <= ttlMs and (keptVersion == current or age < freshMs) then
+      if named ~= keptVersion then return {'use', keptVersion} end
+      if redis.call('EXISTS', snapshot) == 1 then return page() end
+    end
+  end
+  if named ~= current then return {'use', current} end
+  if redis.call('COPY', order, snapshot, 'REPLACE') == 0 then redis.call('DEL', snapshot) end
+  redis.call('PEXPIRE', snapshot, ttlMs)
+  redis.call('HSET', meta, 'snap:' .. sort, current .. '|' .. string.format('%.0f', nowMs))
+  return page()
+end
+return limited(work)
