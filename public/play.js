@@ -250,7 +250,9 @@
     if (clear !== null) clear.hidden = data.mine === null
     $('#rating-summary').textContent = data.count === 0
       ? 'No ratings yet.'
-      : `Average ${(data.avg / 2).toFixed(2)} stars from ${data.count} rating${data.count === 1 ? '' : 's'}` +
+      // The weighted score first (each rating weighs by its rater's play: docs/ratings.md), then v1's plain average.
+      : `${typeof data.weighted === 'number' ? `Score ${(data.weighted / 2).toFixed(1)} of 5, weighted by play. ` : ''}` +
+        `Average ${(data.avg / 2).toFixed(2)} stars from ${data.count} rating${data.count === 1 ? '' : 's'}` +
         (data.mine === null ? '' : `; yours: ${data.mine / 2}`)
   }
 

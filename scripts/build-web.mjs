@@ -5,6 +5,7 @@
 //   /sdk/format.js      RankingFormat.formatScore, the score formatter (sdk/format.ts)
 //   /sdk/platform.js    RankingPlatform.ready(), the kit for hosted games (sdk/platform.ts)
 //   /embed/board.js     the <ranking-board> element, Lit bundled in (sdk/board.ts)
+//   /embed/games.js     the <ranking-games> element, Lit bundled in (sdk/games.ts)
 // esbuild, which Vite (the console's toolchain) runs and installs; the sizes (and
 // gzipped sizes) are printed, and a module past its gzipped budget fails the build.
 //
@@ -31,7 +32,8 @@ const forSdk = process.argv.includes('--sdk')
 const MODULES = [
   { name: 'format', entry: 'sdk/format.ts', globalName: 'RankingFormat', budget: 2_048 },
   { name: 'platform', entry: 'sdk/platform.ts', globalName: 'RankingPlatform', budget: 4_096 },
-  { name: 'embed/board', entry: 'sdk/board.ts', globalName: 'RankingBoard', budget: 15_360, sdk: 'board' }
+  { name: 'embed/board', entry: 'sdk/board.ts', globalName: 'RankingBoard', budget: 15_360, sdk: 'board' },
+  { name: 'embed/games', entry: 'sdk/games.ts', globalName: 'RankingGames', budget: 10_240 }
 ]
 
 /** id: the game's id (its folder under /games/); folder: its sources (main.js, index.html). */

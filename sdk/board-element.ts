@@ -10,8 +10,8 @@
 import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit'
 import { DEFAULT_SCORE_FORMAT, formatScore, type ScoreFormat } from './format.js'
 
-/** The embed's version (docs/embed.md#versions). */
-export const EMBED_VERSION = '1.0.0'
+import { EMBED_VERSION } from './embed-version.js'
+export { EMBED_VERSION }
 
 /** A stream refused or cut off is tried again after this, doubled each time up to a minute. */
 const RETRY_MS = 5_000

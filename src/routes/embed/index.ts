@@ -5,7 +5,7 @@ import { page } from '../../lib/html.js'
 import { projectPath } from '../../lib/paths.js'
 import { fileErrors } from '../play/index.js'
 
-/** The versions of the element's interface served (docs/embed.md#versions): /embed/v1/board.js, and /embed/board.js for the newest. */
+/** The versions of the elements' interface served (docs/embed.md#versions): /embed/v1/board.js and /embed/v1/games.js, and /embed/board.js and /embed/games.js for the newest. */
 const EMBED_VERSIONS = ['v1']
 /** How long a browser (or a CDN) keeps the element's script before asking again: a fix reaches pages within minutes. */
 const EMBED_MAX_AGE_S = 300
@@ -28,7 +28,7 @@ export default async function embedRoutes (fastify: FastifyInstance): Promise<vo
     await fastify.register(fastifyStatic, {
       root: projectPath('dist', 'web', 'embed'),
       prefix,
-      allowedPath: (path) => path === '/board.js',
+      allowedPath: (path) => path === '/board.js' || path === '/games.js',
       decorateReply: false,
       index: false,
       maxAge: EMBED_MAX_AGE_S * 1000

@@ -57,24 +57,46 @@ t.test('an approved game without files frames a page that says so; an unknown on
   t.match((await get(app, '/play/demo/unavailable')).body, '<a href="/games/demo/">start it</a>', 'a game that can be played links to itself')
 })
 
-t.test('the front door lists the games played here and points to the docs and health', { timeout: 30_000 }, async t => {
-  const { app } = await buildTestApp(t, { SIGNUP: 'open' })
+t.test('the front page shows the games played here as cards in three lists, and points to the docs and health', { timeout: 30_000 }, async t => {
+  const { app } = await buildTestApp(t, { SIGNUP: 'open', RATING_PRIOR_MEAN: '5.5' })
+  t.match((await get(app, '/')).body, 'No games are published yet.', 'no game yet: said so')
   // demo has its files in public/games; front_api is approved but played on other sites (no files here).
   await createGame(app, { gameId: 'demo' })
   dataOf(await admin(app, 'PATCH', '/admin/games/demo', { name: 'Asteroids <3' }))
   await createGame(app, { gameId: 'front_api' })
   dataOf(await admin(app, 'PATCH', '/admin/games/front_api', { name: 'Played elsewhere' }))
   dataOf(await admin(app, 'POST', '/admin/games', { game_id: 'front_draft', name: 'Secret draft' }))
+  // A rating with play behind it: the card shows the weighted score in stars out of 5.
+  dataOf(await admin(app, 'POST', '/admin/users', { username: 'rater' }))
+  const cookie = `sid=${String(dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'rater' })).session_id)}`
+  const form = { 'content-type': 'application/x-www-form-urlencoded', cookie }
+  dataOf(await app.inject({ method: 'POST', url: '/api/playtime', payload: 'game_id=demo&seconds=300', headers: form }))
+  dataOf(await app.inject({ method: 'POST', url: '/api/rate?game_id=demo', payload: 'stars=10', headers: form }))
+  await app.syncRecordCache()
+  await app.gamesIndex.flush()
+
   const home = await get(app, '/')
   t.equal(home.statusCode, 200)
   t.equal(home.headers['content-type'], 'text/html; charset=utf-8')
   t.match(home.body, '<h1>Ranking service</h1>')
-  t.match(home.body, '<a href="/play/demo"><bdi>Asteroids &lt;3</bdi></a>', 'an approved game with its files, its name escaped')
+  for (const list of ['top-rated', 'most-played', 'new']) {
+    const section = home.body.slice(home.body.indexOf(`<section id="${list}"`), home.body.indexOf('</section>', home.body.indexOf(`<section id="${list}"`)))
+    t.match(section, '<a href="/play/demo"><bdi>Asteroids &lt;3</bdi></a>', `${list}: an approved game with its files, its name escaped`)
+  }
+  // (5 x 5.5 + 0.5 x 10) / 5.5 = 5.91 half stars: 3.0 stars.
+  t.match(home.body, 'aria-label="Rated 3.0 out of 5 from 1 rating"', 'the stars as a screen reader hears them')
+  t.match(home.body, '<strong>3.0</strong> <span class="muted">(1 rating)</span>', 'the stars and the ratings')
+  t.match(home.body, '5 min played · 1 player', 'play time and players')
+  t.match(home.body, '5 min played this week · 1 player', 'most played: this week\'s play')
   t.notMatch(home.body, 'Secret draft', 'an unapproved game is not listed')
   t.notMatch(home.body, 'Played elsewhere', 'nor one without files here (its play page would say "Not installed yet")')
+  dataOf(await admin(app, 'PATCH', '/admin/games/demo', { listed: false }))
+  await app.syncRecordCache()
+  await app.gamesIndex.flush()
+  t.notMatch((await get(app, '/')).body, 'Asteroids', 'nor one with listed: false')
   t.match(home.body, '<a id="nav-login" href="/login">Log in</a><a id="nav-signup" href="/signup">Sign up</a>', 'the header offers logging in and signing up')
   t.match(home.body, '<a href="/docs">API reference</a>')
-  t.match(home.body, '<a href="/console/">Operator console</a>', 'the front door leads to the console')
+  t.match(home.body, '<a href="/console/">Operator console</a>', 'the front page leads to the console')
   t.match(home.body, '<a href="/healthz">Health</a>')
   t.equal(errorOf(await app.inject({ method: 'POST', url: '/' })), 'method_not_allowed')
 })
