@@ -8,6 +8,7 @@ import { closeRedis, connectRedis, setWriteConcern } from '../store/redis-client
 import { createLeaderboard } from '../store/leaderboard.js'
 import { createRecordStore } from '../store/games-and-keys.js'
 import { NEUTRAL_MEAN, priorNow } from '../rules/ratings.js'
+import { markGamesChanged } from '../store/games-index.js'
 import { createRatings } from '../store/ratings.js'
 import { createPlaytime } from '../store/playtime.js'
 import { createActivity } from '../store/activity.js'
@@ -75,7 +76,8 @@ export function operationsOf (redis: Redis, config: Config, env: CliIo['env']): 
     guestTtlS: config.guestTtlS,
     sessionCookie: config.sessionCookie,
     audit: createAuditLog(redis, { retentionMs: config.auditRetentionMs }),
-    ratings: createRatings(redis, priorNow(config.ratingPrior, () => NEUTRAL_MEAN)),
+    // A rating the CLI removes moves the games list, which the service's instances write: they are told.
+    ratings: createRatings(redis, priorNow(config.ratingPrior, () => NEUTRAL_MEAN), { changed: async gameId => { await markGamesChanged(redis, [gameId]) } }),
     playtime: createPlaytime(redis, activity),
     activity,
     gamejolt: createGamejoltStore(redis)

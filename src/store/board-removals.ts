@@ -1,5 +1,6 @@
 import type { RedisClient as Redis } from './redis-client.js'
 import { readPipeline } from './redis-client.js'
+import { markGamesChanged } from './games-index.js'
 import { keys, reviewKeys } from './keys.js'
 import { TS_TOLERANCE_S } from '../rules/fields.js'
 import { defineScript, luaScript } from './script-loader.js'
@@ -163,6 +164,8 @@ export function createBoardRemovals ({ redis, now, freshBoards }: BoardContext) 
       await forgetRuns(gameId, [...own.seasons, ...named.flatMap(seasonsOf)], player, (pipeline) => {
         pipeline.del(keys.playerRuns(gameId, player), keys.runStarts(gameId, player), keys.playerRuns(gameId, player, true), keys.runStarts(gameId, player, true))
       })
+      // The game's ratings, play and players moved: the games list follows.
+      if (ratings > 0 || playtimeSeconds > 0) await markGamesChanged(redis, [gameId])
       return { entries, metas, held, ratings, playtimeSeconds, achievements }
     },
 
@@ -194,6 +197,8 @@ export function createBoardRemovals ({ redis, now, freshBoards }: BoardContext) 
       if (hidden === 1 && named.length > 0) await namedBoardsFollow(game, user)
       // The guest's entries moved without their runs (an entry's run belongs to the name that played it).
       await forgetRuns(gameId, [...own.seasons, ...named.flatMap(seasonsOf)], guest)
+      // The game's ratings and players may have moved (two raters or players became one): the games list follows.
+      if (rated > 0 || playtimeSeconds > 0) await markGamesChanged(redis, [gameId])
       return { boards: boards + namedBoards, rated, playtimeSeconds, held }
     },
 

@@ -89,6 +89,18 @@ function placesOf (card: GameCard): [number, number, number, number] {
   return [card.weighted === null ? 1 : -card.weighted, -card.recent_playtime_seconds, -card.players, -Date.parse(card.created_at)]
 }
 
+/**
+ * Notes games whose figures moved where no instance's index saw it (an
+ * erasure, a guest's claim, an operator's command from the CLI): the next
+ * instance to write the index, within PUSH_MS, writes them too.
+ */
+export async function markGamesChanged (redis: Redis, gameIds: string[]): Promise<void> {
+  if (gameIds.length > 0) await redis.sadd(keys.gamesChanged(), ...gameIds)
+}
+
+/** Games taken from the changed set per write. */
+const CHANGED_BATCH = 500
+
 export function createGamesIndex (redis: Redis, options: GamesIndexOptions) {
   const update = defineScript<[number, string | null, string | null]>(redis, 'rankGamesIndexUpdate', UPDATE, { writes: true })
   const readPage = defineLimitedScript<['page', number, number, string[], Array<string | null>] | ['use', number] | ['gone']>(redis, 'rankGamesPage', PAGE, { writes: true })
@@ -161,6 +173,7 @@ export function createGamesIndex (redis: Redis, options: GamesIndexOptions) {
   /** Writes the games noted since the last write, after any write under way. A write that fails leaves its games noted for the next. */
   async function flush (): Promise<void> {
     writing = writing.then(async () => {
+      for (const gameId of await redis.spop(keys.gamesChanged(), CHANGED_BATCH)) pending.add(gameId)
       if (pending.size === 0) return
       const gameIds = [...pending]
       pending.clear()

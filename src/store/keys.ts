@@ -359,6 +359,8 @@ export const keys = {
   gamesMeta: () => `${PREFIX}:{platform}:games:meta`,
   /** ZSET: a copy of one sort's order at `version`, the order a walk of GET /api/games keeps (expires). */
   gamesSnapshot: (sort: string, version: number) => `${PREFIX}:{platform}:games:${sort}:at:${version}`,
+  /** SET of game ids whose figures an operator's write or a script off the hot path moved (erasure, a claim, a CLI command): the next instance to write the index takes them. */
+  gamesChanged: () => `${PREFIX}:{platform}:games:changed`,
   /** STRING: held by the instance that counts every game's figures again (hourly), so only one does. */
   gamesRebuild: () => `${PREFIX}:{platform}:games:rebuild`
 } as const

@@ -93,7 +93,7 @@ function playNeeded (game: GameRecord, guest: boolean): { seconds: number, guest
  * platform's, which the games index keeps, or the operator's); `changed`:
  * told of every game whose ratings moved (the games index).
  */
-export function createRatings (redis: Redis, prior: () => { weight: number, mean: number }, { changed = (_gameId: string) => {} } = {}) {
+export function createRatings (redis: Redis, prior: () => { weight: number, mean: number }, { changed = (_gameId: string): void | Promise<void> => {} } = {}) {
   const rate = defineScript<Reply>(redis, 'rankRate', RATE, { writes: true })
   const unrate = defineScript<Reply>(redis, 'rankUnrate', UNRATE, { writes: true })
   const read = defineScript<Reply>(redis, 'rankRatingRead', READ)
@@ -142,13 +142,13 @@ export function createRatings (redis: Redis, prior: () => { weight: number, mean
           ? `A guest rates a game after ${needed.seconds} s of play in it: ${seconds} (or sign up to rate now).`
           : `This game takes a rating after ${needed.seconds} s of play in it: ${seconds}.`)
       }
-      changed(game.game_id)
+      await changed(game.game_id)
       return summary(game, reply)
     },
     /** Removes a user's rating; `removed`: the stars it had, null when there was none. */
     async unrate (game: GameRecord, username: string): Promise<RatingSummary & { removed: number | null }> {
       const reply = await unrate(writeKeysOf(game.game_id), [username, game.rating_full_weight_seconds])
-      changed(game.game_id)
+      await changed(game.game_id)
       return { ...summary(game, reply), removed: reply[15] === '' || reply[15] === undefined ? null : Number(reply[15]) }
     },
     async read (game: GameRecord, username: string): Promise<RatingSummary> {

@@ -182,3 +182,50 @@ t.test('instances share the index: what one noted, another lists', async t => {
   await settled(one)
   t.match((await list(two)).items, [{ game_id: game.gameId, ratings: 1, playtime_seconds: 300, players: 1 }], 'read on the other instance')
 })
+
+t.test('a guest\'s claim, an erasure and an operator\'s removal keep the list\'s figures exact', async t => {
+  const { app } = await buildTestApp(t, ENV)
+  const game = await createGame(app)
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { guests: 'listed' }))
+  const card = async (): Promise<Record<string, any>> => {
+    await settled(app)
+    return (await list(app)).items.find((item: { game_id: string }) => item.game_id === game.gameId)
+  }
+  const figures = async (cookie: string): Promise<Record<string, any>> => dataOf(await app.inject({ method: 'GET', url: `/api/rate?game_id=${game.gameId}`, headers: { cookie } }))
+
+  // A guest plays and rates; rita, who played too, logs in from the guest's session: one player, one rating.
+  const guest = await app.inject({ method: 'POST', url: '/auth/guest', payload: formBody({ game_id: game.gameId }), headers: FORM })
+  const guestCookie = String(guest.headers['set-cookie']).split(';')[0] as string
+  // (A guest's clock starts when it first plays: its two minutes are written as reports over them would have.)
+  const guestName = dataOf(guest).username as string
+  await app.redis.hincrby(keys.playtime(game.gameId), `u:${guestName}`, 120)
+  await app.redis.hincrby(keys.playtime(game.gameId), 'total', 120)
+  await rate(app, guestCookie, game, 8)
+  dataOf(await admin(app, 'POST', '/admin/users', { username: 'rita', password: 'correct horse battery staple' }))
+  const rita = `sid=${String(dataOf(await admin(app, 'POST', '/admin/sessions', { username: 'rita' })).session_id)}`
+  await report(app, rita, game, 60)
+  t.match(await card(), { ratings: 1, players: 2, playtime_seconds: 180 }, 'before the claim: two players')
+  const login = await app.inject({ method: 'POST', url: '/auth/login', payload: formBody({ username: 'rita', password: 'correct horse battery staple' }), headers: { ...FORM, cookie: guestCookie } })
+  t.equal(login.json().ok, true, 'rita logs in from the guest\'s session: its play and rating are hers')
+  const claimed = await card()
+  t.match(claimed, { ratings: 1, players: 1, playtime_seconds: 180 }, 'after the claim: one player, the same play')
+  t.equal(claimed.weighted, (await figures(rita)).weighted, 'the card\'s weighted score is the rating\'s, her play now behind it')
+
+  // Another rater, removed by an operator; then rita erased.
+  const bob = await userCookie(app, 'bob')
+  await report(app, bob, game, 300)
+  await rate(app, bob, game, 2)
+  t.match(await card(), { ratings: 2, players: 2 }, 'bob rated')
+  dataOf(await admin(app, 'DELETE', `/admin/games/${game.gameId}/ratings/bob`))
+  const removed = await card()
+  t.match(removed, { ratings: 1, players: 2 }, 'an operator\'s removal: the rating leaves, the player stays')
+  t.equal(removed.weighted, (await figures(bob)).weighted, 'and the weighted score follows')
+  dataOf(await admin(app, 'DELETE', '/admin/users/rita?erase=true'))
+  t.match(await card(), { ratings: 0, weighted: null, players: 1, playtime_seconds: 300 }, 'erased: her rating, play and place among the players leave')
+
+  // A change no instance saw (a CLI command, another process's erasure) is taken from the changed set.
+  await app.redis.hset(keys.playtime(game.gameId), 'players', '7')
+  t.match(await card(), { players: 1 }, 'unnoted: the card stays')
+  await app.redis.sadd(keys.gamesChanged(), game.gameId)
+  t.match(await card(), { players: 7 }, 'noted in the changed set: the next write takes it')
+})
