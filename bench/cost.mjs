@@ -2,7 +2,8 @@
 // for working on the submit path. One service (WORKERS=1) on one
 // redis-server, games of 1,000 players: signed submit on a plain game, on a
 // game with daily, weekly and monthly boards and on a game with a webhook
-// for every event; top20 of a board nobody writes. For each: req/s, Redis
+// for every event; top20 of a board nobody writes; the first page of the
+// public games list (GET /api/games) on a platform of 200 games. For each: req/s, Redis
 // CPU µs and commands per request (top-level and inside scripts, by name),
 // the service's own CPU µs per request, and the budget lines of
 // lib/budgets.mjs. The full bench (`npm run bench`) measures the same
@@ -28,8 +29,10 @@ const { createGame, gamejoltGame, seedBoard, seedPeriodGame } = await import('./
 const { adminCall, startService } = await import('./lib/service.mjs')
 const { gamejoltScoresAdd, submit, submitEvents, submitPeriods } = await import('./scenarios/index.mjs')
 const { top20 } = await import('./scenarios/top.mjs')
+const { gamesList } = await import('./scenarios/games.mjs')
 
 const SIZE = 1000
+const GAMES_LISTED = 200
 let redisServer
 let redis
 let service
@@ -50,6 +53,8 @@ try {
   const quiet = await createGame(service.base, 'cost_quiet', 'Cost: read only')
   const quietBoard = await seedBoard(redis, quiet.gameId, SIZE)
   const gamejolt = await gamejoltGame(service.base, redis, 'cost_gamejolt', SIZE)
+  // A platform of GAMES_LISTED games for the games list (each listed and approved: the index takes them as they are made).
+  for (let i = 0; i < GAMES_LISTED; i++) await createGame(service.base, `cost_listed_${i}`, `Listed ${i}`)
 
   const measuring = { opts, statsRedis: redis, redisPort: redisServer.port }
   const cases = [
@@ -57,7 +62,8 @@ try {
     ['submit, 3 periods', submitPeriods, { board: periodBoard, key: periods.key, gameId: periods.gameId }],
     ['submit, webhooks', submitEvents, { board: eventsBoard, key: events.key, gameId: events.gameId }],
     ['Game Jolt scores/add', gamejoltScoresAdd, gamejolt],
-    ['top20, unchanged board', top20, { board: quietBoard, key: quiet.key, gameId: quiet.gameId }]
+    ['top20, unchanged board', top20, { board: quietBoard, key: quiet.key, gameId: quiet.gameId }],
+    ['GET /api/games, first 20', gamesList, {}]
   ]
   const rows = {}
   for (let round = 1; round <= opts.rounds; round++) {
@@ -91,6 +97,9 @@ try {
   console.log(budgetLine(gamejoltCommands <= plainCommands + 1, `Redis commands per Game Jolt scores/add: ${fmt(gamejoltCommands, 2)} (our submit's ${fmt(plainCommands, 2)} + 1 for the text)`))
   console.log(`Redis CPU per Game Jolt scores/add: ${fmt(gamejoltUs, 1)} µs, ${fmt(gamejoltUs / plainUs, 2)}x our submit's`)
   console.log(budgetLine(top <= BUDGETS.unchangedTop20.us, `Redis CPU per top20 of an unchanged board: ${fmt(top, 1)} µs (budget <= ${BUDGETS.unchangedTop20.us})`))
+  // The issue's bar: the games list's first page costs Redis no more than a top20.
+  const games = mean('GET /api/games, first 20', row => row.redis.cpuUs)
+  console.log(budgetLine(games <= top, `Redis CPU per GET /api/games (first 20 of ${GAMES_LISTED + 5}): ${fmt(games, 1)} µs (a top20's: ${fmt(top, 1)})`))
 } catch (error) {
   console.error(`bench: ${error.stack ?? error}`)
   process.exitCode = 1

@@ -6,21 +6,29 @@ Chart.register(BarController, BarElement, LineController, LineElement, PointElem
 Chart.defaults.font.family = getComputedStyle(document.documentElement).getPropertyValue('--font').trim() || 'system-ui, sans-serif'
 Chart.defaults.color = '#3d4451'
 
-export interface Series { labels: string[], values: number[] }
+export interface Series { labels: string[], values: Array<number | null> }
+/** A second line drawn over the first (dashed), with its name in a legend under the title. */
+export interface SecondSeries { label: string, values: Array<number | null>, color: string, firstLabel: string }
 
 /**
  * One chart: a canvas drawn by Chart.js, with a sentence for screen readers
  * (`summary`) since a canvas says nothing by itself. Redrawn in place when
  * the data changes (no animation, so a refresh does not jump).
  */
-export function ChartBox ({ id, title, kind, series, summary, unit = '', color = '#1f5fbf' }: { id: string, title: string, kind: 'bar' | 'line', series: Series, summary: string, unit?: string, color?: string }) {
+export function ChartBox ({ id, title, kind, series, second, summary, unit = '', color = '#1f5fbf' }: { id: string, title: string, kind: 'bar' | 'line', series: Series, second?: SecondSeries, summary: string, unit?: string, color?: string }) {
   const canvas = useRef<HTMLCanvasElement>(null)
   const chart = useRef<Chart | null>(null)
   useEffect(() => {
     if (canvas.current === null) return
     const config: ChartConfiguration = {
       type: kind,
-      data: { labels: series.labels, datasets: [{ label: title, data: series.values, backgroundColor: kind === 'bar' ? color : `${color}33`, borderColor: color, fill: kind === 'line', pointRadius: 2, tension: 0.2 }] },
+      data: {
+        labels: series.labels,
+        datasets: [
+          { label: title, data: series.values, backgroundColor: kind === 'bar' ? color : `${color}33`, borderColor: color, fill: kind === 'line' && second === undefined, pointRadius: 2, tension: 0.2, spanGaps: true },
+          ...(second === undefined ? [] : [{ type: 'line' as const, label: second.label, data: second.values, borderColor: second.color, backgroundColor: second.color, borderDash: [6, 4], fill: false, pointRadius: 0, tension: 0.2, spanGaps: true }])
+        ]
+      },
       options: {
         animation: false,
         maintainAspectRatio: false,
@@ -35,11 +43,14 @@ export function ChartBox ({ id, title, kind, series, summary, unit = '', color =
       chart.current.data = config.data
       chart.current.update()
     }
-  }, [series, kind, title])
+  }, [series, second, kind, title])
   useEffect(() => () => { chart.current?.destroy() }, [])
   return (
     <figure class='chart card' aria-labelledby={`${id}-title`}>
       <figcaption id={`${id}-title`}>{title}</figcaption>
+      {second !== undefined && (
+        <p class='legend small' aria-hidden='true'><span style={{ borderColor: color }} class='swatch' /> {second.firstLabel} <span style={{ borderColor: second.color }} class='swatch dashed' /> {second.label}</p>
+      )}
       <div class='canvas-box'><canvas id={id} ref={canvas} role='img' aria-label={`${title}: ${summary}`} /></div>
       <p class='muted small'>{summary}</p>
     </figure>

@@ -10,6 +10,7 @@ import { type ActivityDay, type ActivityMinute, type ScoreBucket } from '../stor
 import { boardFields } from '../store/board-fields.js'
 import { ListPage, namePage } from './answers.js'
 import { OperationContext } from './context.js'
+import type { RatingDay } from '../store/ratings.js'
 import { cursors, readInput, schemas } from './input.js'
 import { boardView } from '../store/board-choice.js'
 import { DEFAULT_DISPLAY, displayChanges } from '../rules/score-format.js'
@@ -205,14 +206,19 @@ export function gamesOperations ({ records, leaderboard, ratings, activity, audi
      * UTC day submissions, active players and play time; with how its
      * ratings spread over the ten values.
      */
-    async stats (gameId: string, input?: unknown): Promise<{ game_id: string, minutes: ActivityMinute[], days: ActivityDay[], ratings: { count: number, items: Array<{ stars: number, count: number }> } }> {
+    async stats (gameId: string, input?: unknown): Promise<{ game_id: string, minutes: ActivityMinute[], days: ActivityDay[], ratings: { count: number, avg: number, weighted: number | null, items: Array<{ stars: number, count: number }> }, rating_days: RatingDay[] }> {
       const query = readInput(schemas.stats, input)
       const game = await existingGame(gameId)
-      const [figures, spread] = await Promise.all([
+      const [figures, now] = await Promise.all([
         activity.read(game.game_id, { minutes: query.minutes ?? 60, days: query.days ?? 30, now: Date.now() }),
-        ratings.figures(game)
+        ratings.read(game, '')
       ])
-      return { game_id: game.game_id, ...figures, ratings: { count: spread.count, items: spread.distribution.map((count, i) => ({ stars: i + 1, count })) } }
+      return {
+        game_id: game.game_id,
+        ...figures,
+        ratings: { count: now.count, avg: now.avg, weighted: now.weighted, items: now.distribution.map((count, i) => ({ stars: i + 1, count })) },
+        rating_days: await ratings.days(game.game_id, figures.days.map(day => day.day))
+      }
     },
 
     /** How the scores of a board spread: equal ranges from its lowest score to its highest, its visible entries counted in each. */

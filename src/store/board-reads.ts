@@ -1,5 +1,5 @@
-import { Cluster } from 'ioredis'
 import { defineScript, luaScript } from './script-loader.js'
+import { onConnectionLost } from './redis-client.js'
 import { defineLimitedScript, type Limits } from './limits.js'
 import { chooseAnyBoard, type BoardRef, type ChosenBoard } from './board-choice.js'
 import { NO_BOARDS, boardOf, type Boards, type NamedBoard } from '../rules/boards.js'
@@ -44,7 +44,7 @@ export function createBoardReads ({ redis, now, refreshed, freshBoards }: BoardC
   // or a failover may bring back an older boards version).
   const tops = new TopCache()
   const forgetTops = (): void => { tops.forget() }
-  for (const event of redis instanceof Cluster ? ['+node', '-node', 'node error', 'close', 'reconnecting'] : ['close', 'reconnecting', 'end']) redis.on(event, forgetTops)
+  onConnectionLost(redis, forgetTops)
 
   /**
    * One board read: the script of the board the request chose (with the

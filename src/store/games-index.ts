@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { readPipeline, type RedisClient as Redis } from './redis-client.js'
+import { onConnectionLost, readPipeline, type RedisClient as Redis } from './redis-client.js'
 import { keys } from './keys.js'
 import { defineScript, luaScript } from './script-loader.js'
 import { defineLimitedScript, type Limits } from './limits.js'
@@ -54,6 +54,8 @@ export const WALK_LASTS_MS = 10 * 60_000
 export const RECENT_DAYS = 7
 /** How often one instance counts every game again. */
 export const REBUILD_MS = 3_600_000
+/** Pages of the list a process keeps (the oldest goes first). */
+const KEPT_PAGES = 1000
 /** Games read per batch of a count of every game. */
 const REBUILD_BATCH = 50
 
@@ -103,7 +105,7 @@ const CHANGED_BATCH = 500
 
 export function createGamesIndex (redis: Redis, options: GamesIndexOptions) {
   const update = defineScript<[number, string | null, string | null]>(redis, 'rankGamesIndexUpdate', UPDATE, { writes: true })
-  const readPage = defineLimitedScript<['page', number, number, string[], Array<string | null>] | ['use', number] | ['gone']>(redis, 'rankGamesPage', PAGE, { writes: true })
+  const readPage = defineLimitedScript<['page', number, number, string[], Array<string | null>, number] | ['same'] | ['use', number] | ['gone']>(redis, 'rankGamesPage', PAGE, { writes: true })
   const countPlayers = defineScript<number>(redis, 'rankPlaytimePlayers', COUNT_PLAYERS, { writes: true })
   const indexKeys = (): string[] => [...GAME_SORTS.map(sort => keys.gamesRanked(sort)), keys.gamesCards(), keys.gamesWeights(), keys.gamesMeta()]
 
@@ -112,6 +114,15 @@ export function createGamesIndex (redis: Redis, options: GamesIndexOptions) {
   /** The version of the index each sort's newest walk was begun at, as this instance last heard (the snapshot a new walk names first). */
   const versions = new Map<GameSort, number>()
   const pending = new Set<string>()
+  /**
+   * Pages read, by sort, snapshot, offset and limit, with the index version
+   * they were read at: served again while the script finds that version
+   * still current (no card changed), so a busy front page costs Redis the
+   * script's check, not the cards (the top pages' way: store/top-cache.ts).
+   */
+  const kept = new Map<string, { at: number, items: GameCard[], total: number }>()
+  const keptKey = (sort: GameSort, snapshot: number, offset: number, limit: number): string => `${sort}\n${snapshot}\n${offset}\n${limit}`
+  onConnectionLost(redis, () => { kept.clear() })
   let soon: NodeJS.Immediate | null = null
   let writing = Promise.resolve()
 
@@ -121,10 +132,14 @@ export function createGamesIndex (redis: Redis, options: GamesIndexOptions) {
   }
   const priorNow = (): { weight: number, mean: number } => ({ weight: options.prior.weight, mean: options.prior.mean === 'platform' ? platformMean : options.prior.mean })
 
-  /** A game's figures, read from its slot: its card and its part of the platform's mean; null when it is not listed. */
+  /**
+   * A game's figures, read from its slot: its card and its part of the
+   * platform's mean (null when it is not listed); and the day's rating
+   * figures are noted in its slot for the console's chart (any game).
+   */
   async function figuresOf (gameId: string, now: number): Promise<{ card: GameCard, w: number, ws: number } | null> {
     const game = await options.records.game(gameId)
-    if (game === null || !game.approved || !game.listed) return null
+    if (game === null) return null
     const days = Array.from({ length: RECENT_DAYS }, (_, i) => dayOf(now - i * DAY_MS))
     const [ratings, replies, hosted] = await Promise.all([
       options.ratings.figures(game),
@@ -134,16 +149,20 @@ export function createGamesIndex (redis: Redis, options: GamesIndexOptions) {
       }),
       options.hosted(gameId)
     ])
+    const full = game.rating_full_weight_seconds
+    const weighted = weightedRating(ratings, full, priorNow())
+    const avg = averageRating(ratings.sum, ratings.count)
+    if (ratings.count > 0) await redis.hset(keys.ratingDays(gameId), dayOf(now), `${weighted ?? ''}|${avg}|${ratings.count}`)
+    if (!game.approved || !game.listed) return null
     const [total, kept] = replies[0] as [string | null, string | null]
     const players = kept === null ? await countPlayers([keys.playtime(gameId)], []) : Number(kept)
     const recent = (replies.slice(1) as Array<string | null>).reduce((sum, seconds) => sum + Number(seconds ?? 0), 0)
-    const full = game.rating_full_weight_seconds
     const card: GameCard = {
       game_id: gameId,
       name: game.name,
       hosted,
-      weighted: weightedRating(ratings, full, priorNow()),
-      avg: averageRating(ratings.sum, ratings.count),
+      weighted,
+      avg,
       ratings: ratings.count,
       distribution: ratings.distribution,
       playtime_seconds: Number(total ?? 0),
@@ -231,8 +250,10 @@ export function createGamesIndex (redis: Redis, options: GamesIndexOptions) {
       let version = walk?.v ?? versions.get(sort) ?? 0
       const offset = walk?.o ?? 0
       for (let tries = 0; ; tries++) {
+        const key = keptKey(sort, version, offset, limit)
+        const cached = kept.get(key)
         const reply = await readPage([keys.gamesRanked(sort), keys.gamesCards(), keys.gamesMeta(), keys.gamesSnapshot(sort, version)],
-          [sort, version, walk === null ? 'first' : 'next', offset, limit, options.freshMs, SNAPSHOT_TTL_MS, WALK_LASTS_MS], limits)
+          [sort, version, walk === null ? 'first' : 'next', offset, limit, options.freshMs, SNAPSHOT_TTL_MS, WALK_LASTS_MS, cached?.at ?? ''], limits)
         if (reply[0] === 'gone') fail('invalid_param', `Parameter "cursor" is not valid: its walk began more than ${WALK_LASTS_MS / 60_000} minutes ago; start again without a cursor.`)
         if (reply[0] === 'use') {
           // Another instance moved the index: name the snapshot the script chose (twice at most, unless the index moves again meanwhile).
@@ -240,11 +261,23 @@ export function createGamesIndex (redis: Redis, options: GamesIndexOptions) {
           version = reply[1]
           continue
         }
-        const [, at, total, , cards] = reply
-        if (walk === null) versions.set(sort, at)
-        const items = cards.filter((card): card is string => card !== null && card !== false as unknown).map(card => JSON.parse(card) as GameCard)
+        let page: { items: GameCard[], total: number }
+        if (reply[0] === 'same' && cached !== undefined) {
+          page = cached
+        } else if (reply[0] === 'page') {
+          const [, , total, , cards, at] = reply
+          page = { items: cards.filter((card): card is string => typeof card === 'string').map(card => JSON.parse(card) as GameCard), total }
+          kept.delete(key)
+          if (kept.size >= KEPT_PAGES) kept.delete(kept.keys().next().value as string)
+          kept.set(key, { at, ...page })
+        } else {
+          // 'same' for a page this process no longer keeps: read it.
+          kept.delete(key)
+          continue
+        }
+        if (walk === null) versions.set(sort, version)
         const next = offset + limit
-        return { items, total, next_cursor: next < total ? encodeCursor({ s: sort, v: at, o: next }) : null }
+        return { items: page.items, total: page.total, next_cursor: next < page.total ? encodeCursor({ s: sort, v: version, o: next }) : null }
       }
     },
 

@@ -259,7 +259,9 @@ export const keys = {
   ratingPlay: (gameId: string) => `${PREFIX}:{game:${gameId}}:rating-play`,
   /** ZSET user by when they rated (ms): the operator's listing, newest first. */
   ratingTimes: (gameId: string) => `${PREFIX}:{game:${gameId}}:rating-times`,
-  /** HASH total, u:<user> (seconds), c:<user> (credited-until, ms). */
+  /** HASH UTC day (YYYY-MM-DD) -> "weighted|avg|count": the game's rating figures as the games index last wrote them that day (a field a day), for the console's chart. */
+  ratingDays: (gameId: string) => `${PREFIX}:{game:${gameId}}:rating-days`,
+  /** HASH total, players (the people credited any play), u:<user> (seconds), c:<user> (credited-until, ms). */
   playtime: (gameId: string) => `${PREFIX}:{game:${gameId}}:playtime`,
   /**
    * The activity counters behind the console's charts (store/activity.ts), by

@@ -48,6 +48,9 @@ export interface RatingItem {
   rated_at: string | null
 }
 
+/** A game's rating figures on one UTC day (the console's chart); nulls for a day nobody noted. */
+export interface RatingDay { day: string, weighted: number | null, avg: number | null, count: number | null }
+
 /** Where a listing of ratings goes on: after the rating of `user` at `at` (ms), newest first. */
 export interface RatingsAfter { at: number, user: string }
 /** A page to list: from `after`, `limit` ratings at most; only of `stars`; only of raters with at most `maxPlay` seconds of play. */
@@ -157,6 +160,15 @@ export function createRatings (redis: Redis, prior: () => { weight: number, mean
     /** The game's raw figures (rules/ratings.ts), for the games index. */
     async figures (game: GameRecord): Promise<RatingFigures> {
       return figuresOf(await readFigures(game, ''))
+    },
+    /** The game's figures per UTC day as the games index noted them (the day's last write, store/games-index.ts); nulls for a day it did not write. */
+    async days (gameId: string, days: string[]): Promise<RatingDay[]> {
+      const kept = days.length === 0 ? [] : await redis.hmget(keys.ratingDays(gameId), ...days)
+      return days.map((day, i) => {
+        const [weighted = '', avg = '', count = ''] = (kept[i] ?? '').split('|')
+        const number = (text: string): number | null => text === '' ? null : Number(text)
+        return { day, weighted: number(weighted), avg: number(avg), count: number(count) }
+      })
     },
     /** Counts the figures again: the game's full weight changed (O(raters), once). */
     recount: recountFigures,

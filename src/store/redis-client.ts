@@ -275,3 +275,13 @@ export function memoryWarnings (memory: RedisMemory): string[] {
   if (memory.policy !== 'noeviction') warnings.push(`Redis evicts keys when full (maxmemory-policy ${memory.policy}): scores, users and sessions would silently disappear; set maxmemory-policy noeviction`)
   return warnings
 }
+
+/**
+ * Calls `forget` whenever what a process keeps of Redis's state may no
+ * longer hold: the connection was lost, or the cluster's nodes changed (a
+ * restart or a failover may bring back older data, and older version
+ * numbers, than the process last saw).
+ */
+export function onConnectionLost (redis: RedisClient, forget: () => void): void {
+  for (const event of redis instanceof Cluster ? ['+node', '-node', 'node error', 'close', 'reconnecting'] : ['close', 'reconnecting', 'end']) redis.on(event, forget)
+}

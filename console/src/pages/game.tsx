@@ -10,13 +10,14 @@ import { ReviewTab } from './review.js'
 import { KeysTab } from './keys.js'
 import { WebhooksTab } from './webhooks.js'
 import { GamejoltTab } from './gamejolt.js'
+import { RatingsTab } from './ratings.js'
 import { SettingsTab } from './settings.js'
 import { AuditList } from './audit.js'
 import type { GameWithStats } from '../../../src/rules/games.js'
 import type { GameActivity as Stats, ScoreSpread as Spread } from '../../../src/routes/admin/records.js'
 import type { TopResult as Top } from '../../../sdk/answers.js'
 
-const TABS: Array<[string, string]> = [['overview', 'Overview'], ['board', 'Board'], ['boards', 'Boards'], ['achievements', 'Achievements'], ['review', 'Review'], ['keys', 'API keys'], ['webhooks', 'Webhooks'], ['gamejolt', 'Game Jolt'], ['settings', 'Settings'], ['audit', 'Audit log']]
+const TABS: Array<[string, string]> = [['overview', 'Overview'], ['board', 'Board'], ['boards', 'Boards'], ['achievements', 'Achievements'], ['review', 'Review'], ['ratings', 'Ratings'], ['keys', 'API keys'], ['webhooks', 'Webhooks'], ['gamejolt', 'Game Jolt'], ['settings', 'Settings'], ['audit', 'Audit log']]
 
 /** One game: its tabs, each a page of its own (#/games/<id>/<tab>; the board tab may name a board: #/games/<id>/board/<board id>). */
 export function GamePage ({ gameId, tab, boardId }: { gameId: string, tab: string, boardId?: string }) {
@@ -44,6 +45,7 @@ function TabContent ({ game, tab, boardId, onSaved }: { game: GameWithStats, tab
     case 'boards': return <BoardsTab game={game} />
     case 'achievements': return <AchievementsTab game={game} />
     case 'review': return <ReviewTab game={game} />
+    case 'ratings': return <RatingsTab game={game} onChanged={onSaved} />
     case 'keys': return <KeysTab game={game} />
     case 'webhooks': return <WebhooksTab game={game} />
     case 'gamejolt': return <GamejoltTab game={game} />
@@ -59,6 +61,31 @@ const FOLLOW_MS = 3000
 const shortDay = (day: string): string => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' })
 const shortTime = (iso: string): string => new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
 const plain = (value: number): string => Number.isInteger(value) ? String(value) : value.toFixed(1)
+
+/**
+ * The weighted score and the plain average at each day's end (stars out of
+ * 5), a day the figures did not change carrying the day before's.
+ */
+function ratingDays (data: Stats): { weighted: { labels: string[], values: Array<number | null> }, average: { label: string, values: Array<number | null>, color: string, firstLabel: string }, summary: string } {
+  let weighted: number | null = null
+  let average: number | null = null
+  const weightedValues: Array<number | null> = []
+  const averageValues: Array<number | null> = []
+  for (const day of data.rating_days) {
+    if (day.count !== null) {
+      weighted = day.weighted === null ? null : Math.round(day.weighted * 50) / 100
+      average = day.avg === null ? null : Math.round(day.avg * 50) / 100
+    }
+    weightedValues.push(weighted)
+    averageValues.push(average)
+  }
+  const now = data.ratings
+  return {
+    weighted: { labels: data.rating_days.map(day => shortDay(day.day)), values: weightedValues },
+    average: { label: 'Average', values: averageValues, color: '#6b7280', firstLabel: 'Weighted by play' },
+    summary: now.count === 0 ? 'Nobody has rated the game yet.' : `Now ${((now.weighted ?? 0) / 2).toFixed(2)} stars weighted by play, ${(now.avg / 2).toFixed(2)} on average.`
+  }
+}
 
 /** The game at a glance: its figures, its charts (refreshed every 30 s) and its live top 10. */
 function Overview ({ game }: { game: GameWithStats }) {
@@ -87,7 +114,8 @@ function Overview ({ game }: { game: GameWithStats }) {
       minutes: { labels: data.minutes.map(minute => shortTime(minute.at)), values: data.minutes.map(minute => minute.submissions), summary: `${submissions} in the last hour, at most ${Math.max(...data.minutes.map(minute => minute.submissions))} in one minute.` },
       players: { labels: data.days.map(day => shortDay(day.day)), values: players, summary: `${players.at(-1) ?? 0} today; at most ${Math.max(...players)} in one day of the last 30.` },
       playtime: { labels: data.days.map(day => shortDay(day.day)), values: hours, summary: `${formatSeconds(data.days.at(-1)?.playtime_seconds ?? 0)} today; ${formatSeconds(data.days.reduce((sum, day) => sum + day.playtime_seconds, 0))} over 30 days.` },
-      ratings: { labels: data.ratings.items.map(item => `${plain(item.stars / 2)}★`), values: data.ratings.items.map(item => item.count), summary: data.ratings.count === 0 ? 'Nobody has rated the game yet.' : `${counted(data.ratings.count, 'rating')}, ${(game.rating_avg / 2).toFixed(2)} stars on average.` }
+      ratings: { labels: data.ratings.items.map(item => `${plain(item.stars / 2)}★`), values: data.ratings.items.map(item => item.count), summary: data.ratings.count === 0 ? 'Nobody has rated the game yet.' : `${counted(data.ratings.count, 'rating')}, ${(data.ratings.avg / 2).toFixed(2)} stars on average.` },
+      ratingDays: ratingDays(data)
     }
   }, [stats.data])
   const scores = useMemo(() => {
@@ -105,7 +133,7 @@ function Overview ({ game }: { game: GameWithStats }) {
       <dl class='figures'>
         <div><dt>Players on the board</dt><dd>{game.players}</dd></div>
         <div><dt>Entries (season {game.season})</dt><dd>{game.entries}</dd></div>
-        <div><dt>Rating</dt><dd>{game.rating_count === 0 ? '—' : `${(game.rating_avg / 2).toFixed(2)} ★`}</dd></div>
+        <div><dt>Rating, weighted by play</dt><dd id='figure-weighted'>{stats.data?.ratings.weighted == null ? '—' : `${(stats.data.ratings.weighted / 2).toFixed(2)} ★`}</dd><dd class='limit'>{game.rating_count === 0 ? 'no rating yet' : `average ${(game.rating_avg / 2).toFixed(2)} ★`}</dd></div>
         <div><dt>Play time</dt><dd>{formatSeconds(game.playtime_seconds)}</dd></div>
       </dl>
       <LiveTop game={game} onChange={boardChanged} />
@@ -117,6 +145,7 @@ function Overview ({ game }: { game: GameWithStats }) {
             <ChartBox id='chart-players' title='Active players per day (UTC)' kind='line' series={charts.players} summary={charts.players.summary} color='#2b7a4b' />
             <ChartBox id='chart-playtime' title='Play time per day (hours, UTC)' kind='bar' series={charts.playtime} summary={charts.playtime.summary} unit=' h' color='#8a4fbf' />
             <ChartBox id='chart-ratings' title='Ratings' kind='bar' series={charts.ratings} summary={charts.ratings.summary} color='#b8621b' />
+            <ChartBox id='chart-rating-days' title='Rating per day: weighted by play, and the average (stars)' kind='line' series={charts.ratingDays.weighted} second={charts.ratingDays.average} summary={charts.ratingDays.summary} color='#b8621b' />
           </>
         )}
         {scores !== null && <ChartBox id='chart-scores' title='Scores on the board' kind='bar' series={scores} summary={scores.summary} color='#1f7a8c' />}

@@ -249,7 +249,18 @@ export const GameActivitySchema = Type.Object({
     active_players: Type.Integer({ description: 'players who submitted or were credited play time (a HyperLogLog estimate: ±1%)' }),
     playtime_seconds: Type.Integer()
   }), { description: 'per UTC day, today last' }),
-  ratings: Type.Object({ count: Type.Integer(), items: Type.Array(Type.Object({ stars: Type.Integer({ description: '1..10, half-star units' }), count: Type.Integer() })) })
+  ratings: Type.Object({
+    count: Type.Integer(),
+    avg: Type.Number({ description: 'the plain average, half-star units; 0 when none' }),
+    weighted: Nullable(Type.Number({ description: 'the weighted score (docs/ratings.md), half-star units; null when none' })),
+    items: Type.Array(Type.Object({ stars: Type.Integer({ description: '1..10, half-star units' }), count: Type.Integer() }))
+  }),
+  rating_days: Type.Array(Type.Object({
+    day: Type.String({ description: 'a UTC day, YYYY-MM-DD' }),
+    weighted: Nullable(Type.Number()),
+    avg: Nullable(Type.Number()),
+    count: Nullable(Type.Integer())
+  }), { description: "the rating figures at each day's end as the games index noted them (null for a day they did not change), the days of `days`" })
 })
 export type GameActivity = Static<typeof GameActivitySchema>
 

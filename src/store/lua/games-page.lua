@@ -9,22 +9,30 @@
 -- however busy the index); else it makes one at the current version.
 -- Snapshot names are the caller's (a script names every key it touches): a
 -- caller that named another version than the one to use is told which.
+-- A caller that keeps the page in its process says at which index version
+-- it read it: while that is still the version (no card changed since), the
+-- answer is {'same'} and nothing more is read (store/games-index.ts).
 -- KEYS: the sort's order, the cards, the index meta, the snapshot the caller names.
 -- ARGV: the sort, the version named, 'first' or 'next', offset, limit,
--- FRESH_MS, SNAPSHOT_TTL_MS, how long a new walk must be able to last (ms).
--- Returns {'page', version, total, ids, cards} (a card false for a game no
--- longer listed), {'use', version}, or {'gone'} (the walk's snapshot expired).
+-- FRESH_MS, SNAPSHOT_TTL_MS, how long a new walk must be able to last (ms),
+-- the index version of the page the caller keeps ('' for none).
+-- Returns {'page', snapshot version, total, ids, cards, index version} (a
+-- card false for a game no longer listed), {'same'}, {'use', version}, or
+-- {'gone'} (the walk's snapshot expired).
 local function work ()
   local order, cards, meta, snapshot = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
   local sort, named, walk = ARGV[1], tonumber(ARGV[2]), ARGV[3]
   local offset, limit = tonumber(ARGV[4]), tonumber(ARGV[5])
   local freshMs, ttlMs, lastsMs = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
+  local kept = tonumber(ARGV[9])
+  local current = tonumber(redis.call('HGET', meta, 'version') or '0')
 
   local function page ()
+    if kept == current then return {'same'} end
     local ids = redis.call('ZRANGE', snapshot, offset, offset + limit - 1)
     local found = {}
     if #ids > 0 then found = redis.call('HMGET', cards, unpack(ids)) end
-    return {'page', named, redis.call('ZCARD', snapshot), ids, found}
+    return {'page', named, redis.call('ZCARD', snapshot), ids, found, current}
   end
 
   if walk == 'next' then
@@ -34,10 +42,9 @@ local function work ()
 
   local now = redis.call('TIME')
   local nowMs = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-  local current = tonumber(redis.call('HGET', meta, 'version') or '0')
-  local kept = redis.call('HGET', meta, 'snap:' .. sort)
-  if kept then
-    local keptVersion, keptAt = string.match(kept, '^(%d+)|(%d+)$')
+  local newest = redis.call('HGET', meta, 'snap:' .. sort)
+  if newest then
+    local keptVersion, keptAt = string.match(newest, '^(%d+)|(%d+)$')
     keptVersion, keptAt = tonumber(keptVersion), tonumber(keptAt)
     local age = nowMs - keptAt
     if age >= 0 and age + lastsMs <= ttlMs and (keptVersion == current or age < freshMs) then
@@ -49,6 +56,7 @@ local function work ()
   if redis.call('COPY', order, snapshot, 'REPLACE') == 0 then redis.call('DEL', snapshot) end
   redis.call('PEXPIRE', snapshot, ttlMs)
   redis.call('HSET', meta, 'snap:' .. sort, current .. '|' .. string.format('%.0f', nowMs))
+  kept = nil
   return page()
 end
 return limited(work)
