@@ -111,6 +111,7 @@ export const COMMANDS: Record<string, Command> = {
   'gamejolt data': async (admin, args) => await admin.gamejoltData(argument(args, 0, 'game_id')),
   'ratings list': async (admin, args, flags) => await admin.listRatings(argument(args, 0, 'game_id'), fieldsOf(flags)),
   'ratings remove': async (admin, args) => await admin.removeRating(argument(args, 0, 'game_id'), argument(args, 1, 'username')),
+  'ratings export': async (admin, args, flags, { io }) => await writeFile(await admin.exportRatings(argument(args, 0, 'game_id'), fieldsOf(flags)), io),
   'gamejolt items': async (admin, args, flags) => await admin.gamejoltDataItems(argument(args, 0, 'game_id'), fieldsOf(flags)),
   'gamejolt item': async (admin, args, flags) => await admin.gamejoltDataItem(argument(args, 0, 'game_id'), fieldsOf(flags, { key: argument(args, 1, 'key') })),
   'gamejolt remove-item': async (admin, args, flags) => await admin.deleteGamejoltDataItem(argument(args, 0, 'game_id'), fieldsOf(flags, { key: argument(args, 1, 'key') })),

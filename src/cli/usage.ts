@@ -66,6 +66,7 @@ Ratings (weighted by the raters' play, docs/ratings.md):
   ratings list <game_id> [--stars N] [--max_playtime_seconds N] [--limit N] [--cursor C]
                                         newest first: stars, the rater's play when they rated and now
   ratings remove <game_id> <username>  removes a rating; every figure follows (audited)
+  ratings export <game_id> [--format ndjson|csv] [--stars N] [--max_playtime_seconds N]   (to standard output)
 
 Game Jolt's API (docs/gamejolt.md):
   gamejolt get <game_id>                its Game Jolt game id and private key (a secret)

@@ -56,6 +56,14 @@ export function unlockLines (format: ExportFormat, unlocks: UnlockRecord[]): str
   return fileLines(format, UNLOCK_COLUMNS, unlocks)
 }
 
+/** The columns of an export of a game's ratings (docs/ratings.md#operators), as the ratings listing answers them. */
+export const RATING_COLUMNS = ['username', 'stars', 'play_at_rating_seconds', 'playtime_seconds', 'rated_at'] as const
+export type RatingRecord = Record<(typeof RATING_COLUMNS)[number], unknown>
+
+export function ratingLines (format: ExportFormat, ratings: RatingRecord[]): string {
+  return fileLines(format, RATING_COLUMNS, ratings)
+}
+
 /** The longest import line taken (a meta is at most 2048 bytes, escaped at most 6 times that). */
 export const IMPORT_MAX_LINE_BYTES = 16_384
 

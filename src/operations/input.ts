@@ -316,6 +316,11 @@ export const schemas = {
     stars: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, description: 'only ratings of these stars, 1 to 10 (half stars)' })),
     max_playtime_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'only raters with at most this much play in the game now (seconds): 0 lists those who never played' }))
   }, { additionalProperties: false }),
+  exportRatings: Type.Object({
+    format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('ndjson')], { description: 'csv or ndjson (the default)' })),
+    stars: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, description: 'only ratings of these stars, 1 to 10 (half stars)' })),
+    max_playtime_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'only raters with at most this much play in the game now (seconds): 0 lists those who never played' }))
+  }, { additionalProperties: false }),
   dataItems: Type.Object({
     ...Page(50),
     owner: Type.Optional(Type.String({ pattern: USERNAME_PATTERN.source, description: "a user's name: their store (default: the game's global store)" }))

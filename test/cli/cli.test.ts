@@ -216,3 +216,37 @@ t.test('achievements from the CLI: make one with a threshold, give it an icon, c
   t.equal((await cli(env, 'achievements', 'delete', 'cli_game', 'hundred')).code, 0)
   t.match((await cli(env, 'achievements', 'get', 'cli_game', 'hundred')).err, /^error not_found/)
 })
+
+t.test('ratings from the CLI: export them (NDJSON, CSV, filtered), remove one, and the games list follows', { timeout: 30_000 }, async t => {
+  const { app, redis } = await buildTestApp(t, { RATING_PRIOR_MEAN: '5.5' })
+  const env = { REDIS_URL: redis.url, RATING_PRIOR_MEAN: '5.5' }
+  t.equal((await cli(env, 'games', 'create', 'rated_game', '--approved', 'true')).code, 0)
+  const form = (cookie: string) => ({ 'content-type': 'application/x-www-form-urlencoded', cookie })
+  for (const [name, seconds, stars] of [['ann', 300, 9], ['bob', 0, 1]] as const) {
+    t.equal((await cli(env, 'users', 'create', name)).code, 0)
+    const cookie = `sid=${String(dataOf(await app.inject({ method: 'POST', url: '/admin/sessions', payload: { username: name }, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).session_id)}`
+    if (seconds > 0) dataOf(await app.inject({ method: 'POST', url: '/api/playtime', payload: `game_id=rated_game&seconds=${seconds}`, headers: form(cookie) }))
+    dataOf(await app.inject({ method: 'POST', url: '/api/rate?game_id=rated_game', payload: `stars=${stars}`, headers: form(cookie) }))
+  }
+  const exported = async (...flags: string[]): Promise<string> => {
+    let written = ''
+    t.equal(await runCli(['ratings', 'export', 'rated_game', ...flags], { out: () => {}, err: () => {}, env, readLine: async () => '', write: async text => { written += text; return true } }), 0)
+    return written
+  }
+  const lines = (await exported()).trim().split('\n').map(line => JSON.parse(line))
+  t.match(lines, [{ username: 'bob', stars: 1, play_at_rating_seconds: 0, playtime_seconds: 0 }, { username: 'ann', stars: 9, play_at_rating_seconds: 300, playtime_seconds: 300 }], 'NDJSON, newest first, the listing\'s columns')
+  t.match(await exported('--format', 'csv', '--max_playtime_seconds', '0'), /^username,stars,play_at_rating_seconds,playtime_seconds,rated_at\r\nbob,1,0,0,\d{4}-[^,]*Z\r\n$/, 'CSV, only those who never played')
+  t.match((await cli(env, 'ratings', 'export', 'rated_game', '--stars', '11')).err, /^error invalid_param/, 'a bad filter')
+  const file = await app.inject({ method: 'GET', url: '/admin/games/rated_game/ratings/export?format=csv', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+  t.equal(file.headers['content-type'], 'text/csv; charset=utf-8', 'the API answers the same file')
+  t.match(file.headers['content-disposition'], 'rated_game-ratings.csv')
+  t.equal(file.body.split('\r\n').length, 4, 'a header, two ratings, the end')
+
+  await app.syncRecordCache()
+  await app.gamesIndex.flush()
+  t.match(dataOf(await app.inject({ method: 'GET', url: '/api/games' })).items, [{ game_id: 'rated_game', ratings: 2 }])
+  t.match(JSON.parse((await cli(env, 'ratings', 'remove', 'rated_game', 'BOB')).out), { username: 'bob', stars: 1, count: 1 }, 'removed, by any letter case')
+  // The CLI is another process: the service's index hears of it through the changed set.
+  await app.gamesIndex.flush()
+  t.match(dataOf(await app.inject({ method: 'GET', url: '/api/games' })).items, [{ game_id: 'rated_game', ratings: 1, avg: 9 }], 'the games list follows')
+})

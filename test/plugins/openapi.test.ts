@@ -109,6 +109,7 @@ t.test('the OpenAPI document validates and covers every public route', { timeout
     '/admin/games/{game_id}/gamejolt/data/item': ['get', 'delete'],
     '/admin/games/{game_id}/ratings': ['get'],
     '/admin/games/{game_id}/ratings/{username}': ['delete'],
+    '/admin/games/{game_id}/ratings/export': ['get'],
     '/admin/users/{username}/export': ['get'],
     '/admin/users/{username}/game-token': ['post'],
     '/auth/game-token': ['get', 'post'],

@@ -150,6 +150,7 @@ export default async function adminRoutes (fastify: FastifyInstance): Promise<vo
   }
   fastify.get<WithGame>('/admin/games/:game_id/export', { schema: adminSchemas.exportBoard }, async (request, reply) => await sendFile(reply, await admin(request).exportBoard(request.params.game_id, query(request))))
   fastify.get<WithGame>('/admin/games/:game_id/unlocks', { schema: adminSchemas.exportUnlocks }, async (request, reply) => await sendFile(reply, await admin(request).exportUnlocks(request.params.game_id, query(request))))
+  fastify.get<WithGame>('/admin/games/:game_id/ratings/export', { schema: adminSchemas.exportRatings }, async (request, reply) => await sendFile(reply, await admin(request).exportRatings(request.params.game_id, query(request))))
   fastify.addContentTypeParser(IMPORT_TYPES, (_request, payload, done) => { done(null, payload) })
   // Fastify refuses a declared length past bodyLimit before the handler; importLines counts what arrives.
   fastify.post<WithGame>('/admin/games/:game_id/import', { schema: adminSchemas.importBoard, bodyLimit: fastify.config.importMaxBytes }, async (request) => {

@@ -173,6 +173,15 @@ export const adminSchemas = {
       max_playtime_seconds: Type.Optional(Type.String({ description: 'only raters with at most this much play now (seconds)' }))
     })
   }),
+  exportRatings: fileAnswer(envelope(Type.Null(), ADMIN, "The game's ratings as a file (NDJSON or CSV), newest first: streamed as it is read", {
+    ...adminSecurity,
+    params: gameParams,
+    querystring: Type.Object({
+      format: Type.Optional(Type.Union([Type.Literal('ndjson'), Type.Literal('csv')], { description: 'ndjson (default) or csv' })),
+      stars: Type.Optional(Type.String({ description: 'only ratings of these stars (1 to 10)' })),
+      max_playtime_seconds: Type.Optional(Type.String({ description: 'only raters with at most this much play now (seconds)' }))
+    })
+  }), 'The file, as an attachment: one rating per line with username, stars, play_at_rating_seconds, playtime_seconds, rated_at. A failure before the first byte is the envelope.'),
   removeRating: envelope(Type.Object({
     game_id: Type.String(),
     username: Type.String(),
