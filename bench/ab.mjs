@@ -8,9 +8,12 @@
 // back to back, so all three meet the same state of the box. Prints each
 // one's req/s and its ratio to the minimal service of the same round, and
 // the CPU time per request of the server, redis-server and the client.
-// `--session`: rate and playtime (signed-in players, 2000 of them) instead,
-// A then B each round, with redis-server's CPU per request of each and B's
-// to A's: what a change costs Redis on those paths.
+// `--session`: rate and playtime instead, A then B each round, with
+// redis-server's CPU per request of each and B's to A's: what a change
+// costs Redis on those paths. 3,000 signed-in players: 1,000 rate (again and
+// again: after the first pass it changes nothing) and report play as raters
+// (their ratings weigh their play as it grows: docs/ratings.md), 2,000 only
+// report play, as most players do.
 //
 // Options: --rounds=3, --duration=5, --warmup=2, --workers=1 (all three), --session.
 import { existsSync } from 'node:fs'
@@ -67,7 +70,11 @@ try {
   const minimalCtx = { board: await seedMinimalBoard(redis, ownKey, SIZE), key: ownKey, gameId: ownKey.game_id }
   const minimal = await startMinimal(redisServer.port, opts.workers, ownKey, SIZE)
   servers.push(minimal)
-  const serviceCtx = { board, key: games[SIZE].key, gameId: board.gameId, cookies: session ? await createSessions(a.base, 2000) : [] }
+  const cookies = session ? await createSessions(a.base, 3000) : []
+  const serviceCtx = { board, key: games[SIZE].key, gameId: board.gameId, cookies: cookies.slice(1000) }
+  const ratersCtx = { ...serviceCtx, cookies: cookies.slice(0, 1000) }
+  const raters = { ...playtime, name: 'playtime, raters' }
+  const sessionRuns = [[rate, ratersCtx], [raters, ratersCtx], [playtime, serviceCtx]]
   const measuring = { opts, statsRedis: redis, redisPort: redisServer.port }
   const runs = { }
   const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length
@@ -75,9 +82,9 @@ try {
     const redisCost = { }
     for (let round = 1; round <= opts.rounds; round++) {
       console.log(`bench: round ${round} of ${opts.rounds}`)
-      for (const scenario of [rate, playtime]) {
+      for (const [scenario, ctx] of sessionRuns) {
         for (const [name, server] of [[`${scenario.name} (defaults)`, a], [`${scenario.name} (${label})`, b]]) {
-          const row = await measureScenario({ name, size: SIZE, port: server.port, makeFeed: (poolSize) => scenario.makeFeed({ smoke: false, ...serviceCtx }, poolSize), redisCost: false }, measuring)
+          const row = await measureScenario({ name, size: SIZE, port: server.port, makeFeed: (poolSize) => scenario.makeFeed({ smoke: false, ...ctx }, poolSize), redisCost: false }, measuring)
           if (row.failed > 0) throw new Error(`${name}: ${row.failed} responses failed, e.g. ${row.examples.join(' / ')}`)
           const redisUs = row.cpuPerRequest['redis-server'] ?? 0
           console.log(`bench: ${name}: ${int(row.rps)} req/s; redis-server ${fmt(redisUs, 1)} µs/request`)
@@ -86,11 +93,11 @@ try {
         }
       }
     }
-    console.log(`\nWORKERS=${opts.workers}, ${opts.rounds} rounds of ${opts.warmup} s + ${opts.duration} s, ${opts.connections} connections, 2000 players\n`)
+    console.log(`\nWORKERS=${opts.workers}, ${opts.rounds} rounds of ${opts.warmup} s + ${opts.duration} s, ${opts.connections} connections, 1,000 raters and 2,000 players\n`)
     console.log(markdownTable(['run', 'req/s', 'Redis µs/request', 'per round'], Object.entries(redisCost).map(([name, rows]) => [
       name, int(mean(rows.map(row => row.rps))), fmt(mean(rows.map(row => row.redisUs)), 1), rows.map(row => fmt(row.redisUs, 1)).join(', ')
     ]), ['l', 'r', 'r', 'l']))
-    for (const scenario of [rate, playtime]) {
+    for (const [scenario] of sessionRuns) {
       const [first, second] = [`${scenario.name} (defaults)`, `${scenario.name} (${label})`].map(name => redisCost[name].map(row => row.redisUs))
       const ratios = first.map((value, i) => second[i] / value)
       console.log(`${scenario.name}: B's Redis CPU per request is ${fmt(mean(ratios))}x A's (per round ${ratios.map(ratio => fmt(ratio)).join(', ')})`)

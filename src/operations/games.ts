@@ -177,8 +177,9 @@ export function gamesOperations ({ records, leaderboard, ratings, activity, audi
       const game = before === null ? null : await records.updateGame(gameId, changes)
       if (game === 'has_entries') fail('invalid_param', 'Parameter "order" cannot change: the game has stored entries (or closed a season), and a board keeps its scores in its order.')
       if (game === null) fail('not_found', 'No such game.')
-      // Every rating weighs against the full weight: a new one counts them all again (docs/ratings.md).
-      if (before !== null && game.rating_full_weight_seconds !== before.rating_full_weight_seconds) await ratings.recount(game)
+      // Every rating weighs against the full weight: setting it (a new value, or the same one after a
+      // rolling upgrade beside an older version) counts them all again (docs/ratings.md#where-it-is-kept).
+      if (body.rating_full_weight_seconds !== undefined) await ratings.recount(game)
       await audit({ action: 'game.update', game_id: game.game_id, target: game.game_id, before, after: game })
       return game
     },

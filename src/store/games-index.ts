@@ -45,8 +45,9 @@ export interface GameCard {
   created_at: string
 }
 
-/** How often an instance writes the games whose figures moved. */
+/** How often an instance writes the games whose figures moved; and how soon, at most, after a rating or a game's record changed. */
 export const PUSH_MS = 2000
+export const SOON_MS = 200
 /** How long a walk's order is kept (its snapshot's life), and how long a walk begun on it may still run: at least WALK_LASTS_MS. */
 export const SNAPSHOT_TTL_MS = 15 * 60_000
 export const WALK_LASTS_MS = 10 * 60_000
@@ -123,7 +124,7 @@ export function createGamesIndex (redis: Redis, options: GamesIndexOptions) {
   const kept = new Map<string, { at: number, items: GameCard[], total: number }>()
   const keptKey = (sort: GameSort, snapshot: number, offset: number, limit: number): string => `${sort}\n${snapshot}\n${offset}\n${limit}`
   onConnectionLost(redis, () => { kept.clear() })
-  let soon: NodeJS.Immediate | null = null
+  let soon: NodeJS.Timeout | null = null
   let writing = Promise.resolve()
 
   function meanOf (w: string | null, ws: string | null): number {
@@ -225,14 +226,20 @@ export function createGamesIndex (redis: Redis, options: GamesIndexOptions) {
   rebuildTimer.unref()
 
   return {
-    /** Notes that a game's figures or record moved; `now`: written at once (a rating), else within PUSH_MS (play time). */
+    /**
+     * Notes that a game's figures or record moved; `now`: written within
+     * SOON_MS (a rating, a record), else within PUSH_MS (play time). Every
+     * game noted meanwhile goes in the same write: a busy game's ratings
+     * cost the index a write per SOON_MS, not one per rating.
+     */
     touch (gameId: string, { now = false } = {}): void {
       pending.add(gameId)
       if (now && soon === null) {
-        soon = setImmediate(() => {
+        soon = setTimeout(() => {
           soon = null
           flush().catch(() => {})
-        })
+        }, SOON_MS)
+        soon.unref()
       }
     },
     flush,
@@ -305,7 +312,7 @@ export function createGamesIndex (redis: Redis, options: GamesIndexOptions) {
     async close (): Promise<void> {
       clearInterval(timer)
       clearInterval(rebuildTimer)
-      if (soon !== null) clearImmediate(soon)
+      if (soon !== null) clearTimeout(soon)
       await flush().catch(() => {})
     }
   }

@@ -94,7 +94,7 @@ t.test('the ratings spread over the ten values, kept with every change', async t
   await rate(raters[3]!.cookie, '3')
   await rate(raters[3]!.cookie, '7') // changed
   await app.inject({ method: 'DELETE', url: `/api/rate?game_id=${game.gameId}`, headers: { cookie: raters[1]!.cookie } })
-  const expected = { count: 3, items: Array.from({ length: 10 }, (_, i) => ({ stars: i + 1, count: i + 1 === 10 ? 1 : i + 1 === 7 ? 2 : 0 })) }
+  const expected = { count: 3, avg: 8, weighted: 5.5, items: Array.from({ length: 10 }, (_, i) => ({ stars: i + 1, count: i + 1 === 10 ? 1 : i + 1 === 7 ? 2 : 0 })) }
   t.same((await stats(game.gameId)).ratings, expected)
 
   // A game rated before the counts (and the weights, docs/ratings.md) were kept: counted once from the ratings, then kept.

@@ -229,3 +229,25 @@ t.test('a guest\'s claim, an erasure and an operator\'s removal keep the list\'s
   await app.redis.sadd(keys.gamesChanged(), game.gameId)
   t.match(await card(), { players: 7 }, 'noted in the changed set: the next write takes it')
 })
+
+t.test('the platform\'s mean, which every weighted score leans on, is the play-weighted mean of every listed game\'s ratings', async t => {
+  const { app } = await buildTestApp(t, { GAMES_LIST_FRESH_S: '0' })
+  const [first, second] = [await createGame(app), await createGame(app)]
+  const ann = await userCookie(app, 'ann')
+  const bob = await userCookie(app, 'bob')
+  // first: ann 10 stars, second: bob 4 stars, each with half the full weight (300 s of 600).
+  await report(app, ann, first, 300)
+  await report(app, bob, second, 300)
+  await rate(app, ann, first, 10)
+  await rate(app, bob, second, 4)
+  await settled(app)
+  // The platform: (0.5 x 10 + 0.5 x 4) / 1 = 7. Each game's weighted score pulls toward it with the prior's weight 5.
+  const mean = 7
+  const weighted = (stars: number, weight: number): number => Math.round((5 * mean + weight * stars) / (5 + weight) * 100) / 100
+  // (Written once more: each card was worked out with the mean of the moment it was written.)
+  await app.redis.sadd(keys.gamesChanged(), first.gameId, second.gameId)
+  await settled(app)
+  const items = (await list(app)).items
+  t.same(items.map((item: { game_id: string, weighted: number }) => [item.game_id, item.weighted]), [[first.gameId, weighted(10, 0.5)], [second.gameId, weighted(4, 0.5)]], 'each card toward the platform\'s mean')
+  t.equal(dataOf(await app.inject({ method: 'GET', url: `/api/rate?game_id=${second.gameId}`, headers: { cookie: bob } })).weighted, weighted(4, 0.5), 'GET /api/rate leans on the same mean')
+})

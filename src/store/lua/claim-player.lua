@@ -229,6 +229,7 @@ if redis.call('HEXISTS', ratings, guest) == 1 or redis.call('HEXISTS', ratings, 
     userRating.counted = math.min(tonumber(redis.call('HGET', playtime, 'u:' .. user) or '0') + seconds, full)
     countRating(figures, userRating.stars, userRating.counted, 1)
     storeRating(ratings, ratingPlay, ratingTimes, user, userRating)
+    markWeighing(playtime, user, userRating.counted < full)
   end
   writeRatingStats(ratingStats, figures)
 end
@@ -239,7 +240,7 @@ if seconds > 0 then
     redis.call('HINCRBY', playtime, 'players', -1)
   end
 end
-redis.call('HDEL', playtime, 'u:' .. guest, 'c:' .. guest)
+redis.call('HDEL', playtime, 'u:' .. guest, 'c:' .. guest, 'w:' .. guest)
 
 -- Held scores, as the review scripts wrote them (cjson), and the guest's
 -- pending one on each board (one per player and board).

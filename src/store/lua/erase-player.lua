@@ -73,7 +73,7 @@ if isUser then
     redis.call('HINCRBY', playtime, 'total', -seconds)
     if redis.call('HEXISTS', playtime, 'players') == 1 then redis.call('HINCRBY', playtime, 'players', -1) end
   end
-  redis.call('HDEL', playtime, 'u:' .. player, 'c:' .. player)
+  redis.call('HDEL', playtime, 'u:' .. player, 'c:' .. player, 'w:' .. player)
 end
 -- Achievements: the counts of those the player's field holds (made since), then the field.
 local achievements, achieved, achievementCounts = KEYS[14], KEYS[15], KEYS[16]

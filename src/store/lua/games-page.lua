@@ -25,7 +25,8 @@ local function work ()
   local offset, limit = tonumber(ARGV[4]), tonumber(ARGV[5])
   local freshMs, ttlMs, lastsMs = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
   local kept = tonumber(ARGV[9])
-  local current = tonumber(redis.call('HGET', meta, 'version') or '0')
+  local state = redis.call('HMGET', meta, 'version', 'snap:' .. sort)
+  local current = tonumber(state[1] or '0')
 
   local function page ()
     if kept == current then return {'same'} end
@@ -42,14 +43,15 @@ local function work ()
 
   local now = redis.call('TIME')
   local nowMs = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-  local newest = redis.call('HGET', meta, 'snap:' .. sort)
+  local newest = state[2]
   if newest then
     local keptVersion, keptAt = string.match(newest, '^(%d+)|(%d+)$')
     keptVersion, keptAt = tonumber(keptVersion), tonumber(keptAt)
     local age = nowMs - keptAt
     if age >= 0 and age + lastsMs <= ttlMs and (keptVersion == current or age < freshMs) then
       if named ~= keptVersion then return {'use', keptVersion} end
-      if redis.call('EXISTS', snapshot) == 1 then return page() end
+      -- (A page the caller keeps needs no look at the snapshot: a next page checks it is still there.)
+      if kept == current or redis.call('EXISTS', snapshot) == 1 then return page() end
     end
   end
   if named ~= current then return {'use', current} end

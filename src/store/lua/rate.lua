@@ -10,18 +10,28 @@
 -- KEYS: ratings, rating stats, the game's record, its outbox, play time,
 -- rating play, rating times.
 -- ARGV: user, stars, seconds of play needed, the game's full weight (s), now (ms).
--- Returns {sum, count, mine, wsec, wsum, s1..s10}, or {'play_required',
--- seconds still needed} (nothing changed).
+-- Returns {sum, count, mine, wsec, wsum, s1..s10, 1 when anything changed
+-- else 0}, or {'play_required', seconds still needed} (nothing changed).
 local ratings, stats, playtime, ratingPlay, ratingTimes = KEYS[1], KEYS[2], KEYS[5], KEYS[6], KEYS[7]
 local user, stars, playNeeded, full = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local played = tonumber(redis.call('HGET', playtime, 'u:' .. user) or '0')
 if played < playNeeded then return {'play_required', playNeeded - played} end
 local figures = ratingFigures(ratings, stats, ratingPlay, ratingTimes, playtime, full)
 local old = ratingRecord(ratingPlay, user)
+local counted = math.min(played, full)
+-- The same stars again, on the same play: nothing changes (nor when it was given), nothing is written.
+if old and old.stars == stars and old.counted == counted then
+  local answer = ratingAnswer(figures, stars)
+  answer[#answer + 1] = 0
+  return answer
+end
 if old then countRating(figures, old.stars, old.counted, -1) end
-local record = { stars = stars, counted = math.min(played, full), playAt = string.format('%.0f', played), ratedAt = ARGV[5] }
+local record = { stars = stars, counted = counted, playAt = string.format('%.0f', played), ratedAt = ARGV[5] }
 countRating(figures, stars, record.counted, 1)
 storeRating(ratings, ratingPlay, ratingTimes, user, record)
 writeRatingStats(stats, figures)
+markWeighing(playtime, user, record.counted < full)
 if not old or old.stars ~= stars then ratingChanged(KEYS[3], KEYS[4], {figures.sum, figures.count}) end
-return ratingAnswer(figures, stars)
+local answer = ratingAnswer(figures, stars)
+answer[#answer + 1] = 1
+return answer

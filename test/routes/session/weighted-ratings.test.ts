@@ -80,7 +80,8 @@ t.test('the worked example of docs/ratings.md: three raters, their play, the wei
 })
 
 t.test('twenty accounts that never played, rating 1 star, move a game rated 9 by ten players who played by less than half a star', async t => {
-  const { app } = await buildTestApp(t)
+  // The prior's mean fixed at the middle of the scale, as a platform of many games would have it (this one alone would be its own mean).
+  const { app } = await buildTestApp(t, { RATING_PRIOR_MEAN: '5.5' })
   const game = await createGame(app)
   for (let i = 0; i < 10; i++) {
     const cookie = await userCookie(app, `player${i}`)
@@ -163,6 +164,10 @@ t.test('a game rated before weights were kept is counted once from its ratings; 
   // old1 full (8), old2 a quarter (4): (25 + 8 + 1) / 6.25
   t.same(await rating(app, reader, game), { avg: 6, count: 2, mine: null, weighted: 5.44, distribution: distribution({ 4: 1, 8: 1 }) }, 'counted from the ratings and the raters\' play')
   t.equal(await app.redis.hget(keys.ratingStats(game.gameId), 'weights'), '1', 'once: kept from then on')
+  // old2 plays on: counted at a quarter, its rating weighs the play as it grows (the count marked it as weighing less than fully).
+  await report(app, await userCookie(app, 'old2'), game, 300)
+  // old2: 450 of 600, three quarters: (25 + 8 + 3) / 6.75
+  t.equal((await rating(app, reader, game)).weighted, 5.33, 'a counted rating weighs its rater\'s play as it grows')
   dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { rating_full_weight_seconds: 150 }))
   // Both full now: (25 + 8 + 4) / 7
   t.equal((await rating(app, reader, game)).weighted, 5.29, 'a new full weight: every rating weighs again')

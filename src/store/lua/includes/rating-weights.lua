@@ -73,6 +73,16 @@ local function forgetRating (ratings, ratingPlay, ratingTimes, user)
   redis.call('ZREM', ratingTimes, user)
 end
 
+-- The play-time hash's w:<user> is 1 while the user's rating weighs less
+-- than fully: a report reads it with c:<user> in one command
+-- (includes/playtime-credit.lua) and reads the rating record only then, so
+-- the play of a user who never rated, or whose rating weighs fully, costs
+-- nothing more. (A field of its own: an older instance reads c:<user> as a
+-- number and never sees it.) Made for a rater who never played too.
+local function markWeighing (playtime, user, weighing)
+  if weighing then redis.call('HSET', playtime, 'w:' .. user, 1) else redis.call('HDEL', playtime, 'w:' .. user) end
+end
+
 -- Counts every figure again from the ratings and the raters' play now (a
 -- game rated before weights were kept, or whose full weight changed):
 -- O(raters), once per such change. A rating without a record gets one, its
@@ -88,6 +98,7 @@ local function recountRatings (ratings, stats, ratingPlay, ratingTimes, playtime
       record.stars = stars
       record.counted = math.min(tonumber(redis.call('HGET', playtime, 'u:' .. user) or '0'), full)
       redis.call('HSET', ratingPlay, user, recordText(record))
+      markWeighing(playtime, user, record.counted < full)
       if record.ratedAt == '' then redis.call('ZADD', ratingTimes, 'NX', 0, user) end
       countRating(figures, stars, record.counted, 1)
     end
@@ -103,14 +114,17 @@ local function ratingFigures (ratings, stats, ratingPlay, ratingTimes, playtime,
   return recountRatings(ratings, stats, ratingPlay, ratingTimes, playtime, full)
 end
 
--- A rater's play grew to `play` (seconds): their rating weighs what it now counts, up to `full`.
+-- A rater's play grew to `play` (seconds): their rating weighs what it now
+-- counts, up to `full`, the game's sums moving by the change. Answers
+-- whether it still weighs less than fully (false when there is no rating).
 local function reweighRating (stats, ratingPlay, user, play, full)
   local record = ratingRecord(ratingPlay, user)
-  if not record then return end
+  if not record then return false end
   local counted = math.min(play, full)
-  if counted == record.counted then return end
+  if counted == record.counted then return counted < full end
   redis.call('HINCRBY', stats, 'wsec', counted - record.counted)
   redis.call('HINCRBY', stats, 'wsum', (counted - record.counted) * record.stars)
   record.counted = counted
   redis.call('HSET', ratingPlay, user, recordText(record))
+  return counted < full
 end
