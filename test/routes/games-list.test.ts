@@ -163,6 +163,9 @@ t.test('bad input is a clear invalid_param; any origin may read; the rate limit 
   }
   const answer = await app.inject({ method: 'GET', url: '/api/games', headers: { origin: 'https://elsewhere.example' } })
   t.equal(answer.headers['access-control-allow-origin'], '*', 'readable from any origin')
+  const preflight = await app.inject({ method: 'OPTIONS', url: '/api/games', headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET' } })
+  t.equal(preflight.statusCode, 204, 'a preflight is answered')
+  t.equal(preflight.headers['access-control-allow-origin'], '*')
   let limited: LightMyRequestResponse | undefined
   for (let i = 0; i < 12 && limited === undefined; i++) {
     const one = await app.inject({ method: 'GET', url: '/api/games' })
