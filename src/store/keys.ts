@@ -251,7 +251,7 @@ export const keys = {
    * HASH sum, count, and s1..s10 (how many ratings of each value); wsec and
    * wsum, the weights of the ratings (their raters' play, counted up to the
    * game's full weight, in seconds) and the weighted sum of their stars;
-   * `weights` 1 once those are kept (docs/ratings.md). Kept with every rating
+   * `weights` 2 once those are kept (1: by the version before) (docs/ratings.md). Kept with every rating
    * change and every play that moves a weight, so no figure scans.
    */
   ratingStats: (gameId: string) => `${PREFIX}:{game:${gameId}}:rating`,
@@ -261,7 +261,7 @@ export const keys = {
   ratingTimes: (gameId: string) => `${PREFIX}:{game:${gameId}}:rating-times`,
   /** HASH UTC day (YYYY-MM-DD) -> "weighted|avg|count": the game's rating figures as the games index last wrote them that day (a field a day), for the console's chart. */
   ratingDays: (gameId: string) => `${PREFIX}:{game:${gameId}}:rating-days`,
-  /** HASH total, players (the people credited any play), u:<user> (seconds), c:<user> (credited-until, ms). */
+  /** HASH total, players (the people credited any play), u:<user> (seconds), c:<user> (credited-until, ms), r:<user> (the stars of their rating while it weighs less than fully). */
   playtime: (gameId: string) => `${PREFIX}:{game:${gameId}}:playtime`,
   /**
    * The activity counters behind the console's charts (store/activity.ts), by

@@ -216,11 +216,11 @@ if redis.call('HEXISTS', ratings, guest) == 1 or redis.call('HEXISTS', ratings, 
   local figures = ratingFigures(ratings, ratingStats, ratingPlay, ratingTimes, playtime, full)
   local guestRating, userRating = ratingRecord(ratingPlay, guest), ratingRecord(ratingPlay, user)
   if guestRating then
-    countRating(figures, guestRating.stars, guestRating.counted, -1)
+    countRating(figures, guestRating.stars, math.min(seconds, full), -1)
     forgetRating(ratings, ratingPlay, ratingTimes, guest)
   end
   if userRating then
-    countRating(figures, userRating.stars, userRating.counted, -1)
+    countRating(figures, userRating.stars, countedOf(playtime, user, full), -1)
   elseif guestRating then
     userRating = guestRating
     rated = 1
@@ -229,7 +229,7 @@ if redis.call('HEXISTS', ratings, guest) == 1 or redis.call('HEXISTS', ratings, 
     userRating.counted = math.min(tonumber(redis.call('HGET', playtime, 'u:' .. user) or '0') + seconds, full)
     countRating(figures, userRating.stars, userRating.counted, 1)
     storeRating(ratings, ratingPlay, ratingTimes, user, userRating)
-    markWeighing(playtime, user, userRating.counted < full)
+    markWeighing(playtime, user, userRating.counted < full and userRating.stars or nil)
   end
   writeRatingStats(ratingStats, figures)
 end
@@ -240,7 +240,7 @@ if seconds > 0 then
     redis.call('HINCRBY', playtime, 'players', -1)
   end
 end
-redis.call('HDEL', playtime, 'u:' .. guest, 'c:' .. guest, 'w:' .. guest)
+redis.call('HDEL', playtime, 'u:' .. guest, 'c:' .. guest, 'w:' .. guest, 'r:' .. guest)
 
 -- Held scores, as the review scripts wrote them (cjson), and the guest's
 -- pending one on each board (one per player and board).

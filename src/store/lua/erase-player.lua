@@ -62,7 +62,7 @@ if isUser then
   if redis.call('HEXISTS', ratings, player) == 1 then
     local figures = ratingFigures(ratings, ratingStats, ratingPlay, ratingTimes, playtime, tonumber(ARGV[5]))
     local record = ratingRecord(ratingPlay, player)
-    if record then countRating(figures, record.stars, record.counted, -1) end
+    if record then countRating(figures, record.stars, countedOf(playtime, player, tonumber(ARGV[5])), -1) end
     forgetRating(ratings, ratingPlay, ratingTimes, player)
     writeRatingStats(ratingStats, figures)
     rated = 1
@@ -73,7 +73,7 @@ if isUser then
     redis.call('HINCRBY', playtime, 'total', -seconds)
     if redis.call('HEXISTS', playtime, 'players') == 1 then redis.call('HINCRBY', playtime, 'players', -1) end
   end
-  redis.call('HDEL', playtime, 'u:' .. player, 'c:' .. player, 'w:' .. player)
+  redis.call('HDEL', playtime, 'u:' .. player, 'c:' .. player, 'w:' .. player, 'r:' .. player)
 end
 -- Achievements: the counts of those the player's field holds (made since), then the field.
 local achievements, achieved, achievementCounts = KEYS[14], KEYS[15], KEYS[16]

@@ -18,19 +18,20 @@ local played = tonumber(redis.call('HGET', playtime, 'u:' .. user) or '0')
 if played < playNeeded then return {'play_required', playNeeded - played} end
 local figures = ratingFigures(ratings, stats, ratingPlay, ratingTimes, playtime, full)
 local old = ratingRecord(ratingPlay, user)
+-- What the rating weighs, before as after: the rater's play now (a report moves it as it grows).
 local counted = math.min(played, full)
--- The same stars again, on the same play: nothing changes (nor when it was given), nothing is written.
-if old and old.stars == stars and old.counted == counted then
+-- The same stars again: nothing changes (nor when it was given), nothing is written.
+if old and old.stars == stars then
   local answer = ratingAnswer(figures, stars)
   answer[#answer + 1] = 0
   return answer
 end
-if old then countRating(figures, old.stars, old.counted, -1) end
+if old then countRating(figures, old.stars, counted, -1) end
 local record = { stars = stars, counted = counted, playAt = string.format('%.0f', played), ratedAt = ARGV[5] }
 countRating(figures, stars, record.counted, 1)
 storeRating(ratings, ratingPlay, ratingTimes, user, record)
 writeRatingStats(stats, figures)
-markWeighing(playtime, user, record.counted < full)
+markWeighing(playtime, user, counted < full and stars or nil)
 if not old or old.stars ~= stars then ratingChanged(KEYS[3], KEYS[4], {figures.sum, figures.count}) end
 local answer = ratingAnswer(figures, stars)
 answer[#answer + 1] = 1

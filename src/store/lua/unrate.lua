@@ -12,8 +12,9 @@ local user = ARGV[1]
 local figures = ratingFigures(ratings, stats, ratingPlay, ratingTimes, playtime, tonumber(ARGV[2]))
 local old = ratingRecord(ratingPlay, user)
 if old then
-  countRating(figures, old.stars, old.counted, -1)
+  countRating(figures, old.stars, countedOf(playtime, user, tonumber(ARGV[2])), -1)
   forgetRating(ratings, ratingPlay, ratingTimes, user)
+  markWeighing(playtime, user, nil)
   writeRatingStats(stats, figures)
   ratingChanged(KEYS[3], KEYS[4], {figures.sum, figures.count})
 end

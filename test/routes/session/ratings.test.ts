@@ -237,7 +237,7 @@ t.test('concurrency: 20 users rating in parallel give the exact sum and count', 
   t.same(results.map(result => result.count).sort((a, b) => a - b).at(-1), 20, 'the last to finish sees 20')
   t.same(v1(await getRating(app, users[0]!, game.gameId)), { avg: 5.5, count: 20, mine: 1 }, '110 / 20')
   const each = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`s${i + 1}`, '2']))
-  t.same(await app.redis.hgetall(`rank:{game:${game.gameId}}:rating`), { sum: '110', count: '20', ...each, wsec: '0', wsum: '0', weights: '1' }, 'the stored sum and count, two ratings of each value, and no weight (nobody played)')
+  t.same(await app.redis.hgetall(`rank:{game:${game.gameId}}:rating`), { sum: '110', count: '20', ...each, wsec: '0', wsum: '0', weights: '2' }, 'the stored sum and count, two ratings of each value, and no weight (nobody played)')
 
   // In parallel: half change their rating to 10, half delete theirs.
   await Promise.all(users.map(async (cookie, i) => {

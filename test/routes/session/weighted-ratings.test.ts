@@ -163,7 +163,7 @@ t.test('a game rated before weights were kept is counted once from its ratings; 
   const reader = await userCookie(app, 'reader')
   // old1 full (8), old2 a quarter (4): (25 + 8 + 1) / 6.25
   t.same(await rating(app, reader, game), { avg: 6, count: 2, mine: null, weighted: 5.44, distribution: distribution({ 4: 1, 8: 1 }) }, 'counted from the ratings and the raters\' play')
-  t.equal(await app.redis.hget(keys.ratingStats(game.gameId), 'weights'), '1', 'once: kept from then on')
+  t.equal(await app.redis.hget(keys.ratingStats(game.gameId), 'weights'), '2', 'once: kept from then on (2: the way this version keeps them)')
   // old2 plays on: counted at a quarter, its rating weighs the play as it grows (the count marked it as weighing less than fully).
   await report(app, await userCookie(app, 'old2'), game, 300)
   // old2: 450 of 600, three quarters: (25 + 8 + 3) / 6.75
@@ -212,4 +212,43 @@ t.test('operators list a game\'s ratings newest first with each rater\'s play, f
   const audit = dataOf(await admin(app, 'GET', `/admin/games/${game.gameId}/audit?action=rating.remove`))
   t.match(audit.items, [{ action: 'rating.remove', target: 'bob', before: { username: 'bob', stars: 1 }, after: null }], 'audited')
   t.same((await rating(app, cookies.bob as string, game)).mine, null, 'bob has no rating now')
+})
+
+t.test('a rating weighs its rater\'s play as reports credit it, up to the full weight; then reports do nothing more for it', async t => {
+  const { app } = await buildTestApp(t, { RATING_PRIOR_MEAN: '5' })
+  const game = await createGame(app)
+  dataOf(await admin(app, 'PATCH', `/admin/games/${game.gameId}`, { rating_full_weight_seconds: 400 }))
+  const ann = await userCookie(app, 'ann')
+  t.same(dataOf(await rate(app, ann, game, 10)).weighted, 5, 'no play: no weight')
+  t.equal(await app.redis.hget(keys.playtime(game.gameId), 'r:ann'), '10', 'while it weighs less than fully, its stars ride with the play time')
+  t.equal(await report(app, ann, game, 300), 300)
+  // 300 of 400: (25 + 0.75 x 10) / 5.75
+  t.equal((await rating(app, ann, game)).weighted, 5.65, 'the report moved its weight')
+  await app.redis.hset(keys.playtime(game.gameId), 'c:ann', String(Date.now() - 300_000))
+  t.equal(await report(app, ann, game, 300), 300)
+  // 600 of 400: full. (25 + 10) / 6
+  t.equal((await rating(app, ann, game)).weighted, 5.83, 'up to the full weight')
+  t.equal(await app.redis.hget(keys.playtime(game.gameId), 'r:ann'), null, 'then nothing rides with the play time')
+  t.match(await app.redis.hmget(keys.ratingStats(game.gameId), 'wsec', 'wsum'), ['400', '4000'], 'the sums: the full weight, no more')
+  t.same(dataOf(await rate(app, ann, game, 10)).weighted, 5.83, 'the same stars again: nothing moves')
+  t.same(dataOf(await rate(app, ann, game, 4)).weighted, 4.83, 'other stars on the same play: (25 + 4) / 6')
+})
+
+t.test('figures kept by the version before (a record\'s own counted seconds, w:<user>) are counted again once, then kept this way', async t => {
+  const { app } = await buildTestApp(t, { RATING_PRIOR_MEAN: '5' })
+  const game = await createGame(app)
+  const ann = await userCookie(app, 'ann')
+  const reader = await userCookie(app, 'reader')
+  // As the version before left them: ann rated 8 with 150 s of play, flagged w:ann, weights 1.
+  await app.redis.hset(keys.ratings(game.gameId), 'ann', '8')
+  await app.redis.hset(keys.playtime(game.gameId), 'u:ann', '150', 'total', '150', 'w:ann', '1')
+  await app.redis.hset(keys.ratingPlay(game.gameId), 'ann', '8|150|150|1700000000000')
+  await app.redis.hset(keys.ratingStats(game.gameId), 'sum', '8', 'count', '1', 's8', '1', 'wsec', '150', 'wsum', '1200', 'weights', '1')
+  // 150 of 600: (25 + 0.25 x 8) / 5.25
+  t.equal((await rating(app, reader, game)).weighted, 5.14, 'counted again from the ratings and the play')
+  t.equal(await app.redis.hget(keys.ratingStats(game.gameId), 'weights'), '2', 'kept this way from then on')
+  t.same(await app.redis.hmget(keys.playtime(game.gameId), 'r:ann', 'w:ann'), ['8', null], 'the flag of the version before gives way to the stars')
+  t.equal(await report(app, ann, game, 150), 150)
+  // 300 of 600: (25 + 0.5 x 8) / 5.5
+  t.equal((await rating(app, reader, game)).weighted, 5.27, 'and play moves its weight again')
 })

@@ -17,9 +17,9 @@
 -- many tabs report it.
 -- The user's rating of the game, if any, weighs the play credited until it
 -- reaches the game's full weight (includes/rating-weights.lua): while it is
--- below it, w:<user> says so, read with c:<user> in one command, so a
--- report of a user whose rating weighs fully, or who never rated, reads
--- nothing more.
+-- below it, r:<user> holds its stars, read with c:<user> in one command, so
+-- a report moves the two sums by itself, and a report of a user whose
+-- rating weighs fully, or who never rated, does nothing more.
 -- The game's `players` (the people credited any play) is counted once it
 -- exists: store/games-index.ts counts it first for a game from before it
 -- was kept (lua/playtime-players.lua), so this never starts it at 1.
@@ -41,8 +41,8 @@ local function creditPlay (playtime, runs, user, claim, runId, nowMs, rating)
     if nowMs >= run.expires then return {'invalid_run', 'expired'} end
   end
 
-  local kept = redis.call('HMGET', playtime, 'c:' .. user, 'w:' .. user)
-  local creditedUntil, weighing = tonumber(kept[1] or '0'), kept[2] ~= false
+  local kept = redis.call('HMGET', playtime, 'c:' .. user, 'r:' .. user)
+  local creditedUntil, raterStars = tonumber(kept[1] or '0'), kept[2] and tonumber(kept[2])
   local startMs = math.max(nowMs - claim * 1000, creditedUntil)
   local endMs = math.min(startMs + claim * 1000, nowMs + LEAD_MS)
   local credited = math.max(0, math.floor((endMs - startMs) / 1000))
@@ -52,7 +52,7 @@ local function creditPlay (playtime, runs, user, claim, runId, nowMs, rating)
     mine = redis.call('HINCRBY', playtime, 'u:' .. user, credited)
     if mine == credited then countPlayers(playtime, 1) end
     redis.call('HSET', playtime, 'c:' .. user, string.format('%.0f', startMs + credited * 1000))
-    if weighing and not reweighRating(rating.stats, rating.play, user, mine, rating.full) then markWeighing(playtime, user, false) end
+    if raterStars then reweighRating(rating.stats, playtime, user, raterStars, mine - credited, mine, rating.full) end
   else
     total = tonumber(redis.call('HGET', playtime, 'total') or '0')
     mine = tonumber(redis.call('HGET', playtime, 'u:' .. user) or '0')

@@ -1,29 +1,35 @@
 -- Ratings weighted by play (docs/ratings.md). Beside each rating (the
 -- ratings hash: user -> stars, as v1 keeps it) the rating-play hash keeps
--- "stars|counted|play at rating|rated at": `counted` is the rater's play in
--- the game (seconds, the play-time hash's u:<user>) up to the game's full
--- weight, what the rating weighs now. The stats hash keeps, with every
--- change, sum, count and s1..s10 (v1's figures and the distribution), wsec
--- (the counted seconds of every rating) and wsum (each rating's counted
--- seconds times its stars): the weighted score is read from them without a
--- scan. `weights` 1 says they are kept: a game rated before they were has
--- them counted once, from its ratings and its players' play (recountRatings).
--- The rating-times sorted set orders the raters by when they rated.
+-- "stars|counted at rating|play at rating|rated at". What a rating weighs
+-- now is always its rater's play in the game (the play-time hash's
+-- u:<user>) up to the game's full weight: countedOf. The stats hash keeps,
+-- with every change, sum, count and s1..s10 (v1's figures and the
+-- distribution), wsec (every rating's counted seconds) and wsum (each
+-- rating's counted seconds times its stars): the weighted score is read
+-- from them without a scan. While a rating weighs less than fully, the
+-- play-time hash's r:<user> holds its stars, so a report that credits play
+-- moves the two sums by itself (includes/playtime-credit.lua). `weights`
+-- WEIGHTS_KEPT says all this is kept: a game rated before (or by a version
+-- that kept it otherwise) has it counted once, from its ratings and its
+-- players' play (recountRatings). The rating-times sorted set orders the
+-- raters by when they rated.
 
+-- '1' was the record's own counted seconds, moved by each report (and w:<user> for a rating weighing less than fully).
+local WEIGHTS_KEPT = '2'
 local RATING_STATS_FIELDS = {'weights', 'sum', 'count', 'wsec', 'wsum'}
 for value = 1, 10 do RATING_STATS_FIELDS[#RATING_STATS_FIELDS + 1] = 's' .. value end
 
 -- The stats as numbers: {weights = true/false, sum, count, wsec, wsum, s = {s1..s10}}.
 local function readRatingStats (stats)
   local stored = redis.call('HMGET', stats, unpack(RATING_STATS_FIELDS))
-  local figures = { weights = stored[1] == '1', sum = tonumber(stored[2] or '0'), count = tonumber(stored[3] or '0'),
+  local figures = { weights = stored[1] == WEIGHTS_KEPT, sum = tonumber(stored[2] or '0'), count = tonumber(stored[3] or '0'),
     wsec = tonumber(stored[4] or '0'), wsum = tonumber(stored[5] or '0'), s = {} }
   for value = 1, 10 do figures.s[value] = tonumber(stored[5 + value] or '0') end
   return figures
 end
 
 local function writeRatingStats (stats, figures)
-  local fields = {'weights', '1', 'sum', figures.sum, 'count', figures.count, 'wsec', string.format('%.0f', figures.wsec), 'wsum', string.format('%.0f', figures.wsum)}
+  local fields = {'weights', WEIGHTS_KEPT, 'sum', figures.sum, 'count', figures.count, 'wsec', string.format('%.0f', figures.wsec), 'wsum', string.format('%.0f', figures.wsum)}
   for value = 1, 10 do
     fields[#fields + 1] = 's' .. value
     fields[#fields + 1] = figures.s[value]
@@ -73,14 +79,20 @@ local function forgetRating (ratings, ratingPlay, ratingTimes, user)
   redis.call('ZREM', ratingTimes, user)
 end
 
--- The play-time hash's w:<user> is 1 while the user's rating weighs less
--- than fully: a report reads it with c:<user> in one command
--- (includes/playtime-credit.lua) and reads the rating record only then, so
--- the play of a user who never rated, or whose rating weighs fully, costs
--- nothing more. (A field of its own: an older instance reads c:<user> as a
--- number and never sees it.) Made for a rater who never played too.
-local function markWeighing (playtime, user, weighing)
-  if weighing then redis.call('HSET', playtime, 'w:' .. user, 1) else redis.call('HDEL', playtime, 'w:' .. user) end
+-- What a user's rating weighs now: their play in the game, up to the full weight.
+local function countedOf (playtime, user, full)
+  return math.min(tonumber(redis.call('HGET', playtime, 'u:' .. user) or '0'), full)
+end
+
+-- The play-time hash's r:<user> holds the stars of the user's rating while
+-- it weighs less than fully (`stars`; nil: it does not): a report reads it
+-- with c:<user> in one command and moves the sums by itself, so the play of
+-- a user who never rated, or whose rating weighs fully, costs nothing more,
+-- and a rater's costs two increments. (Fields of their own: an older
+-- instance reads c:<user> as a number and never sees them. w:<user> was
+-- the flag of the version before.)
+local function markWeighing (playtime, user, stars)
+  if stars then redis.call('HSET', playtime, 'r:' .. user, stars) else redis.call('HDEL', playtime, 'r:' .. user) end
 end
 
 -- Counts every figure again from the ratings and the raters' play now (a
@@ -96,9 +108,10 @@ local function recountRatings (ratings, stats, ratingPlay, ratingTimes, playtime
     if stars and stars >= 1 and stars <= 10 then
       local record = ratingRecord(ratingPlay, user) or { playAt = '', ratedAt = '' }
       record.stars = stars
-      record.counted = math.min(tonumber(redis.call('HGET', playtime, 'u:' .. user) or '0'), full)
+      record.counted = countedOf(playtime, user, full)
       redis.call('HSET', ratingPlay, user, recordText(record))
-      markWeighing(playtime, user, record.counted < full)
+      markWeighing(playtime, user, record.counted < full and stars or nil)
+      redis.call('HDEL', playtime, 'w:' .. user)
       if record.ratedAt == '' then redis.call('ZADD', ratingTimes, 'NX', 0, user) end
       countRating(figures, stars, record.counted, 1)
     end
@@ -114,17 +127,14 @@ local function ratingFigures (ratings, stats, ratingPlay, ratingTimes, playtime,
   return recountRatings(ratings, stats, ratingPlay, ratingTimes, playtime, full)
 end
 
--- A rater's play grew to `play` (seconds): their rating weighs what it now
--- counts, up to `full`, the game's sums moving by the change. Answers
--- whether it still weighs less than fully (false when there is no rating).
-local function reweighRating (stats, ratingPlay, user, play, full)
-  local record = ratingRecord(ratingPlay, user)
-  if not record then return false end
-  local counted = math.min(play, full)
-  if counted == record.counted then return counted < full end
-  redis.call('HINCRBY', stats, 'wsec', counted - record.counted)
-  redis.call('HINCRBY', stats, 'wsum', (counted - record.counted) * record.stars)
-  record.counted = counted
-  redis.call('HSET', ratingPlay, user, recordText(record))
-  return counted < full
+-- A rater's play grew from `before` to `after` seconds: their rating (of
+-- `stars`, kept in r:<user>) weighs what it now counts, up to `full`, the
+-- game's sums moving by the change; past the full weight r:<user> goes.
+local function reweighRating (stats, playtime, user, stars, before, after, full)
+  local moved = math.min(after, full) - math.min(before, full)
+  if moved > 0 then
+    redis.call('HINCRBY', stats, 'wsec', moved)
+    redis.call('HINCRBY', stats, 'wsum', moved * stars)
+  end
+  if after >= full then redis.call('HDEL', playtime, 'r:' .. user) end
 end
