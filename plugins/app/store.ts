@@ -79,10 +79,12 @@ export default fp<StoreOptions>(async (fastify, { clock }) => {
   const folders = gameFolders(config.demo)
   const gamesIndex: GamesIndex = createGamesIndex(redis, { records, ratings, activity, prior: config.ratingPrior, hosted: async gameId => await hasFiles(folders, gameId), freshMs: config.gamesListFreshS * 1000 })
   fastify.decorate('gamesIndex', gamesIndex)
-  fastify.addHook('onClose', gamesIndex.close)
+  // Before the onClose hooks (Redis's among them): its last write needs the connection.
+  fastify.addHook('preClose', gamesIndex.close)
   // A game's record changed (created, renamed, listed, approved, deleted; or an operator's write to its ratings): its card follows.
   cache.onChange((kind, id) => { if (kind === 'game' && id !== undefined) gamesIndex.touch(id, { now: true }) })
-  fastify.addHook('onReady', async () => { await gamesIndex.rebuild().catch(() => {}) })
+  // Counted again at start when no instance did in the hour, in the background: a start never waits on the index.
+  fastify.addHook('onReady', async () => { gamesIndex.rebuild().catch(() => {}) })
   const playtime = createPlaytime(redis, {
     count (gameId, player, field, amount, ms) {
       activity.count(gameId, player, field, amount, ms)

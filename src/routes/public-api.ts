@@ -3,7 +3,7 @@ import { RANK_PATH } from './rank/action.js'
 import authRoutes from './auth/index.js'
 import rankRoutes from './rank/index.js'
 import sessionRoutes from './session/index.js'
-import gamesRoutes from './games/index.js'
+import gamesRoutes, { GAMES_PATH } from './games/index.js'
 
 /**
  * The public routes (/api/*, /auth/*) take form fields only, form-encoded or
@@ -14,5 +14,6 @@ export default async function publicRoutes (fastify: FastifyInstance): Promise<v
   await fastify.register(rankRoutes, { prefix: RANK_PATH })
   await fastify.register(sessionRoutes)
   await fastify.register(authRoutes)
-  await fastify.register(gamesRoutes)
+  // Under its own prefix, so the CORS preflight route of @fastify/cors answers this path only.
+  await fastify.register(gamesRoutes, { prefix: GAMES_PATH })
 }

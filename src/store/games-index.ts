@@ -55,6 +55,8 @@ export const WALK_LASTS_MS = 10 * 60_000
 export const RECENT_DAYS = 7
 /** How often one instance counts every game again. */
 export const REBUILD_MS = 3_600_000
+/** How long a shutdown waits for the last write of the index. */
+const CLOSE_WAIT_MS = 2000
 /** Pages of the list a process keeps (the oldest goes first). */
 const KEPT_PAGES = 1000
 /** Games read per batch of a count of every game. */
@@ -125,6 +127,7 @@ export function createGamesIndex (redis: Redis, options: GamesIndexOptions) {
   const keptKey = (sort: GameSort, snapshot: number, offset: number, limit: number): string => `${sort}\n${snapshot}\n${offset}\n${limit}`
   onConnectionLost(redis, () => { kept.clear() })
   let soon: NodeJS.Timeout | null = null
+  let closed = false
   let writing = Promise.resolve()
 
   function meanOf (w: string | null, ws: string | null): number {
@@ -191,9 +194,9 @@ export function createGamesIndex (redis: Redis, options: GamesIndexOptions) {
   }
 
   /** Writes the games noted since the last write, after any write under way. A write that fails leaves its games noted for the next. */
-  async function flush (): Promise<void> {
+  async function flush ({ takeChanged = true } = {}): Promise<void> {
     writing = writing.then(async () => {
-      for (const gameId of await redis.spop(keys.gamesChanged(), CHANGED_BATCH)) pending.add(gameId)
+      if (takeChanged) for (const gameId of await redis.spop(keys.gamesChanged(), CHANGED_BATCH)) pending.add(gameId)
       if (pending.size === 0) return
       const gameIds = [...pending]
       pending.clear()
@@ -233,6 +236,8 @@ export function createGamesIndex (redis: Redis, options: GamesIndexOptions) {
      * cost the index a write per SOON_MS, not one per rating.
      */
     touch (gameId: string, { now = false } = {}): void {
+      // Closed: what a request that finishes during the shutdown moved is left to the hourly count.
+      if (closed) return
       pending.add(gameId)
       if (now && soon === null) {
         soon = setTimeout(() => {
@@ -309,11 +314,22 @@ export function createGamesIndex (redis: Redis, options: GamesIndexOptions) {
     },
 
     /** Stops the timers and writes what is noted. */
+    /**
+     * Stops the timers and writes what this instance noted (not the changed
+     * set: another instance takes it), waiting CLOSE_WAIT_MS at most: a
+     * shutdown never hangs on Redis (what is lost, the hourly count makes up).
+     */
     async close (): Promise<void> {
+      closed = true
       clearInterval(timer)
       clearInterval(rebuildTimer)
       if (soon !== null) clearTimeout(soon)
-      await flush().catch(() => {})
+      let waited: NodeJS.Timeout | undefined
+      await Promise.race([
+        flush({ takeChanged: false }).catch(() => {}),
+        new Promise<void>(resolve => { waited = setTimeout(resolve, CLOSE_WAIT_MS) })
+      ])
+      clearTimeout(waited)
     }
   }
 }

@@ -9,6 +9,8 @@ import { keys } from '../../store/keys.js'
 import { GAME_SORTS, type GameCard, type GameSort } from '../../store/games-index.js'
 import { Nullable, envelope } from '../schemas.js'
 
+/** Where the games list is served; its routes are registered under it (CORS answers this path only). */
+export const GAMES_PATH = '/api/games'
 export const GAMES_DEFAULT_LIMIT = 20
 export const GAMES_MAX_LIMIT = 50
 
@@ -69,7 +71,7 @@ export default async function gamesRoutes (fastify: FastifyInstance): Promise<vo
   await fastify.register(cors, { origin: '*', methods: 'GET', exposedHeaders: 'Retry-After', maxAge: 86400, strictPreflight: false })
   const originOf = (request: FastifyRequest): string => fastify.config.publicOrigin ?? `${request.protocol}://${request.host}`
 
-  fastify.get('/api/games', { schema: gamesSchema, helmet: HELMET.crossOrigin, config: { rateLimitPolicy: 'page' }, preValidation: fastify.readFields }, async (request, reply) => {
+  fastify.get('', { schema: gamesSchema, helmet: HELMET.crossOrigin, config: { rateLimitPolicy: 'page' }, preValidation: fastify.readFields }, async (request, reply) => {
     const sort = parseSort(optional(request.fields, 'sort'))
     const limit = parseGamesLimit(optional(request.fields, 'limit'))
     const cursor = optional(request.fields, 'cursor')
