@@ -36,7 +36,7 @@ export async function runCli (argv: string[], io: CliIo = defaultIo): Promise<nu
   }
   try {
     const config = loadConfig(io.env)
-    const result = await command(operationsOf(connection.redis, config, io.env), positionals.slice(2), flags, { io, config })
+    const result = await command(await operationsOf(connection.redis, config, io.env), positionals.slice(2), flags, { io, config })
     if (result !== undefined) io.out(JSON.stringify(result, null, 2))
     return 0
   } catch (error) {

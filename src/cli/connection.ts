@@ -7,8 +7,8 @@ import { runningManagedRedis, startManagedRedis, type ManagedRedis } from '../li
 import { closeRedis, connectRedis, setWriteConcern } from '../store/redis-client.js'
 import { createLeaderboard } from '../store/leaderboard.js'
 import { createRecordStore } from '../store/games-and-keys.js'
-import { NEUTRAL_MEAN, priorNow } from '../rules/ratings.js'
-import { markGamesChanged } from '../store/games-index.js'
+import { priorNow } from '../rules/ratings.js'
+import { markGamesChanged, platformMeanOf } from '../store/games-index.js'
 import { createRatings } from '../store/ratings.js'
 import { createPlaytime } from '../store/playtime.js'
 import { createActivity } from '../store/activity.js'
@@ -58,7 +58,9 @@ export async function disconnect ({ redis, managed }: { redis: Redis, managed: M
 }
 
 /** The admin operations on the connection, with the stores and settings the service gives them, as the OS user (`cli:<name>`). */
-export function operationsOf (redis: Redis, config: Config, env: CliIo['env']): AdminOperations {
+export async function operationsOf (redis: Redis, config: Config, env: CliIo['env']): Promise<AdminOperations> {
+  // The weighted figures the CLI prints lean on the platform's mean as the service's games index last wrote it.
+  const platformMean = await platformMeanOf(redis)
   const records = createRecordStore(redis)
   const activity = createActivity(redis)
   const namedBoards = createBoardStore(redis)
@@ -77,7 +79,7 @@ export function operationsOf (redis: Redis, config: Config, env: CliIo['env']): 
     sessionCookie: config.sessionCookie,
     audit: createAuditLog(redis, { retentionMs: config.auditRetentionMs }),
     // A rating the CLI removes moves the games list, which the service's instances write: they are told.
-    ratings: createRatings(redis, priorNow(config.ratingPrior, () => NEUTRAL_MEAN), { changed: async gameId => { await markGamesChanged(redis, [gameId]) } }),
+    ratings: createRatings(redis, priorNow(config.ratingPrior, () => platformMean), { changed: async gameId => { await markGamesChanged(redis, [gameId]) } }),
     playtime: createPlaytime(redis, activity),
     activity,
     gamejolt: createGamejoltStore(redis)

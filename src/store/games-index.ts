@@ -103,6 +103,18 @@ export async function markGamesChanged (redis: Redis, gameIds: string[]): Promis
   if (gameIds.length > 0) await redis.sadd(keys.gamesChanged(), ...gameIds)
 }
 
+/** The platform's mean from its sums (the index's meta w and ws): NEUTRAL_MEAN before any game is rated. */
+function meanOf (w: string | null, ws: string | null): number {
+  const weight = Number(w ?? 0)
+  return weight > 1e-9 ? Number(ws ?? 0) / weight : NEUTRAL_MEAN
+}
+
+/** The platform's mean as the index last wrote it (the play-weighted mean of every listed game's ratings), for a process that does not write the index (the CLI). */
+export async function platformMeanOf (redis: Redis): Promise<number> {
+  const [w, ws] = await redis.hmget(keys.gamesMeta(), 'w', 'ws')
+  return meanOf(w ?? null, ws ?? null)
+}
+
 /** Games taken from the changed set per write. */
 const CHANGED_BATCH = 500
 
@@ -130,10 +142,6 @@ export function createGamesIndex (redis: Redis, options: GamesIndexOptions) {
   let closed = false
   let writing = Promise.resolve()
 
-  function meanOf (w: string | null, ws: string | null): number {
-    const weight = Number(w ?? 0)
-    return weight > 1e-9 ? Number(ws ?? 0) / weight : NEUTRAL_MEAN
-  }
   const priorNow = (): { weight: number, mean: number } => ({ weight: options.prior.weight, mean: options.prior.mean === 'platform' ? platformMean : options.prior.mean })
 
   /**
@@ -213,7 +221,11 @@ export function createGamesIndex (redis: Redis, options: GamesIndexOptions) {
 
   /** Counts every game again, when no other instance did in the last REBUILD_MS (or `force`). */
   async function rebuild ({ force = false } = {}): Promise<boolean> {
-    if (!force && await redis.set(keys.gamesRebuild(), String(process.pid), 'PX', REBUILD_MS, 'NX') === null) return false
+    if (!force && await redis.set(keys.gamesRebuild(), String(process.pid), 'PX', REBUILD_MS, 'NX') === null) {
+      // Another instance counts: the mean it wrote is read (an instance that has written nothing yet would use the neutral one).
+      platformMean = await platformMeanOf(redis)
+      return false
+    }
     await options.activity.flush()
     const gameIds = (await options.records.gameIds()).sort()
     // Twice, when the platform's mean moved: each game's weighted score leans on it.

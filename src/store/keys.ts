@@ -251,11 +251,12 @@ export const keys = {
    * HASH sum, count, and s1..s10 (how many ratings of each value); wsec and
    * wsum, the weights of the ratings (their raters' play, counted up to the
    * game's full weight, in seconds) and the weighted sum of their stars;
-   * `weights` 2 once those are kept (1: by the version before) (docs/ratings.md). Kept with every rating
-   * change and every play that moves a weight, so no figure scans.
+   * `weights` 2 once those are kept (1: kept by the version before, counted
+   * again once) (docs/ratings.md). Kept with every rating change and every
+   * play that moves a weight, so no figure scans.
    */
   ratingStats: (gameId: string) => `${PREFIX}:{game:${gameId}}:rating`,
-  /** HASH user -> "stars|counted weight (s)|play at rating (s)|rated at (ms)": what weighs each rating (docs/ratings.md). */
+  /** HASH user -> "stars|weight at rating (s)|play at rating (s)|rated at (ms)": what each rating was given with (docs/ratings.md). */
   ratingPlay: (gameId: string) => `${PREFIX}:{game:${gameId}}:rating-play`,
   /** ZSET user by when they rated (ms): the operator's listing, newest first. */
   ratingTimes: (gameId: string) => `${PREFIX}:{game:${gameId}}:rating-times`,

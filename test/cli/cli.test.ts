@@ -1,4 +1,5 @@
 import t from 'tap'
+import type { FastifyInstance } from 'fastify'
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -217,17 +218,24 @@ t.test('achievements from the CLI: make one with a threshold, give it an icon, c
   t.match((await cli(env, 'achievements', 'get', 'cli_game', 'hundred')).err, /^error not_found/)
 })
 
-t.test('ratings from the CLI: export them (NDJSON, CSV, filtered), remove one, and the games list follows', { timeout: 30_000 }, async t => {
-  const { app, redis } = await buildTestApp(t, { RATING_PRIOR_MEAN: '5.5' })
-  const env = { REDIS_URL: redis.url, RATING_PRIOR_MEAN: '5.5' }
-  t.equal((await cli(env, 'games', 'create', 'rated_game', '--approved', 'true')).code, 0)
+type Checks = Pick<typeof t, 'equal'>
+
+/** ann (made by the CLI) plays 300 s of `gameId` and rates it 9; bob, who never played, rates it 1. */
+async function annAndBobRate (t: Checks, app: FastifyInstance, env: Record<string, string>, gameId: string): Promise<void> {
   const form = (cookie: string) => ({ 'content-type': 'application/x-www-form-urlencoded', cookie })
   for (const [name, seconds, stars] of [['ann', 300, 9], ['bob', 0, 1]] as const) {
     t.equal((await cli(env, 'users', 'create', name)).code, 0)
     const cookie = `sid=${String(dataOf(await app.inject({ method: 'POST', url: '/admin/sessions', payload: { username: name }, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).session_id)}`
-    if (seconds > 0) dataOf(await app.inject({ method: 'POST', url: '/api/playtime', payload: `game_id=rated_game&seconds=${seconds}`, headers: form(cookie) }))
-    dataOf(await app.inject({ method: 'POST', url: '/api/rate?game_id=rated_game', payload: `stars=${stars}`, headers: form(cookie) }))
+    if (seconds > 0) dataOf(await app.inject({ method: 'POST', url: '/api/playtime', payload: `game_id=${gameId}&seconds=${seconds}`, headers: form(cookie) }))
+    dataOf(await app.inject({ method: 'POST', url: `/api/rate?game_id=${gameId}`, payload: `stars=${stars}`, headers: form(cookie) }))
   }
+}
+
+t.test('ratings from the CLI: export them (NDJSON, CSV, filtered), remove one, and the games list follows', { timeout: 30_000 }, async t => {
+  const { app, redis } = await buildTestApp(t, { RATING_PRIOR_MEAN: '5.5' })
+  const env = { REDIS_URL: redis.url, RATING_PRIOR_MEAN: '5.5' }
+  t.equal((await cli(env, 'games', 'create', 'rated_game', '--approved', 'true')).code, 0)
+  await annAndBobRate(t, app, env, 'rated_game')
   const exported = async (...flags: string[]): Promise<string> => {
     let written = ''
     t.equal(await runCli(['ratings', 'export', 'rated_game', ...flags], { out: () => {}, err: () => {}, env, readLine: async () => '', write: async text => { written += text; return true } }), 0)
@@ -249,4 +257,16 @@ t.test('ratings from the CLI: export them (NDJSON, CSV, filtered), remove one, a
   // The CLI is another process: the service's index hears of it through the changed set.
   await app.gamesIndex.flush()
   t.match(dataOf(await app.inject({ method: 'GET', url: '/api/games' })).items, [{ game_id: 'rated_game', ratings: 1, avg: 9 }], 'the games list follows')
+})
+
+t.test('the CLI\'s weighted figures lean on the platform\'s mean as the service\'s index wrote it', { timeout: 30_000 }, async t => {
+  const { app, redis } = await buildTestApp(t)
+  const env = { REDIS_URL: redis.url }
+  t.equal((await cli(env, 'games', 'create', 'mean_game', '--approved', 'true')).code, 0)
+  await annAndBobRate(t, app, env, 'mean_game')
+  await app.syncRecordCache()
+  await app.gamesIndex.flush()
+  // The platform's mean is ann's 9 (bob's rating weighs nothing): without it, the CLI would lean on 5.5, (5 * 5.5 + 0.5 * 9) / 5.5 = 5.82.
+  t.match(JSON.parse((await cli(env, 'ratings', 'remove', 'mean_game', 'bob')).out), { count: 1, weighted: 9 }, '(5 * 9 + 0.5 * 9) / (5 + 0.5)')
+  t.match(dataOf(await app.inject({ method: 'GET', url: '/api/rate?game_id=mean_game' })), { count: 1, weighted: 9 }, 'as the service answers')
 })
