@@ -13,7 +13,8 @@
 // costs Redis on those paths. 3,000 signed-in players: 1,000 rate (again and
 // again: after the first pass it changes nothing) and report play as raters
 // (their ratings weigh their play as it grows: docs/ratings.md), 2,000 only
-// report play, as most players do.
+// report play, as most players do; last, the 1,000 rate with other stars
+// each time (every figure written).
 //
 // Options: --rounds=3, --duration=5, --warmup=2, --workers=1 (all three), --session.
 import { existsSync } from 'node:fs'
@@ -48,7 +49,7 @@ const { createGames, createSessions, gameIdOf, seedBoard } = await import('./lib
 const { startService } = await import('./lib/service.mjs')
 const { versusMinimal } = await import('./scenarios/index.mjs')
 const { playtime } = await import('./scenarios/playtime.mjs')
-const { rate } = await import('./scenarios/rate.mjs')
+const { rate, rateChanging } = await import('./scenarios/rate.mjs')
 
 const SIZE = 1000
 const label = against === undefined ? Object.entries(settings).map(([name, value]) => `${name}=${value}`).join(' ') : `the build in ${against}`
@@ -74,7 +75,7 @@ try {
   const serviceCtx = { board, key: games[SIZE].key, gameId: board.gameId, cookies: cookies.slice(1000) }
   const ratersCtx = { ...serviceCtx, cookies: cookies.slice(0, 1000) }
   const raters = { ...playtime, name: 'playtime, raters' }
-  const sessionRuns = [[rate, ratersCtx], [raters, ratersCtx], [playtime, serviceCtx]]
+  const sessionRuns = [[rate, ratersCtx], [raters, ratersCtx], [playtime, serviceCtx], [rateChanging, ratersCtx]]
   const measuring = { opts, statsRedis: redis, redisPort: redisServer.port }
   const runs = { }
   const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length

@@ -8,3 +8,21 @@ export const rate = {
   name: 'rate',
   makeFeed: ({ gameId, cookies }) => sessionFeed(cookies, 'POST', `/api/rate?game_id=${gameId}`, 'stars=7')
 }
+
+// rate, other stars: the same raters, each request other stars than their
+// last (7, 6, 7, ... a pass over every rater at a time): every rating
+// changes, so every figure is written.
+export const rateChanging = {
+  name: 'rate, other stars',
+  makeFeed: ({ gameId, cookies }) => {
+    const { request, feed } = sessionFeed(cookies, 'POST', `/api/rate?game_id=${gameId}`, 'stars=6')
+    const setCookie = request.setupRequest
+    request.setupRequest = (req) => {
+      const pass = Math.floor(feed.sent / cookies.length)
+      setCookie(req)
+      req.body = `stars=${pass % 2 === 0 ? 6 : 7}`
+      return req
+    }
+    return { request, feed }
+  }
+}

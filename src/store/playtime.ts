@@ -41,7 +41,7 @@ export function createPlaytime (redis: Redis, activity: Pick<Activity, 'count'>)
       const gameId = game.game_id
       const runKeys = runId === undefined ? [] : [keys.playerRuns(gameId, username)]
       const args = [username, seconds, game.rating_full_weight_seconds]
-      const reply = await report([keys.playtime(gameId), keys.ratingStats(gameId), keys.ratingPlay(gameId), ...runKeys], runId === undefined ? args : [...args, runId])
+      const reply = await report([keys.playtime(gameId), keys.ratingStats(gameId), ...runKeys], runId === undefined ? args : [...args, runId])
       if (reply[0] === 'invalid_run') invalidRun(reply[1] as string)
       const [total, mine, credited, verified] = reply as [number, number, number, number]
       if (credited > 0) activity.count(gameId, username, 'playtime', credited, Date.now())
@@ -55,7 +55,7 @@ export function createPlaytime (redis: Redis, activity: Pick<Activity, 'count'>)
      */
     async sessionPing (game: GameRecord, username: string, timeoutMs: number, limits?: Limits): Promise<boolean> {
       const gameId = game.game_id
-      const reply = await ping([keys.gamejoltSessions(gameId), keys.playtime(gameId), keys.playerRuns(gameId, username), keys.ratingStats(gameId), keys.ratingPlay(gameId)],
+      const reply = await ping([keys.gamejoltSessions(gameId), keys.playtime(gameId), keys.playerRuns(gameId, username), keys.ratingStats(gameId)],
         [username, timeoutMs, game.rating_full_weight_seconds], limits)
       if (reply[0] === 'none') return false
       if (reply[0] === 'invalid_run') invalidRun(reply[1])

@@ -238,9 +238,16 @@ t.test('an API-key request costs Redis one script call, accepted or refused', { 
   ]
   // Each kind once first: a connection's first use of a script loads it (EVAL), later calls are EVALSHA.
   for (const [, send] of cases) await send()
+  await app.gamesIndex.flush()
   for (const [what, send, code] of cases) {
-    const answers: LightMyRequestResponse[] = []
-    const commands = await topLevelCommands(redis.url, async () => { answers.push(await send()) })
+    // The fewest of three tries: the games index's own rounds (every 2 s, beside the requests) may fall in one; a request's own commands are in every one.
+    let answers: LightMyRequestResponse[] = []
+    let commands: string[] = []
+    for (let tries = 0; tries < 3 && commands.length !== 1; tries++) {
+      answers = []
+      const seen = await topLevelCommands(redis.url, async () => { answers.push(await send()) })
+      if (tries === 0 || seen.length < commands.length) commands = seen
+    }
     const answer = answers[0] as LightMyRequestResponse
     if (code === null) t.equal(dataOf(answer) !== undefined, true, `${what}: answered`)
     else t.equal(errorOf(answer), code, `${what}: answered ${code}`)

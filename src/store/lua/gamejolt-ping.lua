@@ -8,7 +8,7 @@
 -- Counted first, in the same call (includes/limited.lua): over a rate
 -- limit, nothing is read or written.
 -- KEYS: the game's Game Jolt sessions, its play time, the user's runs, the
--- game's rating stats and rating play.
+-- game's rating stats.
 -- ARGV: the user, the session timeout (ms), the game's full rating weight (s).
 -- Returns {'none'} (no open session), {'invalid_run', why} (nothing
 -- credited, the ping not noted), or {'ok', credited seconds}.
@@ -28,7 +28,7 @@ local function work ()
   local seconds = math.min(math.floor((nowMs - last) / 1000 + 0.5), timeoutMs / 1000)
   local credited = 0
   if seconds > 0 then
-    local credit = creditPlay(playtime, runs, user, seconds, runId, nowMs, { stats = KEYS[4], play = KEYS[5], full = tonumber(ARGV[3]) })
+    local credit = creditPlay(playtime, runs, user, seconds, runId, nowMs, KEYS[4], tonumber(ARGV[3]))
     if credit[1] == 'invalid_run' then return credit end
     credited = credit[3]
   end

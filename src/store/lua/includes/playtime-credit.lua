@@ -1,6 +1,5 @@
 --- @constants LEAD_MS
 --- @include "runs"
---- @include "rating-weights"
 -- The wall-clock rule. A report of `seconds` claims the time just before it
 -- arrived. Per user and game, c:<user> is the instant (ms, Redis clock) up to
 -- which play has been credited. A report credits from max(now - claim, that
@@ -19,7 +18,23 @@
 -- reaches the game's full weight (includes/rating-weights.lua): while it is
 -- below it, r:<user> holds its stars, read with c:<user> in one command, so
 -- a report moves the two sums by itself, and a report of a user whose
--- rating weighs fully, or who never rated, does nothing more.
+-- rating weighs fully, or who never rated, does nothing more. (Only that
+-- piece is here, not the include: every function a script defines is made
+-- again on each call, and the whole of rating-weights cost a report ~5 µs
+-- of Redis CPU, bench/RESULTS.md.)
+
+-- A rater's play grew from `before` to `after` seconds: their rating (of
+-- `stars`, kept in r:<user>) weighs what it now counts, up to `full`, the
+-- game's sums moving by the change; past the full weight r:<user> goes.
+local function reweighRating (stats, playtime, user, stars, before, after, full)
+  local moved = math.min(after, full) - math.min(before, full)
+  if moved > 0 then
+    redis.call('HINCRBY', stats, 'wsec', moved)
+    redis.call('HINCRBY', stats, 'wsum', moved * stars)
+  end
+  if after >= full then redis.call('HDEL', playtime, 'r:' .. user) end
+end
+
 -- The game's `players` (the people credited any play) is counted once it
 -- exists: store/games-index.ts counts it first for a game from before it
 -- was kept (lua/playtime-players.lua), so this never starts it at 1.
@@ -27,13 +42,14 @@ local function countPlayers (playtime, by)
   if redis.call('HEXISTS', playtime, 'players') == 1 then redis.call('HINCRBY', playtime, 'players', by) end
 end
 
--- creditPlay(playtime, runs, user, claim, runId, nowMs, rating): the
--- play-time hash, the user's runs, the user, the seconds claimed, the run
--- ('' for none), the Redis clock (ms), and {stats, play, full} (the rating
--- stats and rating-play hashes, the full weight in seconds). Returns {game
--- total, user total, credited seconds, the run's verified seconds or -1},
--- or {'invalid_run', why} (nothing credited).
-local function creditPlay (playtime, runs, user, claim, runId, nowMs, rating)
+-- creditPlay(playtime, runs, user, claim, runId, nowMs, ratingStats,
+-- fullWeight): the play-time hash, the user's runs, the user, the seconds
+-- claimed, the run ('' for none), the Redis clock (ms), the game's rating
+-- stats hash and full rating weight (seconds). (Arguments, not a table: a
+-- table made on each call costs the call.) Returns {game total, user
+-- total, credited seconds, the run's verified seconds or -1}, or
+-- {'invalid_run', why} (nothing credited).
+local function creditPlay (playtime, runs, user, claim, runId, nowMs, ratingStats, fullWeight)
   local run
   if runId ~= '' then
     run = readRun(runs, runId)
@@ -52,7 +68,7 @@ local function creditPlay (playtime, runs, user, claim, runId, nowMs, rating)
     mine = redis.call('HINCRBY', playtime, 'u:' .. user, credited)
     if mine == credited then countPlayers(playtime, 1) end
     redis.call('HSET', playtime, 'c:' .. user, string.format('%.0f', startMs + credited * 1000))
-    if raterStars then reweighRating(rating.stats, playtime, user, raterStars, mine - credited, mine, rating.full) end
+    if raterStars then reweighRating(ratingStats, playtime, user, raterStars, mine - credited, mine, fullWeight) end
   else
     total = tonumber(redis.call('HGET', playtime, 'total') or '0')
     mine = tonumber(redis.call('HGET', playtime, 'u:' .. user) or '0')

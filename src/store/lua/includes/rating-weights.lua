@@ -1,3 +1,4 @@
+--- @include "rating-fields"
 -- Ratings weighted by play (docs/ratings.md). Beside each rating (the
 -- ratings hash: user -> stars, as v1 keeps it) the rating-play hash keeps
 -- "stars|counted at rating|play at rating|rated at". What a rating weighs
@@ -14,10 +15,6 @@
 -- players' play (recountRatings). The rating-times sorted set orders the
 -- raters by when they rated.
 
--- '1' was the record's own counted seconds, moved by each report (and w:<user> for a rating weighing less than fully).
-local WEIGHTS_KEPT = '2'
-local RATING_STATS_FIELDS = {'weights', 'sum', 'count', 'wsec', 'wsum'}
-for value = 1, 10 do RATING_STATS_FIELDS[#RATING_STATS_FIELDS + 1] = 's' .. value end
 
 -- The stats as numbers: {weights = true/false, sum, count, wsec, wsum, s = {s1..s10}}.
 local function readRatingStats (stats)
@@ -125,16 +122,4 @@ local function ratingFigures (ratings, stats, ratingPlay, ratingTimes, playtime,
   local figures = readRatingStats(stats)
   if figures.weights then return figures end
   return recountRatings(ratings, stats, ratingPlay, ratingTimes, playtime, full)
-end
-
--- A rater's play grew from `before` to `after` seconds: their rating (of
--- `stars`, kept in r:<user>) weighs what it now counts, up to `full`, the
--- game's sums moving by the change; past the full weight r:<user> goes.
-local function reweighRating (stats, playtime, user, stars, before, after, full)
-  local moved = math.min(after, full) - math.min(before, full)
-  if moved > 0 then
-    redis.call('HINCRBY', stats, 'wsec', moved)
-    redis.call('HINCRBY', stats, 'wsum', moved * stars)
-  end
-  if after >= full then redis.call('HDEL', playtime, 'r:' .. user) end
 end
