@@ -16,9 +16,10 @@
 -- raters by when they rated.
 
 
--- The stats as numbers: {weights = true/false, sum, count, wsec, wsum, s = {s1..s10}}.
-local function readRatingStats (stats)
-  local stored = redis.call('HMGET', stats, unpack(RATING_STATS_FIELDS))
+-- The stats as numbers: {weights = true/false, sum, count, wsec, wsum, s = {s1..s10}}
+-- (`stored`: the HMGET of RATING_STATS_FIELDS when the caller made it already).
+local function readRatingStats (stats, stored)
+  stored = stored or redis.call('HMGET', stats, unpack(RATING_STATS_FIELDS))
   local figures = { weights = stored[1] == WEIGHTS_KEPT, sum = tonumber(stored[2] or '0'), count = tonumber(stored[3] or '0'),
     wsec = tonumber(stored[4] or '0'), wsum = tonumber(stored[5] or '0'), s = {} }
   for value = 1, 10 do figures.s[value] = tonumber(stored[5 + value] or '0') end
@@ -118,8 +119,8 @@ local function recountRatings (ratings, stats, ratingPlay, ratingTimes, playtime
 end
 
 -- The figures, with the weights kept (counted once for a game rated before they were).
-local function ratingFigures (ratings, stats, ratingPlay, ratingTimes, playtime, full)
-  local figures = readRatingStats(stats)
+local function ratingFigures (ratings, stats, ratingPlay, ratingTimes, playtime, full, stored)
+  local figures = readRatingStats(stats, stored)
   if figures.weights then return figures end
   return recountRatings(ratings, stats, ratingPlay, ratingTimes, playtime, full)
 end
