@@ -325,7 +325,6 @@ export function createGamesIndex (redis: Redis, options: GamesIndexOptions) {
       return lists
     },
 
-    /** Stops the timers and writes what is noted. */
     /**
      * Stops the timers and writes what this instance noted (not the changed
      * set: another instance takes it), waiting CLOSE_WAIT_MS at most: a

@@ -145,7 +145,7 @@ export function createRatings (redis: Redis, prior: () => { weight: number, mean
           ? `A guest rates a game after ${needed.seconds} s of play in it: ${seconds} (or sign up to rate now).`
           : `This game takes a rating after ${needed.seconds} s of play in it: ${seconds}.`)
       }
-      // The same stars again on the same play change nothing (lua/rate.lua): the games list has nothing to follow.
+      // The same stars again change nothing (lua/rate.lua): the games list has nothing to follow.
       if (reply[15] === 1) await changed(game.game_id)
       return summary(game, reply)
     },

@@ -215,18 +215,19 @@ if redis.call('HEXISTS', ratings, guest) == 1 or redis.call('HEXISTS', ratings, 
   local ratingPlay, ratingTimes = KEYS[16], KEYS[17]
   local figures = ratingFigures(ratings, ratingStats, ratingPlay, ratingTimes, playtime, full)
   local guestRating, userRating = ratingRecord(ratingPlay, guest), ratingRecord(ratingPlay, user)
+  local userPlay = tonumber(redis.call('HGET', playtime, 'u:' .. user) or '0')
   if guestRating then
     countRating(figures, guestRating.stars, math.min(seconds, full), -1)
     forgetRating(ratings, ratingPlay, ratingTimes, guest)
   end
   if userRating then
-    countRating(figures, userRating.stars, countedOf(playtime, user, full), -1)
+    countRating(figures, userRating.stars, math.min(userPlay, full), -1)
   elseif guestRating then
     userRating = guestRating
     rated = 1
   end
   if userRating then
-    userRating.counted = math.min(tonumber(redis.call('HGET', playtime, 'u:' .. user) or '0') + seconds, full)
+    userRating.counted = math.min(userPlay + seconds, full)
     countRating(figures, userRating.stars, userRating.counted, 1)
     storeRating(ratings, ratingPlay, ratingTimes, user, userRating)
     markWeighing(playtime, user, userRating.counted < full and userRating.stars or nil)

@@ -15,7 +15,6 @@
 -- players' play (recountRatings). The rating-times sorted set orders the
 -- raters by when they rated.
 
-
 -- The stats as numbers: {weights = true/false, sum, count, wsec, wsum, s = {s1..s10}}
 -- (`stored`: the HMGET of RATING_STATS_FIELDS when the caller made it already).
 local function readRatingStats (stats, stored)
